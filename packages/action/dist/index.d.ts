@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=index.d.ts.map
