@@ -1,1 +1,11 @@
-export {};
+export { ShiplogClient, type ClientOptions } from "./client.js";
+export { Transport, errorFromResponse, type HttpMethod, type RouteRequest, type ServiceResponse, type TransportHooks, type TransportOptions } from "./transport.js";
+export * from "./errors.js";
+export * from "./accepted-permissions.js";
+export * from "./api-versions.js";
+export { type RetryOptions, backoffDelay, serverRequestedDelay } from "./retry-policy.js";
+export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type PageLimits, type PageOptions } from "./pagination.js";
+export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";
+export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
+export * from "./schemas/common.js";
+export * from "./schemas/artifact-metadata.js";

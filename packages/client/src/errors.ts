@@ -1,0 +1,218 @@
+/** Base of every error shiplog raises: `code` is stable and safe to branch on. */
+export class ShiplogError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+
+  /** Serialises without the cause chain, which may hold request objects. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}
+
+/** One rule a request field broke, found before anything was sent. */
+export interface FieldIssue {
+  /** Dotted path of the field, e.g. `deployments[3].digest`. */
+  field: string;
+  /** The rule that failed, e.g. `pattern ^sha256:[a-f0-9]{64}$`. */
+  rule: string;
+  message: string;
+}
+
+/** The caller's input broke a rule of the API; nothing was sent. */
+export class RequestValidationError extends ShiplogError {
+  readonly issues: readonly FieldIssue[];
+
+  constructor(operation: string, issues: FieldIssue[]) {
+    const lines = issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n");
+    super("invalid_request", `${operation}: invalid request, nothing was sent\n${lines}`);
+    this.issues = issues;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+import { formatAcceptedPermissions, type AcceptedPermissionSet } from "./accepted-permissions.js";
+
+/** One entry of a 422 body's `errors[]`. */
+export interface ServiceFieldError {
+  resource?: string;
+  field?: string;
+  code?: string;
+  message?: string;
+}
+
+export interface ServiceErrorDetails {
+  status: number;
+  method: string;
+  /** The path template that was called, e.g. `/orgs/{org}/artifacts/metadata/storage-record`. */
+  route: string;
+  serviceMessage: string;
+  documentationUrl?: string;
+  /** Alternatives, any one of which suffices; each lists permissions needed together. */
+  acceptedPermissions: AcceptedPermissionSet[];
+  requestId?: string;
+  body?: unknown;
+}
+
+/** The service answered with an error status. Subclasses give each meaning of section 7 its own class. */
+export class ServiceError extends ShiplogError {
+  readonly status: number;
+  readonly method: string;
+  readonly route: string;
+  readonly serviceMessage: string;
+  readonly documentationUrl: string | undefined;
+  readonly acceptedPermissions: readonly AcceptedPermissionSet[];
+  readonly requestId: string | undefined;
+  /** The parsed error body, for details such as the cluster endpoint's `{cause, repositories}`. */
+  readonly body: unknown;
+
+  constructor(code: string, details: ServiceErrorDetails, hint?: string) {
+    const base = `${details.method} ${details.route} answered ${details.status}: ${details.serviceMessage}`;
+    super(code, hint ? `${base}. ${hint}` : base);
+    this.status = details.status;
+    this.method = details.method;
+    this.route = details.route;
+    this.serviceMessage = details.serviceMessage;
+    this.documentationUrl = details.documentationUrl;
+    this.acceptedPermissions = details.acceptedPermissions;
+    this.requestId = details.requestId;
+    this.body = details.body;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      method: this.method,
+      route: this.route,
+      serviceMessage: this.serviceMessage,
+      documentationUrl: this.documentationUrl,
+      acceptedPermissions: this.acceptedPermissions,
+      requestId: this.requestId,
+    };
+  }
+}
+
+/** 401: the token is missing, expired or revoked. */
+export class AuthenticationError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("authentication_required", details, "Check that the token is present and still valid");
+  }
+}
+
+/** 403 (not a rate limit): the token lacks a permission, or its type is refused. */
+export class ForbiddenError extends ServiceError {
+  constructor(details: ServiceErrorDetails, hint?: string) {
+    super("forbidden", details, hint ?? permissionHint(details.acceptedPermissions));
+  }
+}
+
+/** 404: the resource does not exist, or the token may not see it. */
+export class NotFoundError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("not_found", details);
+  }
+}
+
+/** 409: the request conflicts with the resource's state (for example an empty repository). */
+export class ConflictError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("conflict", details);
+  }
+}
+
+/** 410: the resource is gone for good. */
+export class GoneError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("gone", details);
+  }
+}
+
+/** 422: the service rejected the body; `errors` holds its per-field detail. */
+export class ServiceValidationError extends ServiceError {
+  readonly errors: readonly ServiceFieldError[];
+
+  constructor(details: ServiceErrorDetails, errors: ServiceFieldError[]) {
+    const detail = errors
+      .map((e) => [e.field, e.code, e.message].filter(Boolean).join(" "))
+      .filter(Boolean)
+      .join("; ");
+    super("validation_failed", details, detail || undefined);
+    this.errors = errors;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), errors: this.errors };
+  }
+}
+
+/** 403 or 429 with the rate limit exhausted, or a secondary limit; retried while the budget allows. */
+export class RateLimitedError extends ServiceError {
+  /** When the limit resets, if the service said. */
+  readonly resetAt: Date | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(details: ServiceErrorDetails, resetAt?: Date, retryAfterSeconds?: number) {
+    super("rate_limited", details, resetAt ? `Rate limit resets at ${resetAt.toISOString()}` : undefined);
+    this.resetAt = resetAt;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** 503 or another 5xx that outlasted the retries. */
+export class UnavailableError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("service_unavailable", details);
+  }
+}
+
+/** A status this client has no meaning for (for example 400 for an unsupported API version). */
+export class UnexpectedStatusError extends ServiceError {
+  constructor(details: ServiceErrorDetails) {
+    super("unexpected_status", details);
+  }
+}
+
+/** The service answered, but the body does not match the documented schema. */
+export class ResponseValidationError extends ShiplogError {
+  readonly issues: readonly FieldIssue[];
+
+  constructor(operation: string, issues: FieldIssue[]) {
+    const lines = issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n");
+    super("invalid_response", `${operation}: the service's response does not match its schema\n${lines}`);
+    this.issues = issues;
+  }
+}
+
+/** The request never got an answer: connection refused or reset, DNS failure. */
+export class NetworkError extends ShiplogError {
+  constructor(operation: string, reason: string, options?: { cause?: unknown }) {
+    super("network_error", `${operation}: network error: ${reason}`, options);
+  }
+}
+
+/** No answer within the client's per-request timeout. */
+export class TimeoutError extends ShiplogError {
+  constructor(operation: string, timeoutMs: number) {
+    super("timeout", `${operation}: no answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class AbortedError extends ShiplogError {
+  constructor(operation: string, options?: { cause?: unknown }) {
+    super("aborted", `${operation}: aborted by the caller`, options);
+  }
+}
+
+function permissionHint(accepted: readonly AcceptedPermissionSet[]): string | undefined {
+  if (accepted.length === 0) return undefined;
+  return `The endpoint needs ${formatAcceptedPermissions(accepted, "human")}`;
+}

@@ -1,0 +1,78 @@
+/** How the client retries; `false` in the client options turns retries off. */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 4. */
+  retries?: number;
+  /** First backoff step. Default 500 ms. */
+  minDelayMs?: number;
+  /** Largest backoff step. Default 30 s. */
+  maxDelayMs?: number;
+  /** A `Retry-After` or rate-limit reset further away than this is not waited for. Default 60 s. */
+  maxServerDelayMs?: number;
+}
+
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+/** Defaults chosen so a brief outage (a deploy, a failover) is ridden out within about a minute. */
+export function resolveRetryOptions(options: RetryOptions | false | undefined): ResolvedRetryOptions {
+  if (options === false) return { retries: 0, minDelayMs: 0, maxDelayMs: 0, maxServerDelayMs: 0 };
+  return {
+    retries: options?.retries ?? 4,
+    minDelayMs: options?.minDelayMs ?? 500,
+    maxDelayMs: options?.maxDelayMs ?? 30_000,
+    maxServerDelayMs: options?.maxServerDelayMs ?? 60_000,
+  };
+}
+
+/** Exponential backoff with full jitter: a random wait up to min(max, min * 2^attempt). */
+export function backoffDelay(attempt: number, options: ResolvedRetryOptions, random: () => number = Math.random): number {
+  const ceiling = Math.min(options.maxDelayMs, options.minDelayMs * 2 ** attempt);
+  return Math.round(ceiling * random());
+}
+
+/**
+ * The wait the service asked for, from `Retry-After` (seconds or an HTTP date) or, when the
+ * rate limit is spent, from `X-RateLimit-Reset` (epoch seconds). Undefined when it asked for none.
+ */
+export function serverRequestedDelay(headers: Headers, now: number = Date.now()): number | undefined {
+  const retryAfter = headers.get("retry-after");
+  if (retryAfter !== null) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, date - now);
+  }
+  if (headers.get("x-ratelimit-remaining") === "0") {
+    const reset = Number(headers.get("x-ratelimit-reset"));
+    if (Number.isFinite(reset) && reset > 0) return Math.max(0, reset * 1000 - now);
+  }
+  return undefined;
+}
+
+/** Whether a status is worth another attempt: server errors, and rate limits the service asks us to wait out. */
+export function isRetryableStatus(status: number, headers: Headers): boolean {
+  if (status >= 500) return true;
+  if (status === 429) return true;
+  if (status === 403) return isRateLimitAnswer(headers);
+  return false;
+}
+
+/** A 403 that means "slow down" rather than "not allowed". */
+export function isRateLimitAnswer(headers: Headers): boolean {
+  return headers.get("x-ratelimit-remaining") === "0" || headers.has("retry-after");
+}
+
+/** Waits `ms`, or rejects early with the signal's reason. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,62 @@
+import type { z } from "zod";
+import { RequestValidationError, ResponseValidationError, type FieldIssue } from "./errors.js";
+
+/** Validates a request body or parameters; throws RequestValidationError naming each field and rule. */
+export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new RequestValidationError(operation, toFieldIssues(result.error));
+  return result.data;
+}
+
+/** Validates a response body; unknown fields pass through (schemas are loose objects). */
+export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, operation: string): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ResponseValidationError(operation, toFieldIssues(result.error));
+  return result.data;
+}
+
+/** Turns zod's issues into field/rule pairs a person can act on. */
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => {
+    const field = formatPath(issue.path) || "(body)";
+    return { field, rule: ruleOf(issue), message: issue.message };
+  });
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function ruleOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "required" : `type ${issue.expected}`;
+    case "too_big":
+      return issue.origin === "string"
+        ? `maxLength ${issue.maximum}`
+        : issue.origin === "array"
+          ? `maxItems ${issue.maximum}`
+          : `maximum ${issue.maximum}`;
+    case "too_small":
+      return issue.origin === "string"
+        ? `minLength ${issue.minimum}`
+        : issue.origin === "array"
+          ? `minItems ${issue.minimum}`
+          : `minimum ${issue.minimum}`;
+    case "invalid_format":
+      return issue.format === "regex" && "pattern" in issue ? `pattern ${String(issue.pattern)}` : `format ${issue.format}`;
+    case "invalid_value":
+      return `one of ${issue.values.map(String).join(", ")}`;
+    case "unrecognized_keys":
+      return "no unknown fields";
+    case "custom":
+      return String(issue.params?.["rule"] ?? "custom");
+    default:
+      return issue.code;
+  }
+}

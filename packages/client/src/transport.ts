@@ -1,0 +1,288 @@
+import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE, type ApiVersion } from "./api-versions.js";
+import { parseAcceptedPermissions } from "./accepted-permissions.js";
+import {
+  AbortedError,
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  RequestValidationError,
+  ServiceValidationError,
+  ShiplogError,
+  TimeoutError,
+  UnavailableError,
+  UnexpectedStatusError,
+  type ServiceError,
+  type ServiceErrorDetails,
+  type ServiceFieldError,
+} from "./errors.js";
+import {
+  backoffDelay,
+  isRateLimitAnswer,
+  isRetryableStatus,
+  resolveRetryOptions,
+  serverRequestedDelay,
+  sleep,
+  type ResolvedRetryOptions,
+  type RetryOptions,
+} from "./retry-policy.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Observers for metrics and logs; they never see the token. */
+export interface TransportHooks {
+  onRetry?(info: { method: HttpMethod; route: string; attempt: number; delayMs: number; reason: string }): void;
+  onResponse?(info: { method: HttpMethod; route: string; status: number; durationMs: number; attempt: number }): void;
+}
+
+export interface TransportOptions {
+  /** Default: the public API. */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer`; omitted for anonymous reads of public resources. */
+  token?: string;
+  apiVersion?: ApiVersion;
+  userAgent?: string;
+  /** Per attempt. Default 30 s. */
+  timeoutMs?: number;
+  retry?: RetryOptions | false;
+  hooks?: TransportHooks;
+  /** A fetch implementation (a proxy-aware one, for example). Default: the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface RouteRequest {
+  method: HttpMethod;
+  /** Path template, e.g. `/orgs/{org}/artifacts/metadata/storage-record`. */
+  route: string;
+  /** Values for the template's `{placeholders}`. */
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /**
+   * Whether repeating the request cannot do harm. GET, PUT and DELETE are by HTTP's definition;
+   * a POST only when the endpoint is an upsert (the artifact-metadata POSTs are).
+   */
+  safeToRetry?: boolean;
+  /** A full URL to call instead of the route (a pagination `Link`). */
+  url?: string;
+}
+
+export interface ServiceResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  data: T;
+  url: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
+
+/** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
+export class Transport {
+  readonly baseUrl: string;
+  readonly apiVersion: ApiVersion;
+  readonly #token: string | undefined;
+  readonly #userAgent: string;
+  readonly #timeoutMs: number;
+  readonly #retry: ResolvedRetryOptions;
+  readonly #hooks: TransportHooks;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: TransportOptions = {}) {
+    const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+    if (!API_VERSIONS.includes(apiVersion)) {
+      throw new RequestValidationError("client options", [
+        { field: "apiVersion", rule: `one of ${API_VERSIONS.join(", ")}`, message: `unsupported API version ${String(apiVersion)}` },
+      ]);
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(timeoutMs > 0)) {
+      throw new RequestValidationError("client options", [
+        { field: "timeoutMs", rule: "minimum 1", message: "the timeout must be a positive number of milliseconds" },
+      ]);
+    }
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.apiVersion = apiVersion;
+    this.#token = options.token;
+    this.#userAgent = options.userAgent ? `${options.userAgent} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
+    this.#timeoutMs = timeoutMs;
+    this.#retry = resolveRetryOptions(options.retry);
+    this.#hooks = options.hooks ?? {};
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Whether the client was given a token (the token itself is never exposed). */
+  get authenticated(): boolean {
+    return this.#token !== undefined && this.#token !== "";
+  }
+
+  /** Sends one request, retrying what is safe to retry; throws a typed error for any failure. */
+  async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
+    const url = req.url ?? this.buildUrl(req.route, req.params, req.query);
+    const operation = `${req.method} ${req.route}`;
+    const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
+    const headers = this.#headers(req);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+
+    for (let attempt = 0; ; attempt++) {
+      if (req.signal?.aborted) throw new AbortedError(operation, { cause: req.signal.reason });
+      const started = performance.now();
+      let response: Response;
+      try {
+        response = await this.#send(url, req.method, headers, body, req.signal, operation);
+      } catch (error) {
+        const canRetry = retryable && attempt < this.#retry.retries && !(error instanceof AbortedError);
+        if (!canRetry) throw error;
+        const delayMs = backoffDelay(attempt, this.#retry);
+        this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
+        await this.#wait(delayMs, req.signal, operation);
+        continue;
+      }
+      const durationMs = performance.now() - started;
+      this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs, attempt });
+
+      if (response.status < 400) {
+        return { status: response.status, headers: response.headers, data: (await readBody(response)) as T, url: response.url || url };
+      }
+
+      const errorBody = await readBody(response).catch(() => undefined);
+      if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers)) {
+        const requested = serverRequestedDelay(response.headers);
+        if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
+          const delayMs = requested ?? backoffDelay(attempt, this.#retry);
+          this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: `status ${response.status}` });
+          await this.#wait(delayMs, req.signal, operation);
+          continue;
+        }
+      }
+      throw errorFromResponse(req.method, req.route, response, errorBody);
+    }
+  }
+
+  /** Expands a route template and query into a full URL. */
+  buildUrl(route: string, params: Record<string, string | number> = {}, query: RouteRequest["query"] = {}): string {
+    const path = route.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined || value === "") {
+        throw new RequestValidationError(route, [{ field: name, rule: "required", message: `path parameter ${name} is required` }]);
+      }
+      return encodeURIComponent(String(value));
+    });
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) search.set(key, String(value));
+    }
+    const qs = search.toString();
+    return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
+  }
+
+  #headers(req: RouteRequest): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: SERVICE_MEDIA_TYPE,
+      "x-service-api-version": this.apiVersion,
+      "user-agent": this.#userAgent,
+      ...req.headers,
+    };
+    if (req.body !== undefined) headers["content-type"] = "application/json";
+    if (this.#token) headers["authorization"] = `Bearer ${this.#token}`;
+    return headers;
+  }
+
+  async #send(
+    url: string,
+    method: HttpMethod,
+    headers: Record<string, string>,
+    body: string | undefined,
+    callerSignal: AbortSignal | undefined,
+    operation: string,
+  ): Promise<Response> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    try {
+      return await this.#fetch(url, { method, headers, body, signal });
+    } catch (error) {
+      if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
+      if (timeout.aborted) throw new TimeoutError(operation, this.#timeoutMs);
+      throw new NetworkError(operation, describeNetworkFailure(error));
+    }
+  }
+
+  async #wait(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
+    try {
+      await sleep(ms, signal);
+    } catch (reason) {
+      throw new AbortedError(operation, { cause: reason });
+    }
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 205 || response.status === 304) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The cause's code and message only: never the request, which carries the Authorization header. */
+function describeNetworkFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Maps an error status to the class for its meaning (spec section 7). */
+export function errorFromResponse(method: string, route: string, response: Response, body: unknown): ServiceError {
+  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const rawMessage = record["message"];
+  const serviceMessage =
+    typeof rawMessage === "string"
+      ? rawMessage
+      : rawMessage && typeof rawMessage === "object"
+        ? String((rawMessage as Record<string, unknown>)["cause"] ?? JSON.stringify(rawMessage))
+        : typeof body === "string" && body
+          ? body.slice(0, 200)
+          : response.statusText || "no message";
+  const details: ServiceErrorDetails = {
+    status: response.status,
+    method,
+    route,
+    serviceMessage,
+    documentationUrl: typeof record["documentation_url"] === "string" ? record["documentation_url"] : undefined,
+    acceptedPermissions: parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions")),
+    requestId: response.headers.get("x-service-request-id") ?? undefined,
+    body,
+  };
+  const status = response.status;
+  if (status === 401) return new AuthenticationError(details);
+  if ((status === 403 && isRateLimitAnswer(response.headers)) || status === 429) {
+    const reset = Number(response.headers.get("x-ratelimit-reset"));
+    const retryAfter = Number(response.headers.get("retry-after"));
+    return new RateLimitedError(
+      details,
+      Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : undefined,
+      Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : undefined,
+    );
+  }
+  if (status === 403) return new ForbiddenError(details);
+  if (status === 404) return new NotFoundError(details);
+  if (status === 409) return new ConflictError(details);
+  if (status === 410) return new GoneError(details);
+  if (status === 422) {
+    const errors = Array.isArray(record["errors"]) ? (record["errors"] as ServiceFieldError[]) : [];
+    return new ServiceValidationError(details, errors);
+  }
+  if (status >= 500) return new UnavailableError(details);
+  return new UnexpectedStatusError(details);
+}
