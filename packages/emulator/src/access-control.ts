@@ -1,0 +1,124 @@
+import { formatAcceptedPermissions } from "@shiplog/client";
+import type { AccessLevel, Fixture, TokenFixture, TokenType } from "./fixture.js";
+
+/** Who is calling: nobody, or the holder of a fixture token. */
+export type Principal = { kind: "anonymous" } | { kind: "token"; token: TokenFixture };
+
+/** One permission at a level, e.g. `{ permission: "contents", access: "read" }`. */
+export interface PermissionNeed {
+  permission: string;
+  access: "read" | "write";
+}
+
+/** What an endpoint needs, as route modules declare it (the permission matrix in data form). */
+export interface AccessRule {
+  /** Alternatives: any one set suffices; every permission in a set is needed. Empty: no permission. */
+  anyOf: PermissionNeed[][];
+  /** Token types the endpoint accepts. */
+  tokenTypes: readonly TokenType[];
+  /** For classic tokens: any one of these scopes is needed (none listed: none needed). */
+  classicScopes?: readonly string[];
+  /** Readable without authentication when the resource is public. */
+  publicRead?: boolean;
+}
+
+const LEVEL_RANK: Record<AccessLevel, number> = { read: 1, write: 2, admin: 3 };
+
+/** Finds the token in `Authorization: Bearer|token <value>`; undefined when absent, null when unknown. */
+export function authenticate(header: string | undefined, fixture: Fixture): Principal | null {
+  if (!header) return { kind: "anonymous" };
+  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
+  if (!match) return null;
+  const token = fixture.tokens.find((t) => t.token === match[1]);
+  return token ? { kind: "token", token } : null;
+}
+
+/** The service's refusal text for a token type the endpoint does not accept. */
+export function tokenTypeRefusal(type: TokenType): string {
+  switch (type) {
+    case "classic":
+      return "Resource not accessible by personal access token";
+    case "fine_grained":
+      return "Resource not accessible by personal access token";
+    default:
+      return "Resource not accessible by integration";
+  }
+}
+
+/** Access decisions for one principal over the fixture's organizations. */
+export class AccessControl {
+  constructor(private readonly fixture: Fixture) {}
+
+  /** The user a principal acts for, if any. */
+  userOf(principal: Principal): string | undefined {
+    return principal.kind === "token" ? principal.token.user : undefined;
+  }
+
+  /** Whether the organization exists (names are case-insensitive). */
+  findOrg(org: string) {
+    return this.fixture.orgs.find((o) => o.login.toLowerCase() === org.toLowerCase());
+  }
+
+  findRepo(org: string, repo: string) {
+    return this.findOrg(org)?.repositories.find((r) => r.name.toLowerCase() === repo.toLowerCase());
+  }
+
+  /** Whether the principal's token type is one the rule accepts. */
+  acceptsTokenType(principal: Principal, rule: AccessRule): boolean {
+    return principal.kind === "anonymous" || rule.tokenTypes.includes(principal.token.type);
+  }
+
+  /** Whether a classic token carries one of the needed scopes. */
+  hasClassicScope(principal: Principal, rule: AccessRule): boolean {
+    if (principal.kind !== "token" || principal.token.type !== "classic") return true;
+    if (!rule.classicScopes?.length) return true;
+    return rule.classicScopes.some((s) => principal.token.scopes.includes(s));
+  }
+
+  /**
+   * The level a principal holds for a permission on a repository (or the organization when
+   * `repo` is undefined). Classic tokens with `repo` act with their user's membership.
+   */
+  levelFor(principal: Principal, org: string, repo: string | undefined, permission: string): AccessLevel | undefined {
+    if (principal.kind !== "token") return undefined;
+    const token = principal.token;
+    if (token.type === "classic") {
+      const member = this.findOrg(org)?.members.some((m) => m.toLowerCase() === token.user?.toLowerCase());
+      return member && token.scopes.includes("repo") ? "admin" : undefined;
+    }
+    const grant = token.grants.find((g) => g.org.toLowerCase() === org.toLowerCase());
+    if (!grant) return undefined;
+    if (repo !== undefined && grant.repositories !== "all") {
+      if (!grant.repositories.some((r) => r.toLowerCase() === repo.toLowerCase())) return undefined;
+    }
+    return grant.permissions[permission];
+  }
+
+  /** Whether the principal satisfies one of the rule's permission sets on the resource. */
+  satisfies(principal: Principal, org: string, repo: string | undefined, rule: AccessRule): boolean {
+    if (rule.anyOf.length === 0) return true;
+    return rule.anyOf.some((set) =>
+      set.every((need) => {
+        const held = this.levelFor(principal, org, repo, need.permission);
+        return held !== undefined && LEVEL_RANK[held] >= LEVEL_RANK[need.access];
+      }),
+    );
+  }
+
+  /** Whether the principal may read a repository at all (public, or any grant on it). */
+  canSeeRepo(principal: Principal, org: string, repo: string): boolean {
+    const found = this.findRepo(org, repo);
+    if (!found) return false;
+    if (!found.private) return true;
+    if (principal.kind !== "token") return false;
+    const token = principal.token;
+    if (token.type === "classic") return this.levelFor(principal, org, repo, "metadata") !== undefined;
+    const grant = token.grants.find((g) => g.org.toLowerCase() === org.toLowerCase());
+    return !!grant && (grant.repositories === "all" || grant.repositories.some((r) => r.toLowerCase() === repo.toLowerCase()));
+  }
+}
+
+/** Formats a rule's permission sets for `X-Accepted-Service-Permissions`. */
+export function acceptedPermissionsHeader(rule: AccessRule): string {
+  return formatAcceptedPermissions(rule.anyOf, "header");
+}

@@ -1,0 +1,207 @@
+import type { Clock } from "./clock.js";
+
+/** A deployment record with everything the emulator knows, beyond what the wire shows. */
+export interface StoredDeploymentRecord {
+  id: number;
+  org: string;
+  cluster: string;
+  logical_environment: string;
+  physical_environment: string;
+  deployment_name: string;
+  /** The artifact's name and version as the artifact registry holds them (first processed wins). */
+  name: string;
+  version: string | undefined;
+  digest: string;
+  status: "deployed" | "decommissioned";
+  tags: Record<string, string>;
+  runtime_risks: string[];
+  repository: string;
+  attestation_id: number | null;
+  created: string;
+  updated_at: string;
+}
+
+export interface StoredStorageRecord {
+  id: number;
+  org: string;
+  repository: string;
+  name: string;
+  version: string | undefined;
+  digest: string;
+  artifact_url: string | undefined;
+  path: string | undefined;
+  registry_url: string;
+  registry_repository: string | undefined;
+  status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeploymentWrite {
+  org: string;
+  cluster: string;
+  logical_environment: string;
+  physical_environment: string;
+  deployment_name: string;
+  name: string;
+  version: string | undefined;
+  digest: string;
+  status: "deployed" | "decommissioned";
+  tags: Record<string, string> | undefined;
+  runtime_risks: string[] | undefined;
+  repository: string;
+  attestation_id: number | null;
+}
+
+export interface StorageWrite {
+  org: string;
+  repository: string;
+  name: string;
+  version: string | undefined;
+  digest: string;
+  artifact_url: string | undefined;
+  path: string | undefined;
+  registry_url: string;
+  registry_repository: string | undefined;
+  status: string;
+}
+
+const key = (...parts: (string | undefined)[]) => parts.map((p) => (p ?? "").toLowerCase()).join("\u0000");
+
+/** Deployment and storage records with the spec's identity rules (upserts, one name per artifact). */
+export class ArtifactStore {
+  #deployments = new Map<string, StoredDeploymentRecord>();
+  #storage = new Map<string, StoredStorageRecord>();
+  /** (org, repository, digest) → the artifact's one name and version. */
+  #artifacts = new Map<string, { name: string; version: string | undefined }>();
+  /** (org, digest) → repositories linked to it by records. */
+  #links = new Map<string, Set<string>>();
+  #nextDeploymentId = 1;
+  #nextStorageId = 1;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** The artifact's identity; the first name and version seen for (repository, digest) stay. */
+  #artifact(org: string, repository: string, digest: string, name: string, version: string | undefined) {
+    const id = key(org, repository, digest);
+    let artifact = this.#artifacts.get(id);
+    if (!artifact) {
+      artifact = { name, version };
+      this.#artifacts.set(id, artifact);
+      const linkKey = key(org, digest);
+      const links = this.#links.get(linkKey) ?? new Set<string>();
+      links.add(repository);
+      this.#links.set(linkKey, links);
+    }
+    return artifact;
+  }
+
+  /** Repositories of the organization already linked to a digest. */
+  linkedRepositories(org: string, digest: string): string[] {
+    return [...(this.#links.get(key(org, digest)) ?? [])];
+  }
+
+  /** Creates or updates the record for (cluster, logical env, physical env, deployment name). */
+  upsertDeployment(write: DeploymentWrite): StoredDeploymentRecord {
+    const id = key(write.org, write.cluster, write.logical_environment, write.physical_environment, write.deployment_name);
+    const artifact = this.#artifact(write.org, write.repository, write.digest, write.name, write.version);
+    const now = this.clock.timestamp();
+    const existing = this.#deployments.get(id);
+    const record: StoredDeploymentRecord = {
+      id: existing?.id ?? this.#nextDeploymentId++,
+      org: write.org,
+      cluster: write.cluster,
+      logical_environment: write.logical_environment,
+      physical_environment: write.physical_environment,
+      deployment_name: write.deployment_name,
+      name: artifact.name,
+      version: artifact.version,
+      digest: write.digest,
+      status: write.status,
+      tags: write.tags ?? existing?.tags ?? {},
+      runtime_risks: write.runtime_risks ?? existing?.runtime_risks ?? [],
+      repository: write.repository,
+      attestation_id: write.attestation_id,
+      created: existing?.created ?? now,
+      updated_at: now,
+    };
+    this.#deployments.set(id, record);
+    return record;
+  }
+
+  /** Creates or updates the storage record for (digest, registry, registry repository, path). */
+  upsertStorage(write: StorageWrite): StoredStorageRecord {
+    const id = key(write.org, write.digest, write.registry_url, write.registry_repository, write.path);
+    const artifact = this.#artifact(write.org, write.repository, write.digest, write.name, write.version);
+    const now = this.clock.timestamp();
+    const existing = this.#storage.get(id);
+    const record: StoredStorageRecord = {
+      ...write,
+      name: artifact.name,
+      version: artifact.version,
+      id: existing?.id ?? this.#nextStorageId++,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    this.#storage.set(id, record);
+    return record;
+  }
+
+  /** Deployment records, optionally narrowed; a copy, safe to keep. */
+  deploymentRecords(filter: { org?: string; cluster?: string; digest?: string } = {}): StoredDeploymentRecord[] {
+    return [...this.#deployments.values()]
+      .filter(
+        (r) =>
+          (!filter.org || r.org.toLowerCase() === filter.org.toLowerCase()) &&
+          (!filter.cluster || r.cluster === filter.cluster) &&
+          (!filter.digest || r.digest === filter.digest),
+      )
+      .map((r) => structuredClone(r));
+  }
+
+  storageRecords(filter: { org?: string; digest?: string } = {}): StoredStorageRecord[] {
+    return [...this.#storage.values()]
+      .filter((r) => (!filter.org || r.org.toLowerCase() === filter.org.toLowerCase()) && (!filter.digest || r.digest === filter.digest))
+      .map((r) => structuredClone(r));
+  }
+
+  clear(): void {
+    this.#deployments.clear();
+    this.#storage.clear();
+    this.#artifacts.clear();
+    this.#links.clear();
+  }
+}
+
+/** A deployment record as the service shows it. */
+export function deploymentRecordView(r: StoredDeploymentRecord) {
+  return {
+    id: r.id,
+    digest: r.digest,
+    logical_environment: r.logical_environment,
+    physical_environment: r.physical_environment,
+    cluster: r.cluster,
+    deployment_name: r.deployment_name,
+    tags: r.tags,
+    runtime_risks: r.runtime_risks,
+    created: r.created,
+    created_at: r.created,
+    updated_at: r.updated_at,
+    attestation_id: r.attestation_id,
+  };
+}
+
+/** A storage record as the service shows it. */
+export function storageRecordView(r: StoredStorageRecord) {
+  return {
+    id: r.id,
+    name: r.name,
+    digest: r.digest,
+    ...(r.artifact_url !== undefined && { artifact_url: r.artifact_url }),
+    registry_url: r.registry_url,
+    ...(r.registry_repository !== undefined && { repository: r.registry_repository }),
+    status: r.status,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}

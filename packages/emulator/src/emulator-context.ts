@@ -1,0 +1,39 @@
+import type { FastifyRequest } from "fastify";
+import type { AccessControl, AccessRule, Principal } from "./access-control.js";
+import type { ArtifactStore } from "./artifact-store.js";
+import type { Clock } from "./clock.js";
+import type { Fixture } from "./fixture.js";
+
+/** The emulator's state, one store per area of the spec. */
+export interface EmulatorState {
+  artifacts: ArtifactStore;
+}
+
+/** What every route module is given. */
+export interface EmulatorContext {
+  fixture: Fixture;
+  access: AccessControl;
+  clock: Clock;
+  state: EmulatorState;
+}
+
+/** Per-route settings read by the shared hooks. */
+export interface RouteConfig {
+  /** What the endpoint needs; routes without it are open. */
+  access?: AccessRule;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal;
+    apiVersion: string;
+  }
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+}
+
+/** The principal of a request (set by the authentication hook). */
+export function principalOf(request: FastifyRequest): Principal {
+  return request.principal;
+}

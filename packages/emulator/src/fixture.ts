@@ -1,0 +1,142 @@
+import { z } from "zod";
+
+/** Access levels a fine-grained grant gives for one permission. */
+export const accessLevel = z.enum(["read", "write", "admin"]);
+export type AccessLevel = z.infer<typeof accessLevel>;
+
+export const TOKEN_TYPES = ["classic", "fine_grained", "app_user", "app_installation"] as const;
+export const tokenType = z.enum(TOKEN_TYPES);
+export type TokenType = z.infer<typeof tokenType>;
+
+const repositoryFixture = z.object({
+  name: z.string(),
+  id: z.number().int(),
+  private: z.boolean().default(false),
+  /** A repository with no commits: git reads and writes answer 409. */
+  empty: z.boolean().default(false),
+  /** Source imports refuse a target with Actions enabled (422). */
+  actions_enabled: z.boolean().default(false),
+});
+
+const orgFixture = z.object({
+  login: z.string(),
+  id: z.number().int(),
+  members: z.array(z.string()).default([]),
+  repositories: z.array(repositoryFixture).default([]),
+});
+
+const grantFixture = z.object({
+  org: z.string(),
+  /** `all`, or the names of the selected repositories. */
+  repositories: z.union([z.literal("all"), z.array(z.string())]).default("all"),
+  permissions: z.record(z.string(), accessLevel).default({}),
+});
+
+const tokenFixture = z.object({
+  /** A name tests use to pick the token (`emulator.tokens.admin`). */
+  name: z.string(),
+  token: z.string().min(8),
+  type: tokenType,
+  /** The user the token acts for (absent for installation tokens). */
+  user: z.string().optional(),
+  /** Classic tokens: OAuth scopes. */
+  scopes: z.array(z.string()).default([]),
+  /** Fine-grained and app tokens: what they are granted, per organization. */
+  grants: z.array(grantFixture).default([]),
+});
+
+const userFixture = z.object({ login: z.string(), id: z.number().int(), type: z.enum(["User", "Bot"]).default("User") });
+
+/** A provenance attestation links an artifact digest to a repository (it overrides `github_repository`). */
+const attestationFixture = z.object({
+  org: z.string(),
+  repository: z.string(),
+  digest: z.string(),
+  id: z.number().int(),
+});
+
+/** Everything the emulator starts with. */
+export const fixtureSchema = z.object({
+  users: z.array(userFixture).default([]),
+  orgs: z.array(orgFixture).default([]),
+  tokens: z.array(tokenFixture).default([]),
+  attestations: z.array(attestationFixture).default([]),
+});
+export type Fixture = z.infer<typeof fixtureSchema>;
+export type FixtureInput = z.input<typeof fixtureSchema>;
+export type TokenFixture = Fixture["tokens"][number];
+export type RepositoryFixture = z.infer<typeof repositoryFixture>;
+
+const ALL_REPOSITORY_PERMISSIONS = {
+  artifact_metadata: "write",
+  contents: "write",
+  metadata: "read",
+  issues: "write",
+  pull_requests: "write",
+} as const;
+
+/**
+ * The default world: organization `acme` with three repositories, one token of every type,
+ * and a few narrower tokens for permission tests. Token strings are fake and documented.
+ */
+export const defaultFixture: FixtureInput = {
+  users: [
+    { login: "octo", id: 1001 },
+    { login: "hubot", id: 1002 },
+    { login: "shiplog-app[bot]", id: 1003, type: "Bot" },
+  ],
+  orgs: [
+    {
+      login: "acme",
+      id: 5001,
+      members: ["octo", "hubot"],
+      repositories: [
+        { name: "web", id: 7001, private: false },
+        { name: "api", id: 7002, private: true },
+        { name: "infra", id: 7003, private: true, actions_enabled: true },
+        { name: "empty", id: 7004, private: true, empty: true },
+      ],
+    },
+    { login: "globex", id: 5002, members: ["hubot"], repositories: [{ name: "portal", id: 7101, private: true }] },
+  ],
+  tokens: [
+    {
+      name: "admin",
+      token: "emu_fg_admin_0000000000000000",
+      type: "fine_grained",
+      user: "octo",
+      grants: [{ org: "acme", repositories: "all", permissions: { ...ALL_REPOSITORY_PERMISSIONS, events: "read" } }],
+    },
+    {
+      name: "installation",
+      token: "emu_iat_acme_00000000000000000",
+      type: "app_installation",
+      grants: [{ org: "acme", repositories: "all", permissions: { ...ALL_REPOSITORY_PERMISSIONS, events: "read" } }],
+    },
+    {
+      name: "appUser",
+      token: "emu_uat_octo_00000000000000000",
+      type: "app_user",
+      user: "octo",
+      grants: [{ org: "acme", repositories: "all", permissions: { ...ALL_REPOSITORY_PERMISSIONS, events: "read" } }],
+    },
+    { name: "classic", token: "emu_classic_octo_0000000000000", type: "classic", user: "octo", scopes: ["repo", "notifications"] },
+    { name: "classicHubot", token: "emu_classic_hubot_000000000000", type: "classic", user: "hubot", scopes: ["notifications"] },
+    {
+      name: "readOnly",
+      token: "emu_fg_readonly_00000000000000",
+      type: "fine_grained",
+      user: "hubot",
+      grants: [{ org: "acme", repositories: "all", permissions: { artifact_metadata: "read", contents: "read", metadata: "read", issues: "read" } }],
+    },
+    {
+      name: "webOnly",
+      token: "emu_fg_webonly_000000000000000",
+      type: "fine_grained",
+      user: "hubot",
+      grants: [{ org: "acme", repositories: ["web"], permissions: { artifact_metadata: "write", contents: "write", metadata: "read" } }],
+    },
+    { name: "noGrants", token: "emu_fg_nogrants_00000000000000", type: "fine_grained", user: "hubot", grants: [] },
+  ],
+  attestations: [],
+};

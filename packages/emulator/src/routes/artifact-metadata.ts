@@ -1,0 +1,257 @@
+import type { FastifyInstance } from "fastify";
+import {
+  clusterDeploymentRecordsBody,
+  deploymentRecordBody,
+  sha256Digest,
+  storageRecordBody,
+  type ClusterDeploymentEntry,
+} from "@shiplog/client";
+import type { AccessRule, Principal } from "../access-control.js";
+import { deploymentRecordView, storageRecordView, type StoredDeploymentRecord } from "../artifact-store.js";
+import type { EmulatorContext } from "../emulator-context.js";
+import { sendError } from "../service-errors.js";
+import { validateBody } from "./request-validation.js";
+
+const DOCS = "/orgs/artifact-metadata";
+const APP_AND_FINE_GRAINED = ["fine_grained", "app_user", "app_installation", "classic"] as const;
+
+const WRITE: AccessRule = {
+  anyOf: [[{ permission: "artifact_metadata", access: "write" }]],
+  tokenTypes: APP_AND_FINE_GRAINED,
+  classicScopes: ["repo"],
+};
+const READ: AccessRule = {
+  anyOf: [[{ permission: "artifact_metadata", access: "read" }]],
+  tokenTypes: APP_AND_FINE_GRAINED,
+  classicScopes: ["repo"],
+};
+
+/** Why an entry could not be recorded (the causes of a 207 answer). */
+type EntryFailure = "repository_not_found" | "unauthorized" | "no_attestation";
+
+interface Resolved {
+  repository: string;
+  repositoryId: number;
+  attestationId: number | null;
+}
+
+/** Deployment and storage records (spec 4.1) with the service's identity and permission rules. */
+export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { access, fixture, state } = ctx;
+
+  /** Finds the artifact's repository: an attestation wins, then `github_repository`, then an existing link. */
+  function resolve(org: string, digest: string, githubRepository: string | undefined, principal: Principal, need: "write"):
+    | { ok: true; value: Resolved }
+    | { ok: false; failure: EntryFailure; repository?: string | number } {
+    const attestation = fixture.attestations.find((a) => a.org.toLowerCase() === org.toLowerCase() && a.digest === digest);
+    let name = attestation?.repository ?? githubRepository;
+    if (name === undefined) {
+      const linked = state.artifacts.linkedRepositories(org, digest);
+      if (linked.length === 1) name = linked[0];
+    }
+    if (name === undefined) return { ok: false, failure: "no_attestation" };
+    const repo = access.findRepo(org, name);
+    if (!repo) return { ok: false, failure: "repository_not_found", repository: name };
+    const level = access.levelFor(principal, org, repo.name, "artifact_metadata");
+    const allowed = level === "admin" || level === need;
+    if (!allowed) return { ok: false, failure: "unauthorized", repository: repo.id };
+    return { ok: true, value: { repository: repo.name, repositoryId: repo.id, attestationId: attestation?.id ?? null } };
+  }
+
+  app.post<{ Params: { org: string } }>(
+    "/orgs/:org/artifacts/metadata/deployment-record",
+    { config: { access: WRITE } },
+    async (request, reply) => {
+      const body = validateBody(reply, deploymentRecordBody, request.body, "DeploymentRecord", DOCS);
+      if (!body) return reply;
+      const org = access.findOrg(request.params.org)!.login;
+      const resolved = resolve(org, body.digest, body.github_repository, request.principal, "write");
+      if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
+      const record = state.artifacts.upsertDeployment({
+        org,
+        cluster: body.cluster ?? "",
+        logical_environment: body.logical_environment,
+        physical_environment: body.physical_environment ?? "",
+        deployment_name: body.deployment_name,
+        name: body.name,
+        version: body.version,
+        digest: body.digest,
+        status: body.status,
+        tags: body.tags,
+        runtime_risks: body.runtime_risks,
+        repository: resolved.value.repository,
+        attestation_id: resolved.value.attestationId,
+      });
+      return reply.send(recordList([record], body.return_records ?? true));
+    },
+  );
+
+  app.post<{ Params: { org: string; cluster: string } }>(
+    "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster",
+    { config: { access: WRITE } },
+    async (request, reply) => {
+      const cluster = request.params.cluster;
+      if (!/^[a-zA-Z0-9._-]{1,128}$/.test(cluster)) {
+        return sendError(reply, 422, "Validation Failed", {
+          docs: DOCS,
+          errors: [{ resource: "DeploymentRecord", field: "cluster", code: "invalid", message: "cluster must match ^[a-zA-Z0-9._-]+$ and be at most 128 characters" }],
+        });
+      }
+      const body = validateBody(reply, clusterDeploymentRecordsBody, request.body, "DeploymentRecord", DOCS);
+      if (!body) return reply;
+      const org = access.findOrg(request.params.org)!.login;
+
+      // Resolve every entry before writing any, so a refused call changes nothing.
+      const accepted: { entry: ClusterDeploymentEntry; resolved: Resolved }[] = [];
+      const failures: { entry: ClusterDeploymentEntry; failure: EntryFailure; repository?: string | number }[] = [];
+      for (const entry of body.deployments) {
+        const result = resolve(org, entry.digest, entry.github_repository, request.principal, "write");
+        if (result.ok) accepted.push({ entry, resolved: result.value });
+        else failures.push({ entry, failure: result.failure, repository: result.repository });
+      }
+      if (failures.length > 0 && !body.partial_success) return failCluster(reply, failures);
+
+      const records = accepted.map(({ entry, resolved }) =>
+        state.artifacts.upsertDeployment({
+          org,
+          cluster,
+          logical_environment: body.logical_environment,
+          physical_environment: body.physical_environment ?? "",
+          deployment_name: entry.deployment_name,
+          name: entry.name,
+          version: entry.version,
+          digest: entry.digest,
+          status: entry.status ?? "deployed",
+          tags: entry.tags,
+          runtime_risks: entry.runtime_risks,
+          repository: resolved.repository,
+          attestation_id: resolved.attestationId,
+        }),
+      );
+      const result: Record<string, unknown> = recordList(records, body.return_records ?? true);
+      if (failures.length === 0) return reply.send(result);
+      result["errors"] = failures.map((f) => ({ cause: f.failure === "unauthorized" ? "unauthorized" : f.failure, deployment: f.entry }));
+      return reply.code(207).send(result);
+    },
+  );
+
+  app.post<{ Params: { org: string } }>(
+    "/orgs/:org/artifacts/metadata/storage-record",
+    { config: { access: WRITE } },
+    async (request, reply) => {
+      const body = validateBody(reply, storageRecordBody, request.body, "StorageRecord", DOCS);
+      if (!body) return reply;
+      const org = access.findOrg(request.params.org)!.login;
+      const resolved = resolve(org, body.digest, body.github_repository, request.principal, "write");
+      if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
+      const record = state.artifacts.upsertStorage({
+        org,
+        repository: resolved.value.repository,
+        name: body.name,
+        version: body.version,
+        digest: body.digest,
+        artifact_url: body.artifact_url,
+        path: body.path,
+        registry_url: body.registry_url,
+        registry_repository: body.repository,
+        status: body.status ?? "active",
+      });
+      const returnRecords = body.return_records ?? true;
+      return reply.send({ total_count: 1, ...(returnRecords && { storage_records: [storageRecordView(record)] }) });
+    },
+  );
+
+  app.get<{ Params: { org: string; digest: string } }>(
+    "/orgs/:org/artifacts/:digest/metadata/deployment-records",
+    { config: { access: READ } },
+    async (request, reply) => {
+      const digest = checkDigest(request.params.digest);
+      if (!digest) return invalidDigest(reply);
+      const org = access.findOrg(request.params.org)!.login;
+      const visible = state.artifacts
+        .deploymentRecords({ org, digest })
+        .filter((r) => access.levelFor(request.principal, org, r.repository, "artifact_metadata") !== undefined);
+      return reply.send({ total_count: visible.length, deployment_records: visible.map(deploymentRecordView) });
+    },
+  );
+
+  app.get<{ Params: { org: string; digest: string } }>(
+    "/orgs/:org/artifacts/:digest/metadata/storage-records",
+    { config: { access: READ } },
+    async (request, reply) => {
+      const digest = checkDigest(request.params.digest);
+      if (!digest) return invalidDigest(reply);
+      const org = access.findOrg(request.params.org)!.login;
+      const principal = request.principal;
+      // Only repositories the caller can read; a fine-grained token also needs contents read.
+      const visible = state.artifacts.storageRecords({ org, digest }).filter((r) => {
+        if (access.levelFor(principal, org, r.repository, "artifact_metadata") === undefined) return false;
+        if (principal.kind === "token" && principal.token.type === "fine_grained") {
+          return access.levelFor(principal, org, r.repository, "contents") !== undefined;
+        }
+        return true;
+      });
+      return reply.send({ total_count: visible.length, storage_records: visible.map(storageRecordView) });
+    },
+  );
+}
+
+function recordList(records: StoredDeploymentRecord[], returnRecords: boolean) {
+  return { total_count: records.length, ...(returnRecords && { deployment_records: records.map(deploymentRecordView) }) };
+}
+
+function checkDigest(raw: string): string | undefined {
+  return sha256Digest.safeParse(raw).success ? raw : undefined;
+}
+
+function invalidDigest(reply: import("fastify").FastifyReply) {
+  return sendError(reply, 422, "Validation Failed", {
+    docs: DOCS,
+    errors: [{ resource: "Artifact", field: "subject_digest", code: "invalid", message: "subject_digest must be sha256: followed by 64 lowercase hex digits" }],
+  });
+}
+
+function failSingle(reply: import("fastify").FastifyReply, failure: EntryFailure, repository?: string | number) {
+  if (failure === "repository_not_found") {
+    return sendError(reply, 404, { cause: "One or more repositories do not exist", repositories: [repository] }, { docs: DOCS });
+  }
+  if (failure === "unauthorized") {
+    return sendError(reply, 403, { cause: "artifact metadata write permission required on one or more repositories", repositories: [repository] }, { docs: DOCS });
+  }
+  return sendError(reply, 422, "Validation Failed", {
+    docs: DOCS,
+    errors: [{ resource: "Artifact", field: "github_repository", code: "missing_field", message: "no provenance attestation links this digest to a repository of the organization; give github_repository" }],
+  });
+}
+
+function failCluster(
+  reply: import("fastify").FastifyReply,
+  failures: { entry: ClusterDeploymentEntry; failure: EntryFailure; repository?: string | number }[],
+) {
+  const missing = failures.filter((f) => f.failure === "repository_not_found");
+  if (missing.length > 0) {
+    return sendError(reply, 404, { cause: "One or more repositories do not exist", repositories: unique(missing.map((f) => f.repository)) }, { docs: DOCS });
+  }
+  const unauthorized = failures.filter((f) => f.failure === "unauthorized");
+  if (unauthorized.length > 0) {
+    return sendError(
+      reply,
+      403,
+      { cause: "artifact metadata write permission required on one or more repositories", repositories: unique(unauthorized.map((f) => f.repository)) },
+      { docs: DOCS },
+    );
+  }
+  return sendError(reply, 422, "Validation Failed", {
+    docs: DOCS,
+    errors: failures.map((f) => ({
+      resource: "DeploymentRecord",
+      field: `deployments[deployment_name=${f.entry.deployment_name}].github_repository`,
+      code: "missing_field" as const,
+      message: "no provenance attestation links this digest to a repository of the organization; give github_repository",
+    })),
+  });
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

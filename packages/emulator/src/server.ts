@@ -1,0 +1,234 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { API_VERSIONS } from "@shiplog/client";
+import { AccessControl, acceptedPermissionsHeader, authenticate, tokenTypeRefusal, type Principal } from "./access-control.js";
+import { ArtifactStore } from "./artifact-store.js";
+import { Clock } from "./clock.js";
+import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
+import { FaultInjector } from "./fault-injection.js";
+import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "./fixture.js";
+import { RateLimits } from "./rate-limits.js";
+import { RequestLog } from "./request-log.js";
+import { registerArtifactMetadataRoutes } from "./routes/artifact-metadata.js";
+import { sendError } from "./service-errors.js";
+
+/** The version answered when a request names none (the service's long-standing default). */
+export const DEFAULT_REQUEST_API_VERSION = "2022-11-28";
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Default 127.0.0.1: the emulator is for loopback use. */
+  host?: string;
+  /** The world to start with; default `defaultFixture`. */
+  fixture?: FixtureInput;
+  /** Core rate limit per caller per hour. Default 5000. */
+  rateLimit?: number;
+  /** Seed for fault injection's random choices. */
+  faultSeed?: number;
+  /** Log requests as JSON lines (pino; the Authorization header is redacted). Default false. */
+  logger?: boolean;
+}
+
+/** A running emulator and the handles tests use to steer and inspect it. */
+export interface Emulator {
+  url: string;
+  port: number;
+  /** Fixture token strings by name (`tokens.admin`). */
+  tokens: Record<string, string>;
+  fixture: Fixture;
+  clock: Clock;
+  faults: FaultInjector;
+  requests: RequestLog;
+  rateLimits: RateLimits;
+  state: EmulatorState;
+  app: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+/** Starts the service emulator on loopback and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const fixture = fixtureSchema.parse(options.fixture ?? defaultFixture);
+  const clock = new Clock();
+  const access = new AccessControl(fixture);
+  const faults = new FaultInjector(options.faultSeed);
+  const requests = new RequestLog();
+  const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
+  const state: EmulatorState = { artifacts: new ArtifactStore(clock) };
+  const ctx: EmulatorContext = { fixture, access, clock, state };
+
+  const app = Fastify({
+    bodyLimit: 16 * 1024 * 1024,
+    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
+    // Organization and repository names are case-insensitive; paths are matched as sent.
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: true,
+  });
+
+  installHooks(app, { access, faults, requests, rateLimits, fixture });
+  registerArtifactMetadataRoutes(app, ctx);
+
+  app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
+    if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error.statusCode === 400) {
+      return sendError(reply, 400, "Problems parsing JSON");
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return sendError(reply, 413, "Payload too large");
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return sendError(reply, 415, "Unsupported media type");
+    request.log.error(error);
+    return sendError(reply, 500, "Server Error");
+  });
+
+  const address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
+  const port = Number(new URL(address).port);
+  return {
+    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+    port,
+    tokens: Object.fromEntries(fixture.tokens.map((t) => [t.name, t.token])),
+    fixture,
+    clock,
+    faults,
+    requests,
+    rateLimits,
+    state,
+    app,
+    stop: () => app.close(),
+  };
+}
+
+interface HookDeps {
+  access: AccessControl;
+  faults: FaultInjector;
+  requests: RequestLog;
+  rateLimits: RateLimits;
+  fixture: Fixture;
+}
+
+const callerKey = (principal: Principal, request: FastifyRequest) =>
+  principal.kind === "token" ? `token:${principal.token.name}` : `ip:${request.ip}`;
+
+/** The cross-cutting behaviour of every endpoint: versions, authentication, faults, rate limits, permissions, logging. */
+function installHooks(app: FastifyInstance, deps: HookDeps): void {
+  app.decorateRequest("principal", null as never);
+  app.decorateRequest("apiVersion", "");
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-service-request-id", request.id);
+    const version = request.headers["x-service-api-version"];
+    const requested = Array.isArray(version) ? version[0] : version;
+    request.apiVersion = requested ?? DEFAULT_REQUEST_API_VERSION;
+    if (requested !== undefined && !(API_VERSIONS as readonly string[]).includes(requested)) {
+      return sendError(
+        reply,
+        400,
+        `Unsupported 'X-Service-Api-Version' header: '${requested}'. The supported values are: ${[...API_VERSIONS].sort().join(", ")}`,
+        { docs: "/overview/api-versions" },
+      );
+    }
+    reply.header("x-service-api-version-selected", request.apiVersion);
+
+    const principal = authenticate(request.headers.authorization, deps.fixture);
+    if (principal === null) {
+      request.principal = { kind: "anonymous" };
+      return sendError(reply, 401, "Bad credentials", { docs: "/authentication" });
+    }
+    request.principal = principal;
+
+    for (const fault of deps.faults.pick(request.method, request.routeOptions.url)) {
+      if (fault.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 100));
+      if (fault.kind === "drop") {
+        request.raw.socket.destroy();
+        return reply.hijack();
+      }
+      if (fault.kind === "status") {
+        const headers: Record<string, string> = {};
+        if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
+        const status = fault.status ?? 503;
+        return sendError(reply, status, status === 503 ? "Service Unavailable" : "Server Error", { headers });
+      }
+      if (fault.kind === "rate_limit") {
+        return sendError(reply, 403, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", {
+          docs: "/overview/rate-limits-for-the-rest-api",
+          headers: { "retry-after": String(fault.retryAfterSeconds ?? 1), "x-ratelimit-remaining": "0" },
+        });
+      }
+    }
+
+    if (deps.rateLimits.exhausted(callerKey(principal, request))) {
+      return sendError(reply, 403, "API rate limit exceeded. Check the rate-limit headers for when it resets.", {
+        docs: "/overview/rate-limits-for-the-rest-api",
+      });
+    }
+  });
+
+  app.addHook("preHandler", async (request, reply) => authorize(request, reply, deps.access));
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const principal = request.principal ?? { kind: "anonymous" };
+    const free = reply.statusCode === 304;
+    for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
+      if (!reply.hasHeader(name)) reply.header(name, value);
+    }
+    const rule = request.routeOptions.config?.access;
+    if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {
+      reply.header("x-accepted-service-permissions", acceptedPermissionsHeader(rule));
+    }
+    return payload;
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    deps.requests.record(logEntry(request, reply.statusCode));
+  });
+  // Dropped connections never reach onResponse; log them too.
+  app.addHook("onRequestAbort", async (request) => {
+    deps.requests.record(logEntry(request, 0));
+  });
+}
+
+function logEntry(request: FastifyRequest, status: number) {
+  const principal = request.principal;
+  return {
+    method: request.method,
+    url: request.url,
+    route: request.routeOptions.url,
+    status,
+    tokenName: principal?.kind === "token" ? principal.token.name : undefined,
+    apiVersion: request.apiVersion || undefined,
+    time: new Date().toISOString(),
+  };
+}
+
+/** Applies a route's access rule: token type, classic scopes, the resource's existence, then permissions. */
+async function authorize(request: FastifyRequest, reply: FastifyReply, access: AccessControl): Promise<unknown> {
+  const rule = request.routeOptions.config?.access;
+  if (!rule) return;
+  const principal = request.principal;
+  const params = request.params as Record<string, string | undefined>;
+  const org = params["org"] ?? params["owner"];
+  const repo = params["repo"];
+
+  if (repo !== undefined && org !== undefined && !access.findRepo(org, repo)) return sendError(reply, 404, "Not Found");
+  if (org !== undefined && repo === undefined && params["org"] !== undefined && !access.findOrg(org)) return sendError(reply, 404, "Not Found");
+
+  const publicRepo = repo !== undefined && org !== undefined && access.findRepo(org, repo)?.private === false;
+  if (principal.kind === "anonymous") {
+    if (rule.publicRead && (publicRepo || repo === undefined)) return;
+    return sendError(reply, 401, "Requires authentication", { docs: "/authentication" });
+  }
+  if (!access.acceptsTokenType(principal, rule)) {
+    return sendError(reply, 403, tokenTypeRefusal(principal.token.type), { docs: "/authentication/permissions" });
+  }
+  if (!access.hasClassicScope(principal, rule)) {
+    reply.header("x-accepted-oauth-scopes", (rule.classicScopes ?? []).join(", "));
+    return sendError(reply, 403, `This endpoint needs a token with one of these scopes: ${(rule.classicScopes ?? []).join(", ")}`, {
+      docs: "/authentication/scopes",
+    });
+  }
+  if (repo !== undefined && org !== undefined && !access.canSeeRepo(principal, org, repo)) return sendError(reply, 404, "Not Found");
+  if (org === undefined) return;
+  if (access.satisfies(principal, org, repo, rule)) return;
+  if (rule.publicRead && publicRepo) return;
+  return sendError(reply, 403, tokenTypeRefusal(principal.token.type), {
+    docs: "/authentication/permissions",
+    headers: { "x-accepted-service-permissions": acceptedPermissionsHeader(rule) },
+  });
+}
