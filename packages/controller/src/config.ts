@@ -1,0 +1,295 @@
+// Controller configuration from environment variables and command-line flags (flags win), validated at start.
+// Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
+
+/** One configuration setting: its flag, its environment variable and what it means. */
+interface Setting {
+  flag: string;
+  env: string;
+  boolean?: boolean;
+  help: string;
+}
+
+/** Every setting, in the order they are documented. */
+export const SETTINGS = {
+  apiUrl: { flag: "api-url", env: "SHIPLOG_API_URL", help: "service API base URL (default https://api.github.com)" },
+  tokenFile: { flag: "token-file", env: "SHIPLOG_TOKEN_FILE", help: "file holding the API token (or set SHIPLOG_TOKEN)" },
+  org: { flag: "org", env: "SHIPLOG_ORG", help: "organization that owns the records (required)" },
+  cluster: { flag: "cluster", env: "SHIPLOG_CLUSTER", help: "cluster name (required; letters, digits, . _ -)" },
+  logicalEnvironment: { flag: "logical-environment", env: "SHIPLOG_LOGICAL_ENVIRONMENT", help: "stage, e.g. production (required)" },
+  physicalEnvironment: { flag: "physical-environment", env: "SHIPLOG_PHYSICAL_ENVIRONMENT", help: "region, e.g. eu-west-1" },
+  namespaces: { flag: "namespaces", env: "SHIPLOG_NAMESPACES", help: "comma list of namespaces to watch (default all)" },
+  excludeNamespaces: { flag: "exclude-namespaces", env: "SHIPLOG_EXCLUDE_NAMESPACES", help: "comma list of namespaces to ignore" },
+  labelSelector: { flag: "label-selector", env: "SHIPLOG_LABEL_SELECTOR", help: "only pods matching this label selector" },
+  deploymentNameTemplate: {
+    flag: "deployment-name-template",
+    env: "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
+    help: `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
+  },
+  flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
+  batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
+  concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
+  resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "full resend of every record (default 10m; 0 disables)" },
+  retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
+  retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
+  requestTimeout: { flag: "request-timeout", env: "SHIPLOG_REQUEST_TIMEOUT", help: "timeout of one API or list request (default 30s)" },
+  watchTimeout: { flag: "watch-timeout", env: "SHIPLOG_WATCH_TIMEOUT", help: "server-side watch timeout (default 5m)" },
+  watchIdleTimeout: { flag: "watch-idle-timeout", env: "SHIPLOG_WATCH_IDLE_TIMEOUT", help: "restart a watch silent this long (default watch timeout + 30s)" },
+  kubeconfig: { flag: "kubeconfig", env: "KUBECONFIG", help: "kubeconfig file (default: in-cluster, then ~/.kube/config)" },
+  apiVersion: { flag: "api-version", env: "SHIPLOG_API_VERSION", help: "service API version header (default 2026-03-10)" },
+  httpHost: { flag: "http-host", env: "SHIPLOG_HTTP_HOST", help: "address of /healthz /readyz /metrics (default 0.0.0.0)" },
+  httpPort: { flag: "http-port", env: "SHIPLOG_HTTP_PORT", help: "port of /healthz /readyz /metrics (default 8080; off disables)" },
+  logLevel: { flag: "log-level", env: "SHIPLOG_LOG_LEVEL", help: "trace, debug, info, warn, error (default info)" },
+  dryRun: { flag: "dry-run", env: "SHIPLOG_DRY_RUN", boolean: true, help: "compute and log, send nothing" },
+} satisfies Record<string, Setting>;
+
+type SettingName = keyof typeof SETTINGS;
+
+/** The validated configuration. */
+export interface ControllerConfig {
+  apiUrl: string;
+  token: string;
+  org: string;
+  cluster: string;
+  logicalEnvironment: string;
+  physicalEnvironment?: string;
+  namespaces: string[];
+  excludeNamespaces: string[];
+  labelSelector?: string;
+  deploymentNameTemplate: string;
+  flushIntervalMs: number;
+  batchSize: number;
+  concurrency: number;
+  resyncIntervalMs: number;
+  retryMinDelayMs: number;
+  retryMaxDelayMs: number;
+  requestTimeoutMs: number;
+  watchTimeoutSeconds: number;
+  watchIdleTimeoutMs: number;
+  kubeconfig?: string;
+  apiVersion: string;
+  httpHost: string;
+  httpPort: number | "off";
+  logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+  dryRun: boolean;
+}
+
+/** One configuration problem. */
+export interface ConfigIssue {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** Invalid configuration; `issues` names every problem found. */
+export class ConfigError extends Error {
+  readonly code = "invalid_config";
+  constructor(readonly issues: ConfigIssue[]) {
+    super(`invalid configuration:\n${issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  const unit = match[2] ?? "s";
+  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
+}
+
+const duration = (min: number) =>
+  z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (e.g. 500ms, 5s, 2m)`, params: { rule: "duration" } });
+      return z.NEVER;
+    }
+    if (ms < min) {
+      ctx.addIssue({ code: "custom", message: `must be at least ${min}ms`, params: { rule: `minimum ${min}ms` } });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const integer = (min: number, max: number) =>
+  z.string().transform((text, ctx) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+      ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max} (got "${text}")`, params: { rule: `integer ${min}..${max}` } });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const commaList = z.string().transform((text) => text.split(",").map((s) => s.trim()).filter((s) => s !== ""));
+const namespaceList = commaList.pipe(
+  z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" }).max(63)),
+);
+
+const template = z.string().superRefine((text, ctx) => {
+  const placeholders = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
+  const unknown = placeholders.filter((p) => !(DEPLOYMENT_NAME_PLACEHOLDERS as readonly string[]).includes(p));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
+      params: { rule: "known placeholders" },
+    });
+  }
+  for (const required of ["workload", "container"]) {
+    if (!placeholders.includes(required)) {
+      ctx.addIssue({ code: "custom", message: `must contain {${required}} so that records of different ${required}s stay apart`, params: { rule: `contains {${required}}` } });
+    }
+  }
+});
+
+const booleanText = z.string().transform((text, ctx) => {
+  const t = text.trim().toLowerCase();
+  if (["true", "1", "yes", ""].includes(t)) return true;
+  if (["false", "0", "no"].includes(t)) return false;
+  ctx.addIssue({ code: "custom", message: `must be true or false (got "${text}")`, params: { rule: "boolean" } });
+  return z.NEVER;
+});
+
+const schema = z.object({
+  apiUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).default("https://api.github.com"),
+  org: z.string({ message: "is required" }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
+  cluster: z.string({ message: "is required" }).regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
+  logicalEnvironment: z.string({ message: "is required" }).min(1, { message: "is required" }).max(128, { message: "must be at most 128 characters" }),
+  physicalEnvironment: z.string().max(128, { message: "must be at most 128 characters" }).optional(),
+  namespaces: namespaceList.default([]),
+  excludeNamespaces: namespaceList.default([]),
+  labelSelector: z.string().min(1).optional(),
+  deploymentNameTemplate: template.default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
+  flushInterval: duration(50).default(5000),
+  batchSize: integer(1, 1000).default(1000),
+  concurrency: integer(1, 32).default(4),
+  resyncInterval: duration(0).default(600_000),
+  retryMinDelay: duration(1).default(1000),
+  retryMaxDelay: duration(1).default(60_000),
+  requestTimeout: duration(100).default(30_000),
+  watchTimeout: duration(1000).default(300_000),
+  watchIdleTimeout: duration(100).optional(),
+  kubeconfig: z.string().min(1).optional(),
+  apiVersion: z.enum(["2022-11-28", "2026-03-10"], { message: "must be 2022-11-28 or 2026-03-10" }).default("2026-03-10"),
+  httpHost: z.string().min(1).default("0.0.0.0"),
+  httpPort: z
+    .string()
+    .transform((text, ctx) => {
+      if (text === "off") return "off" as const;
+      const port = Number(text);
+      if (!/^\d+$/.test(text) || port > 65535) {
+        ctx.addIssue({ code: "custom", message: `must be a port 0 to 65535 or "off" (got "${text}")`, params: { rule: "port" } });
+        return z.NEVER;
+      }
+      return port;
+    })
+    .default(8080),
+  logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  dryRun: booleanText.default(false),
+});
+
+/** Usage text listing every flag and variable. */
+export function usage(): string {
+  const lines = Object.values(SETTINGS).map((s: Setting) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(34)} ${s.help}`);
+  return ["Usage: shiplog-controller [flags]   (every flag can also be set by its environment variable)", ...lines, "  SHIPLOG_TOKEN (variable only)  the API token, when no token file is given"].join("\n");
+}
+
+/** Reads and validates the configuration from argv (without node and script) and the environment. */
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ControllerConfig {
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const setting of Object.values(SETTINGS) as Setting[]) options[setting.flag] = { type: setting.boolean ? "boolean" : "string" };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as typeof values;
+  } catch (error) {
+    throw new ConfigError([{ field: "arguments", rule: "known flags", message: `${(error as Error).message}\n${usage()}` }]);
+  }
+
+  const raw: Record<string, string> = {};
+  const fieldName = (name: SettingName) => `--${SETTINGS[name].flag} / ${SETTINGS[name].env}`;
+  for (const [name, setting] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    const flagValue = values[setting.flag];
+    const value = flagValue !== undefined ? String(flagValue) : env[setting.env];
+    if (value !== undefined && !(value === "" && !setting.boolean)) raw[name] = value;
+  }
+
+  const issues: ConfigIssue[] = [];
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? "") as SettingName;
+      const rule = (issue as { params?: { rule?: string } }).params?.rule ?? issue.code;
+      issues.push({ field: SETTINGS[name] ? fieldName(name) : name, rule, message: issue.message });
+    }
+  }
+
+  let token: string | undefined;
+  if (raw.tokenFile !== undefined) {
+    try {
+      token = readFileSync(raw.tokenFile, "utf8").trim();
+      if (token === "") issues.push({ field: fieldName("tokenFile"), rule: "non-empty", message: `token file ${raw.tokenFile} is empty` });
+    } catch (error) {
+      issues.push({ field: fieldName("tokenFile"), rule: "readable", message: `cannot read token file ${raw.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
+    }
+  } else if (env.SHIPLOG_TOKEN !== undefined && env.SHIPLOG_TOKEN.trim() !== "") {
+    token = env.SHIPLOG_TOKEN.trim();
+  } else {
+    issues.push({ field: "SHIPLOG_TOKEN / --token-file", rule: "required", message: "an API token is required (SHIPLOG_TOKEN, or a file named by --token-file / SHIPLOG_TOKEN_FILE)" });
+  }
+  if (token !== undefined && /\s/.test(token)) {
+    issues.push({ field: raw.tokenFile !== undefined ? fieldName("tokenFile") : "SHIPLOG_TOKEN", rule: "no whitespace", message: "the token contains whitespace" });
+  }
+
+  if (parsed.success) {
+    const c = parsed.data;
+    if (c.retryMaxDelay < c.retryMinDelay) {
+      issues.push({ field: fieldName("retryMaxDelay"), rule: "≥ retry-min-delay", message: "must not be shorter than the retry minimum delay" });
+    }
+    const overlap = c.namespaces.filter((n) => c.excludeNamespaces.includes(n));
+    if (overlap.length > 0) {
+      issues.push({ field: fieldName("excludeNamespaces"), rule: "disjoint from namespaces", message: `${overlap.join(", ")} both included and excluded` });
+    }
+  }
+  if (issues.length > 0 || !parsed.success || token === undefined) throw new ConfigError(issues);
+
+  const c = parsed.data;
+  const config: ControllerConfig = {
+    apiUrl: c.apiUrl.replace(/\/+$/, ""),
+    token,
+    org: c.org,
+    cluster: c.cluster,
+    logicalEnvironment: c.logicalEnvironment,
+    namespaces: c.namespaces,
+    excludeNamespaces: c.excludeNamespaces,
+    deploymentNameTemplate: c.deploymentNameTemplate,
+    flushIntervalMs: c.flushInterval,
+    batchSize: c.batchSize,
+    concurrency: c.concurrency,
+    resyncIntervalMs: c.resyncInterval,
+    retryMinDelayMs: c.retryMinDelay,
+    retryMaxDelayMs: c.retryMaxDelay,
+    requestTimeoutMs: c.requestTimeout,
+    watchTimeoutSeconds: Math.max(1, Math.round(c.watchTimeout / 1000)),
+    watchIdleTimeoutMs: c.watchIdleTimeout ?? c.watchTimeout + 30_000,
+    apiVersion: c.apiVersion,
+    httpHost: c.httpHost,
+    httpPort: c.httpPort,
+    logLevel: c.logLevel,
+    dryRun: c.dryRun,
+  };
+  if (c.physicalEnvironment !== undefined && c.physicalEnvironment !== "") config.physicalEnvironment = c.physicalEnvironment;
+  if (c.labelSelector !== undefined) config.labelSelector = c.labelSelector;
+  if (c.kubeconfig !== undefined) config.kubeconfig = c.kubeconfig;
+  return config;
+}
+
+/** The configuration with the token masked, for logs. */
+export function redactedConfig(config: ControllerConfig): Omit<ControllerConfig, "token"> & { token: "[redacted]" } {
+  return { ...config, token: "[redacted]" };
+}

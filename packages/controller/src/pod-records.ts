@@ -1,0 +1,172 @@
+// Records a pod stands for: one per container that is running now, with the digest it really runs.
+//
+// Containers, deliberately:
+// - `spec.containers`: tracked.
+// - init containers with `restartPolicy: Always` (native sidecars, Kubernetes 1.28+): tracked, they run for the
+//   pod's whole life like any container.
+// - other init containers: not tracked; they run to completion before the application starts and are not
+//   deployed software in the sense of a deployment record.
+// - ephemeral containers (`kubectl debug`): not tracked; they are temporary debugging tools, not deployments.
+import type { ClusterDeploymentEntry } from "@shiplog/client";
+import { IGNORE_ANNOTATION, mergeAnnotations, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
+import { digestFromImageId, parseImageReference, type ImageReference } from "./image-reference.js";
+import type { Container, ContainerStatus, Pod, PodSpec } from "./kube-objects.js";
+import type { ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
+
+/** Settings the mapping needs. */
+export interface MappingOptions {
+  cluster: string;
+  logicalEnvironment: string;
+  physicalEnvironment?: string;
+  /** Placeholders: {namespace}, {workload}, {kind}, {container}, {cluster}. */
+  deploymentNameTemplate: string;
+}
+
+/** The logical and physical environment a record lives in; one cluster call per group. */
+export interface RecordGroup {
+  logicalEnvironment: string;
+  physicalEnvironment?: string;
+}
+
+/** A record the cluster could want, from one container of one pod. */
+export interface CandidateRecord {
+  key: string;
+  group: RecordGroup;
+  entry: ClusterDeploymentEntry;
+  workload: WorkloadRef;
+  pod: string;
+  ready: boolean;
+  revision: number;
+  createdAt: string;
+}
+
+/** Something not turned into a record, and why. */
+export interface SkippedItem {
+  subject: string;
+  reason: string;
+}
+
+export const DEPLOYMENT_NAME_PLACEHOLDERS = ["namespace", "workload", "kind", "container", "cluster"] as const;
+export const DEFAULT_DEPLOYMENT_NAME_TEMPLATE = "{namespace}-{workload}-{container}";
+
+/** Fills the deployment-name template. */
+export function renderDeploymentName(
+  template: string,
+  values: { namespace: string; workload: string; kind: string; container: string; cluster: string },
+): string {
+  return template.replace(/\{(namespace|workload|kind|container|cluster)\}/g, (_, name: keyof typeof values) =>
+    name === "kind" ? values.kind.toLowerCase() : values[name],
+  );
+}
+
+/** The identity of a record: environments plus deployment name (the service's uniqueness rule, within our cluster). */
+export function recordKey(group: RecordGroup, deploymentName: string): string {
+  return `${group.logicalEnvironment}\u0000${group.physicalEnvironment ?? ""}\u0000${deploymentName}`;
+}
+
+/** The containers of a pod spec that are tracked: regular containers and native sidecars. */
+export function trackedContainers(spec: PodSpec | undefined): { container: Container; sidecar: boolean }[] {
+  if (!spec) return [];
+  const out = spec.containers.map((container) => ({ container, sidecar: false }));
+  for (const init of spec.initContainers ?? []) if (init.restartPolicy === "Always") out.push({ container: init, sidecar: true });
+  return out;
+}
+
+/** Environment group and deployment name of one container of a workload, from the merged annotations. */
+export function placeRecord(
+  workload: WorkloadRef,
+  container: string,
+  annotations: RecordAnnotations,
+  options: MappingOptions,
+): { group: RecordGroup; deploymentName: string } {
+  const group: RecordGroup = { logicalEnvironment: annotations.logicalEnvironment ?? options.logicalEnvironment };
+  const physical = annotations.physicalEnvironment ?? options.physicalEnvironment;
+  if (physical !== undefined && physical !== "") group.physicalEnvironment = physical;
+  const deploymentName = renderDeploymentName(options.deploymentNameTemplate, {
+    namespace: workload.namespace,
+    workload: workload.name,
+    kind: workload.kind,
+    container,
+    cluster: options.cluster,
+  });
+  return { group, deploymentName };
+}
+
+function imageForRecord(status: ContainerStatus, container: Container): ImageReference | string {
+  // The status image goes with the status imageID (the spec may already name a newer image than the one running);
+  // fall back to the spec when the runtime reports an image ID instead of a name.
+  const fromStatus = status.image && !/^(sha256:|[a-z0-9]+:\/\/)/.test(status.image) ? parseImageReference(status.image) : undefined;
+  if (fromStatus?.ok) return fromStatus.value;
+  if (!container.image) return "container has no image";
+  const fromSpec = parseImageReference(container.image);
+  return fromSpec.ok ? fromSpec.value : fromSpec.reason;
+}
+
+/** The candidate records of one pod whose workload is resolved and active. Pure. */
+export function podRecords(
+  pod: Pod,
+  owner: ResolvedWorkload,
+  options: MappingOptions,
+): { records: CandidateRecord[]; skipped: SkippedItem[]; warnings: (AnnotationWarning & { subject: string })[] } {
+  const records: CandidateRecord[] = [];
+  const skipped: SkippedItem[] = [];
+  const warnings: (AnnotationWarning & { subject: string })[] = [];
+  const podName = `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`;
+  if (pod.metadata.deletionTimestamp) return { records, skipped, warnings };
+  if (pod.status?.phase !== "Running") return { records, skipped, warnings };
+  const merged = mergeAnnotations(...owner.annotations, pod.metadata.annotations);
+  if (merged[IGNORE_ANNOTATION] === "true") return { records, skipped, warnings };
+
+  for (const { container, sidecar } of trackedContainers(pod.spec)) {
+    const subject = `${podName}/${container.name}`;
+    const statuses = sidecar ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
+    const status = statuses?.find((s) => s.name === container.name);
+    if (!status?.state?.running) continue; // not running: nothing to record from this container now
+    const annotations = readRecordAnnotations(merged, container.name);
+    for (const w of annotations.warnings) warnings.push({ subject, ...w });
+
+    const digest = digestFromImageId(status.imageID);
+    if (!digest.ok) {
+      skipped.push({ subject, reason: digest.reason });
+      continue;
+    }
+    const image = imageForRecord(status, container);
+    if (typeof image === "string") {
+      skipped.push({ subject, reason: image });
+      continue;
+    }
+    if (image.name.length > 256) {
+      skipped.push({ subject, reason: `artifact name "${image.name}" is longer than 256 characters` });
+      continue;
+    }
+    const { group, deploymentName } = placeRecord(owner.workload, container.name, annotations.value, options);
+    if (deploymentName.length === 0 || deploymentName.length > 256) {
+      skipped.push({ subject, reason: `deployment name "${deploymentName}" must be 1 to 256 characters` });
+      continue;
+    }
+    const entry: ClusterDeploymentEntry = {
+      name: image.name,
+      digest: digest.value,
+      status: "deployed",
+      deployment_name: deploymentName,
+    };
+    if (image.tag !== undefined) {
+      if (image.tag.length <= 100) entry.version = image.tag;
+      else warnings.push({ subject, annotation: "image tag", reason: "tag longer than 100 characters is not sent as version" });
+    }
+    if (annotations.value.repository) entry.github_repository = annotations.value.repository;
+    if (annotations.value.tags) entry.tags = annotations.value.tags;
+    if (annotations.value.runtimeRisks) entry.runtime_risks = annotations.value.runtimeRisks;
+    records.push({
+      key: recordKey(group, deploymentName),
+      group,
+      entry,
+      workload: owner.workload,
+      pod: podName,
+      ready: status.ready === true,
+      revision: owner.revision,
+      createdAt: pod.metadata.creationTimestamp ?? "",
+    });
+  }
+  return { records, skipped, warnings };
+}
