@@ -9,3 +9,8 @@ export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.
 export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
 export * from "./schemas/common.js";
 export * from "./schemas/artifact-metadata.js";
+export * from "./permissions/permission-matrix.js";
+export * from "./permissions/token-rules.js";
+export { TemplateMatcher, parseTemplate, splitPath, MULTI_SEGMENT_PARAMETERS, type CompiledTemplate, type TemplateSegment, type TemplateMatch, type SplitPath } from "./permissions/path-templates.js";
+export * from "./permissions/required-permissions.js";
+export * from "./permissions/permission-check.js";
