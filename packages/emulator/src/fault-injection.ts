@@ -20,6 +20,8 @@ export interface FaultRule {
   /** Stop after this many hits. */
   times?: number;
   status?: number;
+  /** The error body's message for a `status` fault; default the service's usual one. */
+  message?: string;
   retryAfterSeconds?: number;
   latencyMs?: number;
 }

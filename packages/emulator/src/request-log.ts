@@ -9,6 +9,8 @@ export interface LoggedRequest {
   /** Which fixture token was used, by its name; never the token itself. */
   tokenName: string | undefined;
   apiVersion: string | undefined;
+  userAgent: string | undefined;
+  accept: string | undefined;
   time: string;
 }
 

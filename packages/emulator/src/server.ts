@@ -103,6 +103,19 @@ interface HookDeps {
   fixture: Fixture;
 }
 
+/** The service's usual message for an injected status. */
+const STATUS_MESSAGES: Record<number, string> = {
+  401: "Bad credentials",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  410: "Gone",
+  422: "Validation Failed",
+  500: "Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
 const callerKey = (principal: Principal, request: FastifyRequest) =>
   principal.kind === "token" ? `token:${principal.token.name}` : `ip:${request.ip}`;
 
@@ -143,7 +156,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
         const headers: Record<string, string> = {};
         if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
         const status = fault.status ?? 503;
-        return sendError(reply, status, status === 503 ? "Service Unavailable" : "Server Error", { headers });
+        return sendError(reply, status, fault.message ?? STATUS_MESSAGES[status] ?? "Server Error", { headers });
       }
       if (fault.kind === "rate_limit") {
         return sendError(reply, 403, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", {
@@ -193,6 +206,8 @@ function logEntry(request: FastifyRequest, status: number) {
     status,
     tokenName: principal?.kind === "token" ? principal.token.name : undefined,
     apiVersion: request.apiVersion || undefined,
+    userAgent: request.headers["user-agent"],
+    accept: request.headers.accept,
     time: new Date().toISOString(),
   };
 }
