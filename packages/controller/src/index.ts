@@ -1,1 +1,27 @@
-export {};
+export { Controller, CONTROLLER_VERSION, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
+export { loadConfig, parseDuration, redactedConfig, usage, ConfigError, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
+export { parseImageReference, digestFromImageId, SHA256_DIGEST, type ImageReference, type Parsed } from "./image-reference.js";
+export { resolveWorkload, workloadActivity, controllerOf, type OwnerLookup, type ResolvedWorkload, type WorkloadActivity, type WorkloadRef } from "./workload-owner.js";
+export * from "./annotations.js";
+export {
+  podRecords,
+  placeRecord,
+  recordKey,
+  renderDeploymentName,
+  trackedContainers,
+  DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
+  DEPLOYMENT_NAME_PLACEHOLDERS,
+  type CandidateRecord,
+  type MappingOptions,
+  type RecordGroup,
+  type SkippedItem,
+} from "./pod-records.js";
+export { computeDesiredState, preferCandidate, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
+export { InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
+export { BatchSender, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
+export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
+export { ControllerMetrics } from "./metrics.js";
+export { startHealthServer, type HealthServer } from "./health-server.js";
+export { backoffDelay } from "./backoff.js";
+export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";

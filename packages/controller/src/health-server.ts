@@ -1,0 +1,52 @@
+// /healthz (the flush loop is alive), /readyz (caches synced and a first flush done) and /metrics (Prometheus).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Controller } from "./controller.js";
+
+/** A running health and metrics server. */
+export interface HealthServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Starts the health and metrics server for a controller. `staleAfterMs`: a loop silent this long is unhealthy. */
+export async function startHealthServer(
+  controller: Controller,
+  options: { host: string; port: number; staleAfterMs: number },
+): Promise<HealthServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const reply = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {
+      res.writeHead(status, { "content-type": type });
+      res.end(body);
+    };
+    if (req.method !== "GET" && req.method !== "HEAD") return reply(405, "method not allowed\n");
+    if (path === "/healthz") {
+      const status = controller.status();
+      const alive = !status.started || status.lastTickAt === 0 || Date.now() - status.lastTickAt < options.staleAfterMs;
+      return reply(alive ? 200 : 503, alive ? "ok\n" : "flush loop stalled\n");
+    }
+    if (path === "/readyz") {
+      return controller.ready ? reply(200, "ok\n") : reply(503, controller.status().synced ? "first flush pending\n" : "informer caches not synced\n");
+    }
+    if (path === "/metrics") {
+      controller.metrics.registry.metrics().then(
+        (text) => reply(200, text, controller.metrics.registry.contentType),
+        (error: Error) => reply(500, `${error.message}\n`),
+      );
+      return;
+    }
+    reply(404, "not found\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`,
+    port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

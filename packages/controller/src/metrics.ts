@@ -1,0 +1,34 @@
+// Prometheus metrics of the controller, registered on an injectable registry (a fresh one per controller in tests).
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** The controller's metrics. */
+export class ControllerMetrics {
+  readonly requests: Counter<"result" | "code">;
+  readonly recordsAccepted: Counter<"status">;
+  readonly recordsRejected: Counter;
+  readonly pendingRecords: Gauge;
+  readonly desiredRecords: Gauge;
+  readonly acknowledgedRecords: Gauge;
+  readonly nameConflicts: Gauge;
+  readonly skippedContainers: Gauge;
+  readonly flushDuration: Histogram;
+  readonly lastSuccessfulFlush: Gauge;
+  readonly informerSynced: Gauge<"kind">;
+  readonly watchRestarts: Counter<"kind" | "reason">;
+
+  constructor(readonly registry: Registry = new Registry()) {
+    const registers = [registry];
+    this.requests = new Counter({ name: "shiplog_controller_requests_total", help: "Cluster endpoint calls, by result and error code.", labelNames: ["result", "code"], registers });
+    this.recordsAccepted = new Counter({ name: "shiplog_controller_records_accepted_total", help: "Entries the service accepted, by status.", labelNames: ["status"], registers });
+    this.recordsRejected = new Counter({ name: "shiplog_controller_records_rejected_total", help: "Entries the service refused on their own merits.", registers });
+    this.pendingRecords = new Gauge({ name: "shiplog_controller_pending_records", help: "Entries waiting to be sent after the last flush.", registers });
+    this.desiredRecords = new Gauge({ name: "shiplog_controller_desired_records", help: "Records the cluster should have now.", registers });
+    this.acknowledgedRecords = new Gauge({ name: "shiplog_controller_acknowledged_records", help: "Deployed records the service has acknowledged.", registers });
+    this.nameConflicts = new Gauge({ name: "shiplog_controller_name_conflicts", help: "Deployment names claimed by more than one workload.", registers });
+    this.skippedContainers = new Gauge({ name: "shiplog_controller_skipped_containers", help: "Running containers without a record (see logs for reasons).", registers });
+    this.flushDuration = new Histogram({ name: "shiplog_controller_flush_duration_seconds", help: "Time to compute and send one flush.", buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.lastSuccessfulFlush = new Gauge({ name: "shiplog_controller_last_successful_flush_timestamp_seconds", help: "When a flush last left nothing pending.", registers });
+    this.informerSynced = new Gauge({ name: "shiplog_controller_informer_synced", help: "1 when every informer of the kind has listed.", labelNames: ["kind"], registers });
+    this.watchRestarts = new Counter({ name: "shiplog_controller_watch_restarts_total", help: "Watch and informer restarts, by reason.", labelNames: ["kind", "reason"], registers });
+  }
+}
