@@ -28,7 +28,7 @@ export class RequestValidationError extends ShiplogError {
   readonly issues: readonly FieldIssue[];
 
   constructor(operation: string, issues: FieldIssue[]) {
-    const lines = issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n");
+    const lines = issues.map((i) => `  - ${i.field}: ${i.message} [rule: ${i.rule}]`).join("\n");
     super("invalid_request", `${operation}: invalid request, nothing was sent\n${lines}`);
     this.issues = issues;
   }
@@ -205,6 +205,26 @@ export class TimeoutError extends ShiplogError {
   }
 }
 
+/** The client knows the token's type or scopes and that the endpoint refuses them; nothing was sent. */
+export class TokenTypeRefusedError extends ShiplogError {
+  readonly operation: string;
+  readonly tokenType: string;
+  readonly acceptedTypes: readonly string[];
+  readonly requiredScopes: readonly string[];
+
+  constructor(operation: string, details: { tokenType: string; acceptedTypes: readonly string[]; requiredScopes?: readonly string[]; reason: string }) {
+    super("token_type_refused", `${operation}: ${details.reason}; nothing was sent`);
+    this.operation = operation;
+    this.tokenType = details.tokenType;
+    this.acceptedTypes = details.acceptedTypes;
+    this.requiredScopes = details.requiredScopes ?? [];
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), tokenType: this.tokenType, acceptedTypes: this.acceptedTypes, requiredScopes: this.requiredScopes };
+  }
+}
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends ShiplogError {
   constructor(operation: string, options?: { cause?: unknown }) {
@@ -215,4 +235,54 @@ export class AbortedError extends ShiplogError {
 function permissionHint(accepted: readonly AcceptedPermissionSet[]): string | undefined {
   if (accepted.length === 0) return undefined;
   return `The endpoint needs ${formatAcceptedPermissions(accepted, "human")}`;
+}
+
+/** Where an existing tag reference points, as found when a tag was asked for again. */
+export interface ExistingTag {
+  /** `refs/tags/<tag>`. */
+  ref: string;
+  /** What the reference points at: `tag` for an annotated tag, `commit` (or another type) for a lightweight one. */
+  refTargetType: string;
+  refTargetSha: string;
+  /** For an annotated tag: the object it tags, and its message. */
+  object?: { type: string; sha: string };
+  message?: string;
+}
+
+/**
+ * The tag name is taken: it points somewhere other than what was asked for, or the caller asked to fail
+ * on any existing tag. The message says where it points.
+ */
+export class TagExistsError extends ShiplogError {
+  readonly existing: ExistingTag;
+  /** Whether the existing tag matches the request (object, type, message) and failed only because the caller said so. */
+  readonly sameTarget: boolean;
+
+  constructor(existing: ExistingTag, detail: string, sameTarget: boolean) {
+    super("tag_exists", detail);
+    this.existing = existing;
+    this.sameTarget = sameTarget;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), existing: this.existing, sameTarget: this.sameTarget };
+  }
+}
+
+/**
+ * The service answered that a retired endpoint is gone (the source imports closed on 2024-04-12 00:00 UTC).
+ * Nothing will make the call work again: move to the alternative the message names.
+ */
+export class RetiredEndpointError extends ServiceError {
+  /** When the endpoint closed, ISO 8601. */
+  readonly retiredAt: string;
+
+  constructor(details: ServiceErrorDetails, retiredAt: string, what: string) {
+    super("retired_endpoint", details, `${what} closed at ${retiredAt} (${retiredAt.slice(0, 10)} 00:00 UTC) and no longer work`);
+    this.retiredAt = retiredAt;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retiredAt: this.retiredAt };
+  }
 }

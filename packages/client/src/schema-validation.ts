@@ -17,9 +17,17 @@ export function parseResponse<S extends z.ZodType>(schema: S, body: unknown, ope
 
 /** Turns zod's issues into field/rule pairs a person can act on. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      // One issue per unknown key, named, so a typo points at itself.
+      return issue.keys.map((key) => ({
+        field: formatPath([...issue.path, key]),
+        rule: "no unknown fields",
+        message: "is not a field of this request (misspelt?)",
+      }));
+    }
     const field = formatPath(issue.path) || "(body)";
-    return { field, rule: ruleOf(issue), message: issue.message };
+    return [{ field, rule: ruleOf(issue), message: issue.message }];
   });
 }
 

@@ -38,6 +38,16 @@ export interface TransportHooks {
   onResponse?(info: { method: HttpMethod; route: string; status: number; durationMs: number; attempt: number }): void;
 }
 
+/** The token types of spec 5.1. */
+export type TokenType = "classic" | "fine_grained" | "app_user" | "app_installation";
+
+/** What the caller knows about its token, so endpoints with token rules can refuse locally instead of sending. */
+export interface TokenInfo {
+  type: TokenType;
+  /** OAuth scopes of a personal access token (classic). */
+  scopes?: readonly string[];
+}
+
 export interface TransportOptions {
   /** Default: the public API. */
   baseUrl?: string;
@@ -51,6 +61,8 @@ export interface TransportOptions {
   hooks?: TransportHooks;
   /** A fetch implementation (a proxy-aware one, for example). Default: the global fetch. */
   fetch?: typeof fetch;
+  /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
+  tokenInfo?: TokenInfo;
 }
 
 export interface RouteRequest {
@@ -86,6 +98,8 @@ const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
 export class Transport {
   readonly baseUrl: string;
   readonly apiVersion: ApiVersion;
+  /** The caller's declaration of the token's type, if any. */
+  readonly tokenInfo: TokenInfo | undefined;
   readonly #token: string | undefined;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
@@ -97,7 +111,7 @@ export class Transport {
     const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
     if (!API_VERSIONS.includes(apiVersion)) {
       throw new RequestValidationError("client options", [
-        { field: "apiVersion", rule: `one of ${API_VERSIONS.join(", ")}`, message: `unsupported API version ${String(apiVersion)}` },
+        { field: "apiVersion", rule: `one of ${API_VERSIONS.join(", ")}`, message: `unsupported API version ${String(apiVersion)}; use one of ${API_VERSIONS.join(", ")}` },
       ]);
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -114,6 +128,7 @@ export class Transport {
     this.#retry = resolveRetryOptions(options.retry);
     this.#hooks = options.hooks ?? {};
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.tokenInfo = options.tokenInfo;
   }
 
   /** Whether the client was given a token (the token itself is never exposed). */
