@@ -1,1 +1,11 @@
-export {};
+export { startFakeCluster } from "./fake-cluster.js";
+export type { FakeCluster, FakeClusterOptions, ClusterStore } from "./fake-cluster.js";
+export type { ClusterScript, WorkloadSpec, PodSpec, JobSpec, CronJobSpec, ContainerSpec } from "./scripting.js";
+export type { ClusterFaults } from "./faults.js";
+export type { KubeObject, ObjectMeta, OwnerReference } from "./kube-object.js";
+export type { ResourceName, PropagationPolicy } from "./resource-kinds.js";
+export { RESOURCE_NAMES } from "./resource-kinds.js";
+export type { DeleteOptions } from "./garbage-collector.js";
+export type { KubeconfigObject } from "./kubeconfig.js";
+export { defaultImageDigest, parseImage } from "./image-digests.js";
+export type { ImageReference } from "./image-digests.js";

@@ -1,0 +1,75 @@
+/** A handler reconciles one queued item (an object key or uid); it must be idempotent. */
+export type Reconcile = (id: string) => void;
+
+/**
+ * The simulation's single work queue: controllers, garbage collector and kubelet enqueue work on store events;
+ * work runs in batches on the event loop (HTTP keeps being served in between). `settle()` resolves once the
+ * queue has drained, which is what lets scripts and tests wait without sleeping.
+ */
+export class ControlLoop {
+  private readonly queue = new Set<string>();
+  private readonly handlers = new Map<string, Reconcile>();
+  private scheduled = false;
+  private waiters: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly onError: (error: unknown, item: string) => void,
+    private readonly batchSize = 2000,
+  ) {}
+
+  /** Registers the handler for a work type ("deployments", "gc-owner", ...). */
+  handle(type: string, reconcile: Reconcile): void {
+    this.handlers.set(type, reconcile);
+  }
+
+  /** Queues work; duplicates collapse into one pending item. */
+  enqueue(type: string, id: string): void {
+    if (this.stopped) return;
+    this.queue.add(`${type}\u0000${id}`);
+    this.schedule();
+  }
+
+  /** Resolves when there is no pending work. */
+  settle(): Promise<void> {
+    if (this.queue.size === 0 && !this.scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Stops processing; pending settle() calls resolve. */
+  stop(): void {
+    this.stopped = true;
+    this.queue.clear();
+    this.release();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.run());
+  }
+
+  private run(): void {
+    this.scheduled = false;
+    let done = 0;
+    for (const item of this.queue) {
+      this.queue.delete(item);
+      const sep = item.indexOf("\u0000");
+      const handler = this.handlers.get(item.slice(0, sep));
+      try {
+        handler?.(item.slice(sep + 1));
+      } catch (error) {
+        this.onError(error, item.replace("\u0000", " "));
+      }
+      if (++done >= this.batchSize) break;
+    }
+    if (this.queue.size > 0) this.schedule();
+    else this.release();
+  }
+
+  private release(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}

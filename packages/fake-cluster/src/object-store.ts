@@ -1,0 +1,278 @@
+import type { KubeObject, ObjectMeta } from "./kube-object.js";
+import { objectKey } from "./kube-object.js";
+import type { StoreEvent } from "./history-log.js";
+import { HistoryLog } from "./history-log.js";
+import { applyCreateDefaults } from "./object-defaults.js";
+import { validateObject } from "./object-validation.js";
+import type { NameGenerator } from "./name-generator.js";
+import type { ResourceKind, ResourceName } from "./resource-kinds.js";
+import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
+import type { ObjectFilter } from "./selectors.js";
+import { matchesFilter } from "./selectors.js";
+import { ApiError, alreadyExists, conflict, invalid, notFound } from "./status.js";
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Kubernetes timestamps have second precision. */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Looks up the kind for a resource name known to be valid. */
+export function kindOf(resource: ResourceName): ResourceKind {
+  return resourceKind(resource)!;
+}
+
+function resourceKindOrThrow(resource: ResourceName): ResourceKind {
+  const k = resourceKind(resource);
+  if (!k) throw new ApiError(404, "NotFound", `the server could not find the requested resource (${resource})`);
+  return k;
+}
+
+/** Where an object lives, for the uid index. */
+interface Location {
+  resource: ResourceName;
+  key: string;
+}
+
+/**
+ * All objects of the cluster, one global increasing resourceVersion, bounded event history, and an index from
+ * owner uid to dependents. Stored objects are immutable: every write stores a new object.
+ */
+export class ObjectStore {
+  private rv: number;
+  private readonly tables = new Map<ResourceName, Map<string, KubeObject>>();
+  private readonly byUid = new Map<string, Location>();
+  private readonly dependentUids = new Map<string, Set<string>>();
+  private readonly listeners = new Set<(event: StoreEvent) => void>();
+  readonly history: HistoryLog;
+
+  constructor(
+    private readonly names: NameGenerator,
+    historyLimit: number,
+    startRv = 1000,
+  ) {
+    this.rv = startRv;
+    this.history = new HistoryLog(historyLimit, startRv);
+    for (const r of RESOURCE_NAMES) this.tables.set(r, new Map());
+  }
+
+  /** Current global resourceVersion. */
+  currentRv(): number {
+    return this.rv;
+  }
+
+  /** Registers a synchronous change listener; returns an unsubscribe function. */
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The stored object (do not mutate), or undefined. */
+  get(resource: ResourceName, namespace: string | undefined, name: string): KubeObject | undefined {
+    const k = kindOf(resource);
+    return this.tables.get(resource)!.get(objectKey(k.namespaced ? namespace : undefined, name));
+  }
+
+  /** The stored object or a 404 ApiError. */
+  getOrThrow(resource: ResourceName, namespace: string | undefined, name: string): KubeObject {
+    const obj = this.get(resource, namespace, name);
+    if (!obj) throw notFound(kindOf(resource), name);
+    return obj;
+  }
+
+  /** Object by uid, with its resource. */
+  getByUid(uid: string): { resource: ResourceName; object: KubeObject } | undefined {
+    const loc = this.byUid.get(uid);
+    if (!loc) return undefined;
+    const object = this.tables.get(loc.resource)!.get(loc.key);
+    return object ? { resource: loc.resource, object } : undefined;
+  }
+
+  /** Objects whose ownerReferences name `uid`. */
+  dependentsOf(uid: string): { resource: ResourceName; object: KubeObject }[] {
+    const out: { resource: ResourceName; object: KubeObject }[] = [];
+    for (const d of this.dependentUids.get(uid) ?? []) {
+      const found = this.getByUid(d);
+      if (found) out.push(found);
+    }
+    return out;
+  }
+
+  /** Number of objects of a resource. */
+  count(resource: ResourceName): number {
+    return this.tables.get(resource)!.size;
+  }
+
+  /** Matching objects sorted by namespace/name, like the real list. */
+  list(resource: ResourceName, filter: ObjectFilter = {}): KubeObject[] {
+    const table = this.tables.get(resource)!;
+    const keys = [...table.keys()].sort();
+    const out: KubeObject[] = [];
+    for (const key of keys) {
+      const obj = table.get(key)!;
+      if (matchesFilter(filter, obj)) out.push(obj);
+    }
+    return out;
+  }
+
+  /** Objects of a resource in storage order (no sorting, no copying) for controllers. */
+  values(resource: ResourceName): IterableIterator<KubeObject> {
+    return this.tables.get(resource)!.values();
+  }
+
+  /** Creates an object as the API does: names, namespace existence, uid, resourceVersion; 409 if taken. */
+  create(resource: ResourceName, input: KubeObject): KubeObject {
+    const kind = resourceKindOrThrow(resource);
+    const meta: ObjectMeta = { ...(input.metadata ?? {}) };
+    if (!meta.name) {
+      if (meta.generateName) meta.name = `${meta.generateName}${this.names.suffix()}`;
+      else throw invalid(kind, "", "metadata.name", "Required value: name or generateName is required");
+    }
+    const name = meta.name;
+    const nameRule = resource === "namespaces" ? DNS_LABEL : DNS_SUBDOMAIN;
+    if (!nameRule.test(name) || name.length > (resource === "namespaces" ? 63 : 253)) {
+      throw invalid(kind, name, "metadata.name", `Invalid value: "${name}": a lowercase RFC 1123 ${resource === "namespaces" ? "label" : "subdomain"} must consist of lower case alphanumeric characters, '-' or '.'`);
+    }
+    if (kind.namespaced) {
+      if (!meta.namespace) throw invalid(kind, name, "metadata.namespace", "Required value");
+      const ns = this.get("namespaces", undefined, meta.namespace);
+      if (!ns) throw notFound(kindOf("namespaces"), meta.namespace);
+      if (ns.metadata.deletionTimestamp) {
+        throw new ApiError(403, "Forbidden", `${kind.resource} "${name}" is forbidden: unable to create new content in namespace ${meta.namespace} because it is being terminated`);
+      }
+    } else {
+      delete meta.namespace;
+    }
+    validateObject(resource, { ...input, metadata: meta });
+    const table = this.tables.get(resource)!;
+    const key = objectKey(meta.namespace, name);
+    if (table.has(key)) throw alreadyExists(kind, name);
+    this.rv++;
+    meta.uid = this.names.uid();
+    meta.resourceVersion = String(this.rv);
+    meta.creationTimestamp = nowTimestamp();
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (input.spec !== undefined) meta.generation = 1;
+    else delete meta.generation;
+    const obj = applyCreateDefaults(resource, { ...input, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
+    table.set(key, obj);
+    this.index(resource, key, undefined, obj);
+    this.emit({ type: "ADDED", resource, object: obj, prev: undefined, rv: this.rv });
+    return obj;
+  }
+
+  /**
+   * Updates as PUT does: 409 on a stale metadata.resourceVersion (unconditional when absent); the main resource
+   * keeps the stored status, the status subresource keeps everything but status.
+   */
+  update(resource: ResourceName, input: KubeObject, subresource?: "status"): KubeObject {
+    const kind = resourceKindOrThrow(resource);
+    const name = input.metadata?.name;
+    if (!name) throw invalid(kind, "", "metadata.name", "Required value");
+    const existing = this.getOrThrow(resource, input.metadata.namespace, name);
+    const wantRv = input.metadata.resourceVersion;
+    if (wantRv !== undefined && wantRv !== "" && wantRv !== existing.metadata.resourceVersion) throw conflict(kind, name);
+    validateObject(resource, subresource === "status" ? existing : input);
+    let next: KubeObject;
+    if (subresource === "status") {
+      next = { ...existing, status: input.status };
+    } else {
+      next = { ...input, apiVersion: existing.apiVersion, kind: existing.kind };
+      if (kind.hasStatus) {
+        if (existing.status === undefined) delete next.status;
+        else next.status = existing.status;
+      }
+      // Fields the server owns.
+      const meta: ObjectMeta = { ...input.metadata };
+      for (const f of ["uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"] as const) {
+        if (existing.metadata[f] === undefined) delete meta[f];
+        else (meta as Record<string, unknown>)[f] = existing.metadata[f];
+      }
+      if (kind.namespaced) meta.namespace = existing.metadata.namespace;
+      else delete meta.namespace;
+      next.metadata = meta;
+    }
+    return this.write(resource, next);
+  }
+
+  /**
+   * Stores a new version of an existing object (controllers and the API layer). Bumps generation on spec
+   * changes; an object marked for deletion with no finalizers left and no grace period pending is removed.
+   */
+  write(resource: ResourceName, next: KubeObject): KubeObject {
+    const kind = kindOf(resource);
+    const key = objectKey(kind.namespaced ? next.metadata.namespace : undefined, next.metadata.name!);
+    const table = this.tables.get(resource)!;
+    const prev = table.get(key);
+    if (!prev) throw notFound(kind, next.metadata.name!);
+    const meta: ObjectMeta = { ...next.metadata };
+    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
+      meta.generation = (prev.metadata.generation ?? 0) + 1;
+    }
+    // A terminating namespace also waits for spec.finalizers (its content being removed).
+    const namespaceFinalizers = resource === "namespaces" ? ((next.spec?.finalizers as unknown[] | undefined) ?? []).length : 0;
+    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0 && namespaceFinalizers === 0) {
+      return this.removeStored(resource, key, prev, { ...next, metadata: meta });
+    }
+    if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
+    this.rv++;
+    meta.resourceVersion = String(this.rv);
+    const obj: KubeObject = { ...next, metadata: meta };
+    table.set(key, obj);
+    this.index(resource, key, prev, obj);
+    this.emit({ type: "MODIFIED", resource, object: obj, prev, rv: this.rv });
+    return obj;
+  }
+
+  /** Removes an object now (no finalizers, no propagation); returns its final state. */
+  remove(resource: ResourceName, namespace: string | undefined, name: string): KubeObject {
+    const kind = kindOf(resource);
+    const key = objectKey(kind.namespaced ? namespace : undefined, name);
+    const prev = this.tables.get(resource)!.get(key);
+    if (!prev) throw notFound(kind, name);
+    return this.removeStored(resource, key, prev, prev);
+  }
+
+  private removeStored(resource: ResourceName, key: string, prev: KubeObject, last: KubeObject): KubeObject {
+    this.rv++;
+    const final: KubeObject = { ...last, metadata: { ...last.metadata, resourceVersion: String(this.rv) } };
+    this.tables.get(resource)!.delete(key);
+    this.index(resource, key, prev, undefined);
+    this.emit({ type: "DELETED", resource, object: final, prev, rv: this.rv });
+    return final;
+  }
+
+  /** Drops all watch history: older resourceVersions get 410 from now on. */
+  compactHistory(): void {
+    this.history.compact(this.rv);
+  }
+
+  private index(resource: ResourceName, key: string, prev: KubeObject | undefined, next: KubeObject | undefined): void {
+    const uid = (next ?? prev)!.metadata.uid!;
+    if (next) this.byUid.set(uid, { resource, key });
+    else this.byUid.delete(uid);
+    const before = prev?.metadata.ownerReferences ?? [];
+    const after = next?.metadata.ownerReferences ?? [];
+    if (before === after) return;
+    for (const ref of before) {
+      if (!after.some((r) => r.uid === ref.uid)) {
+        const set = this.dependentUids.get(ref.uid);
+        set?.delete(uid);
+        if (set && set.size === 0) this.dependentUids.delete(ref.uid);
+      }
+    }
+    for (const ref of after) {
+      let set = this.dependentUids.get(ref.uid);
+      if (!set) this.dependentUids.set(ref.uid, (set = new Set()));
+      set.add(uid);
+    }
+  }
+
+  private emit(event: StoreEvent): void {
+    this.history.append(event);
+    for (const l of this.listeners) l(event);
+  }
+}

@@ -1,0 +1,36 @@
+import type { KubeObject, OwnerReference } from "./kube-object.js";
+
+/** Builds a pod from a workload's pod template. */
+export function podFromTemplate(
+  template: any,
+  options: { namespace: string; name: string; owner: OwnerReference; labels?: Record<string, string>; nodeName?: string; hostname?: string; subdomain?: string },
+): KubeObject {
+  const meta = template?.metadata ?? {};
+  const spec = { ...(template?.spec ?? {}) };
+  if (options.nodeName) spec.nodeName = options.nodeName;
+  if (options.hostname) spec.hostname = options.hostname;
+  if (options.subdomain) spec.subdomain = options.subdomain;
+  const metadata: KubeObject["metadata"] = {
+    name: options.name,
+    namespace: options.namespace,
+    labels: { ...meta.labels, ...options.labels },
+    ownerReferences: [options.owner],
+  };
+  if (meta.annotations) metadata.annotations = { ...meta.annotations };
+  return { apiVersion: "v1", kind: "Pod", metadata, spec };
+}
+
+/** True for pods counted as live replicas: not terminating, not finished. */
+export function isActivePod(pod: KubeObject): boolean {
+  return !pod.metadata.deletionTimestamp && pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed";
+}
+
+/** True for Running pods with the Ready condition. */
+export function isReadyPod(pod: KubeObject): boolean {
+  return pod.status?.phase === "Running" && (pod.status?.conditions ?? []).some((c: any) => c.type === "Ready" && c.status === "True");
+}
+
+/** Writes only when the new status differs, so reconciles settle. */
+export function statusChanged(before: unknown, after: unknown): boolean {
+  return JSON.stringify(before ?? {}) !== JSON.stringify(after ?? {});
+}

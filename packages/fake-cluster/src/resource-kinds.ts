@@ -1,0 +1,73 @@
+/** Resources the fake cluster serves (plural names, as in URLs). */
+export const RESOURCE_NAMES = [
+  "pods",
+  "replicasets",
+  "deployments",
+  "statefulsets",
+  "daemonsets",
+  "jobs",
+  "cronjobs",
+  "leases",
+  "configmaps",
+  "namespaces",
+  "nodes",
+] as const;
+
+export type ResourceName = (typeof RESOURCE_NAMES)[number];
+
+/** What the API server knows about one resource type. */
+export interface ResourceKind {
+  resource: ResourceName;
+  group: string;
+  version: string;
+  kind: string;
+  namespaced: boolean;
+  hasStatus: boolean;
+  /** Default DeleteOptions.propagationPolicy when the client gives none. */
+  defaultPropagation: PropagationPolicy;
+}
+
+export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
+
+const kinds: ResourceKind[] = [
+  { resource: "pods", group: "", version: "v1", kind: "Pod", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "configmaps", group: "", version: "v1", kind: "ConfigMap", namespaced: true, hasStatus: false, defaultPropagation: "Background" },
+  { resource: "namespaces", group: "", version: "v1", kind: "Namespace", namespaced: false, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "nodes", group: "", version: "v1", kind: "Node", namespaced: false, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "replicasets", group: "apps", version: "v1", kind: "ReplicaSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "deployments", group: "apps", version: "v1", kind: "Deployment", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "statefulsets", group: "apps", version: "v1", kind: "StatefulSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "daemonsets", group: "apps", version: "v1", kind: "DaemonSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  // batch/v1 Jobs orphan their pods by default, as the real API server does (kubectl asks for Background).
+  { resource: "jobs", group: "batch", version: "v1", kind: "Job", namespaced: true, hasStatus: true, defaultPropagation: "Orphan" },
+  { resource: "cronjobs", group: "batch", version: "v1", kind: "CronJob", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "leases", group: "coordination.k8s.io", version: "v1", kind: "Lease", namespaced: true, hasStatus: false, defaultPropagation: "Background" },
+];
+
+const byResource = new Map<string, ResourceKind>(kinds.map((k) => [k.resource, k]));
+const byKind = new Map<string, ResourceKind>(kinds.map((k) => [k.kind, k]));
+
+/** Looks up a resource by plural name. */
+export function resourceKind(resource: string): ResourceKind | undefined {
+  return byResource.get(resource);
+}
+
+/** Looks up a resource by its kind (e.g. "ReplicaSet"). */
+export function resourceForKind(kind: string): ResourceKind | undefined {
+  return byKind.get(kind);
+}
+
+/** apiVersion string ("v1", "apps/v1"). */
+export function apiVersionOf(k: ResourceKind): string {
+  return k.group ? `${k.group}/${k.version}` : k.version;
+}
+
+/** Qualified resource name used in error messages ("deployments.apps", "pods"). */
+export function qualifiedResource(k: ResourceKind): string {
+  return k.group ? `${k.resource}.${k.group}` : k.resource;
+}
+
+/** True when `resource` is one of ours. */
+export function isResourceName(resource: string): resource is ResourceName {
+  return byResource.has(resource);
+}

@@ -1,0 +1,305 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FaultState } from "./faults.js";
+import type { GarbageCollector } from "./garbage-collector.js";
+import { parsePropagationPolicy } from "./garbage-collector.js";
+import type { KubeObject } from "./kube-object.js";
+import { objectJson, objectKey } from "./kube-object.js";
+import type { ObjectStore } from "./object-store.js";
+import { jsonPatch, mergePatch } from "./object-patch.js";
+import type { RequestStats } from "./request-stats.js";
+import type { ResourceKind } from "./resource-kinds.js";
+import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
+import type { ObjectFilter } from "./selectors.js";
+import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
+import { ApiError, badRequest, expired, successStatus } from "./status.js";
+import type { WatchHub } from "./watch-stream.js";
+
+/** What the routes need from the cluster. */
+export interface RouteContext {
+  store: ObjectStore;
+  gc: GarbageCollector;
+  watches: WatchHub;
+  faults: FaultState;
+  stats: RequestStats;
+}
+
+interface Target {
+  kind: ResourceKind;
+  namespace: string | undefined;
+  name: string | undefined;
+  subresource: string | undefined;
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+const BODY_TYPES = ["application/json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/json-patch+json", "application/apply-patch+yaml", "application/yaml"];
+
+function notFoundPath(): ApiError {
+  return new ApiError(404, "NotFound", "the server could not find the requested resource");
+}
+
+function one(query: Query, name: string): string | undefined {
+  const v = query[name];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/** Splits /api/v1/... and /apis/{group}/{version}/... into group, version and the rest. */
+function splitPath(url: string): { group: string; version: string; rest: string[] } | undefined {
+  const path = url.split("?")[0]!;
+  const segments = path.split("/").filter((s) => s !== "").map(decodeURIComponent);
+  if (segments[0] === "api" && segments[1]) return { group: "", version: segments[1], rest: segments.slice(2) };
+  if (segments[0] === "apis" && segments[1] && segments[2]) return { group: segments[1], version: segments[2], rest: segments.slice(3) };
+  return undefined;
+}
+
+function kindIn(group: string, version: string, resource: string | undefined): ResourceKind | undefined {
+  const k = resource === undefined ? undefined : resourceKind(resource);
+  return k && k.group === group && k.version === version ? k : undefined;
+}
+
+function parseTarget(group: string, version: string, rest: string[]): Target {
+  if (rest[0] === "namespaces" && rest.length >= 3) {
+    const kind = kindIn(group, version, rest[2]);
+    if (kind?.namespaced && rest.length <= 5) return { kind, namespace: rest[1], name: rest[3], subresource: rest[4] };
+  }
+  const kind = kindIn(group, version, rest[0]);
+  if (!kind || rest.length > 3) throw notFoundPath();
+  if (kind.namespaced && rest.length > 1) throw notFoundPath();
+  return { kind, namespace: undefined, name: rest[1], subresource: rest[2] };
+}
+
+function filterFrom(target: Target, query: Query): ObjectFilter {
+  return { namespace: target.namespace, labels: parseLabelSelector(one(query, "labelSelector")), fields: parseFieldSelector(one(query, "fieldSelector")) };
+}
+
+function parseBody(request: FastifyRequest): any {
+  const raw = request.body;
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  if (typeof raw !== "string") return raw;
+  if (request.headers["content-type"]?.includes("yaml")) {
+    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function requireObjectBody(body: unknown, kind: ResourceKind): KubeObject {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: body must be a JSON object`);
+  const obj = body as KubeObject;
+  if (obj.metadata === undefined) obj.metadata = {};
+  if (obj.metadata === null || typeof obj.metadata !== "object") throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: metadata must be an object`);
+  if (obj.kind !== undefined && obj.kind !== kind.kind) throw badRequest(`the object provided is unrecognized (kind "${String(obj.kind)}" does not match ${kind.kind})`);
+  return obj;
+}
+
+function checkNamespace(target: Target, obj: KubeObject): void {
+  if (!target.kind.namespaced) return;
+  if (obj.metadata.namespace === undefined || obj.metadata.namespace === "") obj.metadata.namespace = target.namespace;
+  else if (obj.metadata.namespace !== target.namespace) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+}
+
+function sendJson(reply: FastifyReply, code: number, text: string): FastifyReply {
+  return reply.code(code).type("application/json").send(text);
+}
+
+/** Registers the Kubernetes API routes and discovery endpoints. */
+export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser(BODY_TYPES, { parseAs: "string" }, (_req, body, done) => done(null, body));
+
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.code).send(error.toStatus());
+    const e = error as { statusCode?: number; message?: string };
+    const code = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+    const apiError = new ApiError(code, code >= 500 ? "InternalError" : "BadRequest", e.message ?? "internal error");
+    return reply.code(code).send(apiError.toStatus());
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(notFoundPath().toStatus()));
+
+  app.get("/version", async () => ({ major: "1", minor: "31", gitVersion: "v1.31.0-shiplog-fake", platform: "linux/amd64" }));
+  for (const path of ["/healthz", "/readyz", "/livez"]) app.get(path, async (_req, reply) => reply.type("text/plain").send("ok"));
+  app.get("/api", async () => ({ kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }] }));
+  app.get("/apis", async () => {
+    const groups = [...new Set(RESOURCE_NAMES.map((r) => resourceKind(r)!).filter((k) => k.group !== "").map((k) => `${k.group}/${k.version}`))];
+    return {
+      kind: "APIGroupList",
+      apiVersion: "v1",
+      groups: groups.map((gv) => {
+        const [group, version] = gv.split("/") as [string, string];
+        return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
+      }),
+    };
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const parts = splitPath(request.url);
+    if (!parts) throw notFoundPath();
+    if (parts.rest.length === 0 && request.method === "GET") return discovery(parts.group, parts.version);
+    const target = parseTarget(parts.group, parts.version, parts.rest);
+    const query = (request.query ?? {}) as Query;
+    switch (request.method) {
+      case "GET":
+        if (target.name === undefined) {
+          const watch = one(query, "watch");
+          if (watch === "true" || watch === "1") return watchCollection(ctx, target, query, reply);
+          return listCollection(ctx, target, query, reply);
+        }
+        return sendJson(reply, 200, objectJson(ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name)));
+      case "POST": {
+        if (target.name !== undefined) throw notFoundPath();
+        const obj = requireObjectBody(parseBody(request), target.kind);
+        checkNamespace(target, obj);
+        return sendJson(reply, 201, objectJson(ctx.store.create(target.kind.resource, obj)));
+      }
+      case "PUT": {
+        if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        const obj = requireObjectBody(parseBody(request), target.kind);
+        checkNamespace(target, obj);
+        if (obj.metadata.name !== target.name) throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
+        return sendJson(reply, 200, objectJson(update(ctx, target, obj)));
+      }
+      case "PATCH": {
+        if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        const body = parseBody(request);
+        const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name);
+        const type = request.headers["content-type"] ?? "";
+        const patched = (type.includes("json-patch") ? jsonPatch(existing, body) : mergePatch(structuredClone(existing), body)) as KubeObject;
+        const obj = requireObjectBody(patched, target.kind);
+        checkNamespace(target, obj);
+        if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
+        return sendJson(reply, 200, objectJson(update(ctx, target, obj)));
+      }
+      case "DELETE":
+        return deleteRequest(ctx, target, query, parseBody(request), reply);
+      default:
+        throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    }
+  };
+  app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/api/*", handler });
+  app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/apis/*", handler });
+}
+
+function discovery(group: string, version: string) {
+  const kinds = RESOURCE_NAMES.map((r) => resourceKind(r)!).filter((k) => k.group === group && k.version === version);
+  if (kinds.length === 0) throw notFoundPath();
+  const verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion: group ? `${group}/${version}` : version,
+    resources: kinds.flatMap((k) => [
+      { name: k.resource, singularName: k.kind.toLowerCase(), namespaced: k.namespaced, kind: k.kind, verbs },
+      ...(k.hasStatus ? [{ name: `${k.resource}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }] : []),
+    ]),
+  };
+}
+
+function update(ctx: RouteContext, target: Target, obj: KubeObject): KubeObject {
+  const resource = target.kind.resource;
+  if (target.subresource === undefined) return ctx.store.update(resource, obj);
+  if (target.subresource === "status" && target.kind.hasStatus) return ctx.store.update(resource, obj, "status");
+  if (target.subresource === "ephemeralcontainers" && resource === "pods") {
+    const existing = ctx.store.getOrThrow(resource, target.namespace, target.name!);
+    const rv = obj.metadata.resourceVersion;
+    return ctx.store.update(resource, {
+      ...existing,
+      metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) },
+      spec: { ...existing.spec, ephemeralContainers: obj.spec?.ephemeralContainers },
+    });
+  }
+  throw notFoundPath();
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
+  if (target.subresource !== undefined) throw notFoundPath();
+  const resource = target.kind.resource;
+  ctx.stats.count("list", resource);
+  const failure = ctx.faults.takeFailure("list", resource);
+  if (failure) throw failure;
+  let items = ctx.store.list(resource, filterFrom(target, query));
+  let rv = ctx.store.currentRv();
+  const continueText = one(query, "continue");
+  if (continueText) {
+    let token: ContinueToken;
+    try {
+      token = JSON.parse(Buffer.from(continueText, "base64url").toString("utf8")) as ContinueToken;
+      if (typeof token.rv !== "number" || typeof token.start !== "string") throw new Error("shape");
+    } catch {
+      throw badRequest("continue: Invalid value: the continue token is not valid");
+    }
+    if (token.rv < ctx.store.history.compactedRv) {
+      throw expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.");
+    }
+    rv = token.rv;
+    items = items.filter((o) => objectKey(o.metadata.namespace, o.metadata.name!) > token.start);
+  }
+  const limitText = one(query, "limit");
+  const limit = limitText === undefined ? 0 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  const meta: Record<string, unknown> = { resourceVersion: String(rv) };
+  if (limit > 0 && items.length > limit) {
+    const last = items[limit - 1]!;
+    meta.continue = Buffer.from(JSON.stringify({ rv, start: objectKey(last.metadata.namespace, last.metadata.name!) })).toString("base64url");
+    meta.remainingItemCount = items.length - limit;
+    items = items.slice(0, limit);
+  }
+  const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
+  return sendJson(reply, 200, `${head}${items.map(objectJson).join(",")}]}`);
+}
+
+function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
+  if (target.subresource !== undefined) throw notFoundPath();
+  const resource = target.kind.resource;
+  ctx.stats.count("watch", resource);
+  const failure = ctx.faults.takeFailure("watch", resource);
+  if (failure) throw failure;
+  const timeoutText = one(query, "timeoutSeconds");
+  const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
+  if (timeoutSeconds !== undefined && (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)) throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
+  const request = {
+    resource,
+    filter: filterFrom(target, query),
+    resourceVersion: one(query, "resourceVersion"),
+    timeoutSeconds,
+    allowBookmarks: one(query, "allowWatchBookmarks") === "true",
+  };
+  reply.hijack();
+  const res = reply.raw;
+  try {
+    ctx.watches.open(request, res);
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : new ApiError(500, "InternalError", String(error));
+    if (!res.headersSent) res.writeHead(apiError.code, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(apiError.toStatus()));
+  }
+}
+
+function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: any, reply: FastifyReply) {
+  if (target.subresource !== undefined) throw notFoundPath();
+  if (body !== undefined && (body === null || typeof body !== "object")) throw badRequest("DeleteOptions: body must be a JSON object");
+  const graceText = one(query, "gracePeriodSeconds");
+  const grace = body?.gracePeriodSeconds ?? (graceText === undefined ? undefined : Number(graceText));
+  if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw badRequest("gracePeriodSeconds: must be a non-negative integer");
+  let policy = parsePropagationPolicy(body?.propagationPolicy ?? one(query, "propagationPolicy"));
+  if (policy === undefined && (body?.orphanDependents === true || one(query, "orphanDependents") === "true")) policy = "Orphan";
+  const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: body?.preconditions };
+  const resource = target.kind.resource;
+  if (target.name === undefined) {
+    // deletecollection
+    const items = ctx.store.list(resource, filterFrom(target, query));
+    for (const item of items) ctx.gc.delete(resource, item.metadata.namespace, item.metadata.name!, options);
+    return sendJson(reply, 200, `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`);
+  }
+  const result = ctx.gc.delete(resource, target.namespace, target.name, options);
+  if (result.pending) return sendJson(reply, 202, objectJson(result.object));
+  if (resource === "pods") return sendJson(reply, 200, objectJson(result.object));
+  return sendJson(reply, 200, JSON.stringify(successStatus(target.kind, target.name, result.object.metadata.uid)));
+}

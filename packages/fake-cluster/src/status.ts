@@ -1,0 +1,77 @@
+import type { ResourceKind } from "./resource-kinds.js";
+import { qualifiedResource } from "./resource-kinds.js";
+
+/** A Kubernetes metav1.Status body. */
+export interface StatusBody {
+  kind: "Status";
+  apiVersion: "v1";
+  metadata: Record<string, never>;
+  status: "Failure" | "Success";
+  message?: string;
+  reason?: string;
+  details?: { name?: string; group?: string; kind?: string; uid?: string; causes?: { field?: string; message: string; reason?: string }[] };
+  code: number;
+}
+
+/** An error the API answers with a Status body; `code` is the HTTP status, `reason` the stable error code. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly reason: string;
+  readonly details: StatusBody["details"];
+  constructor(code: number, reason: string, message: string, details?: StatusBody["details"]) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.reason = reason;
+    this.details = details;
+  }
+
+  /** The Status body for this error. */
+  toStatus(): StatusBody {
+    const body: StatusBody = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: this.message, reason: this.reason, code: this.code };
+    if (this.details) body.details = this.details;
+    return body;
+  }
+}
+
+/** Success Status (returned by DELETE for most kinds). */
+export function successStatus(kind: ResourceKind, name: string, uid: string | undefined): StatusBody {
+  const details: NonNullable<StatusBody["details"]> = { name, group: kind.group, kind: kind.resource };
+  if (uid) details.uid = uid;
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details, code: 200 };
+}
+
+/** 404 for a named object. */
+export function notFound(kind: ResourceKind, name: string): ApiError {
+  return new ApiError(404, "NotFound", `${qualifiedResource(kind)} "${name}" not found`, { name, group: kind.group, kind: kind.resource });
+}
+
+/** 409 on create when the name is taken. */
+export function alreadyExists(kind: ResourceKind, name: string): ApiError {
+  return new ApiError(409, "AlreadyExists", `${qualifiedResource(kind)} "${name}" already exists`, { name, group: kind.group, kind: kind.resource });
+}
+
+/** 409 on an update whose resourceVersion (or precondition) is stale. */
+export function conflict(kind: ResourceKind, name: string, why = "the object has been modified; please apply your changes to the latest version and try again"): ApiError {
+  return new ApiError(409, "Conflict", `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": ${why}`, { name, group: kind.group, kind: kind.resource });
+}
+
+/** 422 for a field that breaks a validation rule. */
+export function invalid(kind: ResourceKind, name: string, field: string, message: string): ApiError {
+  return new ApiError(422, "Invalid", `${kind.kind} "${name}" is invalid: ${field}: ${message}`, {
+    name,
+    group: kind.group,
+    kind: kind.kind,
+    causes: [{ reason: "FieldValueInvalid", field, message }],
+  });
+}
+
+/** 400 for a body or parameter the server cannot read. */
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, "BadRequest", message);
+}
+
+/** 410 for a resourceVersion older than the kept history. */
+export function expired(message: string): ApiError {
+  return new ApiError(410, "Expired", message);
+}
