@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { mergeAnnotations, readRecordAnnotations } from "@shiplog/controller";
+
+describe("readRecordAnnotations", () => {
+  it("reads tags, runtime risks, repository and environments", () => {
+    const { value, warnings } = readRecordAnnotations(
+      {
+        "tags.shiplog.dev/team": "payments",
+        "tags.shiplog.dev/tier": "frontend",
+        "shiplog.dev/runtime-risks": "sensitive-data, internet-exposed,internet-exposed",
+        "shiplog.dev/repository": "web",
+        "shiplog.dev/logical-environment": "staging",
+        "shiplog.dev/physical-environment": "us-east-1",
+        "unrelated/annotation": "x",
+      },
+      "app",
+    );
+    expect(warnings).toEqual([]);
+    expect(value).toEqual({
+      tags: { team: "payments", tier: "frontend" },
+      runtimeRisks: ["internet-exposed", "sensitive-data"],
+      repository: "web",
+      logicalEnvironment: "staging",
+      physicalEnvironment: "us-east-1",
+      ignore: false,
+    });
+  });
+
+  it("keeps at most 5 tags in key order and says which were skipped", () => {
+    const annotations = Object.fromEntries(["f", "b", "a", "e", "d", "c"].map((k) => [`tags.shiplog.dev/${k}`, k]));
+    const { value, warnings } = readRecordAnnotations(annotations, "app");
+    expect(Object.keys(value.tags!)).toEqual(["a", "b", "c", "d", "e"]);
+    expect(warnings).toEqual([{ annotation: "tags.shiplog.dev/f", reason: "at most 5 tags; tags are taken in key order" }]);
+  });
+
+  it("skips a tag value over 100 characters, keeping the others", () => {
+    const { value, warnings } = readRecordAnnotations({ "tags.shiplog.dev/long": "x".repeat(101), "tags.shiplog.dev/ok": "y".repeat(100) }, "app");
+    expect(value.tags).toEqual({ ok: "y".repeat(100) });
+    expect(warnings[0]!.annotation).toBe("tags.shiplog.dev/long");
+  });
+
+  it("skips the runtime-risks annotation when a value is unknown", () => {
+    const { value, warnings } = readRecordAnnotations({ "shiplog.dev/runtime-risks": "internet-exposed,pci" }, "app");
+    expect(value.runtimeRisks).toBeUndefined();
+    expect(warnings[0]!.reason).toContain('unknown runtime risk "pci"');
+  });
+
+  it("skips an invalid repository, and lets a per-container repository win", () => {
+    expect(readRecordAnnotations({ "shiplog.dev/repository": "acme/web" }, "app").warnings[0]!.reason).toContain("repository must be");
+    expect(readRecordAnnotations({ "shiplog.dev/repository": "r".repeat(101) }, "app").value.repository).toBeUndefined();
+    const annotations = { "shiplog.dev/repository": "web", "shiplog.dev/repository.istio-proxy": "" , "shiplog.dev/repository.worker": "jobs" };
+    expect(readRecordAnnotations(annotations, "app").value.repository).toBe("web");
+    expect(readRecordAnnotations(annotations, "istio-proxy").value.repository).toBeUndefined();
+    expect(readRecordAnnotations(annotations, "worker").value.repository).toBe("jobs");
+  });
+
+  it("validates environments and the ignore flag", () => {
+    const { value, warnings } = readRecordAnnotations(
+      { "shiplog.dev/logical-environment": "", "shiplog.dev/physical-environment": "p".repeat(129), "shiplog.dev/ignore": "yes" },
+      "app",
+    );
+    expect(value).toEqual({ ignore: false });
+    expect(warnings.map((w) => w.annotation)).toEqual(["shiplog.dev/logical-environment", "shiplog.dev/physical-environment", "shiplog.dev/ignore"]);
+    expect(readRecordAnnotations({ "shiplog.dev/ignore": "true" }, "app").value.ignore).toBe(true);
+  });
+
+  it("merges workload then pod annotations, pod winning key by key", () => {
+    expect(mergeAnnotations({ a: "workload", b: "workload" }, undefined, { b: "pod" })).toEqual({ a: "workload", b: "pod" });
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseDuration, redactedConfig } from "@shiplog/controller";
+
+const ENV = { SHIPLOG_TOKEN: "ghs_secret_token_value", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
+
+function issuesOf(fn: () => unknown): { field: string; rule: string; message: string }[] {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).code).toBe("invalid_config");
+    expect((error as Error).message).not.toContain("ghs_secret_token_value");
+    return (error as ConfigError).issues;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies defaults", () => {
+    const config = loadConfig([], ENV);
+    expect(config).toMatchObject({
+      apiUrl: "https://api.github.com",
+      org: "acme",
+      cluster: "prod-eu",
+      deploymentNameTemplate: "{namespace}-{workload}-{container}",
+      flushIntervalMs: 5000,
+      batchSize: 1000,
+      concurrency: 4,
+      dryRun: false,
+      namespaces: [],
+      httpPort: 8080,
+    });
+    expect(redactedConfig(config).token).toBe("[redacted]");
+  });
+
+  it("lets flags win over the environment and parses lists, durations and booleans", () => {
+    const config = loadConfig(
+      ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-interval", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],
+      { ...ENV, SHIPLOG_FLUSH_INTERVAL: "9s" },
+    );
+    expect(config).toMatchObject({ org: "other", namespaces: ["a", "b"], excludeNamespaces: ["kube-system"], flushIntervalMs: 500, batchSize: 250, dryRun: true, httpPort: "off", labelSelector: "app=web" });
+  });
+
+  it("reads the token from a file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "shiplog-config-"));
+    writeFileSync(join(dir, "token"), "file_token\n");
+    const { SHIPLOG_TOKEN: _ignored, ...env } = ENV;
+    expect(loadConfig(["--token-file", join(dir, "token")], env).token).toBe("file_token");
+    expect(issuesOf(() => loadConfig(["--token-file", join(dir, "missing")], env))[0]).toMatchObject({ field: "--token-file / SHIPLOG_TOKEN_FILE", rule: "readable" });
+  });
+
+  it("reports every problem at once, naming flag, variable and rule", () => {
+    const issues = issuesOf(() =>
+      loadConfig(["--batch-size", "1001", "--flush-interval", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"], { SHIPLOG_LOGICAL_ENVIRONMENT: "production" }),
+    );
+    const fields = issues.map((i) => i.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "--batch-size / SHIPLOG_BATCH_SIZE",
+        "--flush-interval / SHIPLOG_FLUSH_INTERVAL",
+        "--deployment-name-template / SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
+        "--cluster / SHIPLOG_CLUSTER",
+        "--org / SHIPLOG_ORG",
+        "SHIPLOG_TOKEN / --token-file",
+      ]),
+    );
+    expect(issues.find((i) => i.field.startsWith("--batch-size"))!.rule).toBe("integer 1..1000");
+    expect(issues.filter((i) => i.field.startsWith("--deployment-name-template")).map((i) => i.message).join(" ")).toMatch(/unknown placeholder \{pod\}.*must contain \{workload\}/s);
+  });
+
+  it("refuses unknown flags and overlapping namespace lists", () => {
+    expect(issuesOf(() => loadConfig(["--tokn", "x"], ENV))[0]!.field).toBe("arguments");
+    expect(issuesOf(() => loadConfig(["--namespaces", "a", "--exclude-namespaces", "a"], ENV))[0]!.rule).toBe("disjoint from namespaces");
+  });
+
+  it("parses durations", () => {
+    expect([parseDuration("250ms"), parseDuration("2"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("x")]).toEqual([250, 2000, 90_000, 3_600_000, undefined]);
+  });
+});

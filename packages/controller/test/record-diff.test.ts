@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { InMemoryAcknowledgedStore, chunk, computeDesiredState, diffRecords, entryFingerprint, groupRecords, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
+import { DIGEST_A, DIGEST_B, MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
+
+const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+const acked = (name: string, digest = DIGEST_A, extra: Partial<AcknowledgedRecord["entry"]> = {}): AcknowledgedRecord => ({
+  key: recordKey(GROUP, name),
+  group: GROUP,
+  entry: { name: "docker.io/library/nginx", version: "1.25", digest: digest as `sha256:${string}`, status: "deployed", deployment_name: name, ...extra },
+});
+
+describe("diffRecords", () => {
+  const web = deploymentWithPods("web");
+  const desired = computeDesiredState(snapshot({ pods: web.pods, workloads: web.workloads }), MAPPING);
+
+  it("sends what is new or changed, nothing for what was acknowledged", () => {
+    expect(diffRecords(desired, new Map()).map((p) => p.entry.deployment_name)).toEqual(["shop-web-app"]);
+    const same = new Map([[recordKey(GROUP, "shop-web-app"), acked("shop-web-app")]]);
+    expect(diffRecords(desired, same)).toEqual([]);
+    const changed = new Map([[recordKey(GROUP, "shop-web-app"), acked("shop-web-app", DIGEST_B)]]);
+    expect(diffRecords(desired, changed)[0]!.entry.digest).toBe(DIGEST_A);
+  });
+
+  it("decommissions acknowledged records no longer desired nor held, with their last digest", () => {
+    const store = new Map([[recordKey(GROUP, "shop-old-app"), acked("shop-old-app", DIGEST_B)]]);
+    const pending = diffRecords(desired, store).filter((p) => p.entry.deployment_name === "shop-old-app");
+    expect(pending).toEqual([{ key: recordKey(GROUP, "shop-old-app"), group: GROUP, entry: { ...acked("shop-old-app", DIGEST_B).entry, status: "decommissioned" } }]);
+    const held = { ...desired, held: new Set([recordKey(GROUP, "shop-old-app")]) };
+    expect(diffRecords(held, store).filter((p) => p.entry.deployment_name === "shop-old-app")).toEqual([]);
+  });
+
+  it("resends everything on a full resync, and skips rejected fingerprints until they change", () => {
+    const same = new Map([[recordKey(GROUP, "shop-web-app"), acked("shop-web-app")]]);
+    expect(diffRecords(desired, same, { resendAll: true })).toHaveLength(1);
+    const entry = desired.records.get(recordKey(GROUP, "shop-web-app"))!.entry;
+    expect(diffRecords(desired, new Map(), { rejected: new Map([[recordKey(GROUP, "shop-web-app"), entryFingerprint(entry)]]) })).toEqual([]);
+    expect(diffRecords(desired, new Map(), { rejected: new Map([[recordKey(GROUP, "shop-web-app"), "older"]]) })).toHaveLength(1);
+  });
+
+  it("fingerprints ignore tag and risk order", () => {
+    const a = acked("x", DIGEST_A, { tags: { a: "1", b: "2" }, runtime_risks: ["internet-exposed", "sensitive-data"] }).entry;
+    const b = acked("x", DIGEST_A, { tags: { b: "2", a: "1" }, runtime_risks: ["sensitive-data", "internet-exposed"] }).entry;
+    expect(entryFingerprint(a)).toBe(entryFingerprint(b));
+    expect(entryFingerprint(a)).not.toBe(entryFingerprint({ ...b, version: "2" }));
+  });
+});
+
+describe("acknowledged store, grouping and chunking", () => {
+  it("forgets a record once its decommission is acknowledged", () => {
+    const store = new InMemoryAcknowledgedStore();
+    store.acknowledge([acked("a"), acked("b")]);
+    store.acknowledge([{ ...acked("a"), entry: { ...acked("a").entry, status: "decommissioned" } }]);
+    expect([...store.all().keys()]).toEqual([recordKey(GROUP, "b")]);
+  });
+
+  it("groups by logical and physical environment and chunks at the batch size", () => {
+    const other = { logicalEnvironment: "staging" };
+    const groups = groupRecords([
+      { key: "1", group: GROUP, entry: acked("a").entry },
+      { key: "2", group: other, entry: acked("b").entry },
+      { key: "3", group: { ...GROUP }, entry: acked("c").entry },
+    ]);
+    expect(groups.map((g) => [g.group.logicalEnvironment, g.records.length])).toEqual([["production", 2], ["staging", 1]]);
+    expect(chunk(Array.from({ length: 2500 }, (_, i) => i), 1000).map((c) => c.length)).toEqual([1000, 1000, 500]);
+  });
+});
