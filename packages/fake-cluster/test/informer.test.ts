@@ -1,0 +1,130 @@
+import { CoreV1Api, makeInformer } from "@kubernetes/client-node";
+import type { KubernetesObject, V1Pod } from "@kubernetes/client-node";
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import type { FakeCluster } from "@shiplog/fake-cluster";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventually, kubeConfigFor } from "./kube-clients.js";
+
+type Seen = { type: "add" | "update" | "delete" | "error"; name: string | undefined; obj: any };
+
+describe("informer (real @kubernetes/client-node 1.4) against the fake cluster", () => {
+  let cluster: FakeCluster;
+  beforeEach(async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+  });
+  afterEach(async () => {
+    await cluster.stop();
+  });
+
+  function podInformer(path = "/api/v1/pods") {
+    const kc = kubeConfigFor(cluster);
+    const core = kc.makeApiClient(CoreV1Api);
+    const informer = makeInformer<V1Pod>(kc, path, () => core.listPodForAllNamespaces());
+    const seen: Seen[] = [];
+    const listeners = new Set<() => void>();
+    const record = (type: Seen["type"]) => (obj: KubernetesObject | unknown) => {
+      seen.push({ type, name: (obj as KubernetesObject | undefined)?.metadata?.name, obj });
+      for (const l of listeners) l();
+    };
+    informer.on("add", record("add"));
+    informer.on("update", record("update"));
+    informer.on("delete", record("delete"));
+    informer.on("error", record("error"));
+    const waitFor = (predicate: (s: Seen) => boolean) =>
+      eventually(
+        (check) => {
+          listeners.add(check);
+          return () => listeners.delete(check);
+        },
+        () => seen.find(predicate),
+      );
+    return { informer, seen, waitFor };
+  }
+
+  it("lists, then sees adds, updates and deletes through the watch", async () => {
+    await cluster.script.createPod({ name: "before", image: "busybox:1.36" });
+    const { informer, waitFor } = podInformer();
+    await informer.start();
+    await waitFor((s) => s.type === "add" && s.name === "before");
+    await cluster.waitForWatches("pods");
+
+    await cluster.script.createPod({ name: "after", image: "busybox:1.36" });
+    await waitFor((s) => s.type === "add" && s.name === "after");
+    const running = await waitFor((s) => s.type === "update" && s.name === "after" && s.obj.status?.phase === "Running");
+    expect(running.obj.status.containerStatuses[0].imageID).toBe(cluster.imageIdFor("busybox:1.36"));
+
+    await cluster.script.delete("pods", "default", "after");
+    const deleted = await waitFor((s) => s.type === "delete" && s.name === "after");
+    expect(Number(deleted.obj.metadata.resourceVersion)).toBeGreaterThan(Number(running.obj.metadata.resourceVersion));
+    expect(informer.list().map((p) => p.metadata?.name)).toEqual(["before"]);
+    await informer.stop();
+  });
+
+  it("relists after 410 Expired (in-stream ERROR event) and reports objects deleted meanwhile", async () => {
+    await cluster.script.createPod({ name: "gone-later", image: "busybox:1.36" });
+    const { informer, waitFor } = podInformer();
+    await informer.start();
+    await waitFor((s) => s.type === "add" && s.name === "gone-later");
+    await cluster.waitForWatches("pods");
+    expect(cluster.stats().lists.pods).toBe(1);
+
+    // While the watch is hung, the pod goes and the history is compacted: the re-watch gets 410.
+    cluster.faults.hangWatches({ resource: "pods" });
+    await cluster.script.delete("pods", "default", "gone-later", { gracePeriodSeconds: 0 });
+    cluster.faults.compactHistory();
+    cluster.faults.releaseWatches();
+
+    const deleted = await waitFor((s) => s.type === "delete" && s.name === "gone-later");
+    expect(deleted.obj.metadata.name).toBe("gone-later");
+    expect(cluster.stats().lists.pods).toBe(2);
+    expect(informer.list()).toEqual([]);
+    await informer.stop();
+  });
+
+  it("relists after a plain HTTP 410 too", async () => {
+    cluster.faults.expiredResponse("http");
+    const { informer, waitFor } = podInformer();
+    await informer.start();
+    await cluster.waitForWatches("pods");
+    cluster.faults.hangWatches({ resource: "pods" });
+    await cluster.script.createPod({ name: "missed", image: "busybox:1.36" });
+    cluster.faults.compactHistory();
+    cluster.faults.releaseWatches();
+    await waitFor((s) => s.type === "add" && s.name === "missed");
+    expect(cluster.stats().lists.pods).toBe(2);
+    await informer.stop();
+  });
+
+  it("re-watches without relisting when the server ends a watch cleanly", async () => {
+    const { informer, waitFor } = podInformer();
+    await informer.start();
+    await cluster.waitForWatches("pods");
+    const watchesBefore = cluster.stats().watches.pods ?? 0;
+    expect(cluster.faults.cutWatches({ resource: "pods", mode: "end" })).toBe(1);
+    await cluster.waitForWatches("pods");
+    await cluster.script.createPod({ name: "seen-on-new-watch", image: "busybox:1.36" });
+    await waitFor((s) => s.type === "add" && s.name === "seen-on-new-watch");
+    expect(cluster.stats().lists.pods).toBe(1);
+    expect(cluster.stats().watches.pods).toBe(watchesBefore + 1);
+    await informer.stop();
+  });
+
+  it("honours label and field selectors written into the watch path", async () => {
+    const kc = kubeConfigFor(cluster);
+    const core = kc.makeApiClient(CoreV1Api);
+    const informer = makeInformer<V1Pod>(kc, "/api/v1/namespaces/default/pods", () => core.listNamespacedPod({ namespace: "default", labelSelector: "tier=web" }), "tier=web");
+    const names: string[] = [];
+    const listeners = new Set<() => void>();
+    informer.on("add", (p) => {
+      names.push(p.metadata!.name!);
+      for (const l of listeners) l();
+    });
+    await informer.start();
+    await cluster.waitForWatches("pods");
+    await cluster.script.createPod({ name: "db", image: "postgres:16", labels: { tier: "db" } });
+    await cluster.script.createPod({ name: "web", image: "nginx:1.25", labels: { tier: "web" } });
+    await eventually((c) => (listeners.add(c), () => listeners.delete(c)), () => (names.includes("web") ? true : undefined));
+    expect(names).toEqual(["web"]);
+    await informer.stop();
+  });
+});
