@@ -11,6 +11,6 @@ export * from "./schemas/common.js";
 export * from "./schemas/artifact-metadata.js";
 export * from "./permissions/permission-matrix.js";
 export * from "./permissions/token-rules.js";
-export { TemplateMatcher, parseTemplate, splitPath, MULTI_SEGMENT_PARAMETERS, type CompiledTemplate, type TemplateSegment, type TemplateMatch, type SplitPath } from "./permissions/path-templates.js";
+export { TemplateMatcher, parseTemplate, splitPath, MULTI_SEGMENT_PARAMETERS, PARAMETER_VALUES, type CompiledTemplate, type TemplateSegment, type TemplateMatch, type SplitPath } from "./permissions/path-templates.js";
 export * from "./permissions/required-permissions.js";
 export * from "./permissions/permission-check.js";

@@ -22,6 +22,15 @@ export interface CompiledTemplate {
  */
 export const MULTI_SEGMENT_PARAMETERS: ReadonlySet<string> = new Set(["path", "ref", "dir", "basehead"]);
 
+/**
+ * Values a parameter must take, where the service only routes a closed set. `{enablement}` of
+ * `POST /orgs/{org}/{security_product}/{enablement}` is `enable_all` or `disable_all`; without this every
+ * unknown three-segment POST under an organization would pass for that endpoint.
+ */
+export const PARAMETER_VALUES: Readonly<Record<string, RegExp>> = {
+  enablement: /^(enable_all|disable_all)$/,
+};
+
 const PARAM = /^\{([a-z_][a-z0-9_]*)\}$/;
 
 /** Parses a template; throws on a malformed one (they are program data, so this is a programming error). */
@@ -134,7 +143,7 @@ export class TemplateMatcher<T> {
   }
 
   #find(at: TrieNode<T>, segments: readonly string[], index: number, accept: (value: T) => boolean): Leaf<T> | undefined {
-    if (index === segments.length) return at.leaf && accept(at.leaf.value) ? at.leaf : undefined;
+    if (index === segments.length) return at.leaf && fits(at.leaf, segments) && accept(at.leaf.value) ? at.leaf : undefined;
     const segment = segments[index] as string;
     const literal = at.literals.get(segment);
     if (literal) {
@@ -145,8 +154,17 @@ export class TemplateMatcher<T> {
       const found = this.#find(at.param, segments, index + 1, accept);
       if (found) return found;
     }
-    return at.rest && accept(at.rest.value) ? at.rest : undefined;
+    return at.rest && fits(at.rest, segments) && accept(at.rest.value) ? at.rest : undefined;
   }
+}
+
+/** Whether the parameters with a closed set of values take one of them. */
+function fits<T>(leaf: Leaf<T>, segments: readonly string[]): boolean {
+  return leaf.compiled.segments.every((segment, index) => {
+    if (segment.kind !== "param") return true;
+    const allowed = PARAMETER_VALUES[segment.name];
+    return !allowed || allowed.test(decode(segments[index] as string));
+  });
 }
 
 function shapeClash(a: CompiledTemplate, b: CompiledTemplate): Error {

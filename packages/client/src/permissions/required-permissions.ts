@@ -227,12 +227,17 @@ const MATCHER = new TemplateMatcher<ReadonlyMap<HttpMethod, EndpointAnswer>>(ANS
 function copyAnswer(answer: EndpointAnswer, path: string, params: Record<string, string>): PermissionResolution {
   // A fresh copy each time: callers may change what they get without touching the precomputed answer.
   return {
-    ...answer,
+    covered: true,
+    method: answer.method,
     path,
+    template: answer.template,
     params,
+    combine: answer.combine,
     requirements: answer.requirements.map((r) => ({ ...r, tokenTypes: [...r.tokenTypes], sources: [...r.sources] })),
+    multi: answer.multi,
     tokenKinds: [...answer.tokenKinds],
     classicScopes: answer.classicScopes ? [...answer.classicScopes] : null,
+    publicReadable: answer.publicReadable,
     sources: [...answer.sources],
     notes: [...answer.notes],
   };
