@@ -3,10 +3,13 @@ import type { AccessControl, AccessRule, Principal } from "./access-control.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
 import type { Fixture } from "./fixture.js";
+import type { GitStore } from "./git-store.js";
 
 /** The emulator's state, one store per area of the spec. */
 export interface EmulatorState {
   artifacts: ArtifactStore;
+  /** Git objects and references per repository (spec 4.2). */
+  git: GitStore;
 }
 
 /** What every route module is given. */

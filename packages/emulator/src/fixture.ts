@@ -8,6 +8,22 @@ export const TOKEN_TYPES = ["classic", "fine_grained", "app_user", "app_installa
 export const tokenType = z.enum(TOKEN_TYPES);
 export type TokenType = z.infer<typeof tokenType>;
 
+/** A commit of a fixture repository: the files it changes (path → content) on top of its parent's. */
+const commitFixture = z.object({
+  message: z.string(),
+  files: z.record(z.string(), z.string()).default({}),
+  /** Default: Octo Cat. */
+  author: z.object({ name: z.string(), email: z.string() }).optional(),
+  /** ISO 8601; default: an hour after the previous fixture commit. */
+  date: z.string().optional(),
+});
+
+/** A repository's git history; non-empty repositories without one get a single "Initial commit". */
+const gitFixture = z.object({
+  default_branch: z.string().default("main"),
+  commits: z.array(commitFixture).default([]),
+});
+
 const repositoryFixture = z.object({
   name: z.string(),
   id: z.number().int(),
@@ -16,6 +32,8 @@ const repositoryFixture = z.object({
   empty: z.boolean().default(false),
   /** Source imports refuse a target with Actions enabled (422). */
   actions_enabled: z.boolean().default(false),
+  /** Commits on the default branch (ignored for empty repositories). */
+  git: gitFixture.optional(),
 });
 
 const orgFixture = z.object({
@@ -91,8 +109,30 @@ export const defaultFixture: FixtureInput = {
       id: 5001,
       members: ["octo", "hubot"],
       repositories: [
-        { name: "web", id: 7001, private: false },
-        { name: "api", id: 7002, private: true },
+        {
+          name: "web",
+          id: 7001,
+          private: false,
+          git: {
+            commits: [
+              { message: "Initial commit", files: { "README.md": "# web\n", "package.json": '{ "name": "web", "version": "0.1.0" }\n' } },
+              { message: "Add the landing page", files: { "src/index.html": "<h1>acme</h1>\n" } },
+              { message: "Release 1.0.0\n\nFirst public release.", files: { "package.json": '{ "name": "web", "version": "1.0.0" }\n' } },
+            ],
+          },
+        },
+        {
+          name: "api",
+          id: 7002,
+          private: true,
+          git: {
+            commits: [
+              { message: "Initial commit", files: { "README.md": "# api\n", "go.mod": "module acme.example/api\n\ngo 1.24\n" } },
+              { message: "Serve /healthz", files: { "cmd/api/main.go": "package main\n\nfunc main() {}\n" } },
+              { message: "Add the orders endpoint", files: { "internal/orders/orders.go": "package orders\n" } },
+            ],
+          },
+        },
         { name: "infra", id: 7003, private: true, actions_enabled: true },
         { name: "empty", id: 7004, private: true, empty: true },
       ],

@@ -7,3 +7,5 @@ export { RateLimits } from "./rate-limits.js";
 export { ArtifactStore, type StoredDeploymentRecord, type StoredStorageRecord } from "./artifact-store.js";
 export type { AccessRule, PermissionNeed, Principal } from "./access-control.js";
 export type { EmulatorContext, EmulatorState } from "./emulator-context.js";
+export { GitStore, GitRepository, type StoredCommit, type StoredGitObject, type StoredTag } from "./git-store.js";
+export { hashObject, tagContent, commitContent, treeContent, gitTime, type GitIdent, type GitObjectKind, type TreeEntry } from "./git-objects.js";

@@ -5,10 +5,12 @@ import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
 import { FaultInjector } from "./fault-injection.js";
+import { GitStore } from "./git-store.js";
 import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "./fixture.js";
 import { RateLimits } from "./rate-limits.js";
 import { RequestLog } from "./request-log.js";
 import { registerArtifactMetadataRoutes } from "./routes/artifact-metadata.js";
+import { registerGitRoutes } from "./routes/git.js";
 import { sendError } from "./service-errors.js";
 
 /** The version answered when a request names none (the service's long-standing default). */
@@ -53,7 +55,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultInjector(options.faultSeed);
   const requests = new RequestLog();
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
-  const state: EmulatorState = { artifacts: new ArtifactStore(clock) };
+  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture) };
   const ctx: EmulatorContext = { fixture, access, clock, state };
 
   const app = Fastify({
@@ -66,6 +68,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   installHooks(app, { access, faults, requests, rateLimits, fixture });
   registerArtifactMetadataRoutes(app, ctx);
+  registerGitRoutes(app, ctx);
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { GIT_SHA_PATTERN, createRefBody, createTagBody } from "@shiplog/client";
+import type { AccessRule, Principal } from "../access-control.js";
+import type { EmulatorContext } from "../emulator-context.js";
+import { gitTime, isoFromGitTime, type GitIdent, type GitObjectKind } from "../git-objects.js";
+import type { GitRepository, StoredTag } from "../git-store.js";
+import { sendError } from "../service-errors.js";
+import { validateBody } from "./request-validation.js";
+
+const TAG_DOCS = "/git/tags";
+const REF_DOCS = "/git/refs";
+const TOKEN_TYPES = ["fine_grained", "app_user", "app_installation", "classic"] as const;
+
+/** Contents write; classic tokens need `repo`. */
+const WRITE: AccessRule = { anyOf: [[{ permission: "contents", access: "write" }]], tokenTypes: TOKEN_TYPES, classicScopes: ["repo"] };
+/** Contents read; public repositories are readable by anyone. */
+const READ: AccessRule = { anyOf: [[{ permission: "contents", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
+
+const UNSIGNED = { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null } as const;
+
+const OBJECT_PATHS: Record<GitObjectKind, string> = { commit: "commits", tree: "trees", blob: "blobs", tag: "tags" };
+
+type RepoParams = { owner: string; repo: string };
+
+/** Tag objects and references (spec 4.2) over each repository's git data, with git's object ids. */
+export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { state, fixture, clock } = ctx;
+
+  /** The repository's git data, or a 409 answer when it has no commits. */
+  function repositoryOf(request: FastifyRequest<{ Params: RepoParams }>, reply: FastifyReply): GitRepository | undefined {
+    const git = state.git.repository(request.params.owner, request.params.repo);
+    if (!git) {
+      sendError(reply, 404, "Not Found");
+      return undefined;
+    }
+    if (git.empty) {
+      sendError(reply, 409, "Git Repository is empty.", { docs: TAG_DOCS });
+      return undefined;
+    }
+    return git;
+  }
+
+  /** Who tags when the request names nobody: the token's user, or the app's bot for an installation. */
+  function defaultTagger(principal: Principal): { name: string; email: string } {
+    const login = principal.kind === "token" ? principal.token.user : undefined;
+    const user = login
+      ? fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase())
+      : fixture.users.find((u) => u.type === "Bot");
+    const name = user?.login ?? login ?? "service-actions[bot]";
+    const id = user?.id ?? 0;
+    return { name, email: `${id}+${name}@users.noreply.service.example` };
+  }
+
+  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", { config: { access: WRITE } }, async (request, reply) => {
+    const git = repositoryOf(request, reply);
+    if (!git) return reply;
+    const body = validateBody(reply, createTagBody, request.body, "Tag", TAG_DOCS);
+    if (!body) return reply;
+    const target = git.object(body.object);
+    if (!target) {
+      return sendError(reply, 422, "Object does not exist", {
+        docs: TAG_DOCS,
+        errors: [{ resource: "Tag", field: "object", code: "invalid", message: `object ${body.object} does not exist in ${git.owner}/${git.name}` }],
+      });
+    }
+    if (target.type !== body.type) {
+      return sendError(reply, 422, "Validation Failed", {
+        docs: TAG_DOCS,
+        errors: [{ resource: "Tag", field: "type", code: "invalid", message: `object ${body.object} is a ${target.type}, not a ${body.type}` }],
+      });
+    }
+    const who = body.tagger ?? defaultTagger(request.principal);
+    const tagger: GitIdent = { name: who.name, email: who.email, ...gitTime(body.tagger?.date ?? clock.timestamp()) };
+    const stored = git.createTag({ tag: body.tag, message: body.message, tagger, object: body.object, type: body.type });
+    const view = tagView(baseUrl(request), git, stored);
+    return reply.code(201).header("location", view.url).send(view);
+  });
+
+  app.get<{ Params: RepoParams & { tag_sha: string } }>("/repos/:owner/:repo/git/tags/:tag_sha", { config: { access: READ } }, async (request, reply) => {
+    const git = repositoryOf(request, reply);
+    if (!git) return reply;
+    const sha = request.params.tag_sha.toLowerCase();
+    const stored = GIT_SHA_PATTERN.test(sha) ? git.tag(sha) : undefined;
+    if (!stored) return sendError(reply, 404, "Not Found", { docs: TAG_DOCS });
+    return reply.send(tagView(baseUrl(request), git, stored));
+  });
+
+  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", { config: { access: WRITE } }, async (request, reply) => {
+    const git = repositoryOf(request, reply);
+    if (!git) return reply;
+    const body = validateBody(reply, createRefBody, request.body, "Reference", REF_DOCS);
+    if (!body) return reply;
+    if (!git.object(body.sha)) {
+      return sendError(reply, 422, "Object does not exist", {
+        docs: REF_DOCS,
+        errors: [{ resource: "Reference", field: "sha", code: "invalid", message: `object ${body.sha} does not exist in ${git.owner}/${git.name}` }],
+      });
+    }
+    if (!git.createRef(body.ref, body.sha)) {
+      return sendError(reply, 422, "Reference already exists", {
+        docs: REF_DOCS,
+        errors: [{ resource: "Reference", field: "ref", code: "already_exists", message: `${body.ref} already points at ${git.ref(body.ref)}` }],
+      });
+    }
+    const view = refView(baseUrl(request), git, body.ref, body.sha);
+    return reply.code(201).header("location", view.url).send(view);
+  });
+
+  app.get<{ Params: RepoParams & { "*": string } }>("/repos/:owner/:repo/git/ref/*", { config: { access: READ } }, async (request, reply) => {
+    const git = repositoryOf(request, reply);
+    if (!git) return reply;
+    const name = `refs/${request.params["*"]}`;
+    const sha = git.ref(name);
+    if (sha === undefined) return sendError(reply, 404, "Not Found", { docs: REF_DOCS });
+    return reply.send(refView(baseUrl(request), git, name, sha));
+  });
+}
+
+/** The address the caller used, so URLs in answers point back at this emulator. */
+function baseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
+}
+
+const nodeId = (kind: string, value: string) => Buffer.from(`03:${kind}${value}`, "utf8").toString("base64");
+
+function objectPointer(base: string, git: GitRepository, sha: string) {
+  const type = git.object(sha)?.type ?? "commit";
+  return { type, sha, url: `${base}/repos/${git.owner}/${git.name}/git/${OBJECT_PATHS[type]}/${sha}` };
+}
+
+/** A tag object as the service shows it: an unsigned tag's verification, dates in UTC. */
+function tagView(base: string, git: GitRepository, tag: StoredTag) {
+  return {
+    node_id: nodeId("Tag", tag.sha),
+    tag: tag.tag,
+    sha: tag.sha,
+    url: `${base}/repos/${git.owner}/${git.name}/git/tags/${tag.sha}`,
+    message: tag.message,
+    tagger: { name: tag.tagger.name, email: tag.tagger.email, date: isoFromGitTime(tag.tagger.seconds) },
+    object: objectPointer(base, git, tag.object),
+    verification: UNSIGNED,
+  };
+}
+
+function refView(base: string, git: GitRepository, ref: string, sha: string) {
+  return {
+    ref,
+    node_id: nodeId("Ref", ref),
+    url: `${base}/repos/${git.owner}/${git.name}/git/${ref}`,
+    object: objectPointer(base, git, sha),
+  };
+}
