@@ -164,8 +164,9 @@ class ResilientWatch extends Watch {
       }
       armIdle();
       const body = response.body as unknown as Readable;
-      body.on("error", (err) => finish(controller.signal.aborted && finished ? null : err));
+      body.on("error", (err) => finish(err));
       const lines = createInterface({ input: body, crlfDelay: Infinity });
+      lines.on("error", (err) => finish(err));
       lines.on("line", (line) => {
         if (finished) return;
         armIdle();

@@ -1,0 +1,140 @@
+// Runs the real controller against the real fake cluster and the real emulator over loopback, and computes the
+// records the cluster should have from the fake cluster's objects, independently of the controller's code.
+import { KubeConfig } from "@kubernetes/client-node";
+import { Controller, loadConfig, type ControllerConfig } from "@shiplog/controller";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { startFakeCluster, type FakeCluster, type KubeObject } from "@shiplog/fake-cluster";
+import { pino } from "pino";
+
+export const ORG = "acme";
+export const CLUSTER = "test-cluster";
+export const REPO = { "shiplog.dev/repository": "web" };
+
+export interface Harness {
+  cluster: FakeCluster;
+  emulator: Emulator;
+  controller: Controller;
+  config: ControllerConfig;
+  stop(): Promise<void>;
+}
+
+/** Starts a fake cluster, an emulator and a controller with fast timings. */
+export async function startHarness(options: { flags?: string[]; env?: Record<string, string>; beforeStart?: (cluster: FakeCluster) => Promise<void> } = {}): Promise<Harness> {
+  const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
+  const emulator = await startEmulator({ port: 0 });
+  await options.beforeStart?.(cluster);
+  const config = loadConfig(
+    [
+      "--api-url", emulator.url,
+      "--org", ORG,
+      "--cluster", CLUSTER,
+      "--logical-environment", "production",
+      "--physical-environment", "eu-west-1",
+      "--flush-interval", "100ms",
+      "--retry-min-delay", "50ms",
+      "--retry-max-delay", "400ms",
+      "--request-timeout", "2s",
+      "--watch-timeout", "30s",
+      "--http-port", "off",
+      ...(options.flags ?? []),
+    ],
+    { SHIPLOG_TOKEN: emulator.tokens.admin!, ...(options.env ?? {}) },
+  );
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(cluster.kubeconfig);
+  const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
+  const controller = new Controller({ config, kubeConfig, logger });
+  await controller.start();
+  return {
+    cluster,
+    emulator,
+    controller,
+    config,
+    async stop() {
+      await controller.stop();
+      await emulator.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+function controllerRef(obj: Obj): { kind: string; name: string; uid?: string } | undefined {
+  return (obj.metadata.ownerReferences as { kind: string; name: string; uid?: string; controller?: boolean }[] | undefined)?.find((r) => r.controller);
+}
+
+const RESOURCE: Record<string, string> = { ReplicaSet: "replicasets", Deployment: "deployments", StatefulSet: "statefulsets", DaemonSet: "daemonsets", Job: "jobs", CronJob: "cronjobs" };
+
+/**
+ * What the cluster runs now, as deployment name -> digest: every running container of every Running pod whose
+ * owner chain exists, is not being deleted and is not scaled to zero. Written plainly on purpose.
+ */
+export function expectedRecords(cluster: FakeCluster): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const pod of cluster.store.list("pods") as Obj[]) {
+    if (pod.metadata.deletionTimestamp || pod.status?.phase !== "Running") continue;
+    let top: Obj = pod;
+    let live = true;
+    for (let ref = controllerRef(pod); ref; ref = controllerRef(top)) {
+      const owner = cluster.store.get(RESOURCE[ref.kind] as never, pod.metadata.namespace, ref.name) as Obj | undefined;
+      if (!owner || owner.metadata.deletionTimestamp || (owner.spec?.replicas as number | undefined) === 0) {
+        live = false;
+        break;
+      }
+      top = owner;
+    }
+    if (!live) continue;
+    const statuses = [
+      ...((pod.status?.containerStatuses as { name: string; imageID?: string; state?: { running?: unknown } }[]) ?? []),
+      ...((pod.status?.initContainerStatuses as { name: string; imageID?: string; state?: { running?: unknown } }[]) ?? []),
+    ];
+    for (const status of statuses) {
+      if (!status.state?.running || !status.imageID) continue;
+      expected.set(`${pod.metadata.namespace}-${top.metadata.name}-${status.name}`, status.imageID.slice(status.imageID.lastIndexOf("@") + 1));
+    }
+  }
+  return expected;
+}
+
+/** The emulator's deployed records of the test cluster, as deployment name -> digest. */
+export function deployedRecords(emulator: Emulator): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER })) if (r.status === "deployed") out.set(r.deployment_name, r.digest);
+  return out;
+}
+
+/** The emulator's record for one deployment name. */
+export function recordOf(emulator: Emulator, deploymentName: string) {
+  return emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }).find((r) => r.deployment_name === deploymentName);
+}
+
+/** Polls until `check` passes (it throws until then); rethrows its last error after the deadline. */
+export async function eventually(check: () => void | Promise<void>, deadlineMs = 20_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > end) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+function sorted(map: Map<string, string>): [string, string][] {
+  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/** Waits until the emulator's deployed records equal what the cluster runs (and that is not trivially empty unless allowed). */
+export async function converged(h: Harness, options: { allowEmpty?: boolean } = {}): Promise<Map<string, string>> {
+  const { expect } = await import("vitest");
+  let expected = new Map<string, string>();
+  await eventually(() => {
+    expected = expectedRecords(h.cluster);
+    if (!options.allowEmpty) expect(expected.size).toBeGreaterThan(0);
+    expect(sorted(deployedRecords(h.emulator))).toEqual(sorted(expected));
+  });
+  return expected;
+}

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+describe("controller scenarios: workloads", () => {
+  it("rollout: the old digest is replaced in place, not decommissioned", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", replicas: 2, annotations: REPO });
+    await converged(h);
+    const before = recordOf(h.emulator, "shop-web-nginx")!;
+    expect(before).toMatchObject({ name: "docker.io/library/nginx", version: "1.25", status: "deployed", repository: "web" });
+
+    await h.cluster.script.setImage("shop", "web", "nginx:1.26");
+    await converged(h);
+    const after = recordOf(h.emulator, "shop-web-nginx")!;
+    expect(after).toMatchObject({ id: before.id, version: "1.26", status: "deployed", digest: h.cluster.imageIdFor("nginx:1.26").split("@")[1] });
+    expect(after.digest).not.toBe(before.digest);
+    // Never decommissioned on the way, even for a moment.
+    const sent = await h.controller.metrics.recordsAccepted.get();
+    expect(sent.values.filter((v) => v.labels.status === "decommissioned")).toEqual([]);
+  });
+
+  it("scale to zero decommissions; scaling back up redeploys", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "ghcr.io/acme/api:2.0", replicas: 2, annotations: REPO });
+    await converged(h);
+    await h.cluster.script.scale("deployments", "shop", "api", 0);
+    await converged(h, { allowEmpty: true });
+    expect(recordOf(h.emulator, "shop-api-api")).toMatchObject({ status: "decommissioned", name: "ghcr.io/acme/api" });
+    await h.cluster.script.scale("deployments", "shop", "api", 1);
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-api-api")!.status).toBe("deployed");
+  });
+
+  it.each(["Background", "Foreground"] as const)("delete with %s propagation decommissions", async (propagationPolicy) => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "cart", image: "nginx:1.25", annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "keep", image: "redis:7", annotations: REPO });
+    await converged(h);
+    await h.cluster.script.delete("deployments", "shop", "cart", { propagationPolicy, wait: false });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"));
+    await h.cluster.settle();
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
+  });
+
+  it("StatefulSet and DaemonSet, with a native sidecar and a plain init container", async () => {
+    h = await startHarness();
+    await h.cluster.script.createStatefulSet({
+      namespace: "data",
+      name: "db",
+      replicas: 2,
+      containers: [{ name: "postgres", image: "postgres:16" }],
+      initContainers: [
+        { name: "init-perms", image: "busybox:1.36" },
+        { name: "metrics", image: "prom/postgres-exporter:0.15", restartPolicy: "Always" },
+      ],
+      annotations: REPO,
+    });
+    await h.cluster.script.createDaemonSet({ namespace: "infra", name: "agent", image: "fluent/fluent-bit:3.0", annotations: REPO });
+    const expected = await converged(h);
+    expect([...expected.keys()].sort()).toEqual(["data-db-metrics", "data-db-postgres", "infra-agent-fluent-bit"]);
+    await h.cluster.script.setWorkloadImage("statefulsets", "data", "db", { postgres: "postgres:16.4" });
+    await converged(h);
+    expect(recordOf(h.emulator, "data-db-postgres")!.version).toBe("16.4");
+    await h.cluster.script.delete("daemonsets", "infra", "agent");
+    await converged(h);
+    expect(recordOf(h.emulator, "infra-agent-fluent-bit")!.status).toBe("decommissioned");
+  });
+
+  it("CronJob through its Jobs: recorded under the CronJob's name, kept between runs, decommissioned on delete", async () => {
+    h = await startHarness();
+    await h.cluster.script.createCronJob({ namespace: "batch", name: "report", image: "ghcr.io/acme/report:1.0", annotations: REPO });
+    const job = await h.cluster.script.triggerCronJob("batch", "report");
+    await converged(h);
+    expect(recordOf(h.emulator, "batch-report-report")).toMatchObject({ status: "deployed", version: "1.0" });
+    const pods = h.cluster.store.list("pods", { namespace: "batch" }).filter((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === job.metadata.name);
+    for (const p of pods) await h.cluster.script.completePod("batch", p.metadata.name!);
+    await h.controller.flush();
+    expect(recordOf(h.emulator, "batch-report-report")!.status).toBe("deployed");
+    await h.cluster.script.delete("cronjobs", "batch", "report", { propagationPolicy: "Background" });
+    await eventually(() => expect(recordOf(h!.emulator, "batch-report-report")!.status).toBe("decommissioned"));
+  });
+
+  it("a bare pod, and an image digest change in place", async () => {
+    h = await startHarness();
+    await h.cluster.script.createPod({ namespace: "tools", name: "toolbox", image: "alpine:3.20", annotations: REPO });
+    await converged(h);
+    const first = recordOf(h.emulator, "tools-toolbox-alpine")!;
+    h.cluster.script.setImageDigest("alpine:3.20", `sha256:${"7".repeat(64)}`);
+    await h.cluster.script.repullImage("tools", "toolbox");
+    await converged(h);
+    expect(recordOf(h.emulator, "tools-toolbox-alpine")).toMatchObject({ id: first.id, digest: `sha256:${"7".repeat(64)}`, status: "deployed" });
+    await h.cluster.script.delete("pods", "tools", "toolbox");
+    await converged(h, { allowEmpty: true });
+    expect(recordOf(h.emulator, "tools-toolbox-alpine")!.status).toBe("decommissioned");
+  });
+});
