@@ -1,4 +1,7 @@
+import { ActivityApi } from "./activity.js";
 import { ArtifactMetadataApi } from "./artifact-metadata.js";
+import { IssueEventsApi } from "./issue-events.js";
+import { NotificationsApi } from "./notifications.js";
 import { GitApi } from "./git.js";
 import { Transport, type RouteRequest, type ServiceResponse, type TransportOptions } from "./transport.js";
 
@@ -12,8 +15,18 @@ export class ShiplogClient {
   /** Git tag objects and references (spec 4.2). */
   readonly git: GitApi;
 
+  /** Notification threads, read/done marking, subscriptions and the inbox poller (spec 4.3). */
+  readonly notifications: NotificationsApi;
+  /** Activity event feeds and their poller (spec 4.4, 6.1). */
+  readonly activity: ActivityApi;
+  /** Issue and pull request events (spec 4.5). */
+  readonly issueEvents: IssueEventsApi;
+
   constructor(options: ClientOptions = {}) {
     this.transport = new Transport(options);
+    this.notifications = new NotificationsApi(this.transport);
+    this.activity = new ActivityApi(this.transport);
+    this.issueEvents = new IssueEventsApi(this.transport);
     this.artifacts = new ArtifactMetadataApi(this.transport);
     this.git = new GitApi(this.transport);
   }

@@ -1,5 +1,6 @@
 import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE, type ApiVersion } from "./api-versions.js";
 import { parseAcceptedPermissions } from "./accepted-permissions.js";
+import type { DeclaredToken } from "./permissions/permission-check.js";
 import {
   AbortedError,
   AuthenticationError,
@@ -38,16 +39,6 @@ export interface TransportHooks {
   onResponse?(info: { method: HttpMethod; route: string; status: number; durationMs: number; attempt: number }): void;
 }
 
-/** The token types of spec 5.1. */
-export type TokenType = "classic" | "fine_grained" | "app_user" | "app_installation";
-
-/** What the caller knows about its token, so endpoints with token rules can refuse locally instead of sending. */
-export interface TokenInfo {
-  type: TokenType;
-  /** OAuth scopes of a personal access token (classic). */
-  scopes?: readonly string[];
-}
-
 export interface TransportOptions {
   /** Default: the public API. */
   baseUrl?: string;
@@ -62,7 +53,7 @@ export interface TransportOptions {
   /** A fetch implementation (a proxy-aware one, for example). Default: the global fetch. */
   fetch?: typeof fetch;
   /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
-  tokenInfo?: TokenInfo;
+  tokenInfo?: DeclaredToken;
 }
 
 export interface RouteRequest {
@@ -99,7 +90,7 @@ export class Transport {
   readonly baseUrl: string;
   readonly apiVersion: ApiVersion;
   /** The caller's declaration of the token's type, if any. */
-  readonly tokenInfo: TokenInfo | undefined;
+  readonly tokenInfo: DeclaredToken | undefined;
   readonly #token: string | undefined;
   readonly #userAgent: string;
   readonly #timeoutMs: number;

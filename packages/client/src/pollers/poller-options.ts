@@ -1,0 +1,44 @@
+import type { PollScheduleOptions } from "./poll-schedule.js";
+
+/** What every poller accepts. */
+export interface PollerOptions extends PollScheduleOptions {
+  /** Ends the poller cleanly (the iteration completes; no error is thrown). */
+  signal?: AbortSignal;
+  /** Waits `ms` or rejects when the signal aborts. Injectable so tests can run simulated hours at once. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Current time in ms (rate-limit resets are measured against it). Default Date.now. */
+  now?: () => number;
+  /** Called after every poll that got an answer. */
+  onPoll?: (info: PollInfo) => void;
+  /** Called when a poll failed and the poller will try again after `delayMs`. */
+  onError?: (error: unknown, info: { failures: number; delayMs: number }) => void;
+}
+
+/** What one poll found. */
+export interface PollInfo {
+  /** 200 (something changed) or 304 (nothing new). */
+  status: number;
+  /** Items yielded from this poll. */
+  newItems: number;
+  /** Pages fetched (0 on 304). */
+  pages: number;
+  /** The interval the service asked for, in seconds. */
+  intervalSeconds: number;
+  /** The wait before the next poll, in ms. */
+  nextPollInMs: number;
+}
+
+/** Counters a poller keeps, for metrics and tests. */
+export interface PollerStats {
+  polls: number;
+  notModified: number;
+  errors: number;
+  yielded: number;
+  /** Every wait between polls, in ms, in order. */
+  waits: number[];
+}
+
+/** Whether an error is the caller's abort (which ends a poller cleanly). */
+export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && (error.name === "AbortError" || (error as { code?: string }).code === "aborted"));
+}

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import { ownerName, timestamp } from "./common.js";
+import { username } from "./users.js";
+
+/** Page rules of the activity feeds: `GET /events` defaults to 15 per page, the others to 30; all allow 100. */
+export const PUBLIC_EVENTS_PAGE_LIMITS = { defaultPerPage: 15, maxPerPage: 100 } as const;
+export const EVENT_FEED_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
+/** The most events one feed holds (spec 6.1). */
+export const MAX_FEED_EVENTS = 300;
+
+/** The actor of an event (spec 2.7). */
+export const eventActor = z.looseObject({
+  id: z.number().int(),
+  login: z.string(),
+  display_login: z.string().optional(),
+  gravatar_id: z.string().nullable().optional(),
+  url: z.string(),
+  avatar_url: z.string(),
+});
+export type EventActor = z.infer<typeof eventActor>;
+
+export const eventRepo = z.looseObject({ id: z.number().int(), name: z.string(), url: z.string() });
+export type EventRepo = z.infer<typeof eventRepo>;
+
+/** Present on organization feeds. */
+export const eventOrg = z.looseObject({
+  id: z.number().int(),
+  login: z.string(),
+  gravatar_id: z.string().nullable().optional(),
+  url: z.string(),
+  avatar_url: z.string(),
+});
+export type EventOrg = z.infer<typeof eventOrg>;
+
+const eventBase = {
+  id: z.string(),
+  actor: eventActor,
+  repo: eventRepo,
+  public: z.boolean(),
+  created_at: timestamp.nullable(),
+  org: eventOrg.optional(),
+};
+
+export const watchEventPayload = z.looseObject({ action: z.string() });
+export type WatchEventPayload = z.infer<typeof watchEventPayload>;
+
+export const pushCommit = z.looseObject({
+  sha: z.string(),
+  author: z.looseObject({ email: z.string(), name: z.string() }),
+  message: z.string(),
+  distinct: z.boolean(),
+  url: z.string(),
+});
+export type PushCommit = z.infer<typeof pushCommit>;
+
+/** PushEvent payload. Newer API versions leave out `size`, `distinct_size` and `commits`. */
+export const pushEventPayload = z.looseObject({
+  repository_id: z.number().int(),
+  push_id: z.number().int(),
+  size: z.number().int().optional(),
+  distinct_size: z.number().int().optional(),
+  ref: z.string(),
+  head: z.string(),
+  before: z.string(),
+  commits: z.array(pushCommit).optional(),
+});
+export type PushEventPayload = z.infer<typeof pushEventPayload>;
+
+/** CreateEvent payload; `ref` is null when a repository was created. */
+export const createEventPayload = z.looseObject({
+  ref: z.string().nullable(),
+  ref_type: z.string(),
+  full_ref: z.string().optional(),
+  master_branch: z.string(),
+  description: z.string().nullable().optional(),
+  pusher_type: z.string(),
+});
+export type CreateEventPayload = z.infer<typeof createEventPayload>;
+
+/** The event types whose payloads the spec shows and the client types. */
+export const TYPED_EVENT_TYPES = ["WatchEvent", "PushEvent", "CreateEvent"] as const;
+const typedEventTypes: ReadonlySet<string> = new Set(TYPED_EVENT_TYPES);
+
+export const watchEvent = z.looseObject({ ...eventBase, type: z.literal("WatchEvent"), payload: watchEventPayload });
+export const pushEvent = z.looseObject({ ...eventBase, type: z.literal("PushEvent"), payload: pushEventPayload });
+export const createEvent = z.looseObject({ ...eventBase, type: z.literal("CreateEvent"), payload: createEventPayload });
+
+/**
+ * Any other event type: its payload is kept as data, not rejected. A typed event with a malformed
+ * payload does not fall through to this branch (its type is excluded), so it fails validation.
+ */
+export const otherActivityEvent = z.looseObject({
+  ...eventBase,
+  type: z.string().refine((type) => !typedEventTypes.has(type), { message: "typed event with a malformed payload" }),
+  payload: z.record(z.string(), z.unknown()),
+});
+
+export type WatchEvent = z.infer<typeof watchEvent>;
+export type PushEvent = z.infer<typeof pushEvent>;
+export type CreateEvent = z.infer<typeof createEvent>;
+export type OtherActivityEvent = z.infer<typeof otherActivityEvent>;
+
+/** An activity event (spec 2.7). Narrow with `isWatchEvent`, `isPushEvent`, `isCreateEvent`. */
+export const activityEvent = z.union([watchEvent, pushEvent, createEvent, otherActivityEvent]);
+export type ActivityEvent = WatchEvent | PushEvent | CreateEvent | OtherActivityEvent;
+export const activityEventList = z.array(activityEvent);
+
+/** Narrows an event to WatchEvent (its payload typed). */
+export function isWatchEvent(event: ActivityEvent): event is WatchEvent {
+  return event.type === "WatchEvent";
+}
+/** Narrows an event to PushEvent (its payload typed). */
+export function isPushEvent(event: ActivityEvent): event is PushEvent {
+  return event.type === "PushEvent";
+}
+/** Narrows an event to CreateEvent (its payload typed). */
+export function isCreateEvent(event: ActivityEvent): event is CreateEvent {
+  return event.type === "CreateEvent";
+}
+
+// ---- feeds ------------------------------------------------------------------------------------
+
+const ownerRepo = { owner: ownerName, repo: ownerName };
+
+/** One of the nine feeds of spec 4.4, named by what it follows. */
+export const eventFeed = z.discriminatedUnion("feed", [
+  z.strictObject({ feed: z.literal("public") }),
+  z.strictObject({ feed: z.literal("network"), ...ownerRepo }),
+  z.strictObject({ feed: z.literal("org"), org: ownerName }),
+  z.strictObject({ feed: z.literal("repo"), ...ownerRepo }),
+  z.strictObject({ feed: z.literal("user"), username }),
+  z.strictObject({ feed: z.literal("user_org"), username, org: ownerName }),
+  z.strictObject({ feed: z.literal("user_public"), username }),
+  z.strictObject({ feed: z.literal("received"), username }),
+  z.strictObject({ feed: z.literal("received_public"), username }),
+]);
+export type EventFeed = z.input<typeof eventFeed>;
+export type EventFeedKind = EventFeed["feed"];
+
+/** Each feed's path template. */
+export const EVENT_FEED_ROUTES: Readonly<Record<EventFeedKind, string>> = {
+  public: "/events",
+  network: "/networks/{owner}/{repo}/events",
+  org: "/orgs/{org}/events",
+  repo: "/repos/{owner}/{repo}/events",
+  user: "/users/{username}/events",
+  user_org: "/users/{username}/events/orgs/{org}",
+  user_public: "/users/{username}/events/public",
+  received: "/users/{username}/received_events",
+  received_public: "/users/{username}/received_events/public",
+};
+
+/** The page rules of a feed. */
+export function feedPageLimits(feed: EventFeedKind): { defaultPerPage: number; maxPerPage: number } {
+  return feed === "public" ? PUBLIC_EVENTS_PAGE_LIMITS : EVENT_FEED_PAGE_LIMITS;
+}

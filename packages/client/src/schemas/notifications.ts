@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { ownerName, timestamp } from "./common.js";
+import { simpleUser } from "./users.js";
+
+/** Values of a thread's `reason` (spec 2.5); `team_mentioned` is not one. Unknown reasons are kept as strings. */
+export const NOTIFICATION_REASONS = [
+  "approval_requested",
+  "assign",
+  "author",
+  "ci_activity",
+  "comment",
+  "invitation",
+  "manual",
+  "member_feature_requested",
+  "mention",
+  "review_requested",
+  "state_change",
+  "subscribed",
+  "team_mention",
+] as const;
+export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
+
+/** The most threads one page of `GET /notifications` holds (spec 8), and its default. */
+export const NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 50 } as const;
+/** Page rules of `GET /repos/{owner}/{repo}/notifications` (spec 8). */
+export const REPO_NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
+
+/** The repository summary a thread carries (spec 2.5: id, names, owner, privacy, links). */
+export const notificationRepository = z.looseObject({
+  id: z.number().int(),
+  node_id: z.string().optional(),
+  name: z.string(),
+  full_name: z.string(),
+  owner: simpleUser,
+  private: z.boolean(),
+  html_url: z.string().optional(),
+  description: z.string().nullable().optional(),
+  fork: z.boolean().optional(),
+  url: z.string().optional(),
+});
+export type NotificationRepository = z.infer<typeof notificationRepository>;
+
+export const notificationSubject = z.looseObject({
+  title: z.string(),
+  url: z.string().nullable(),
+  latest_comment_url: z.string().nullable(),
+  type: z.string(),
+});
+export type NotificationSubject = z.infer<typeof notificationSubject>;
+
+/** A notification thread (spec 2.5). */
+export const notificationThread = z.looseObject({
+  id: z.string(),
+  repository: notificationRepository,
+  subject: notificationSubject,
+  reason: z.string(),
+  unread: z.boolean(),
+  updated_at: timestamp,
+  /** Null until the thread was first read. */
+  last_read_at: timestamp.nullable(),
+  url: z.string(),
+  subscription_url: z.string(),
+});
+export type NotificationThread = z.infer<typeof notificationThread>;
+export const notificationThreadList = z.array(notificationThread);
+
+/** A thread subscription (spec 2.5). */
+export const threadSubscription = z.looseObject({
+  subscribed: z.boolean(),
+  ignored: z.boolean(),
+  reason: z.string().nullable(),
+  created_at: timestamp.nullable(),
+  url: z.string(),
+  thread_url: z.string().optional(),
+  repository_url: z.string().optional(),
+});
+export type ThreadSubscription = z.infer<typeof threadSubscription>;
+
+/** The 202 body of the mark-as-read calls. */
+export const markReadAccepted = z.looseObject({ message: z.string().optional() });
+
+// ---- requests -------------------------------------------------------------------------------
+
+/** An ISO 8601 timestamp the client sends (`YYYY-MM-DDTHH:MM:SSZ`, fractions and offsets allowed). */
+export const isoTimestamp = z.iso.datetime({ offset: true, message: "must be an ISO 8601 timestamp such as 2026-01-31T12:00:00Z" });
+
+const listFilters = {
+  /** Include read threads too. Default false. */
+  all: z.boolean().optional(),
+  /** Only threads the user participates in or is mentioned in. Default false. */
+  participating: z.boolean().optional(),
+  /** Only threads updated after this time. */
+  since: isoTimestamp.optional(),
+  /** Only threads updated before this time. */
+  before: isoTimestamp.optional(),
+};
+
+export const listNotificationsParams = z.strictObject(listFilters);
+export type ListNotificationsParams = z.input<typeof listNotificationsParams>;
+
+export const listRepoNotificationsParams = z.strictObject({ owner: ownerName, repo: ownerName, ...listFilters });
+export type ListRepoNotificationsParams = z.input<typeof listRepoNotificationsParams>;
+
+/** Body of `PUT /notifications`. */
+export const markNotificationsReadBody = z.strictObject({
+  /** Threads updated after this time stay unread. Default: now. */
+  last_read_at: isoTimestamp.optional(),
+  /** Whether to mark read. Default true. */
+  read: z.boolean().optional(),
+});
+export type MarkNotificationsReadBody = z.input<typeof markNotificationsReadBody>;
+
+export const markRepoNotificationsReadParams = z.strictObject({
+  owner: ownerName,
+  repo: ownerName,
+  last_read_at: isoTimestamp.optional(),
+});
+export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificationsReadParams>;
+
+/** Thread ids are integers on the path (the thread object carries them as strings). */
+export const threadId = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^[1-9][0-9]*$/, { message: "must be a positive integer" }),
+]);
+export const threadParams = z.strictObject({ thread_id: threadId });
+export type ThreadParams = z.input<typeof threadParams>;
+
+export const setThreadSubscriptionParams = z.strictObject({
+  thread_id: threadId,
+  /** Block every notification of the thread. Default false. */
+  ignored: z.boolean().optional(),
+});
+export type SetThreadSubscriptionParams = z.input<typeof setThreadSubscriptionParams>;
+
+/** Body of `PUT /notifications/threads/{thread_id}/subscription`. */
+export const setThreadSubscriptionBody = z.strictObject({ ignored: z.boolean().optional() });
