@@ -1,0 +1,124 @@
+import { CoreV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import type { FakeCluster } from "@shiplog/fake-cluster";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kubeConfigFor, rawWatch } from "./kube-clients.js";
+
+describe("HTTP API details", () => {
+  let cluster: FakeCluster;
+  let core: CoreV1Api;
+  beforeAll(async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"], bookmarkIntervalMs: 3_600_000 });
+    core = kubeConfigFor(cluster).makeApiClient(CoreV1Api);
+    for (const name of ["a", "b", "c", "d", "e"]) await cluster.script.create("configmaps", { metadata: { name, namespace: "pages", labels: { set: name < "c" ? "low" : "high" } }, data: {} });
+  });
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it("pages lists with limit/continue at one resourceVersion", async () => {
+    const first = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2 });
+    expect(first.items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
+    expect(first.metadata?.remainingItemCount).toBe(3);
+    const second = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2, _continue: first.metadata!._continue! });
+    expect(second.items.map((i) => i.metadata?.name)).toEqual(["c", "d"]);
+    expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+    const third = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2, _continue: second.metadata!._continue! });
+    expect(third.items.map((i) => i.metadata?.name)).toEqual(["e"]);
+    expect(third.metadata?._continue).toBeUndefined();
+  });
+
+  it("filters lists by set-based label selectors and field selectors", async () => {
+    expect((await core.listNamespacedConfigMap({ namespace: "pages", labelSelector: "set in (low),set!=high" })).items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
+    expect((await core.listConfigMapForAllNamespaces({ fieldSelector: "metadata.name=d,metadata.namespace=pages" })).items.map((i) => i.metadata?.name)).toEqual(["d"]);
+    const bad = await fetch(`${cluster.url}/api/v1/configmaps?labelSelector=${encodeURIComponent("a in b")}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ kind: "Status", reason: "BadRequest" });
+  });
+
+  it("watch without resourceVersion starts with ADDED for existing objects", async () => {
+    const w = await rawWatch(`${cluster.url}/api/v1/namespaces/pages/configmaps?watch=true&labelSelector=set%3Dlow`);
+    await w.until((e) => e.length >= 2);
+    expect(w.events.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ["ADDED", "a"],
+      ["ADDED", "b"],
+    ]);
+    w.abort();
+  });
+
+  it("turns label transitions into ADDED/DELETED on a selector watch", async () => {
+    const rv = cluster.store.resourceVersion();
+    const w = await rawWatch(`${cluster.url}/api/v1/namespaces/pages/configmaps?watch=true&resourceVersion=${rv}&labelSelector=set%3Dlow`);
+    await core.patchNamespacedConfigMap({ namespace: "pages", name: "c", body: { metadata: { labels: { set: "low" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap({ namespace: "pages", name: "c", body: { metadata: { labels: { set: "high" } } } }, setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch));
+    await w.until((e) => e.length >= 2);
+    expect(w.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels.set])).toEqual([
+      ["ADDED", "c", "low"],
+      ["DELETED", "c", "high"],
+    ]);
+    w.abort();
+  });
+
+  it("ends a watch after timeoutSeconds with a final BOOKMARK when bookmarks are allowed", async () => {
+    const rv = cluster.store.resourceVersion();
+    const w = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=1&allowWatchBookmarks=true`);
+    expect(w.response.headers.get("content-type")).toBe("application/json");
+    await w.ended();
+    expect(w.events).toEqual([{ type: "BOOKMARK", object: { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: cluster.store.resourceVersion() } } }]);
+  });
+
+  it("sends BOOKMARKs on demand only to watches that allow them", async () => {
+    const rv = cluster.store.resourceVersion();
+    const withBookmarks = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`);
+    const without = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${rv}`);
+    await cluster.waitForWatches("pods", 2);
+    cluster.sendBookmarks();
+    await cluster.script.createPod({ name: "marker", image: "busybox:1.36" });
+    await without.until((e) => e.some((x) => x.object.metadata.name === "marker"));
+    await withBookmarks.until((e) => e.some((x) => x.object.metadata?.name === "marker"));
+    expect(withBookmarks.events[0]!.type).toBe("BOOKMARK");
+    expect(without.events.some((e) => e.type === "BOOKMARK")).toBe(false);
+    withBookmarks.abort();
+    without.abort();
+  });
+
+  it("keeps status on a main-resource PUT and updates it via the status subresource", async () => {
+    await cluster.script.createPod({ name: "stat", image: "busybox:1.36" });
+    const pod = await core.readNamespacedPod({ namespace: "default", name: "stat" });
+    pod.metadata!.labels = { changed: "yes" };
+    pod.status = { phase: "Failed" };
+    const updated = await core.replaceNamespacedPod({ namespace: "default", name: "stat", body: pod });
+    expect(updated.status?.phase).toBe("Running");
+    expect(updated.metadata?.labels).toEqual({ changed: "yes" });
+    updated.status = { ...updated.status, message: "hello" };
+    const viaStatus = await core.replaceNamespacedPodStatus({ namespace: "default", name: "stat", body: updated });
+    expect(viaStatus.status?.message).toBe("hello");
+  });
+
+  it("applies JSON patches and answers 422 when a test op fails", async () => {
+    await core.patchNamespacedConfigMap({ namespace: "pages", name: "a", body: [{ op: "add", path: "/data/k", value: "v" }] }, setHeaderOptions("Content-Type", PatchStrategy.JsonPatch));
+    expect(cluster.store.get("configmaps", "pages", "a")!.data).toEqual({ k: "v" });
+    const failed = await fetch(`${cluster.url}/api/v1/namespaces/pages/configmaps/a`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json-patch+json" },
+      body: JSON.stringify([{ op: "test", path: "/data/k", value: "other" }]),
+    });
+    expect(failed.status).toBe(422);
+  });
+
+  it("deletes a collection by label selector and returns Status bodies for unknown paths", async () => {
+    await core.deleteCollectionNamespacedConfigMap({ namespace: "pages", labelSelector: "set=high" });
+    // c, d, e carry set=high (c was relabelled above).
+    expect(cluster.store.list("configmaps", { namespace: "pages" }).map((c) => c.metadata.name)).toEqual(["a", "b"]);
+    const missing = await fetch(`${cluster.url}/apis/apps/v1/widgets`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ kind: "Status", code: 404 });
+  });
+
+  it("serves discovery and a kubeconfig with insecure-skip-tls-verify", async () => {
+    const resources = (await (await fetch(`${cluster.url}/apis/apps/v1`)).json()) as { resources: { name: string }[] };
+    expect(resources.resources.map((r) => r.name)).toContain("deployments");
+    expect(cluster.kubeconfigObject.clusters[0]!.cluster["insecure-skip-tls-verify"]).toBe(true);
+    expect(kubeConfigFor(cluster).getCurrentCluster()?.server).toBe(cluster.url);
+  });
+});
