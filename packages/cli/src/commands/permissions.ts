@@ -1,0 +1,130 @@
+import { parseArgs } from "node:util";
+import {
+  TOKEN_KIND_TITLES,
+  describeRequirements,
+  requiredPermissions,
+  type PermissionResolution,
+  type Requirement,
+  type UncoveredCall,
+} from "@shiplog/client";
+import { EXIT, UsageError, type CliIo, type Command } from "../command.js";
+
+const HELP = `Usage: shiplog permissions <METHOD> <PATH> [--json]
+
+What does this call need? Resolves a concrete call against the service's
+permission matrix and answers the fine-grained permissions and access levels,
+the token types accepted, the classic token scopes and whether public
+resources can be read without authentication.
+
+Arguments:
+  METHOD   GET, POST, PUT, PATCH or DELETE (any case)
+  PATH     a concrete path such as /repos/acme/web/git/tags, or a full URL
+
+Options:
+  --json       print the resolution as JSON (for scripts)
+  -h, --help   show this help
+
+Exit codes: 0 covered, 2 the matrix does not cover the call, 64 bad usage.
+
+Example:
+  shiplog permissions PUT /repos/acme/web/import`;
+
+function yesNo(value: boolean): string {
+  return value ? "yes" : "no";
+}
+
+/** Lays rows out in columns separated by two spaces. */
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "));
+}
+
+function appliesTo(r: Requirement): string {
+  const kinds = [...(r.fineGrained ? ["fine-grained"] : []), ...r.tokenTypes];
+  return kinds.length > 0 ? kinds.join(", ") : "-";
+}
+
+/** The human form of a covered answer. */
+export function formatResolution(resolution: PermissionResolution): string {
+  const tokens = resolution.tokenKinds.map((k) => TOKEN_KIND_TITLES[k]);
+  const lines = [
+    `${resolution.method} ${resolution.path}`,
+    ...table([
+      ["matches", `${resolution.method} ${resolution.template}`],
+      ["needs", describeRequirements(resolution)],
+      ["tokens", tokens.length === 1 ? `${tokens[0]} only` : tokens.join(", ")],
+      ["scopes", resolution.classicScopes ? `classic token: ${resolution.classicScopes.join(" or ")}` : "classic token: not stated by the spec"],
+      ["public", resolution.publicReadable ? "yes: public resources can be read without authentication" : "no: authentication required"],
+      ["multi", yesNo(resolution.multi)],
+    ]).map((line) => `  ${line}`),
+  ];
+  if (resolution.requirements.length > 0) {
+    lines.push("", "  Permissions:");
+    const rows = [
+      ["PERMISSION", "SCOPE", "LEVEL", "APPLIES TO", "MULTI", "SOURCE"],
+      ...resolution.requirements.map((r) => [
+        `${r.title} (${r.permission})`,
+        r.scope,
+        r.access,
+        appliesTo(r),
+        r.multi ? "multi" : "-",
+        r.sources.join("; "),
+      ]),
+    ];
+    lines.push(...table(rows).map((line) => `    ${line}`));
+    if (resolution.requirements.length > 1) {
+      const how = { allOf: "all are needed", anyOf: "any one suffices", unspecified: "the spec does not say whether all or any one is needed" };
+      lines.push(`    (${how[resolution.combine]})`);
+    }
+  }
+  if (resolution.notes.length > 0) {
+    lines.push("", "  Notes:", ...resolution.notes.map((n) => `    - ${n}`));
+  }
+  lines.push("", `  Sources: ${resolution.sources.join("; ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The human form of a call the matrix does not cover. */
+export function formatUncovered(answer: UncoveredCall): string {
+  return `shiplog permissions: ${answer.message}\n`;
+}
+
+export const permissionsCommand: Command = {
+  name: "permissions",
+  summary: "what does this call need? (permissions, levels, token types)",
+  help: HELP,
+  run(args: readonly string[], io: CliIo): number {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...args],
+        options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (parsed.values.help) {
+      io.stdout(`${HELP}\n`);
+      return EXIT.ok;
+    }
+    const [method, path, ...extra] = parsed.positionals;
+    if (method === undefined || path === undefined) throw new UsageError("expected a METHOD and a PATH");
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+
+    const answer = requiredPermissions(method, path);
+    if (!answer.covered && (answer.reason === "invalid_method" || answer.reason === "invalid_path")) {
+      throw new UsageError(answer.message);
+    }
+    if (parsed.values.json) {
+      io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+    } else if (answer.covered) {
+      io.stdout(formatResolution(answer));
+    } else {
+      io.stderr(formatUncovered(answer));
+    }
+    return answer.covered ? EXIT.ok : EXIT.notCovered;
+  },
+};

@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// The built bin, run as users run it.
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+function shiplog(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...args], { encoding: "utf8" }, (_error, stdout, stderr) =>
+      resolve({ code: child.exitCode, stdout, stderr }),
+    );
+  });
+}
+
+describe("shiplog permissions", () => {
+  it("answers what PUT import needs, for people", async () => {
+    const { code, stdout, stderr } = await shiplog("permissions", "PUT", "/repos/acme/web/import");
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout).toContain("PUT /repos/acme/web/import");
+    expect(stdout).toMatch(/matches\s+PUT \/repos\/\{owner\}\/\{repo\}\/import/);
+    expect(stdout).toMatch(/needs\s+Contents \(repository\) write/);
+    expect(stdout).toMatch(/tokens\s+personal access token \(classic\) only/);
+    expect(stdout).toMatch(/Contents \(contents\)\s+repository\s+write\s+fine-grained, UAT/);
+    expect(stdout).toContain("Source import endpoints accept only a personal access token (classic)");
+  });
+
+  it("answers the same with --json, as the resolution object", async () => {
+    const { code, stdout } = await shiplog("permissions", "PUT", "/repos/acme/web/import", "--json");
+    expect(code).toBe(0);
+    const answer = JSON.parse(stdout);
+    expect(answer).toMatchObject({
+      covered: true,
+      method: "PUT",
+      path: "/repos/acme/web/import",
+      template: "/repos/{owner}/{repo}/import",
+      params: { owner: "acme", repo: "web" },
+      combine: "allOf",
+      requirements: [{ permission: "contents", title: "Contents", scope: "repository", access: "write", tokenTypes: ["UAT"], multi: false }],
+      tokenKinds: ["classic"],
+      classicScopes: null,
+      publicReadable: false,
+    });
+  });
+
+  it("shows alternatives, public access and classic scopes", async () => {
+    const { code, stdout } = await shiplog("permissions", "get", "/repos/acme/web/issues/12/events");
+    expect(code).toBe(0);
+    expect(stdout).toContain("any one of: Issues (repository) read, Pull requests (repository) read");
+    expect(stdout).toContain("(any one suffices)");
+    expect(stdout).toMatch(/public\s+yes/);
+    expect(stdout).toMatch(/scopes\s+classic token: repo/);
+  });
+
+  it("reports an unknown path clearly with exit code 2", async () => {
+    const human = await shiplog("permissions", "GET", "/repos/acme/web/deployments");
+    expect(human.code).toBe(2);
+    expect(human.stdout).toBe("");
+    expect(human.stderr).toContain("the permission matrix does not cover GET /repos/acme/web/deployments");
+
+    const json = await shiplog("permissions", "GET", "/repos/acme/web/issues/12", "--json");
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ covered: false, reason: "method_not_covered", knownMethods: ["PATCH"] });
+  });
+
+  it("treats bad usage as exit code 64 with the usage text", async () => {
+    const cases = [
+      ["permissions", "GET"],
+      ["permissions", "FETCH", "/events"],
+      ["permissions", "GET", "events"],
+      ["permissions", "GET", "/events", "extra"],
+      ["permissions", "GET", "/events", "--yaml"],
+      ["deploy"],
+      [],
+    ];
+    const results = await Promise.all(cases.map((args) => shiplog(...args)));
+    for (const [index, { code, stderr, stdout }] of results.entries()) {
+      expect(code, cases[index]?.join(" ")).toBe(64);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("Usage: shiplog");
+    }
+  });
+
+  it("prints help on --help, with exit code 0", async () => {
+    const [command, main, topic] = await Promise.all([shiplog("permissions", "--help"), shiplog("--help"), shiplog("help", "permissions")]);
+    expect(command.code).toBe(0);
+    expect(command.stdout).toContain("Usage: shiplog permissions <METHOD> <PATH> [--json]");
+    expect(main.code).toBe(0);
+    expect(main.stdout).toMatch(/permissions\s+what does this call need\?/);
+    expect(topic.stdout).toBe(command.stdout);
+  });
+});
