@@ -3,6 +3,7 @@ import { ArtifactMetadataApi } from "./artifact-metadata.js";
 import { IssueEventsApi } from "./issue-events.js";
 import { NotificationsApi } from "./notifications.js";
 import { GitApi } from "./git.js";
+import { SourceImportsApi } from "./source-imports.js";
 import { Transport, type RouteRequest, type ServiceResponse, type TransportOptions } from "./transport.js";
 
 export type ClientOptions = TransportOptions;
@@ -14,6 +15,8 @@ export class ShiplogClient {
   readonly artifacts: ArtifactMetadataApi;
   /** Git tag objects and references (spec 4.2). */
   readonly git: GitApi;
+  /** Source imports, retired 2024-04-12 (spec 4.4b). */
+  readonly imports: SourceImportsApi;
 
   /** Notification threads, read/done marking, subscriptions and the inbox poller (spec 4.3). */
   readonly notifications: NotificationsApi;
@@ -27,6 +30,7 @@ export class ShiplogClient {
     this.notifications = new NotificationsApi(this.transport);
     this.activity = new ActivityApi(this.transport);
     this.issueEvents = new IssueEventsApi(this.transport);
+    this.imports = new SourceImportsApi(this.transport);
     this.artifacts = new ArtifactMetadataApi(this.transport);
     this.git = new GitApi(this.transport);
   }

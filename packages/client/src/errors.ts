@@ -278,7 +278,7 @@ export class RetiredEndpointError extends ServiceError {
   readonly retiredAt: string;
 
   constructor(details: ServiceErrorDetails, retiredAt: string, what: string) {
-    super("retired_endpoint", details, `${what} closed at ${retiredAt} (${retiredAt.slice(0, 10)} 00:00 UTC) and no longer work`);
+    super("retired_endpoint", details, `${what} were retired on ${retiredAt.slice(0, 10)} at 00:00 UTC; retrying will not help`);
     this.retiredAt = retiredAt;
   }
 

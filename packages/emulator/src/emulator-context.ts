@@ -4,12 +4,15 @@ import type { ArtifactStore } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
 import type { Fixture } from "./fixture.js";
 import type { GitStore } from "./git-store.js";
+import type { SourceImportStore } from "./import-store.js";
 
 /** The emulator's state, one store per area of the spec. */
 export interface EmulatorState {
   artifacts: ArtifactStore;
   /** Git objects and references per repository (spec 4.2). */
   git: GitStore;
+  /** Source imports and the simulated importer (spec 4.4b, 3.1). */
+  imports: SourceImportStore;
 }
 
 /** What every route module is given. */

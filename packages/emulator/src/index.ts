@@ -9,3 +9,7 @@ export type { AccessRule, PermissionNeed, Principal } from "./access-control.js"
 export type { EmulatorContext, EmulatorState } from "./emulator-context.js";
 export { GitStore, GitRepository, type StoredCommit, type StoredGitObject, type StoredTag } from "./git-store.js";
 export { hashObject, tagContent, commitContent, treeContent, gitTime, type GitIdent, type GitObjectKind, type TreeEntry } from "./git-objects.js";
+export { SourceImportStore, type StoredImport } from "./import-store.js";
+export { ImportWebhooks, type ImportWebhookDelivery, type ImportWebhookPayload } from "./import-webhooks.js";
+export { defaultSource, vcsFromUrl, type ImportState, type SimulatedSource, type SimulatedStatus, type InjectedFailure } from "./simulated-importer.js";
+export { RETIRED_STATUS, RETIRED_MESSAGE } from "./routes/source-imports.js";

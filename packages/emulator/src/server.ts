@@ -11,6 +11,8 @@ import { RateLimits } from "./rate-limits.js";
 import { RequestLog } from "./request-log.js";
 import { registerArtifactMetadataRoutes } from "./routes/artifact-metadata.js";
 import { registerGitRoutes } from "./routes/git.js";
+import { registerSourceImportRoutes } from "./routes/source-imports.js";
+import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
 
 /** The version answered when a request names none (the service's long-standing default). */
@@ -29,6 +31,10 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /** Log requests as JSON lines (pino; the Authorization header is redacted). Default false. */
   logger?: boolean;
+  /** Where `RepositoryImportEvent` webhooks go (see import-webhooks.ts); settable later via `imports.webhooks`. */
+  importWebhookUrl?: string;
+  /** Advance source imports on a timer (for the demo); without it they advance by `imports.step`. */
+  importStepIntervalMs?: number;
 }
 
 /** A running emulator and the handles tests use to steer and inspect it. */
@@ -43,6 +49,8 @@ export interface Emulator {
   requests: RequestLog;
   rateLimits: RateLimits;
   state: EmulatorState;
+  /** Source imports: step the simulated importer, inject failures, maintenance, webhooks. */
+  imports: SourceImportStore;
   app: FastifyInstance;
   stop(): Promise<void>;
 }
@@ -55,7 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultInjector(options.faultSeed);
   const requests = new RequestLog();
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
-  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture) };
+  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }) };
   const ctx: EmulatorContext = { fixture, access, clock, state };
 
   const app = Fastify({
@@ -69,6 +77,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   installHooks(app, { access, faults, requests, rateLimits, fixture });
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
+  registerSourceImportRoutes(app, ctx);
+  if (options.importStepIntervalMs) state.imports.startTimer(options.importStepIntervalMs);
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
@@ -93,6 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests,
     rateLimits,
     state,
+    imports: state.imports,
     app,
     stop: () => app.close(),
   };

@@ -1,0 +1,167 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import {
+  SOURCE_IMPORTS_RETIRED_AT,
+  mapCommitAuthorBody,
+  setLfsPreferenceBody,
+  startImportBody,
+  updateImportBody,
+} from "@shiplog/client";
+import type { AccessRule } from "../access-control.js";
+import type { EmulatorContext } from "../emulator-context.js";
+import type { StoredImport } from "../import-store.js";
+import { sendError } from "../service-errors.js";
+import { validateBody } from "./request-validation.js";
+
+const DOCS = "/migrations/source-imports";
+
+/** 5.1 and 4.4b: a personal access token (classic) only; Contents read for GET, write otherwise. */
+const READ: AccessRule = { anyOf: [[{ permission: "contents", access: "read" }]], tokenTypes: ["classic"], classicScopes: ["repo"] };
+const WRITE: AccessRule = { anyOf: [[{ permission: "contents", access: "write" }]], tokenTypes: ["classic"], classicScopes: ["repo"] };
+
+/**
+ * The answer from the cutoff on: **410 Gone**, with a message naming the date.
+ *
+ * Why 410 and not 404: RFC 9110 (15.5.11) defines 410 as "no longer available at the origin server and
+ * this condition is likely to be permanent", which is exactly a retired endpoint; section 7 of the spec lists
+ * 410 among the codes these endpoints use; and the service's own documentation answers a retired API version
+ * with `410 Gone`. The service has answered removed endpoints with 404 before (the OAuth application API in
+ * 2020), but on these routes 404 already means "this repository has no import" or "no such repository",
+ * so a 404 would make retirement indistinguishable from an empty result; 410 lets a client say clearly what
+ * happened (the client maps it to `RetiredEndpointError`). The check runs after authentication and before
+ * permissions: a retired endpoint is gone for every caller.
+ */
+export const RETIRED_STATUS = 410;
+export const RETIRED_MESSAGE =
+  `The Source Imports API has been retired: these endpoints closed at ${SOURCE_IMPORTS_RETIRED_AT} ` +
+  "(00:00 UTC on April 12, 2024) and are no longer available";
+export const MAINTENANCE_MESSAGE = "Unavailable due to service under maintenance";
+
+type RepoParams = { owner: string; repo: string };
+
+/** Source imports (spec 4.4b) over the simulated importer; retired from 2024-04-12 by the emulator's clock. */
+export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { access } = ctx;
+  const store = ctx.state.imports;
+  app.addHook("onClose", async () => store.stopTimer());
+
+  /** Runs before the permission checks: gone after the cutoff, 503 in maintenance. */
+  async function gate(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    if (store.retired) return sendError(reply, RETIRED_STATUS, RETIRED_MESSAGE, { docs: DOCS });
+    if (store.maintenance) return sendError(reply, 503, MAINTENANCE_MESSAGE, { docs: DOCS });
+    return undefined;
+  }
+  const read = { config: { access: READ }, onRequest: gate };
+  const write = { config: { access: WRITE }, onRequest: gate };
+
+  /** The repository by its canonical names (the access hook has checked it exists). */
+  function target(params: RepoParams) {
+    const org = access.findOrg(params.owner)!;
+    const repo = access.findRepo(params.owner, params.repo)!;
+    return { owner: org.login, repo: repo.name, repositoryId: repo.id, actionsEnabled: repo.actions_enabled };
+  }
+
+  function existing(params: RepoParams, reply: FastifyReply): StoredImport | undefined {
+    const stored = store.get(params.owner, params.repo);
+    if (!stored) sendError(reply, 404, "Not Found", { docs: DOCS });
+    return stored;
+  }
+
+  const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
+  const authorView = (stored: StoredImport, author: { id: number; remote_id: string; remote_name: string; email: string; name: string }) => {
+    const importUrl = String(store.render(stored)["url"]);
+    return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
+  };
+
+  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import", read, async (request, reply) => {
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    return reply.send(store.render(stored));
+  });
+
+  app.put<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+    const body = validateBody(reply, startImportBody, request.body, "Import", DOCS);
+    if (!body) return reply;
+    const repo = target(request.params);
+    if (repo.actionsEnabled) {
+      return sendError(reply, 422, "Validation Failed", {
+        docs: DOCS,
+        errors: [{ resource: "Import", field: "repository", code: "custom", message: "Importing into a repository with Actions enabled is not supported" }],
+      });
+    }
+    if (store.get(repo.owner, repo.repo)) {
+      return sendError(reply, 422, "Validation Failed", {
+        docs: DOCS,
+        errors: [{ resource: "Import", field: "repository", code: "already_exists", message: "An import already exists for this repository; cancel it before starting another" }],
+      });
+    }
+    const stored = store.start({ owner: repo.owner, repo: repo.repo, repositoryId: repo.repositoryId, baseUrl: baseUrlOf(request) }, body);
+    return reply.code(201).send(store.render(stored));
+  });
+
+  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+    // The body is optional (and nullable in the OpenAPI description): none at all restarts the import.
+    const body = validateBody(reply, updateImportBody, request.body ?? {}, "Import", DOCS);
+    if (!body) return reply;
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    const result = store.update(stored, body);
+    if (!result.ok) {
+      return sendError(reply, 422, "Validation Failed", {
+        docs: DOCS,
+        errors: [{ resource: "Import", field: result.refusal.field, code: "invalid", message: result.refusal.message }],
+      });
+    }
+    return reply.send(store.render(stored));
+  });
+
+  app.delete<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    store.cancel(stored);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: RepoParams; Querystring: { since?: string } }>("/repos/:owner/:repo/import/authors", read, async (request, reply) => {
+    const raw = request.query.since;
+    if (raw !== undefined && !/^\d+$/.test(raw)) {
+      return sendError(reply, 422, "Validation Failed", {
+        docs: DOCS,
+        errors: [{ resource: "ImportAuthor", field: "since", code: "invalid", message: "since must be a non-negative integer" }],
+      });
+    }
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    const since = raw === undefined ? 0 : Number(raw);
+    return reply.send(stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)));
+  });
+
+  app.patch<{ Params: RepoParams & { author_id: string } }>(
+    "/repos/:owner/:repo/import/authors/:author_id",
+    write,
+    async (request, reply) => {
+      if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      const body = validateBody(reply, mapCommitAuthorBody, request.body, "ImportAuthor", DOCS);
+      if (!body) return reply;
+      const stored = existing(request.params, reply);
+      if (!stored) return reply;
+      const author = store.mapAuthor(stored, Number(request.params.author_id), body);
+      if (!author) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      return reply.send(authorView(stored, author));
+    },
+  );
+
+  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import/large_files", read, async (request, reply) => {
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    return reply.send(stored.state.largeFiles);
+  });
+
+  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import/lfs", write, async (request, reply) => {
+    const body = validateBody(reply, setLfsPreferenceBody, request.body, "Import", DOCS);
+    if (!body) return reply;
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    store.setLfs(stored, body.use_lfs);
+    return reply.send(store.render(stored));
+  });
+}
