@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+async function metricValue(h: Harness, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = (await h.controller.metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return (metric?.values ?? [])
+    .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+describe("controller scenarios: faults", () => {
+  it("the service failing 30% of calls (and then all of them for a while): nothing is dropped", async () => {
+    h = await startHarness({ flags: ["--batch-size", "3"] });
+    await h.cluster.script.createDeployments(
+      Array.from({ length: 6 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `ghcr.io/acme/svc-${i}:1.0`, annotations: REPO })),
+    );
+    await converged(h);
+
+    h.emulator.faults.add({ method: "POST", route: CLUSTER_ROUTE, rate: 0.2, kind: "status", status: 503 });
+    h.emulator.faults.add({ method: "POST", route: CLUSTER_ROUTE, rate: 0.1, kind: "drop" });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 6; i += 2) await h.cluster.script.setImage("shop", `svc-${i}`, `ghcr.io/acme/svc-${i}:1.${round + 1}`);
+      await h.cluster.script.scale("deployments", "shop", `svc-${round * 2 + 1}`, round % 2);
+    }
+    // A full outage: changes pile up as pending, and are retried with backoff.
+    const outage = h.emulator.faults.add({ method: "POST", route: CLUSTER_ROUTE, kind: "status", status: 503 });
+    await h.cluster.script.delete("deployments", "shop", "svc-0");
+    await eventually(() => expect(h!.controller.status().consecutiveFailures).toBeGreaterThan(0));
+    expect(h.controller.status().pending).toBeGreaterThan(0);
+    h.emulator.faults.remove(outage);
+    await converged(h);
+    h.emulator.faults.clear();
+
+    const failed = h.emulator.requests.list().filter((r) => r.route === CLUSTER_ROUTE && (r.status ?? 0) >= 500);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(recordOf(h.emulator, "shop-svc-0-svc-0")!.status).toBe("decommissioned");
+    expect(recordOf(h.emulator, "shop-svc-2-svc-2")!.version).toBe("1.3");
+    await eventually(() => expect(h!.controller.status().pending).toBe(0));
+  });
+
+  it("a watch cut mid-stream: watches reopen and nothing is missed", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await converged(h);
+    const watchesBefore = h.cluster.stats().watches.pods ?? 0;
+    expect(h.cluster.faults.cutWatches({ mode: "destroy" })).toBeGreaterThan(0);
+    await h.cluster.script.setImage("shop", "web", "nginx:1.26");
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "redis:7", annotations: REPO });
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-web-nginx")!.version).toBe("1.26");
+    expect(h.cluster.stats().watches.pods ?? 0).toBeGreaterThan(watchesBefore);
+  });
+
+  it("a hung watch is abandoned by the watchdog and reopened", async () => {
+    h = await startHarness({ flags: ["--watch-idle-timeout", "500ms"] });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await converged(h);
+    const watchesBefore = h.cluster.stats().watches.pods ?? 0;
+    h.cluster.faults.hangWatches({ resource: "pods" });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "late", image: "redis:7", annotations: REPO });
+    // The server never closes the silent stream: only the controller's watchdog can open a new one.
+    await eventually(() => expect(h!.cluster.stats().watches.pods ?? 0).toBeGreaterThan(watchesBefore));
+    expect(await metricValue(h, "shiplog_controller_watch_restarts_total", { kind: "Pod", reason: "idle" })).toBeGreaterThan(0);
+    h.cluster.faults.releaseWatches();
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-late-redis")!.status).toBe("deployed");
+  });
+
+  it.each(["event", "http"] as const)("the API server down, history compacted (410 as %s): relist, deletions seen", async (mode) => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "old", image: "redis:7", annotations: REPO });
+    await converged(h);
+    const listsBefore = h.cluster.stats().lists.pods ?? 0;
+    h.cluster.faults.expiredResponse(mode);
+    await h.cluster.faults.refuseConnections();
+    // While the controller cannot see anything: a deletion, a rollout, a new workload; then history is lost.
+    await h.cluster.script.delete("deployments", "shop", "old");
+    await h.cluster.script.setImage("shop", "web", "nginx:1.26");
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "new", image: "httpd:2.4", annotations: REPO });
+    h.cluster.faults.compactHistory();
+    await h.cluster.faults.acceptConnections();
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-old-redis")!.status).toBe("decommissioned");
+    expect(recordOf(h.emulator, "shop-web-nginx")!.version).toBe("1.26");
+    expect(h.cluster.stats().lists.pods ?? 0).toBeGreaterThan(listsBefore);
+  });
+
+  it("list failures at start are retried until the caches sync", async () => {
+    h = await startHarness({
+      beforeStart: async (cluster) => {
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        cluster.faults.failLists(3, { resource: "pods", code: 500 });
+      },
+    });
+    await converged(h);
+    expect(await metricValue(h, "shiplog_controller_watch_restarts_total", { kind: "Pod", reason: "error" })).toBeGreaterThanOrEqual(3);
+  });
+});
