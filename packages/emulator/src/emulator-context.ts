@@ -2,7 +2,10 @@ import type { FastifyRequest } from "fastify";
 import type { AccessControl, AccessRule, Principal } from "./access-control.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
+import type { EventFeeds } from "./event-feeds.js";
 import type { Fixture } from "./fixture.js";
+import type { IssueEventStore } from "./issue-event-store.js";
+import type { NotificationStore } from "./notification-store.js";
 import type { GitStore } from "./git-store.js";
 import type { SourceImportStore } from "./import-store.js";
 
@@ -13,6 +16,12 @@ export interface EmulatorState {
   git: GitStore;
   /** Source imports and the simulated importer (spec 4.4b, 3.1). */
   imports: SourceImportStore;
+  /** Activity events behind every feed (spec 2.7, 6.1). */
+  events: EventFeeds;
+  /** Notification threads per user, watchers, subscriptions (spec 2.5, 3.2). */
+  notifications: NotificationStore;
+  /** Issues and their events (spec 2.8, 6.3). */
+  issueEvents: IssueEventStore;
 }
 
 /** What every route module is given. */

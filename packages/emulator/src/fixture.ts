@@ -34,6 +34,10 @@ const repositoryFixture = z.object({
   actions_enabled: z.boolean().default(false),
   /** Commits on the default branch (ignored for empty repositories). */
   git: gitFixture.optional(),
+  /** Users who watch the repository: they get `subscribed` notifications of its threads and its events as received events. */
+  watchers: z.array(z.string()).default([]),
+  /** Earlier names: `/networks/{owner}/{old}/events` answers 301 to the current name. */
+  former_names: z.array(z.string()).default([]),
 });
 
 const orgFixture = z.object({
@@ -113,6 +117,8 @@ export const defaultFixture: FixtureInput = {
           name: "web",
           id: 7001,
           private: false,
+          watchers: ["octo", "hubot"],
+          former_names: ["website"],
           git: {
             commits: [
               { message: "Initial commit", files: { "README.md": "# web\n", "package.json": '{ "name": "web", "version": "0.1.0" }\n' } },
@@ -125,6 +131,7 @@ export const defaultFixture: FixtureInput = {
           name: "api",
           id: 7002,
           private: true,
+          watchers: ["octo"],
           git: {
             commits: [
               { message: "Initial commit", files: { "README.md": "# api\n", "go.mod": "module acme.example/api\n\ngo 1.24\n" } },

@@ -13,3 +13,7 @@ export { SourceImportStore, type StoredImport } from "./import-store.js";
 export { ImportWebhooks, type ImportWebhookDelivery, type ImportWebhookPayload } from "./import-webhooks.js";
 export { defaultSource, vcsFromUrl, type ImportState, type SimulatedSource, type SimulatedStatus, type InjectedFailure } from "./simulated-importer.js";
 export { RETIRED_STATUS, RETIRED_MESSAGE } from "./routes/source-imports.js";
+export { ActivityGenerator, type RepoName } from "./activity-generator.js";
+export { EventFeeds, FEED_CAPACITY, FEED_MAX_AGE_MS, type StoredEvent } from "./event-feeds.js";
+export { NotificationStore, type StoredThread, type SubscriptionState, type Delivery, type DeliveryTrigger } from "./notification-store.js";
+export { IssueEventStore, type StoredIssue, type StoredIssueEvent } from "./issue-event-store.js";

@@ -14,6 +14,13 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
+import { ActivityGenerator } from "./activity-generator.js";
+import { EventFeeds } from "./event-feeds.js";
+import { IssueEventStore } from "./issue-event-store.js";
+import { NotificationStore } from "./notification-store.js";
+import { registerActivityRoutes } from "./routes/activity.js";
+import { registerIssueEventRoutes } from "./routes/issue-events.js";
+import { registerNotificationRoutes } from "./routes/notifications.js";
 
 /** The version answered when a request names none (the service's long-standing default). */
 export const DEFAULT_REQUEST_API_VERSION = "2022-11-28";
@@ -51,6 +58,8 @@ export interface Emulator {
   state: EmulatorState;
   /** Source imports: step the simulated importer, inject failures, maintenance, webhooks. */
   imports: SourceImportStore;
+  /** Generates activity (pushes, stars, branches, issues, comments, mentions, closes) into feeds, notifications and issue events. */
+  activity: ActivityGenerator;
   app: FastifyInstance;
   stop(): Promise<void>;
 }
@@ -63,7 +72,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultInjector(options.faultSeed);
   const requests = new RequestLog();
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
-  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }) };
+  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
+  const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
 
   const app = Fastify({
@@ -78,6 +88,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
   registerSourceImportRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
+  registerActivityRoutes(app, ctx);
+  registerIssueEventRoutes(app, ctx);
+  app.addHook("onClose", async () => state.notifications.stop());
   if (options.importStepIntervalMs) state.imports.startTimer(options.importStepIntervalMs);
 
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
@@ -104,6 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     rateLimits,
     state,
     imports: state.imports,
+    activity,
     app,
     stop: () => app.close(),
   };

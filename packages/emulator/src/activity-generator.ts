@@ -1,0 +1,284 @@
+import { createHash } from "node:crypto";
+import type { Clock } from "./clock.js";
+import type { EventFeeds, StoredEvent } from "./event-feeds.js";
+import type { Fixture } from "./fixture.js";
+import type { IssueEventStore, StoredIssue, StoredIssueEvent } from "./issue-event-store.js";
+import type { NotificationStore, ThreadRepo, ThreadSubject } from "./notification-store.js";
+import type { UserRef } from "./resource-views.js";
+
+/** A repository named `owner/name`. */
+export type RepoName = `${string}/${string}`;
+
+interface ResolvedRepo {
+  owner: string;
+  ownerId: number;
+  name: string;
+  id: number;
+  private: boolean;
+}
+
+/**
+ * Activity that tests and the demo can cause: pushes, stars, branch creation, issues, comments, mentions,
+ * closes, labels and assignments. Each call writes consistently to the three stores it touches: the
+ * activity feeds, the recipients' notification threads, and the issue events.
+ */
+export class ActivityGenerator {
+  #pushId = 10_115_855_001;
+  #commentId = 1_200_000_001;
+  #shaCounter = 0;
+  readonly #heads = new Map<string, string>();
+
+  constructor(
+    private readonly fixture: Fixture,
+    private readonly clock: Clock,
+    private readonly feeds: EventFeeds,
+    private readonly notifications: NotificationStore,
+    private readonly issues: IssueEventStore,
+  ) {
+    for (const org of fixture.orgs) {
+      for (const repo of org.repositories) {
+        for (const watcher of repo.watchers) notifications.watch(watcher, `${org.login}/${repo.name}`);
+        for (const former of repo.former_names) feeds.renameNetwork(org.login, former, { owner: org.login, name: repo.name });
+      }
+    }
+  }
+
+  /** A push of `commits` commits (or the given messages) to a branch: a PushEvent. */
+  push(input: { actor: string; repo: RepoName; ref?: string; commits?: number | string[] }): StoredEvent {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const ref = input.ref ?? "refs/heads/main";
+    const messages = Array.isArray(input.commits) ? input.commits : Array.from({ length: input.commits ?? 1 }, (_, i) => `Change ${i + 1}`);
+    const headKey = `${repo.owner}/${repo.name}:${ref}`.toLowerCase();
+    const before = this.#heads.get(headKey) ?? this.#sha();
+    const commits = messages.map((message) => {
+      const sha = this.#sha();
+      return { sha, author: { email: `${actor.login}@users.noreply.example`, name: actor.login }, message, distinct: true, url: `/repos/${repo.owner}/${repo.name}/commits/${sha}` };
+    });
+    const head = commits.at(-1)?.sha ?? before;
+    this.#heads.set(headKey, head);
+    return this.#event("PushEvent", actor, repo, {
+      repository_id: repo.id,
+      push_id: this.#pushId++,
+      size: commits.length,
+      distinct_size: commits.length,
+      ref,
+      head,
+      before,
+      commits,
+    });
+  }
+
+  /** A user stars a repository: a WatchEvent `started`. */
+  star(input: { actor: string; repo: RepoName }): StoredEvent {
+    return this.#event("WatchEvent", this.#user(input.actor), this.#repo(input.repo), { action: "started" });
+  }
+
+  /** A branch (or tag) is created: a CreateEvent. */
+  createBranch(input: { actor: string; repo: RepoName; ref: string; refType?: "branch" | "tag"; description?: string | null }): StoredEvent {
+    const repo = this.#repo(input.repo);
+    const refType = input.refType ?? "branch";
+    return this.#event("CreateEvent", this.#user(input.actor), repo, {
+      ref: input.ref,
+      ref_type: refType,
+      full_ref: `refs/${refType === "branch" ? "heads" : "tags"}/${input.ref}`,
+      master_branch: "main",
+      description: input.description ?? null,
+      pusher_type: "user",
+    });
+  }
+
+  /** The user now watches the repository: they get `subscribed` notifications of its threads. */
+  watch(input: { user: string; repo: RepoName }): void {
+    const repo = this.#repo(input.repo);
+    this.notifications.watch(this.#user(input.user).login, `${repo.owner}/${repo.name}`);
+  }
+
+  unwatch(input: { user: string; repo: RepoName }): void {
+    const repo = this.#repo(input.repo);
+    this.notifications.unwatch(input.user, `${repo.owner}/${repo.name}`);
+  }
+
+  /** Opens an issue or pull request: an IssuesEvent, the author takes part, watchers are notified. */
+  openIssue(input: { actor: string; repo: RepoName; title: string; body?: string; labels?: string[]; pullRequest?: boolean }): StoredIssue {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const issue = this.issues.openIssue({ owner: repo.owner, repo: repo.name, title: input.title, body: input.body, user: actor.login, pullRequest: input.pullRequest, labels: input.labels });
+    for (const label of issue.labels) this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label });
+    this.#event(input.pullRequest ? "PullRequestEvent" : "IssuesEvent", actor, repo, { action: "opened", ...this.#issuePayload(issue) });
+    this.notifications.participate(actor.login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "author");
+    this.#notifyOthers(issue, repo, [actor.login], null);
+    return issue;
+  }
+
+  /**
+   * A comment on an issue: the commenter takes part (ending their own ignore or mute), each mentioned user is
+   * notified with reason `mention` (ending theirs), participants and watchers get the thread's standing reason.
+   */
+  comment(input: { actor: string; repo: RepoName; issue: number; body?: string; mentions?: string[] }): { commentId: number; notified: string[] } {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const issue = this.#issue(repo, input.issue);
+    const mentions = [...new Set((input.mentions ?? []).map((m) => this.#user(m).login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
+    const body = input.body ?? `${mentions.map((m) => `@${m}`).join(" ")} Looks good.`.trim();
+    const commentId = this.#commentId++;
+    issue.comments++;
+    const commentPath = `/repos/${repo.owner}/${repo.name}/issues/comments/${commentId}`;
+    this.#event("IssueCommentEvent", actor, repo, {
+      action: "created",
+      ...this.#issuePayload(issue),
+      comment: { id: commentId, body, user: { login: actor.login, id: actor.id }, url: commentPath },
+    });
+    const subjectKey = this.#subjectKey(issue);
+    this.notifications.participate(actor.login, subjectKey, this.#threadRepo(repo), this.#subject(issue, commentPath), "comment");
+    const notified: string[] = [];
+    for (const user of mentions) {
+      this.issues.addEvent(issue, { event: "mentioned", actor: user });
+      this.issues.addEvent(issue, { event: "subscribed", actor: user });
+      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason: "mention", trigger: "mention", participates: true });
+      if (outcome.delivered) notified.push(user);
+    }
+    notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...mentions], commentPath));
+    return { commentId, notified };
+  }
+
+  /** A comment that @mentions one user. */
+  mention(input: { actor: string; repo: RepoName; issue: number; user: string }): { commentId: number; notified: string[] } {
+    return this.comment({ actor: input.actor, repo: input.repo, issue: input.issue, body: `@${input.user} could you take a look?`, mentions: [input.user] });
+  }
+
+  /** Closes an issue: a `closed` issue event (with the closing commit, if any) and an IssuesEvent. */
+  closeIssue(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: "completed" | "not_planned" }): StoredIssueEvent {
+    return this.#changeState(input, "closed");
+  }
+
+  /** Reopens an issue. */
+  reopenIssue(input: { actor: string; repo: RepoName; issue: number }): StoredIssueEvent {
+    return this.#changeState(input, "reopened");
+  }
+
+  /** Adds a label: a `labeled` issue event carrying the label. */
+  label(input: { actor: string; repo: RepoName; issue: number; label: string; viaApp?: boolean }): StoredIssueEvent {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const issue = this.#issue(repo, input.issue);
+    const label = this.issues.label(input.label);
+    if (!issue.labels.some((l) => l.id === label.id)) issue.labels.push(label);
+    this.#event("IssuesEvent", actor, repo, { action: "labeled", label: { name: label.name, color: label.color }, ...this.#issuePayload(issue) });
+    return this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label, viaApp: input.viaApp });
+  }
+
+  /** Removes a label: an `unlabeled` issue event. */
+  unlabel(input: { actor: string; repo: RepoName; issue: number; label: string }): StoredIssueEvent {
+    const repo = this.#repo(input.repo);
+    const issue = this.#issue(repo, input.issue);
+    const label = this.issues.label(input.label);
+    issue.labels = issue.labels.filter((l) => l.id !== label.id);
+    return this.issues.addEvent(issue, { event: "unlabeled", actor: this.#user(input.actor).login, label });
+  }
+
+  /** Assigns a user: an `assigned` issue event and an `assign` notification to the assignee. */
+  assign(input: { actor: string; repo: RepoName; issue: number; assignee: string }): StoredIssueEvent {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const assignee = this.#user(input.assignee);
+    const issue = this.#issue(repo, input.issue);
+    if (!issue.assignees.includes(assignee.login)) issue.assignees.push(assignee.login);
+    const event = this.issues.addEvent(issue, { event: "assigned", actor: actor.login, assignee: assignee.login });
+    if (assignee.login.toLowerCase() !== actor.login.toLowerCase()) {
+      this.notifications.deliver({ user: assignee.login, subjectKey: this.#subjectKey(issue), repo: this.#threadRepo(repo), subject: this.#subject(issue, null), reason: "assign", trigger: "activity" });
+    }
+    return event;
+  }
+
+  /** Deletes an issue: its event reads answer 410 from now on. */
+  deleteIssue(input: { repo: RepoName; issue: number }): void {
+    const repo = this.#repo(input.repo);
+    this.#issue(repo, input.issue).deleted = true;
+  }
+
+  #changeState(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: string }, kind: "closed" | "reopened"): StoredIssueEvent {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor);
+    const issue = this.#issue(repo, input.issue);
+    const now = this.clock.nowMs();
+    issue.state = kind === "closed" ? "closed" : "open";
+    issue.stateReason = kind === "closed" ? (input.reason ?? "completed") : "reopened";
+    issue.closedAtMs = kind === "closed" ? now : null;
+    const event = this.issues.addEvent(issue, { event: kind, actor: actor.login, commitId: input.commitId, viaApp: input.viaApp });
+    this.#event(issue.pullRequest ? "PullRequestEvent" : "IssuesEvent", actor, repo, { action: kind, ...this.#issuePayload(issue) });
+    this.notifications.participate(actor.login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "state_change");
+    this.#notifyOthers(issue, repo, [actor.login], null);
+    return event;
+  }
+
+  /** Participants and watchers other than `except` get the thread's standing reason (or `subscribed`). */
+  #notifyOthers(issue: StoredIssue, repo: ResolvedRepo, except: string[], commentPath: string | null): string[] {
+    const skip = new Set(except.map((u) => u.toLowerCase()));
+    const subjectKey = this.#subjectKey(issue);
+    const recipients = new Set<string>();
+    for (const thread of this.notifications.all()) if (thread.subjectKey === subjectKey && thread.participating) recipients.add(thread.user);
+    for (const watcher of this.notifications.watchersOf(`${repo.owner}/${repo.name}`)) recipients.add(watcher);
+    const notified: string[] = [];
+    for (const user of recipients) {
+      if (skip.has(user)) continue;
+      const reason = this.notifications.standingReason(user, subjectKey) ?? "subscribed";
+      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason, trigger: "activity" });
+      if (outcome.delivered) notified.push(this.#user(user).login);
+    }
+    return notified;
+  }
+
+  #event(type: string, actor: UserRef, repo: ResolvedRepo, payload: Record<string, unknown>): StoredEvent {
+    const org = this.fixture.orgs.find((o) => o.login === repo.owner);
+    return this.feeds.add({
+      type,
+      actor,
+      repo: { owner: repo.owner, name: repo.name, id: repo.id },
+      org: org ? { login: org.login, id: org.id } : undefined,
+      payload,
+      public: !repo.private,
+    });
+  }
+
+  #issuePayload(issue: StoredIssue): Record<string, unknown> {
+    return { issue: { number: issue.number, title: issue.title, state: issue.state, pull_request: issue.pullRequest ? {} : undefined } };
+  }
+
+  #subjectKey(issue: StoredIssue): string {
+    return `${issue.owner}/${issue.repo}#${issue.number}`.toLowerCase();
+  }
+
+  #subject(issue: StoredIssue, latestCommentPath: string | null): ThreadSubject {
+    const path = `/repos/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pulls" : "issues"}/${issue.number}`;
+    return { title: issue.title, type: issue.pullRequest ? "PullRequest" : "Issue", path, latestCommentPath: latestCommentPath ?? path };
+  }
+
+  #threadRepo(repo: ResolvedRepo): ThreadRepo {
+    return { owner: repo.owner, ownerId: repo.ownerId, ownerType: "Organization", name: repo.name, id: repo.id, private: repo.private };
+  }
+
+  #repo(name: string): ResolvedRepo {
+    const [owner = "", repoName = ""] = name.split("/");
+    const org = this.fixture.orgs.find((o) => o.login.toLowerCase() === owner.toLowerCase());
+    const repo = org?.repositories.find((r) => r.name.toLowerCase() === repoName.toLowerCase());
+    if (!org || !repo) throw new Error(`activity: no repository ${name} in the fixture`);
+    return { owner: org.login, ownerId: org.id, name: repo.name, id: repo.id, private: repo.private };
+  }
+
+  #user(login: string): UserRef & { login: string; id: number } {
+    const user = this.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
+    if (!user) throw new Error(`activity: no user ${login} in the fixture`);
+    return { login: user.login, id: user.id, type: user.type };
+  }
+
+  #issue(repo: ResolvedRepo, number: number): StoredIssue {
+    const issue = this.issues.issue(repo.owner, repo.name, number);
+    if (!issue) throw new Error(`activity: no issue #${number} in ${repo.owner}/${repo.name}`);
+    return issue;
+  }
+
+  #sha(): string {
+    return createHash("sha1").update(`emulator-commit-${++this.#shaCounter}`).digest("hex");
+  }
+}

@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { EVENT_FEED_PAGE_LIMITS, PUBLIC_EVENTS_PAGE_LIMITS } from "@shiplog/client";
+import type { AccessRule, Principal } from "../access-control.js";
+import type { EmulatorContext } from "../emulator-context.js";
+import type { StoredEvent } from "../event-feeds.js";
+import { TOKEN_TYPES } from "../fixture.js";
+import { actorView, baseUrlOf, eventOrgView } from "../resource-views.js";
+import { sendError } from "../service-errors.js";
+import { pageOf, readPageLeniently, type ListLimits } from "./list-paging.js";
+
+const DOCS = "/activity/events";
+
+/** Feeds that need no permission for fine-grained tokens, readable without authentication (spec 4.4, 5.1). */
+const OPEN_FEED: AccessRule = { anyOf: [], tokenTypes: TOKEN_TYPES, publicRead: true };
+/** Repository events need Metadata read (public repositories: anyone). */
+const REPO_FEED: AccessRule = { anyOf: [[{ permission: "metadata", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
+/** The organization feed of a user needs the organization's Events read; an installation acts for no user. */
+const USER_ORG_FEED: AccessRule = { anyOf: [[{ permission: "events", access: "read" }]], tokenTypes: ["classic", "fine_grained", "app_user"] };
+
+/** Activity event feeds (spec 4.4) with the rules of 6.1: 300 events, 30 days, ETag and 304, X-Poll-Interval. */
+export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const feeds = ctx.state.events;
+  const { access, clock } = ctx;
+
+  const userNamed = (login: string) => ctx.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
+  const isCaller = (principal: Principal, login: string) => access.userOf(principal)?.toLowerCase() === login.toLowerCase();
+  const canSee = (principal: Principal, event: StoredEvent) => event.public || access.canSeeRepo(principal, event.repo.owner, event.repo.name);
+  const fullName = (event: StoredEvent) => `${event.repo.owner}/${event.repo.name}`.toLowerCase();
+
+  function eventView(base: string, event: StoredEvent) {
+    const payload = { ...event.payload };
+    if (Array.isArray(payload["commits"])) {
+      payload["commits"] = (payload["commits"] as { url: string }[]).map((c) => ({ ...c, url: `${base}${c.url}` }));
+    }
+    const comment = payload["comment"] as { url?: string } | undefined;
+    if (comment?.url?.startsWith("/")) payload["comment"] = { ...comment, url: `${base}${comment.url}` };
+    return {
+      id: String(event.id),
+      type: event.type,
+      actor: actorView(base, event.actor),
+      repo: { id: event.repo.id, name: `${event.repo.owner}/${event.repo.name}`, url: `${base}/repos/${event.repo.owner}/${event.repo.name}` },
+      payload,
+      public: event.public,
+      created_at: clock.timestamp(new Date(event.createdAtMs)),
+      ...(event.org ? { org: eventOrgView(base, event.org) } : {}),
+    };
+  }
+
+  /** Answers a feed: one page, its `ETag` (304 when `If-None-Match` names it), `X-Poll-Interval`, `Link`. */
+  function answer(request: FastifyRequest, reply: FastifyReply, events: StoredEvent[], limits: ListLimits) {
+    const { page, perPage } = readPageLeniently(request.query as Record<string, unknown>, limits);
+    const base = baseUrlOf(request);
+    const items = pageOf(events, page, perPage, request, reply, base);
+    const lastPage = Math.max(1, Math.ceil(events.length / perPage));
+    const etag = `W/"${createHash("sha1").update(`${items.map((e) => e.id).join(",")}|${page}|${perPage}|${lastPage}`).digest("hex")}"`;
+    reply.header("etag", etag);
+    reply.header("x-poll-interval", String(feeds.pollIntervalSeconds));
+    reply.header("cache-control", "private, max-age=60, s-maxage=60");
+    const ifNoneMatch = request.headers["if-none-match"];
+    if (ifNoneMatch !== undefined && String(ifNoneMatch).split(",").some((tag) => tag.trim() === etag || tag.trim() === "*")) {
+      reply.removeHeader("link");
+      return reply.code(304).send();
+    }
+    return reply.send(items.map((e) => eventView(base, e)));
+  }
+
+  app.get("/events", { config: { access: OPEN_FEED } }, (request, reply) =>
+    answer(request, reply, feeds.feed((e) => e.public), PUBLIC_EVENTS_PAGE_LIMITS),
+  );
+
+  app.get<{ Params: { owner: string; repo: string } }>(
+    "/networks/:owner/:repo/events",
+    {
+      config: { access: OPEN_FEED },
+      // A renamed network answers 301 to its current name before the repository lookup.
+      onRequest: async (request, reply) => {
+        const renamed = feeds.renamedNetwork(request.params.owner, request.params.repo);
+        if (!renamed || access.findRepo(request.params.owner, request.params.repo)) return;
+        const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
+        const location = `${baseUrlOf(request)}/networks/${renamed.owner}/${renamed.name}/events${query}`;
+        reply.header("location", location);
+        return reply.code(301).send({ message: "Moved Permanently", url: location, documentation_url: `https://docs.service.example/rest${DOCS}` });
+      },
+    },
+    (request, reply) => {
+      const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
+      return answer(request, reply, feeds.feed((e) => e.public && fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
+    },
+  );
+
+  app.get<{ Params: { org: string } }>("/orgs/:org/events", { config: { access: OPEN_FEED } }, (request, reply) => {
+    const org = request.params.org.toLowerCase();
+    return answer(request, reply, feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org), EVENT_FEED_PAGE_LIMITS);
+  });
+
+  app.get<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/events", { config: { access: REPO_FEED } }, (request, reply) => {
+    const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
+    // The access hook has already refused callers who may not see a private repository.
+    return answer(request, reply, feeds.feed((e) => fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
+  });
+
+  /** Feeds of one user: 404 for an unknown user; private events only when the caller is that user. */
+  function userFeed(
+    path: string,
+    rule: AccessRule,
+    select: (event: StoredEvent, login: string, own: boolean, principal: Principal, params: Record<string, string>) => boolean,
+    options: { ownOnly?: boolean } = {},
+  ) {
+    app.get<{ Params: Record<string, string> & { username: string } }>(path, { config: { access: rule } }, (request, reply) => {
+      const user = userNamed(request.params.username);
+      if (!user) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      const own = isCaller(request.principal, user.login);
+      if (options.ownOnly && !own) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      const login = user.login.toLowerCase();
+      return answer(request, reply, feeds.feed((e) => select(e, login, own, request.principal, request.params)), EVENT_FEED_PAGE_LIMITS);
+    });
+  }
+
+  const byUser = (e: StoredEvent, login: string) => e.actor.login.toLowerCase() === login;
+  const received = (e: StoredEvent, login: string) => ctx.state.notifications.isWatching(login, fullName(e)) && !byUser(e, login);
+
+  userFeed("/users/:username/events", OPEN_FEED, (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed(
+    "/users/:username/events/orgs/:org",
+    USER_ORG_FEED,
+    (e, login, _own, principal, params) => e.org?.login.toLowerCase() === String(params["org"]).toLowerCase() && canSee(principal, e),
+    { ownOnly: true },
+  );
+  userFeed("/users/:username/events/public", OPEN_FEED, (e, login) => byUser(e, login) && e.public);
+  userFeed("/users/:username/received_events", OPEN_FEED, (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed("/users/:username/received_events/public", OPEN_FEED, (e, login) => received(e, login) && e.public);
+}

@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { ISSUE_EVENTS_PAGE_LIMITS } from "@shiplog/client";
+import type { AccessRule } from "../access-control.js";
+import type { EmulatorContext } from "../emulator-context.js";
+import { TOKEN_TYPES } from "../fixture.js";
+import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
+import { baseUrlOf, nodeId, userView, type UserRef } from "../resource-views.js";
+import { sendError } from "../service-errors.js";
+import { pageOf, readPage } from "./list-paging.js";
+
+const DOCS = "/issues/events";
+
+/** Spec 4.5: Issues read; for the single event and the per-issue list, Issues read or Pull requests read. */
+const REPO_LIST: AccessRule = { anyOf: [[{ permission: "issues", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
+const ISSUES_OR_PULLS: AccessRule = {
+  anyOf: [[{ permission: "issues", access: "read" }], [{ permission: "pull_requests", access: "read" }]],
+  tokenTypes: TOKEN_TYPES,
+  publicRead: true,
+};
+
+/** The app the fixture's bot user stands for, as `performed_via_service_app` shows it. */
+const APP = { id: 1_001_001, slug: "shiplog-app", name: "shiplog-app", description: "Tracks where artifacts are stored and running", createdAtMs: Date.UTC(2025, 0, 15) };
+
+/** Issue events (spec 4.5, 6.3): the repository list, one event (404, 410), the events of one issue. */
+export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const store = ctx.state.issueEvents;
+  const ts = (ms: number) => ctx.clock.timestamp(new Date(ms));
+
+  function userRef(login: string): UserRef {
+    const user = ctx.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
+    return { login: user?.login ?? login, id: user?.id ?? 0, type: user?.type ?? "User" };
+  }
+
+  function appView(base: string, owner: string) {
+    const org = ctx.access.findOrg(owner);
+    const timestamp = ts(APP.createdAtMs);
+    return {
+      id: APP.id,
+      slug: APP.slug,
+      node_id: nodeId("App", APP.id),
+      owner: userView(base, { login: org?.login ?? owner, id: org?.id ?? 0, type: "Organization" }),
+      name: APP.name,
+      description: APP.description,
+      external_url: `${base}/web/apps/${APP.slug}`,
+      html_url: `${base}/web/apps/${APP.slug}`,
+      created_at: timestamp,
+      updated_at: timestamp,
+      permissions: { issues: "write", metadata: "read" },
+      events: ["issues", "issue_comment"],
+    };
+  }
+
+  function issueView(base: string, issue: StoredIssue) {
+    const repoUrl = `${base}/repos/${issue.owner}/${issue.repo}`;
+    const url = `${repoUrl}/issues/${issue.number}`;
+    const assignees = issue.assignees.map((login) => userView(base, userRef(login)));
+    return {
+      id: issue.id,
+      node_id: nodeId("Issue", issue.id),
+      url,
+      repository_url: repoUrl,
+      labels_url: `${url}/labels{/name}`,
+      comments_url: `${url}/comments`,
+      events_url: `${url}/events`,
+      html_url: `${base}/web/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`,
+      number: issue.number,
+      state: issue.state,
+      title: issue.title,
+      body: issue.body,
+      user: userView(base, userRef(issue.user)),
+      pinned_comment: null,
+      labels: issue.labels.map((l) => ({
+        id: l.id,
+        node_id: nodeId("Label", l.id),
+        url: `${repoUrl}/labels/${encodeURIComponent(l.name)}`,
+        name: l.name,
+        description: l.description,
+        color: l.color,
+        default: false,
+      })),
+      assignee: assignees[0] ?? null,
+      assignees,
+      milestone: null,
+      locked: issue.locked,
+      active_lock_reason: null,
+      comments: issue.comments,
+      ...(issue.pullRequest
+        ? {
+            pull_request: {
+              url: `${repoUrl}/pulls/${issue.number}`,
+              html_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}`,
+              diff_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.diff`,
+              patch_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.patch`,
+            },
+          }
+        : {}),
+      closed_at: issue.closedAtMs === null ? null : ts(issue.closedAtMs),
+      created_at: ts(issue.createdAtMs),
+      updated_at: ts(issue.updatedAtMs),
+      author_association: "MEMBER",
+      state_reason: issue.stateReason,
+    };
+  }
+
+  /** One event; `withIssue` on the repository list and the single read, the kind's own fields on the per-issue list. */
+  function eventView(base: string, event: StoredIssueEvent, withIssue: boolean) {
+    const repoUrl = `${base}/repos/${event.owner}/${event.repo}`;
+    const issue = store.issue(event.owner, event.repo, event.issueNumber);
+    return {
+      id: event.id,
+      node_id: nodeId("IssueEvent", event.id),
+      url: `${repoUrl}/issues/events/${event.id}`,
+      actor: userView(base, userRef(event.actor)),
+      event: event.event,
+      commit_id: event.commitId,
+      commit_url: event.commitId === null ? null : `${repoUrl}/commits/${event.commitId}`,
+      created_at: ts(event.createdAtMs),
+      performed_via_service_app: event.viaApp ? appView(base, event.owner) : null,
+      ...(!withIssue && event.label ? { label: event.label } : {}),
+      ...(!withIssue && event.assignee ? { assignee: userView(base, userRef(event.assignee)), assigner: userView(base, userRef(event.actor)) } : {}),
+      ...(withIssue && issue ? { issue: issueView(base, issue) } : {}),
+    };
+  }
+
+  const gone = (reply: FastifyReply) => sendError(reply, 410, "This issue was deleted", { docs: DOCS });
+  const repoName = (owner: string, repo: string) => ({ owner: ctx.access.findOrg(owner)!.login, repo: ctx.access.findRepo(owner, repo)!.name });
+
+  app.get<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
+    "/repos/:owner/:repo/issues/events",
+    { config: { access: REPO_LIST } },
+    (request, reply) => {
+      const paging = readPage(request.query, ISSUE_EVENTS_PAGE_LIMITS);
+      if (!paging.ok) {
+        return sendError(reply, 422, "Validation Failed", {
+          docs: DOCS,
+          errors: [{ resource: "IssueEvent", field: paging.field, code: "invalid", message: `${paging.field} must be a positive integer (got ${paging.value})` }],
+        });
+      }
+      const { owner, repo } = repoName(request.params.owner, request.params.repo);
+      const events = store.repoEvents(owner, repo).filter((e) => !store.issue(owner, repo, e.issueNumber)?.deleted);
+      const base = baseUrlOf(request);
+      return reply.send(pageOf(events, paging.page, paging.perPage, request, reply, base).map((e) => eventView(base, e, true)));
+    },
+  );
+
+  app.get<{ Params: { owner: string; repo: string; event_id: string } }>(
+    "/repos/:owner/:repo/issues/events/:event_id",
+    { config: { access: ISSUES_OR_PULLS } },
+    (request, reply) => {
+      const { owner, repo } = repoName(request.params.owner, request.params.repo);
+      const id = /^\d+$/.test(request.params.event_id) ? Number(request.params.event_id) : NaN;
+      const event = Number.isNaN(id) ? undefined : store.event(owner, repo, id);
+      if (!event) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      if (store.issue(owner, repo, event.issueNumber)?.deleted) return gone(reply);
+      return reply.send(eventView(baseUrlOf(request), event, true));
+    },
+  );
+
+  app.get<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
+    "/repos/:owner/:repo/issues/:issue_number/events",
+    { config: { access: ISSUES_OR_PULLS } },
+    (request, reply) => {
+      const { owner, repo } = repoName(request.params.owner, request.params.repo);
+      const number = /^\d+$/.test(request.params.issue_number) ? Number(request.params.issue_number) : NaN;
+      const issue = Number.isNaN(number) ? undefined : store.issue(owner, repo, number);
+      if (!issue) return sendError(reply, 404, "Not Found", { docs: DOCS });
+      if (issue.deleted) return gone(reply);
+      const paging = readPage(request.query, ISSUE_EVENTS_PAGE_LIMITS);
+      const { page, perPage } = paging.ok ? paging : { page: 1, perPage: ISSUE_EVENTS_PAGE_LIMITS.defaultPerPage };
+      const base = baseUrlOf(request);
+      const events = store.issueEvents(owner, repo, number);
+      return reply.send(pageOf(events, page, perPage, request, reply, base).map((e) => eventView(base, e, false)));
+    },
+  );
+}
