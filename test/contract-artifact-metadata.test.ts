@@ -72,7 +72,7 @@ describe("every emulator response validates against the official schema", () => 
       headers: { authorization: `Bearer ${emulator.tokens.admin}`, "content-type": "application/json", "x-service-api-version": "2026-03-10" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   }
 
   it("POST deployment-record", async () => {
@@ -118,7 +118,7 @@ describe("every emulator response validates against the official schema", () => 
     });
     expect(unauthorized.status).toBe(403);
     const [, , example403] = responseExamples("POST", ROUTES.cluster).find(([s]) => s === "403")!;
-    const body403 = await unauthorized.json();
+    const body403 = (await unauthorized.json()) as any;
     expect(Object.keys(body403.message).sort()).toEqual(Object.keys((example403 as { message: object }).message).sort());
     expect(body403.message.repositories).toEqual([7002]);
   });

@@ -48,7 +48,7 @@ describe("transport", () => {
       headers: { "x-service-api-version": "2019-01-01", authorization: `Bearer ${emulator.tokens.admin}` },
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).message).toMatch(/2022-11-28, 2026-03-10/);
+    expect(((await response.json()) as { message: string }).message).toMatch(/2022-11-28, 2026-03-10/);
   });
 
   it("answers with the documented default version when the header is omitted", async () => {
