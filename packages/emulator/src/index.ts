@@ -11,7 +11,7 @@ export { GitStore, GitRepository, type StoredCommit, type StoredGitObject, type 
 export { hashObject, tagContent, commitContent, treeContent, gitTime, type GitIdent, type GitObjectKind, type TreeEntry } from "./git-objects.js";
 export { SourceImportStore, type StoredImport } from "./import-store.js";
 export { ImportWebhooks, type ImportWebhookDelivery, type ImportWebhookPayload } from "./import-webhooks.js";
-export { defaultSource, vcsFromUrl, type ImportState, type SimulatedSource, type SimulatedStatus, type InjectedFailure } from "./simulated-importer.js";
+export { advance, createImport, updateImport, renderImport, defaultSource, vcsFromUrl, type ImportState, type SimulatedSource, type SimulatedStatus, type InjectedFailure } from "./simulated-importer.js";
 export { RETIRED_STATUS, RETIRED_MESSAGE } from "./routes/source-imports.js";
 export { ActivityGenerator, type RepoName } from "./activity-generator.js";
 export { EventFeeds, FEED_CAPACITY, FEED_MAX_AGE_MS, type StoredEvent } from "./event-feeds.js";
