@@ -107,7 +107,7 @@ beforeEach(() => {
 });
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = CLASSIC()) {
-  const json = body === undefined ? {} : { "content-type": "application/json" };
+  const json: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
   const response = await fetch(`${emulator.url}${path}`, { method, headers: { ...headers, ...json }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
