@@ -131,16 +131,18 @@ export class NotificationStore {
     const thread = this.#threadFor(delivery.user, delivery.subjectKey, delivery.repo, delivery.subject, delivery.reason);
     const endsIgnore = delivery.trigger === "comment" || delivery.trigger === "mention";
     if (thread.subscription === "ignored" && !endsIgnore) return { delivered: false, thread, blockedBy: "ignored" };
-    // Muted until a comment or mention; a watched repository still notifies.
-    if (thread.subscription === "muted" && !endsIgnore && delivery.reason !== "subscribed") {
-      return { delivered: false, thread, blockedBy: "muted" };
+    let reason = delivery.reason;
+    // Muted until a comment or mention; a watched repository still notifies (as `subscribed`).
+    if (thread.subscription === "muted" && !endsIgnore) {
+      if (!this.isWatching(thread.user, `${thread.repo.owner}/${thread.repo.name}`)) return { delivered: false, thread, blockedBy: "muted" };
+      reason = "subscribed";
     }
     const now = this.clock.nowMs();
     if ((thread.subscription === "ignored" || thread.subscription === "muted") && endsIgnore) {
       this.#subscribe(thread, delivery.reason, now);
     }
-    if (delivery.participates || PARTICIPATING_REASONS.has(delivery.reason)) this.#participate(thread, delivery.reason, now);
-    thread.reason = delivery.reason;
+    if (delivery.participates || PARTICIPATING_REASONS.has(reason)) this.#participate(thread, reason, now);
+    thread.reason = reason;
     thread.subject = { ...delivery.subject };
     thread.unread = true;
     thread.done = false;

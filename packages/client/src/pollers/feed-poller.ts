@@ -3,6 +3,7 @@ import { sleep as defaultSleep } from "../retry-policy.js";
 import { parseRequest, parseResponse } from "../schema-validation.js";
 import {
   EVENT_FEED_ROUTES,
+  MAX_FEED_EVENTS,
   activityEventList,
   eventFeed,
   feedPageLimits,
@@ -85,7 +86,8 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
             for (const event of result.events) seen.add(event.id);
           } else {
             batch = oldestFirst(result.events);
-            if (!first && !result.metSeen && batch.length > 0) options.onGap?.({ newEvents: batch.length });
+            // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
+            if (!first && !result.metSeen && seen.size > 0 && batch.length >= MAX_FEED_EVENTS) options.onGap?.({ newEvents: batch.length });
           }
           // Only a poll that completed moves the ETag on: a poll cut short must be repeated in full.
           etag = result.etag ?? undefined;
