@@ -1,4 +1,4 @@
-import { GoneError, RetiredEndpointError, TokenTypeRefusedError } from "./errors.js";
+import { GoneError, NotFoundError, RetiredEndpointError, TokenTypeRefusedError } from "./errors.js";
 import { followImport, type FollowImportOptions, type ImportUpdate } from "./import-follower.js";
 import { parseRequest, parseResponse } from "./schema-validation.js";
 import {
@@ -175,7 +175,12 @@ export class SourceImportsApi {
   async restartWithUrl(params: StartImportParams, options: ImportCallOptions = {}): Promise<SourceImport> {
     const operation = `PUT ${ROUTES.import}`;
     const checked = parseRequest(startImportParams, params, operation);
-    await this.cancelImport({ owner: checked.owner, repo: checked.repo }, options);
+    try {
+      await this.cancelImport({ owner: checked.owner, repo: checked.repo }, options);
+    } catch (error) {
+      // Already gone (cancelled elsewhere, or a retried call): the new import can start all the same.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
     return this.startImport(checked, options);
   }
 

@@ -218,6 +218,9 @@ describe("state table of spec 3.1, row by row", () => {
     await reachProblem("detection_found_nothing");
     const fresh = await client.imports.restartWithUrl({ ...target, vcs_url: "https://svn.example.com/svn/corrected", vcs: "subversion" });
     expect(fresh).toMatchObject({ status: "importing", vcs_url: "https://svn.example.com/svn/corrected" });
+    await client.imports.cancelImport(target);
+    // With no import left to cancel it simply starts one.
+    await expect(client.imports.restartWithUrl({ ...target, vcs_url: SVN_URL })).resolves.toMatchObject({ status: "detecting" });
   });
 
   const anyStates: (SimulatedStatus | "none")[] = ["detecting", "importing", "mapping", "pushing", "complete", "auth_failed", "error", "detection_needs_auth", "detection_found_nothing", "detection_found_multiple"];

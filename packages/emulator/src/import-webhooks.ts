@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
  * `{ status, previous_status, repository: { id, name, full_name, owner: { login } }, import }` where
  * `status` is the import's new status (`cancelled` when the import was deleted), `previous_status` the one
  * before (null for a new import) and `import` the same object GET import answers (null once deleted).
- * One delivery per status change, in order; no retries (a failed delivery is recorded, not repeated).
+ * One delivery per status change and per PATCH import (a restart may keep the status), in order; no retries
+ * (a failed delivery is recorded, not repeated).
  */
 export interface ImportWebhookPayload {
   status: string;

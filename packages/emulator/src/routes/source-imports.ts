@@ -88,6 +88,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
         errors: [{ resource: "Import", field: "repository", code: "custom", message: "Importing into a repository with Actions enabled is not supported" }],
       });
     }
+    // One import per repository: the table of 3.1 has a new import start only after DELETE import.
     if (store.get(repo.owner, repo.repo)) {
       return sendError(reply, 422, "Validation Failed", {
         docs: DOCS,
