@@ -1,0 +1,114 @@
+import * as core from "@actions/core";
+import { context } from "@actions/github";
+import { ArtifactMetadataApi, GitApi, Transport } from "@shiplog/client";
+import { explainFailure, type FailedStep } from "./failure-messages.js";
+import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
+import { renderSummary, runOutputs, type RunReport, type StorageRecordReport } from "./run-report.js";
+import { fileSubjects, matchFiles, type Subject } from "./subjects.js";
+
+const USER_AGENT = "shiplog-action/0.1.0";
+
+/** Reads every input as the runner passes it (`INPUT_<NAME>`). */
+function readInputs(): RawInputs {
+  return Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
+}
+
+function runContext(): RunContext {
+  let repository: string | undefined;
+  try {
+    repository = `${context.repo.owner}/${context.repo.repo}`;
+  } catch {
+    repository = undefined;
+  }
+  return { repository, sha: context.sha || undefined, apiUrl: context.apiUrl };
+}
+
+/** The subjects of the storage records: given digests, then files matched by subject-path. */
+async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Promise<Subject[]> {
+  const storage = plan.storage;
+  if (!storage) return [];
+  const subjects: Subject[] = storage.digests.map((digest) => ({ name: storage.name ?? "", digest }));
+  if (storage.pathPatterns.length > 0) {
+    const files = await matchFiles(storage.pathPatterns);
+    if (files.length === 0) {
+      problems.push({ input: "subject-path", rule: "matches a file", message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}` });
+    }
+    subjects.push(...(await fileSubjects(files, storage.name)));
+  }
+  for (const subject of subjects) problems.push(...storageRequestProblems(storage, subject.name, subject.digest));
+  return subjects;
+}
+
+function reportProblems(problems: InputProblem[]): void {
+  for (const problem of problems) core.error(problem.message, { title: `Invalid input: ${problem.input} (${problem.rule})` });
+  core.info(`${problems.length} input problem${problems.length === 1 ? "" : "s"}: nothing was sent`);
+  // Each problem is its own titled annotation already; setFailed would add an untitled duplicate.
+  process.exitCode = core.ExitCode.Failure;
+}
+
+async function finish(report: RunReport): Promise<void> {
+  for (const [name, value] of Object.entries(runOutputs(report))) core.setOutput(name, value);
+  if (process.env["GITHUB_STEP_SUMMARY"]) await core.summary.addRaw(renderSummary(report), true).write();
+}
+
+/** The action: validate everything, create the annotated tag, then one storage record per subject. */
+export async function run(): Promise<void> {
+  const raw = readInputs();
+  if (raw.token) core.setSecret(raw.token);
+
+  const planned = planFromInputs(raw, runContext());
+  if (planned.problems.length > 0 || !planned.plan) return reportProblems(planned.problems);
+  const plan = planned.plan;
+  const problems: InputProblem[] = [];
+  const subjects = await resolveSubjects(plan, problems);
+  if (problems.length > 0) return reportProblems(problems);
+
+  const repository = `${plan.owner}/${plan.repo}`;
+  const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
+  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT });
+  const git = new GitApi(transport);
+  const artifacts = new ArtifactMetadataApi(transport);
+  let step: FailedStep | undefined;
+
+  try {
+    if (plan.tag) {
+      const { params, ifExists } = plan.tag;
+      step = { kind: "tag", repository, tag: params.tag };
+      const ref = `refs/tags/${params.tag}`;
+      if (plan.dryRun) {
+        report.tag = { outcome: "dry-run", ref, object: { type: params.type, sha: params.object }, message: params.message };
+      } else {
+        const result = await git.createAnnotatedTag({ ...params, if_exists: ifExists });
+        report.tag = { outcome: result.outcome, ref: result.ref.ref, sha: result.tag.sha, object: { type: result.tag.object.type, sha: result.tag.object.sha }, message: result.tag.message };
+        core.info(`${result.outcome === "created" ? "Created" : "Skipped (already there)"} ${ref} → tag object ${result.tag.sha} → ${result.tag.object.type} ${result.tag.object.sha}`);
+      }
+    }
+    const storage = plan.storage;
+    for (const subject of storage ? subjects : []) {
+      const request = storageRequest(storage!, subject.name, subject.digest);
+      step = { kind: "storage-record", org: request.org, subject: `${subject.name}@${subject.digest}`, githubRepository: request.github_repository ?? plan.repo };
+      const entry: StorageRecordReport = {
+        outcome: plan.dryRun ? "dry-run" : "created",
+        name: request.name,
+        digest: request.digest,
+        registry_url: request.registry_url,
+        status: request.status,
+        version: request.version,
+        github_repository: request.github_repository,
+        file: subject.file,
+      };
+      if (!plan.dryRun) {
+        const result = await artifacts.createStorageRecord(request);
+        entry.record = result.storage_records[0];
+        core.info(`Recorded storage of ${subject.name} (${subject.digest}) in ${request.registry_url}`);
+      }
+      report.storageRecords.push(entry);
+    }
+  } catch (error) {
+    const explanation = step ? explainFailure(error, step) : { title: "Unexpected error", message: String(error) };
+    report.failure = explanation;
+    core.error(explanation.message, { title: explanation.title });
+    process.exitCode = core.ExitCode.Failure;
+  }
+  await finish(report);
+}

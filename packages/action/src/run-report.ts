@@ -1,0 +1,87 @@
+/** What one run did (or, in a dry run, would do): the source of the outputs and the job summary. */
+export interface RunReport {
+  dryRun: boolean;
+  repository: string;
+  tag?: TagReport;
+  storageRecords: StorageRecordReport[];
+  failure?: { title: string; message: string };
+}
+
+export interface TagReport {
+  outcome: "created" | "skipped" | "dry-run";
+  ref: string;
+  /** The tag object's sha (absent in a dry run: nothing was created). */
+  sha?: string;
+  object: { type: string; sha: string };
+  message: string;
+}
+
+export interface StorageRecordReport {
+  outcome: "created" | "dry-run";
+  name: string;
+  digest: string;
+  registry_url: string;
+  status?: string;
+  version?: string;
+  github_repository?: string;
+  file?: string;
+  /** The record as the service returned it. */
+  record?: Record<string, unknown>;
+}
+
+/** The action's outputs, as strings for the runner. */
+export function runOutputs(report: RunReport): Record<string, string> {
+  return {
+    "tag-sha": report.tag?.sha ?? "",
+    "tag-ref": report.tag?.ref ?? "",
+    "tag-outcome": report.tag?.outcome ?? "",
+    "storage-records": JSON.stringify(report.storageRecords.map((r) => r.record ?? plannedRecord(r))),
+  };
+}
+
+function plannedRecord(r: StorageRecordReport): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: r.name, digest: r.digest, registry_url: r.registry_url };
+  if (r.version !== undefined) out["version"] = r.version;
+  if (r.status !== undefined) out["status"] = r.status;
+  if (r.github_repository !== undefined) out["github_repository"] = r.github_repository;
+  return out;
+}
+
+const cell = (value: string | undefined) => (value ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+const code = (value: string | undefined) => (value ? `\`${cell(value)}\`` : "");
+const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
+
+/** The job summary: a table of the tag and of the storage records, created or (dry run) planned. */
+export function renderSummary(report: RunReport): string {
+  const lines: string[] = [`## shiplog${report.dryRun ? " (dry run: nothing was sent)" : ""}`, ""];
+  if (report.failure) lines.push(`> **${cell(report.failure.title)}**: ${cell(report.failure.message)}`, "");
+  if (report.tag) {
+    const t = report.tag;
+    lines.push(
+      `### Tag in ${cell(report.repository)}`,
+      "",
+      "| Tag | Outcome | Tag object | Tags | Message |",
+      "| --- | --- | --- | --- | --- |",
+      `| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`,
+      "",
+    );
+  }
+  if (report.storageRecords.length > 0) {
+    lines.push(
+      `### Storage records (${report.storageRecords.length})`,
+      "",
+      "| Name | Digest | Registry | Status | Repository | Outcome | Record id |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+    );
+    for (const r of report.storageRecords) {
+      const id = r.record?.["id"];
+      const status = (r.record?.["status"] as string | undefined) ?? r.status ?? "";
+      lines.push(
+        `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(status)} | ${cell(r.github_repository)} | ${r.outcome} | ${id === undefined ? "" : cell(String(id))} |`,
+      );
+    }
+    lines.push("");
+  }
+  if (!report.tag && report.storageRecords.length === 0 && !report.failure) lines.push("Nothing was created.", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,183 @@
+// The committed bundle, run as the runner runs it (node dist/index.js, INPUT_* variables, GITHUB_OUTPUT and
+// GITHUB_STEP_SUMMARY files), against the emulator, under whichever Node runs the suite.
+import { createHash } from "node:crypto";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+
+let emulator: Emulator;
+let workspace: string;
+let head: string;
+const files = { "dist/web-1.0.0.tgz": "web tarball", "dist/web-1.0.0.zip": "web zip", "dist/sbom.json": '{"sbom":true}', "dist/notes.txt": "not an artifact" };
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  head = emulator.state.git.repository("acme", "web")!.head()!;
+  workspace = mkdtempSync(join(tmpdir(), "shiplog-ws-"));
+  mkdirSync(join(workspace, "dist"));
+  for (const [path, content] of Object.entries(files)) writeFileSync(join(workspace, path), content);
+});
+afterAll(async () => {
+  await emulator.stop();
+  rmSync(workspace, { recursive: true, force: true });
+});
+beforeEach(() => emulator.requests.clear());
+
+function run(inputs: Record<string, string>, token = emulator.tokens.admin!): Promise<LocalRunResult> {
+  return runBundledAction({
+    inputs: { token, ...inputs },
+    env: { GITHUB_SHA: head, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url },
+    cwd: workspace,
+  });
+}
+
+/** The token may appear only in the runner's mask command, nowhere else. */
+function expectNoToken(result: LocalRunResult, token = emulator.tokens.admin!) {
+  expect(result.masked).toEqual([token]);
+  expect(result.stdout.split(token)).toHaveLength(2);
+  expect(result.summary).not.toContain(token);
+  expect(JSON.stringify(result.outputs)).not.toContain(token);
+  expect(result.stderr).not.toContain(token);
+}
+
+const sha256 = (content: string) => `sha256:${createHash("sha256").update(content).digest("hex")}`;
+const writes = () => emulator.requests.list().filter((r) => r.method !== "GET");
+
+describe("tags", () => {
+  it("creates an annotated tag whose reference points at the tag object, with outputs and a summary", async () => {
+    const result = await run({ tag: "v1.0.0", "tag-message": "Release 1.0.0\n\nNotes.", "tagger-name": "Release Bot", "tagger-email": "bot@example.com" });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const repo = emulator.state.git.repository("acme", "web")!;
+    const tagSha = repo.ref("refs/tags/v1.0.0");
+    expect(result.outputs).toMatchObject({ "tag-sha": tagSha, "tag-ref": "refs/tags/v1.0.0", "tag-outcome": "created", "storage-records": "[]" });
+    expect(repo.object(tagSha!)?.type).toBe("tag");
+    expect(repo.tag(tagSha!)).toMatchObject({ object: head, type: "commit", tag: "v1.0.0", tagger: { name: "Release Bot" } });
+    expect(result.summary).toContain("| `refs/tags/v1.0.0` | created |");
+    expect(result.annotations).toEqual([]);
+    expectNoToken(result);
+  });
+
+  it("a re-run with the same tag is skipped and writes nothing", async () => {
+    await run({ tag: "v1.1.0" });
+    emulator.requests.clear();
+    const again = await run({ tag: "v1.1.0" });
+    expect(again.exitCode).toBe(0);
+    expect(again.outputs["tag-outcome"]).toBe("skipped");
+    expect(again.outputs["tag-sha"]).toBe(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v1.1.0"));
+    expect(writes()).toEqual([]);
+    expect(again.summary).toContain("| skipped |");
+  });
+
+  it("a tag that points elsewhere fails with an annotation saying where it points; nothing is moved", async () => {
+    await run({ tag: "v1.2.0" });
+    const before = emulator.state.git.repository("acme", "web")!.ref("refs/tags/v1.2.0");
+    const other = emulator.state.git.repository("acme", "web")!.commits()[0]!.sha;
+    emulator.requests.clear();
+    const result = await run({ tag: "v1.2.0", "tag-object": other });
+    expect(result.exitCode).toBe(1);
+    expect(result.annotations).toHaveLength(1);
+    expect(result.annotations[0]).toMatchObject({ level: "error", title: "Tag already exists" });
+    expect(result.annotations[0]!.message).toContain(`refs/tags/v1.2.0 in acme/web already exists and points at tag object ${before}: it tags commit ${head}, not commit ${other}`);
+    expect(result.annotations[0]!.message).toContain("delete it first, or choose another tag name");
+    expect(writes()).toEqual([]);
+    expect(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v1.2.0")).toBe(before);
+    expect(result.summary).toContain("Tag already exists");
+  });
+
+  it("if-tag-exists: fail refuses a tag that already matches", async () => {
+    await run({ tag: "v1.3.0" });
+    const result = await run({ tag: "v1.3.0", "if-tag-exists": "fail" });
+    expect(result.exitCode).toBe(1);
+    expect(result.annotations[0]!.message).toContain("Set if-tag-exists: skip");
+  });
+
+  it("a token without contents write gets an annotation naming the permission and level", async () => {
+    const token = emulator.tokens.readOnly!;
+    const result = await run({ tag: "v9.0.0" }, token);
+    expect(result.exitCode).toBe(1);
+    expect(result.annotations).toEqual([
+      expect.objectContaining({ title: "Permission missing", message: expect.stringContaining("It needs the Contents (write) permission: add `permissions: { contents: write }`") }),
+    ]);
+    expectNoToken(result, token);
+  });
+});
+
+describe("storage records", () => {
+  it("three files by glob give three storage records with the files' sha256", async () => {
+    const result = await run({ "subject-path": "dist/*.tgz\ndist/*.zip\ndist/*.json", "registry-url": "https://registry.example/", "subject-version": "1.0.0" });
+    expect(result.exitCode).toBe(0);
+    const records = JSON.parse(result.outputs["storage-records"]!) as { name: string; digest: string }[];
+    expect(records.map((r) => [r.name, r.digest])).toEqual([
+      ["sbom.json", sha256(files["dist/sbom.json"])],
+      ["web-1.0.0.tgz", sha256(files["dist/web-1.0.0.tgz"])],
+      ["web-1.0.0.zip", sha256(files["dist/web-1.0.0.zip"])],
+    ]);
+    const stored = emulator.state.artifacts.storageRecords({ org: "acme" }).filter((r) => r.version === "1.0.0");
+    expect(stored.map((r) => [r.name, r.repository, r.registry_url]).sort()).toEqual([
+      ["sbom.json", "web", "https://registry.example/"],
+      ["web-1.0.0.tgz", "web", "https://registry.example/"],
+      ["web-1.0.0.zip", "web", "https://registry.example/"],
+    ]);
+    expect(result.summary).toContain("### Storage records (3)");
+    expect(result.outputs["tag-outcome"]).toBe("");
+  });
+
+  it("a tag and a digest subject in one run", async () => {
+    const digest = sha256("image");
+    const result = await run({ tag: "v2.0.0", "subject-digest": digest, "subject-name": "ghcr.io/acme/web", "registry-url": "https://ghcr.io/", "storage-status": "active" });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs["tag-outcome"]).toBe("created");
+    expect(JSON.parse(result.outputs["storage-records"]!)).toEqual([expect.objectContaining({ name: "ghcr.io/acme/web", digest, status: "active" })]);
+  });
+
+  it("bad inputs are refused before anything is sent, each annotation naming the input and the rule", async () => {
+    const result = await run({
+      tag: "bad..tag",
+      "subject-digest": "sha256:1234",
+      "subject-name": "app",
+      "registry-url": "http://registry.example/",
+      "storage-status": "gone",
+      "if-tag-exists": "maybe",
+    });
+    expect(result.exitCode).toBe(1);
+    expect(emulator.requests.list()).toEqual([]);
+    const titles = result.annotations.map((a) => a.title);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "Invalid input: tag (git check-ref-format)",
+        "Invalid input: if-tag-exists (one of skip, fail)",
+        "Invalid input: subject-digest (pattern /^sha256:[a-f0-9]{64}$/)",
+        "Invalid input: registry-url (pattern /^https:\\/\\//)",
+        "Invalid input: storage-status (one of active, inactive, eol, deleted)",
+      ]),
+    );
+    expect(result.annotations).toHaveLength(5);
+    expect(result.outputs).toEqual({});
+  });
+
+  it("a glob that matches nothing is an input problem", async () => {
+    const result = await run({ "subject-path": "missing/*.bin", "registry-url": "https://registry.example/" });
+    expect(result.exitCode).toBe(1);
+    expect(result.annotations[0]).toMatchObject({ title: "Invalid input: subject-path (matches a file)" });
+    expect(emulator.requests.list()).toEqual([]);
+  });
+});
+
+describe("dry run", () => {
+  it("computes and reports everything but sends nothing", async () => {
+    const result = await run({ "dry-run": "true", tag: "v3.0.0", "subject-path": "dist/*.tgz", "registry-url": "https://registry.example/" });
+    expect(result.exitCode).toBe(0);
+    expect(emulator.requests.list()).toEqual([]);
+    expect(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v3.0.0")).toBeUndefined();
+    expect(result.outputs["tag-outcome"]).toBe("dry-run");
+    expect(result.outputs["tag-sha"]).toBe("");
+    expect(JSON.parse(result.outputs["storage-records"]!)).toEqual([
+      { name: "web-1.0.0.tgz", digest: sha256(files["dist/web-1.0.0.tgz"]), registry_url: "https://registry.example/", github_repository: "web" },
+    ]);
+    expect(result.summary).toContain("dry run: nothing was sent");
+  });
+});

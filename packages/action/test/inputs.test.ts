@@ -1,0 +1,94 @@
+// Input checking and the report, as plain data: what the action plans from its inputs, and how it explains failures.
+import { describe, expect, it } from "vitest";
+import { ForbiddenError, TagExistsError } from "@shiplog/client";
+import { planFromInputs, type RawInputs } from "@shiplog/action/inputs";
+import { explainFailure } from "@shiplog/action/failure-messages";
+import { renderSummary, runOutputs } from "@shiplog/action/run-report";
+
+const context = { repository: "acme/web", sha: "a".repeat(40), apiUrl: "https://api.service.example" };
+const digest = `sha256:${"b".repeat(64)}`;
+const plan = (raw: RawInputs) => planFromInputs({ token: "t0ken", ...raw }, context);
+
+describe("planFromInputs", () => {
+  it("defaults: the workflow's commit, the tag name as message, skip, the runner's API URL, the repository's name", () => {
+    const { plan: p } = plan({ tag: "v1", "subject-digest": digest, "subject-name": "app", "registry-url": "https://r.example/" });
+    expect(p?.tag).toEqual({ params: { owner: "acme", repo: "web", tag: "v1", message: "v1", object: "a".repeat(40), type: "commit" }, ifExists: "skip" });
+    expect(p?.apiUrl).toBe("https://api.service.example");
+    expect(p?.storage).toMatchObject({ org: "acme", name: "app", digests: [digest], fields: { github_repository: "web", registry_url: "https://r.example/" } });
+    expect(p?.dryRun).toBe(false);
+  });
+
+  it("takes several digests, one per line or comma", () => {
+    const other = `sha256:${"c".repeat(64)}`;
+    const { plan: p } = plan({ "subject-digest": `${digest}\n${other}, ${digest.replace("b", "d")}`, "subject-name": "app", "registry-url": "https://r.example/" });
+    expect(p?.storage?.digests).toHaveLength(3);
+  });
+
+  it("reports every problem at once, named by input and rule", () => {
+    const { problems } = plan({ token: "", tag: "v1", "tagger-name": "x", "tagger-date": "soon", "tag-type": "branch", "subject-digest": digest, "dry-run": "yes" });
+    expect(problems.map((p) => [p.input, p.rule])).toEqual([
+      ["token", "required"],
+      ["dry-run", "true or false"],
+      ["tagger-email", "tagger-name and tagger-email together"],
+      ["tag-type", "one of commit, tree, blob, tag"],
+      ["subject-name", "required with subject-digest"],
+      ["registry-url", "required"],
+    ]);
+  });
+
+  it("maps the schema's field rules back to inputs", () => {
+    const { problems } = plan({ tag: "v1", "tag-object": "HEAD", "tag-type": "branch", "tagger-name": "a", "tagger-email": "b", "tagger-date": "soon" });
+    expect(problems.map((p) => p.input)).toEqual(["tag-object", "tag-type", "tagger-date"]);
+  });
+
+  it("refuses inputs that would be silently ignored, and an empty run", () => {
+    expect(plan({ "registry-url": "https://r.example/" }).problems.map((p) => p.input)).toEqual(["registry-url"]);
+    expect(plan({ "tag-message": "m" }).problems.map((p) => p.input)).toEqual(["tag-message"]);
+    expect(plan({}).problems).toEqual([expect.objectContaining({ input: "tag", rule: "something to do" })]);
+  });
+
+  it("needs GITHUB_REPOSITORY", () => {
+    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, repository: undefined }).problems[0]).toMatchObject({ input: "GITHUB_REPOSITORY" });
+  });
+});
+
+describe("explainFailure", () => {
+  it("a 403 names the permission, the level, and the workflow permissions line", () => {
+    const error = new ForbiddenError({
+      status: 403,
+      method: "POST",
+      route: "/orgs/{org}/artifacts/metadata/storage-record",
+      serviceMessage: "Resource not accessible by integration",
+      acceptedPermissions: [[{ permission: "artifact_metadata", access: "write" }]],
+    });
+    const explained = explainFailure(error, { kind: "storage-record", org: "acme", subject: "app@sha256:x", githubRepository: "web" });
+    expect(explained.title).toBe("Permission missing");
+    expect(explained.message).toContain("It needs the Artifact metadata (write) permission: add `permissions: { artifact-metadata: write }` to the job");
+    expect(explained.message).toContain("Artifact metadata: Read and write");
+  });
+
+  it("a taken tag keeps the client's account of where it points", () => {
+    const error = new TagExistsError({ ref: "refs/tags/v1", refTargetType: "commit", refTargetSha: "c".repeat(40) }, "refs/tags/v1 in acme/web already exists as a lightweight tag pointing at commit ccc", false);
+    expect(explainFailure(error, { kind: "tag", repository: "acme/web", tag: "v1" }).message).toMatch(/^refs\/tags\/v1 in acme\/web already exists as a lightweight tag pointing at commit ccc\. The action never moves/);
+  });
+});
+
+describe("report", () => {
+  it("outputs and summary of a run, with cells escaped", () => {
+    const report = {
+      dryRun: false,
+      repository: "acme/web",
+      tag: { outcome: "created" as const, ref: "refs/tags/v1", sha: "d".repeat(40), object: { type: "commit", sha: "a".repeat(40) }, message: "a | b\nsecond line" },
+      storageRecords: [{ outcome: "created" as const, name: "app", digest, registry_url: "https://r.example/", record: { id: 7, name: "app", digest, status: "active" } }],
+    };
+    expect(runOutputs(report)).toEqual({
+      "tag-sha": "d".repeat(40),
+      "tag-ref": "refs/tags/v1",
+      "tag-outcome": "created",
+      "storage-records": JSON.stringify([{ id: 7, name: "app", digest, status: "active" }]),
+    });
+    const summary = renderSummary(report);
+    expect(summary).toContain("| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |");
+    expect(summary).toContain("| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | active |  | created | 7 |");
+  });
+});
