@@ -94,6 +94,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.addHook("onClose", async () => state.notifications.stop());
   if (options.importStepIntervalMs) state.imports.startTimer(options.importStepIntervalMs);
 
+  // Like the service, an empty body is no body (an empty PATCH restarts an import), not a JSON error.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error("Problems parsing JSON"), { statusCode: 400 }), undefined);
+    }
+  });
+
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error.statusCode === 400) {

@@ -1,0 +1,35 @@
+import { requiredPermissions, APP_TOKEN_KINDS, type PermissionResolution, type Requirement } from "@shiplog/client";
+import type { AccessRule, PermissionNeed, Principal } from "./access-control.js";
+
+/** Whether a requirement of the matrix applies to the caller's token type. */
+function appliesTo(requirement: Requirement, principal: Principal): boolean {
+  if (principal.kind === "anonymous") return true;
+  const type = principal.token.type;
+  if (type === "classic") return true;
+  if (type === "fine_grained") return requirement.fineGrained;
+  return requirement.tokenTypes.some((t) => APP_TOKEN_KINDS[t] === type);
+}
+
+/** Turns the matrix's answer for one call into the emulator's access rule for this caller. */
+export function accessRuleFromResolution(resolution: PermissionResolution, principal: Principal): AccessRule {
+  const needs: PermissionNeed[] = resolution.requirements
+    .filter((r) => appliesTo(r, principal))
+    .map((r) => ({ permission: r.permission, access: r.access }));
+  // allOf: one set with every permission; anyOf, and multi lines the spec leaves open: any one suffices.
+  const anyOf = needs.length === 0 ? [] : resolution.combine === "allOf" ? [needs] : needs.map((n) => [n]);
+  return {
+    anyOf,
+    tokenTypes: resolution.tokenKinds,
+    ...(resolution.classicScopes && { classicScopes: resolution.classicScopes }),
+    publicRead: resolution.publicReadable,
+  };
+}
+
+/**
+ * The rule the permission matrix (the client's data, the one source of truth) gives a request,
+ * or undefined when the matrix does not cover the path.
+ */
+export function matrixAccessRule(method: string, path: string, principal: Principal): AccessRule | undefined {
+  const resolution = requiredPermissions(method, path);
+  return resolution.covered ? accessRuleFromResolution(resolution, principal) : undefined;
+}
