@@ -1,0 +1,182 @@
+{{/*
+The chart name, shortened to fit Kubernetes' 63-character label values.
+*/}}
+{{- define "shiplog-controller.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The fully qualified app name: the release name, plus the chart name unless the release name already has it.
+*/}}
+{{- define "shiplog-controller.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "shiplog-controller.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+Common labels.
+*/}}
+{{- define "shiplog-controller.labels" -}}
+helm.sh/chart: {{ include "shiplog-controller.chart" . }}
+{{ include "shiplog-controller.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: controller
+app.kubernetes.io/part-of: shiplog
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/*
+Selector labels: stable across upgrades (a Deployment's selector cannot change).
+*/}}
+{{- define "shiplog-controller.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "shiplog-controller.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "shiplog-controller.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "shiplog-controller.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+The Secret holding the API token, and its key.
+*/}}
+{{- define "shiplog-controller.tokenSecretName" -}}
+{{- if .Values.token.existingSecret }}
+{{- .Values.token.existingSecret }}
+{{- else }}
+{{- printf "%s-token" (include "shiplog-controller.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{- define "shiplog-controller.tokenSecretKey" -}}
+{{- if .Values.token.existingSecret }}{{ .Values.token.existingSecretKey }}{{ else }}token{{ end }}
+{{- end }}
+
+{{/*
+Names of the leader-election Lease and the ConfigMap of acknowledged state, both in the release namespace.
+*/}}
+{{- define "shiplog-controller.leaseName" -}}
+{{- include "shiplog-controller.fullname" . }}
+{{- end }}
+
+{{- define "shiplog-controller.stateConfigMapName" -}}
+{{- printf "%s-state" (include "shiplog-controller.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "shiplog-controller.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/*
+Checks that the values schema cannot express; fails the render with a message naming the values.
+*/}}
+{{- define "shiplog-controller.validate" -}}
+{{- if and .Values.token.existingSecret .Values.token.value }}
+{{- fail "token: set either token.existingSecret or token.value, not both" }}
+{{- end }}
+{{- if not (or .Values.token.existingSecret .Values.token.value) }}
+{{- fail "token: set token.existingSecret (the name of a Secret holding the API token) or token.value" }}
+{{- end }}
+{{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
+{{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
+{{- end }}
+{{- with .Values.config.deploymentNameTemplate }}
+{{- if not (and (contains "{workload}" .) (contains "{container}" .)) }}
+{{- fail "config.deploymentNameTemplate: must contain {workload} and {container}, so that records of different workloads and containers stay apart" }}
+{{- end }}
+{{- end }}
+{{- if and .Values.config.namespaces .Values.config.excludeNamespaces }}
+{{- fail "config.excludeNamespaces: only applies when config.namespaces is empty (cluster-wide mode)" }}
+{{- end }}
+{{- end }}
+
+{{/*
+The controller's environment: one SHIPLOG_* variable per non-empty config value.
+*/}}
+{{- define "shiplog-controller.env" -}}
+{{- $c := .Values.config }}
+{{- $settings := list
+  (list "SHIPLOG_ORG" $c.org)
+  (list "SHIPLOG_CLUSTER" $c.cluster)
+  (list "SHIPLOG_LOGICAL_ENVIRONMENT" $c.logicalEnvironment)
+  (list "SHIPLOG_PHYSICAL_ENVIRONMENT" $c.physicalEnvironment)
+  (list "SHIPLOG_API_URL" $c.apiUrl)
+  (list "SHIPLOG_API_VERSION" $c.apiVersion)
+  (list "SHIPLOG_NAMESPACES" (join "," $c.namespaces))
+  (list "SHIPLOG_EXCLUDE_NAMESPACES" (join "," $c.excludeNamespaces))
+  (list "SHIPLOG_LABEL_SELECTOR" $c.labelSelector)
+  (list "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE" $c.deploymentNameTemplate)
+  (list "SHIPLOG_FLUSH_INTERVAL" $c.flushInterval)
+  (list "SHIPLOG_BATCH_SIZE" (toString (int $c.batchSize)))
+  (list "SHIPLOG_CONCURRENCY" (toString (int $c.concurrency)))
+  (list "SHIPLOG_RESYNC_INTERVAL" $c.resyncInterval)
+  (list "SHIPLOG_RETRY_MIN_DELAY" $c.retryMinDelay)
+  (list "SHIPLOG_RETRY_MAX_DELAY" $c.retryMaxDelay)
+  (list "SHIPLOG_REQUEST_TIMEOUT" $c.requestTimeout)
+  (list "SHIPLOG_WATCH_TIMEOUT" $c.watchTimeout)
+  (list "SHIPLOG_WATCH_IDLE_TIMEOUT" $c.watchIdleTimeout)
+  (list "SHIPLOG_HTTP_PORT" (toString (int $c.httpPort)))
+  (list "SHIPLOG_LOG_LEVEL" $c.logLevel)
+  (list "SHIPLOG_DRY_RUN" (toString $c.dryRun))
+}}
+{{- range $settings }}
+{{- if index . 1 }}
+- name: {{ index . 0 }}
+  value: {{ index . 1 | quote }}
+{{- end }}
+{{- end }}
+- name: SHIPLOG_TOKEN_FILE
+  value: /var/run/secrets/shiplog/token
+{{- if .Values.leaderElection.enabled }}
+- name: SHIPLOG_LEASE_NAME
+  value: {{ include "shiplog-controller.leaseName" . | quote }}
+{{- end }}
+- name: SHIPLOG_STATE_CONFIGMAP
+  value: {{ include "shiplog-controller.stateConfigMapName" . | quote }}
+- name: POD_NAME
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.name
+- name: POD_NAMESPACE
+  valueFrom:
+    fieldRef:
+      fieldPath: metadata.namespace
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+RBAC rules of what the controller's informers list and watch: pods and the workloads that own them. Nothing else.
+*/}}
+{{- define "shiplog-controller.watchRules" -}}
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list", "watch"]
+- apiGroups: ["apps"]
+  resources: ["replicasets", "deployments", "statefulsets", "daemonsets"]
+  verbs: ["list", "watch"]
+- apiGroups: ["batch"]
+  resources: ["jobs", "cronjobs"]
+  verbs: ["list", "watch"]
+{{- end }}
