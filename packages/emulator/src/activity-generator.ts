@@ -241,8 +241,22 @@ export class ActivityGenerator {
     });
   }
 
+  /** The subject of an IssuesEvent (`issue`) or a PullRequestEvent (`number`, `pull_request`); paths become URLs when rendered. */
   #issuePayload(issue: StoredIssue): Record<string, unknown> {
-    return { issue: { number: issue.number, title: issue.title, state: issue.state, pull_request: issue.pullRequest ? {} : undefined } };
+    const path = `/repos/${issue.owner}/${issue.repo}`;
+    const summary = { id: issue.id, number: issue.number, title: issue.title, state: issue.state, user: { login: issue.user }, url: `${path}/issues/${issue.number}` };
+    if (!issue.pullRequest) return { issue: summary };
+    const head = this.#heads.get(`${issue.owner}/${issue.repo}:refs/heads/main`.toLowerCase()) ?? this.#sha();
+    return {
+      number: issue.number,
+      pull_request: {
+        id: issue.id,
+        number: issue.number,
+        url: `${path}/pulls/${issue.number}`,
+        head: { ref: `pr-${issue.number}`, sha: this.#sha(), repo: { id: 0, name: issue.repo, url: path } },
+        base: { ref: "main", sha: head, repo: { id: 0, name: issue.repo, url: path } },
+      },
+    };
   }
 
   #subjectKey(issue: StoredIssue): string {

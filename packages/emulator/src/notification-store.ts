@@ -137,7 +137,7 @@ export class NotificationStore {
       if (!this.isWatching(thread.user, `${thread.repo.owner}/${thread.repo.name}`)) return { delivered: false, thread, blockedBy: "muted" };
       reason = "subscribed";
     }
-    const now = this.clock.nowMs();
+    const now = this.#now();
     if ((thread.subscription === "ignored" || thread.subscription === "muted") && endsIgnore) {
       this.#subscribe(thread, delivery.reason, now);
     }
@@ -157,7 +157,7 @@ export class NotificationStore {
    */
   participate(user: string, subjectKey: string, repo: ThreadRepo, subject: ThreadSubject, reason: string): StoredThread {
     const thread = this.#threadFor(user, subjectKey, repo, subject, reason);
-    const now = this.clock.nowMs();
+    const now = this.#now();
     if (thread.subscription === "ignored" || thread.subscription === "muted") this.#subscribe(thread, reason, now);
     this.#participate(thread, reason, now);
     this.#touch(thread.user);
@@ -238,7 +238,7 @@ export class NotificationStore {
   markThreadRead(thread: StoredThread): void {
     if (!thread.unread) return;
     thread.unread = false;
-    thread.lastReadAtMs = this.clock.nowMs();
+    thread.lastReadAtMs = this.#now();
     this.#touch(thread.user);
   }
 
@@ -251,7 +251,7 @@ export class NotificationStore {
 
   /** PUT subscription: `ignored` true blocks the thread; false subscribes. */
   setSubscription(thread: StoredThread, ignored: boolean): void {
-    const now = this.clock.nowMs();
+    const now = this.#now();
     if (thread.subscription === "none" || thread.subscription === "muted") {
       thread.subscriptionCreatedAtMs = now;
       thread.subscriptionReason = ignored ? null : "manual";
@@ -295,7 +295,7 @@ export class NotificationStore {
       subject: { ...subject },
       reason,
       unread: false,
-      updatedAtMs: this.clock.nowMs(),
+      updatedAtMs: this.#now(),
       lastReadAtMs: null,
       done: true,
       participating: false,
@@ -319,6 +319,11 @@ export class NotificationStore {
     if (thread.subscription === "none" || thread.subscriptionCreatedAtMs === null) thread.subscriptionCreatedAtMs = now;
     thread.subscription = "subscribed";
     thread.subscriptionReason = reason;
+  }
+
+  /** Now, to the whole second: the service shows times to the second, and compares them so. */
+  #now(): number {
+    return Math.floor(this.clock.nowMs() / 1000) * 1000;
   }
 
   /** Moves the user's `Last-Modified` on by at least a second, so every change is a new HTTP-date. */

@@ -29,12 +29,7 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   const fullName = (event: StoredEvent) => `${event.repo.owner}/${event.repo.name}`.toLowerCase();
 
   function eventView(base: string, event: StoredEvent) {
-    const payload = { ...event.payload };
-    if (Array.isArray(payload["commits"])) {
-      payload["commits"] = (payload["commits"] as { url: string }[]).map((c) => ({ ...c, url: `${base}${c.url}` }));
-    }
-    const comment = payload["comment"] as { url?: string } | undefined;
-    if (comment?.url?.startsWith("/")) payload["comment"] = { ...comment, url: `${base}${comment.url}` };
+    const payload = withBase(base, event.payload) as Record<string, unknown>;
     return {
       id: String(event.id),
       type: event.type,
@@ -130,4 +125,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   userFeed("/users/:username/events/public", OPEN_FEED, (e, login) => byUser(e, login) && e.public);
   userFeed("/users/:username/received_events", OPEN_FEED, (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
   userFeed("/users/:username/received_events/public", OPEN_FEED, (e, login) => received(e, login) && e.public);
+}
+
+/** Payloads keep API paths in `url` and `*_url` fields; the answer gives them as URLs on the request's base. */
+function withBase(base: string, value: unknown, key = ""): unknown {
+  if (typeof value === "string") return (key === "url" || key.endsWith("_url")) && value.startsWith("/") ? `${base}${value}` : value;
+  if (Array.isArray(value)) return value.map((item) => withBase(base, item));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withBase(base, v, k)]));
+  return value;
 }
