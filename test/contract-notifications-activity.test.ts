@@ -12,7 +12,11 @@ import {
   threadSubscription,
 } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import type { z } from "zod";
+
+/** What the tests need of a zod schema (zod itself is a dependency of the client, not of this folder). */
+interface Schema {
+  safeParse(value: unknown): { success: boolean; error?: { issues: unknown[] } };
+}
 import { operation, requestExamples, responseExamples, validateResponse } from "./support/openapi-contract.js";
 
 // The official description names the service `github` (`performed_via_github_app`); our spec says `service`.
@@ -78,7 +82,7 @@ const FEEDS = [
   "/users/{username}/received_events/public",
 ];
 
-const RESPONSES: [string, string, z.ZodType][] = [
+const RESPONSES: [string, string, Schema][] = [
   ["GET", "/notifications", notificationThreadList],
   ["PUT", "/notifications", markReadAccepted],
   ["GET", "/notifications/threads/{thread_id}", notificationThread],
@@ -86,7 +90,7 @@ const RESPONSES: [string, string, z.ZodType][] = [
   ["PUT", "/notifications/threads/{thread_id}/subscription", threadSubscription],
   ["GET", "/repos/{owner}/{repo}/notifications", notificationThreadList],
   ["PUT", "/repos/{owner}/{repo}/notifications", markReadAccepted],
-  ...FEEDS.map((path): [string, string, z.ZodType] => ["GET", path, activityEventList]),
+  ...FEEDS.map((path): [string, string, Schema] => ["GET", path, activityEventList]),
   ["GET", "/repos/{owner}/{repo}/issues/events", issueEventList],
   ["GET", "/repos/{owner}/{repo}/issues/events/{event_id}", issueEvent],
   ["GET", "/repos/{owner}/{repo}/issues/{issue_number}/events", issueEventList],
@@ -103,7 +107,7 @@ describe("the client's schemas accept every official example", () => {
     }
   }
 
-  const requests: [string, string, z.ZodType][] = [
+  const requests: [string, string, Schema][] = [
     ["PUT", "/notifications", markNotificationsReadBody],
     ["PUT", "/repos/{owner}/{repo}/notifications", markRepoNotificationsReadParams.omit({ owner: true, repo: true })],
     ["PUT", "/notifications/threads/{thread_id}/subscription", setThreadSubscriptionBody],

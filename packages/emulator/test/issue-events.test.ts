@@ -93,7 +93,7 @@ describe("issue events", () => {
   it("a malformed page answers 422; the client refuses per_page above 100 before sending", async () => {
     const response = await fetch(`${emu.url}/repos/acme/web/issues/events?page=0`);
     expect(response.status).toBe(422);
-    expect((await response.json()).errors[0]).toMatchObject({ field: "page", code: "invalid" });
+    expect(((await response.json()) as { errors: unknown[] }).errors[0]).toMatchObject({ field: "page", code: "invalid" });
     expect(() => client().issueEvents.listForRepo({ owner: "acme", repo: "web" }, { per_page: 101 })).toThrow(RequestValidationError);
     await expect(client().issueEvents.get({ owner: "acme", repo: "web", event_id: "x1" as never })).rejects.toBeInstanceOf(RequestValidationError);
   });

@@ -239,7 +239,7 @@ describe("listing filters and polling headers", () => {
   it("bad filters answer 422 naming the field; per_page above 50 is refused by the client before sending", async () => {
     const response = await fetch(`${emu.url}/notifications?since=yesterday`, { headers: { authorization: `Bearer ${emu.tokens["classic"]}` } });
     expect(response.status).toBe(422);
-    expect((await response.json()).errors[0].field).toBe("since");
+    expect(((await response.json()) as { errors: { field: string }[] }).errors[0]?.field).toBe("since");
     const before = emu.requests.count();
     expect(() => octo.notifications.list({}, { per_page: 51 })).toThrow(RequestValidationError);
     expect(() => octo.notifications.list({ since: "yesterday" })).toThrow(/since/);
