@@ -38,7 +38,7 @@ export interface PollerStats {
   waits: number[];
 }
 
-/** Whether an error is the caller's abort (which ends a poller cleanly). */
-export function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true || (error instanceof Error && (error.name === "AbortError" || (error as { code?: string }).code === "aborted"));
+/** Whether the caller's signal has fired: then any error on the way out is the abort, and the poller ends cleanly. */
+export function isAbort(_error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
 }
