@@ -1,12 +1,15 @@
 import * as core from "@actions/core";
 import { context } from "@actions/github";
 import { ArtifactMetadataApi, GitApi, Transport } from "@shiplog/client";
-import { explainFailure, type FailedStep } from "./failure-messages.js";
+import { concurrencyLimit } from "./concurrency-limit.js";
+import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
-import { renderSummary, runOutputs, type RunReport, type StorageRecordReport } from "./run-report.js";
+import { proxyAwareFetch } from "./proxy-aware-fetch.js";
+import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { fileSubjects, matchFiles, type Subject } from "./subjects.js";
 
 const USER_AGENT = "shiplog-action/0.1.0";
+const RECORD_CONCURRENCY = 4;
 
 /** Reads every input as the runner passes it (`INPUT_<NAME>`). */
 function readInputs(): RawInputs {
@@ -65,50 +68,63 @@ export async function run(): Promise<void> {
 
   const repository = `${plan.owner}/${plan.repo}`;
   const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
-  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT });
+  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT, fetch: proxyAwareFetch() });
   const git = new GitApi(transport);
   const artifacts = new ArtifactMetadataApi(transport);
-  let step: FailedStep | undefined;
-
-  try {
-    if (plan.tag) {
-      const { params, ifExists } = plan.tag;
-      step = { kind: "tag", repository, tag: params.tag };
-      const ref = `refs/tags/${params.tag}`;
-      if (plan.dryRun) {
-        report.tag = { outcome: "dry-run", ref, object: { type: params.type, sha: params.object }, message: params.message };
-      } else {
-        const result = await git.createAnnotatedTag({ ...params, if_exists: ifExists });
-        report.tag = { outcome: result.outcome, ref: result.ref.ref, sha: result.tag.sha, object: { type: result.tag.object.type, sha: result.tag.object.sha }, message: result.tag.message };
-        core.info(`${result.outcome === "created" ? "Created" : "Skipped (already there)"} ${ref} → tag object ${result.tag.sha} → ${result.tag.object.type} ${result.tag.object.sha}`);
-      }
+  // The tag and the storage records do not depend on each other: they go out together.
+  const tagTask = plan.tag ? tagStep(git, plan, repository) : undefined;
+  const recordTasks = plan.storage ? recordSteps(artifacts, plan, subjects) : [];
+  const [tagResult, ...recordResults] = await Promise.allSettled([tagTask ?? Promise.resolve(undefined), ...recordTasks]);
+  if (tagResult?.status === "fulfilled") report.tag = tagResult.value;
+  const failures: FailureExplanation[] = [];
+  if (tagResult?.status === "rejected") failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
+  recordResults.forEach((result, index) => {
+    if (result.status === "fulfilled") report.storageRecords.push(result.value as StorageRecordReport);
+    else {
+      const subject = subjects[index]!;
+      const step: FailedStep = { kind: "storage-record", org: plan.owner, subject: `${subject.name}@${subject.digest}`, githubRepository: plan.storage!.fields.github_repository ?? plan.repo };
+      failures.push(explainFailure(result.reason, step));
     }
-    const storage = plan.storage;
-    for (const subject of storage ? subjects : []) {
-      const request = storageRequest(storage!, subject.name, subject.digest);
-      step = { kind: "storage-record", org: request.org, subject: `${subject.name}@${subject.digest}`, githubRepository: request.github_repository ?? plan.repo };
-      const entry: StorageRecordReport = {
-        outcome: plan.dryRun ? "dry-run" : "created",
-        name: request.name,
-        digest: request.digest,
-        registry_url: request.registry_url,
-        status: request.status,
-        version: request.version,
-        github_repository: request.github_repository,
-        file: subject.file,
-      };
-      if (!plan.dryRun) {
-        const result = await artifacts.createStorageRecord(request);
-        entry.record = result.storage_records[0];
-        core.info(`Recorded storage of ${subject.name} (${subject.digest}) in ${request.registry_url}`);
-      }
-      report.storageRecords.push(entry);
-    }
-  } catch (error) {
-    const explanation = step ? explainFailure(error, step) : { title: "Unexpected error", message: String(error) };
-    report.failure = explanation;
-    core.error(explanation.message, { title: explanation.title });
+  });
+  for (const failure of failures) core.error(failure.message, { title: failure.title });
+  if (failures.length > 0) {
+    report.failures = failures;
     process.exitCode = core.ExitCode.Failure;
   }
   await finish(report);
+}
+
+/** Creates (or, re-run, finds) the annotated tag; in a dry run only describes it. */
+async function tagStep(git: GitApi, plan: ActionPlan, repository: string): Promise<TagReport> {
+  const { params, ifExists } = plan.tag!;
+  const ref = `refs/tags/${params.tag}`;
+  if (plan.dryRun) return { outcome: "dry-run", ref, object: { type: params.type, sha: params.object }, message: params.message };
+  const result = await git.createAnnotatedTag({ ...params, if_exists: ifExists });
+  core.info(`${result.outcome === "created" ? "Created" : "Skipped (already there)"} ${ref} in ${repository} → tag object ${result.tag.sha} → ${result.tag.object.type} ${result.tag.object.sha}`);
+  return { outcome: result.outcome, ref: result.ref.ref, sha: result.tag.sha, object: { type: result.tag.object.type, sha: result.tag.object.sha }, message: result.tag.message };
+}
+
+/** One storage record per subject (upserts, so safe to send side by side); in a dry run only described. */
+function recordSteps(artifacts: ArtifactMetadataApi, plan: ActionPlan, subjects: Subject[]): Promise<StorageRecordReport>[] {
+  // Several at a time, not hundreds: the service's secondary rate limits punish bursts.
+  const limit = concurrencyLimit(RECORD_CONCURRENCY);
+  return subjects.map((subject) => limit(async () => {
+    const request = storageRequest(plan.storage!, subject.name, subject.digest);
+    const entry: StorageRecordReport = {
+      outcome: plan.dryRun ? "dry-run" : "created",
+      name: request.name,
+      digest: request.digest,
+      registry_url: request.registry_url,
+      status: request.status,
+      version: request.version,
+      github_repository: request.github_repository,
+      file: subject.file,
+    };
+    if (!plan.dryRun) {
+      const result = await artifacts.createStorageRecord(request);
+      entry.record = result.storage_records[0];
+      core.info(`Recorded storage of ${subject.name} (${subject.digest}) in ${request.registry_url}`);
+    }
+    return entry;
+  }));
 }

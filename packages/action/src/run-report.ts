@@ -4,7 +4,8 @@ export interface RunReport {
   repository: string;
   tag?: TagReport;
   storageRecords: StorageRecordReport[];
-  failure?: { title: string; message: string };
+  /** What failed, each explained (the tag and the records are attempted independently). */
+  failures?: { title: string; message: string }[];
 }
 
 export interface TagReport {
@@ -54,7 +55,7 @@ const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
 /** The job summary: a table of the tag and of the storage records, created or (dry run) planned. */
 export function renderSummary(report: RunReport): string {
   const lines: string[] = [`## shiplog${report.dryRun ? " (dry run: nothing was sent)" : ""}`, ""];
-  if (report.failure) lines.push(`> **${cell(report.failure.title)}**: ${cell(report.failure.message)}`, "");
+  for (const failure of report.failures ?? []) lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
   if (report.tag) {
     const t = report.tag;
     lines.push(
@@ -82,6 +83,6 @@ export function renderSummary(report: RunReport): string {
     }
     lines.push("");
   }
-  if (!report.tag && report.storageRecords.length === 0 && !report.failure) lines.push("Nothing was created.", "");
+  if (!report.tag && report.storageRecords.length === 0 && !report.failures?.length) lines.push("Nothing was created.", "");
   return lines.join("\n");
 }
