@@ -141,7 +141,7 @@ describe("references", () => {
       object: { type: "tag", sha: tag.body["sha"], url: `${emulator.url}/repos/acme/web/git/tags/${tag.body["sha"]}` },
     });
     expect(created.headers.get("location")).toBe(created.body["url"]);
-    const read = await call("GET", "/repos/acme/web/git/ref/tags/ref-me", { token: null });
+    const read = await call("GET", "/repos/acme/web/git/ref/tags/ref-me", { token: emulator.tokens.readOnly });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
     expect((await call("GET", "/repos/acme/web/git/ref/heads/main")).body["object"]).toMatchObject({ type: "commit", sha: head });
