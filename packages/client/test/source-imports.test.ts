@@ -318,9 +318,10 @@ describe("token rules (spec 5.1: a personal access token (classic) only)", () =>
     }
   });
 
-  it("a classic token without the repo scope is refused with 403", async () => {
+  it("a classic token without the repo scope cannot see the private target (404), nor write a public one (403)", async () => {
     const hubot = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classicHubot, retry: false });
-    await expect(hubot.imports.getImportStatus(target)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(hubot.imports.getImportStatus(target)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(hubot.imports.getImportStatus({ owner: "acme", repo: "web" })).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("a client told its token type refuses locally, sending nothing", async () => {

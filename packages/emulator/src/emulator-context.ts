@@ -42,6 +42,8 @@ declare module "fastify" {
   interface FastifyRequest {
     principal: Principal;
     apiVersion: string;
+    /** The access rule applied to this request (from the permission matrix, or the route's own). */
+    accessRule: AccessRule | undefined;
   }
   interface FastifyContextConfig {
     access?: AccessRule;

@@ -33,3 +33,17 @@ export function matrixAccessRule(method: string, path: string, principal: Princi
   const resolution = requiredPermissions(method, path);
   return resolution.covered ? accessRuleFromResolution(resolution, principal) : undefined;
 }
+
+/** A concrete path for a route template (`/orgs/:org/…` → `/orgs/sample/…`), to ask the matrix about it. */
+function samplePath(fastifyRoute: string): string {
+  return fastifyRoute.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === "digest" ? `sha256:${"0".repeat(64)}` : /_id$|_number$/.test(name) ? "1" : "sample"));
+}
+
+/**
+ * Routes the emulator serves that neither the matrix covers nor declare a rule of their own: these would
+ * be served without any access check, so the emulator refuses to start with them.
+ */
+export function uncoveredRoute(method: string, fastifyRoute: string, hasOwnRule: boolean): string | undefined {
+  if (hasOwnRule || method === "HEAD" || method === "OPTIONS") return undefined;
+  return requiredPermissions(method, samplePath(fastifyRoute)).covered ? undefined : `${method} ${fastifyRoute}`;
+}

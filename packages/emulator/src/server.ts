@@ -14,6 +14,7 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
+import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
 import { ActivityGenerator } from "./activity-generator.js";
 import { EventFeeds } from "./event-feeds.js";
 import { IssueEventStore } from "./issue-event-store.js";
@@ -84,6 +85,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     forceCloseConnections: true,
   });
 
+  // Every endpoint is checked against the permission matrix; one it does not cover must bring its own rule.
+  const unchecked: string[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      const missing = uncoveredRoute(method, route.url, route.config?.access !== undefined);
+      if (missing) unchecked.push(missing);
+    }
+  });
+
   installHooks(app, { access, faults, requests, rateLimits, fixture });
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
@@ -106,6 +116,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  if (unchecked.length > 0) throw new Error(`emulator routes with no access rule: ${unchecked.join(", ")}`);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error.statusCode === 400) {
@@ -164,6 +175,7 @@ const callerKey = (principal: Principal, request: FastifyRequest) =>
 function installHooks(app: FastifyInstance, deps: HookDeps): void {
   app.decorateRequest("principal", null as never);
   app.decorateRequest("apiVersion", "");
+  app.decorateRequest("accessRule", undefined);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-service-request-id", request.id);
@@ -222,7 +234,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
-    const rule = request.routeOptions.config?.access;
+    const rule = request.accessRule;
     if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {
       reply.header("x-accepted-service-permissions", acceptedPermissionsHeader(rule));
     }
@@ -253,11 +265,16 @@ function logEntry(request: FastifyRequest, status: number) {
   };
 }
 
-/** Applies a route's access rule: token type, classic scopes, the resource's existence, then permissions. */
+/**
+ * Applies the access rule of the permission matrix (the client's data) for this call, or the route's own
+ * rule where the matrix does not cover the path: token type, classic scopes, the resource's existence,
+ * then permissions.
+ */
 async function authorize(request: FastifyRequest, reply: FastifyReply, access: AccessControl): Promise<unknown> {
-  const rule = request.routeOptions.config?.access;
-  if (!rule) return;
   const principal = request.principal;
+  const rule = matrixAccessRule(request.method, request.url.split("?")[0] ?? "/", principal) ?? request.routeOptions.config?.access;
+  request.accessRule = rule;
+  if (!rule) return;
   const params = request.params as Record<string, string | undefined>;
   const org = params["org"] ?? params["owner"];
   const repo = params["repo"];

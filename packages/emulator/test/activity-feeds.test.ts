@@ -128,7 +128,7 @@ describe("visibility and access (4.4)", () => {
     await expect(collect(client("admin").activity.listOrgEventsForUser({ username: "hubot", org: "acme" }))).rejects.toBeInstanceOf(NotFoundError);
     const refused = await collect(client("noEvents").activity.listOrgEventsForUser({ username: "octo", org: "acme" })).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ForbiddenError);
-    expect((refused as ForbiddenError).acceptedPermissions).toEqual([[{ permission: "events", access: "read" }]]);
+    expect((refused as ForbiddenError).acceptedPermissions).toEqual([[{ permission: "organization_events", access: "read" }]]);
     await expect(collect(client("installation").activity.listOrgEventsForUser({ username: "octo", org: "acme" }))).rejects.toBeInstanceOf(ForbiddenError);
     expect((await get("/users/octo/events/orgs/acme")).status).toBe(401);
   });

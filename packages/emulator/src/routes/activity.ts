@@ -1,22 +1,15 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EVENT_FEED_PAGE_LIMITS, PUBLIC_EVENTS_PAGE_LIMITS } from "@shiplog/client";
-import type { AccessRule, Principal } from "../access-control.js";
+import type { Principal } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredEvent } from "../event-feeds.js";
-import { TOKEN_TYPES } from "../fixture.js";
 import { actorView, baseUrlOf, eventOrgView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPageLeniently, type ListLimits } from "./list-paging.js";
 
 const DOCS = "/activity/events";
 
-/** Feeds that need no permission for fine-grained tokens, readable without authentication (spec 4.4, 5.1). */
-const OPEN_FEED: AccessRule = { anyOf: [], tokenTypes: TOKEN_TYPES, publicRead: true };
-/** Repository events need Metadata read (public repositories: anyone). */
-const REPO_FEED: AccessRule = { anyOf: [[{ permission: "metadata", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
-/** The organization feed of a user needs the organization's Events read; an installation acts for no user. */
-const USER_ORG_FEED: AccessRule = { anyOf: [[{ permission: "events", access: "read" }]], tokenTypes: ["classic", "fine_grained", "app_user"] };
 
 /** Activity event feeds (spec 4.4) with the rules of 6.1: 300 events, 30 days, ETag and 304, X-Poll-Interval. */
 export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -60,14 +53,13 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     return reply.send(items.map((e) => eventView(base, e)));
   }
 
-  app.get("/events", { config: { access: OPEN_FEED } }, (request, reply) =>
+  app.get("/events", (request, reply) =>
     answer(request, reply, feeds.feed((e) => e.public), PUBLIC_EVENTS_PAGE_LIMITS),
   );
 
   app.get<{ Params: { owner: string; repo: string } }>(
     "/networks/:owner/:repo/events",
     {
-      config: { access: OPEN_FEED },
       // A renamed network answers 301 to its current name before the repository lookup.
       onRequest: async (request, reply) => {
         const renamed = feeds.renamedNetwork(request.params.owner, request.params.repo);
@@ -84,12 +76,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     },
   );
 
-  app.get<{ Params: { org: string } }>("/orgs/:org/events", { config: { access: OPEN_FEED } }, (request, reply) => {
+  app.get<{ Params: { org: string } }>("/orgs/:org/events", (request, reply) => {
     const org = request.params.org.toLowerCase();
     return answer(request, reply, feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org), EVENT_FEED_PAGE_LIMITS);
   });
 
-  app.get<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/events", { config: { access: REPO_FEED } }, (request, reply) => {
+  app.get<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/events", (request, reply) => {
     const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
     // The access hook has already refused callers who may not see a private repository.
     return answer(request, reply, feeds.feed((e) => fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
@@ -98,11 +90,10 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   /** Feeds of one user: 404 for an unknown user; private events only when the caller is that user. */
   function userFeed(
     path: string,
-    rule: AccessRule,
     select: (event: StoredEvent, login: string, own: boolean, principal: Principal, params: Record<string, string>) => boolean,
     options: { ownOnly?: boolean } = {},
   ) {
-    app.get<{ Params: Record<string, string> & { username: string } }>(path, { config: { access: rule } }, (request, reply) => {
+    app.get<{ Params: Record<string, string> & { username: string } }>(path, (request, reply) => {
       const user = userNamed(request.params.username);
       if (!user) return sendError(reply, 404, "Not Found", { docs: DOCS });
       const own = isCaller(request.principal, user.login);
@@ -115,16 +106,15 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   const byUser = (e: StoredEvent, login: string) => e.actor.login.toLowerCase() === login;
   const received = (e: StoredEvent, login: string) => ctx.state.notifications.isWatching(login, fullName(e)) && !byUser(e, login);
 
-  userFeed("/users/:username/events", OPEN_FEED, (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed("/users/:username/events", (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))));
   userFeed(
     "/users/:username/events/orgs/:org",
-    USER_ORG_FEED,
     (e, login, _own, principal, params) => e.org?.login.toLowerCase() === String(params["org"]).toLowerCase() && canSee(principal, e),
     { ownOnly: true },
   );
-  userFeed("/users/:username/events/public", OPEN_FEED, (e, login) => byUser(e, login) && e.public);
-  userFeed("/users/:username/received_events", OPEN_FEED, (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
-  userFeed("/users/:username/received_events/public", OPEN_FEED, (e, login) => received(e, login) && e.public);
+  userFeed("/users/:username/events/public", (e, login) => byUser(e, login) && e.public);
+  userFeed("/users/:username/received_events", (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed("/users/:username/received_events/public", (e, login) => received(e, login) && e.public);
 }
 
 /** Payloads keep API paths in `url` and `*_url` fields; the answer gives them as URLs on the request's base. */

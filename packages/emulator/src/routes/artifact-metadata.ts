@@ -6,26 +6,13 @@ import {
   storageRecordBody,
   type ClusterDeploymentEntry,
 } from "@shiplog/client";
-import type { AccessRule, Principal } from "../access-control.js";
+import type { Principal } from "../access-control.js";
 import { deploymentRecordView, storageRecordView, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
 
 const DOCS = "/orgs/artifact-metadata";
-const APP_AND_FINE_GRAINED = ["fine_grained", "app_user", "app_installation", "classic"] as const;
-
-const WRITE: AccessRule = {
-  anyOf: [[{ permission: "artifact_metadata", access: "write" }]],
-  tokenTypes: APP_AND_FINE_GRAINED,
-  classicScopes: ["repo"],
-};
-const READ: AccessRule = {
-  anyOf: [[{ permission: "artifact_metadata", access: "read" }]],
-  tokenTypes: APP_AND_FINE_GRAINED,
-  classicScopes: ["repo"],
-};
-
 /** Why an entry could not be recorded (the causes of a 207 answer). */
 type EntryFailure = "repository_not_found" | "unauthorized" | "no_attestation";
 
@@ -60,7 +47,6 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
 
   app.post<{ Params: { org: string } }>(
     "/orgs/:org/artifacts/metadata/deployment-record",
-    { config: { access: WRITE } },
     async (request, reply) => {
       const body = validateBody(reply, deploymentRecordBody, request.body, "DeploymentRecord", DOCS);
       if (!body) return reply;
@@ -88,7 +74,6 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
 
   app.post<{ Params: { org: string; cluster: string } }>(
     "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster",
-    { config: { access: WRITE } },
     async (request, reply) => {
       const cluster = request.params.cluster;
       if (!/^[a-zA-Z0-9._-]{1,128}$/.test(cluster)) {
@@ -138,7 +123,6 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
 
   app.post<{ Params: { org: string } }>(
     "/orgs/:org/artifacts/metadata/storage-record",
-    { config: { access: WRITE } },
     async (request, reply) => {
       const body = validateBody(reply, storageRecordBody, request.body, "StorageRecord", DOCS);
       if (!body) return reply;
@@ -164,7 +148,6 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
 
   app.get<{ Params: { org: string; digest: string } }>(
     "/orgs/:org/artifacts/:digest/metadata/deployment-records",
-    { config: { access: READ } },
     async (request, reply) => {
       const digest = checkDigest(request.params.digest);
       if (!digest) return invalidDigest(reply);
@@ -178,7 +161,6 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
 
   app.get<{ Params: { org: string; digest: string } }>(
     "/orgs/:org/artifacts/:digest/metadata/storage-records",
-    { config: { access: READ } },
     async (request, reply) => {
       const digest = checkDigest(request.params.digest);
       if (!digest) return invalidDigest(reply);

@@ -1,22 +1,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { ISSUE_EVENTS_PAGE_LIMITS } from "@shiplog/client";
-import type { AccessRule } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
-import { TOKEN_TYPES } from "../fixture.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
 import { baseUrlOf, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPage } from "./list-paging.js";
 
 const DOCS = "/issues/events";
-
-/** Spec 4.5: Issues read; for the single event and the per-issue list, Issues read or Pull requests read. */
-const REPO_LIST: AccessRule = { anyOf: [[{ permission: "issues", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
-const ISSUES_OR_PULLS: AccessRule = {
-  anyOf: [[{ permission: "issues", access: "read" }], [{ permission: "pull_requests", access: "read" }]],
-  tokenTypes: TOKEN_TYPES,
-  publicRead: true,
-};
 
 /** The app the fixture's bot user stands for, as `performed_via_service_app` shows it. */
 const APP = { id: 1_001_001, slug: "shiplog-app", name: "shiplog-app", description: "Tracks where artifacts are stored and running", createdAtMs: Date.UTC(2025, 0, 15) };
@@ -127,7 +117,6 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
 
   app.get<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
     "/repos/:owner/:repo/issues/events",
-    { config: { access: REPO_LIST } },
     (request, reply) => {
       const paging = readPage(request.query, ISSUE_EVENTS_PAGE_LIMITS);
       if (!paging.ok) {
@@ -145,7 +134,6 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
 
   app.get<{ Params: { owner: string; repo: string; event_id: string } }>(
     "/repos/:owner/:repo/issues/events/:event_id",
-    { config: { access: ISSUES_OR_PULLS } },
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
       const id = /^\d+$/.test(request.params.event_id) ? Number(request.params.event_id) : NaN;
@@ -158,7 +146,6 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
 
   app.get<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
     "/repos/:owner/:repo/issues/:issue_number/events",
-    { config: { access: ISSUES_OR_PULLS } },
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
       const number = /^\d+$/.test(request.params.issue_number) ? Number(request.params.issue_number) : NaN;

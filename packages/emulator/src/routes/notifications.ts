@@ -6,7 +6,6 @@ import {
   markRepoNotificationsReadParams,
   setThreadSubscriptionBody,
 } from "@shiplog/client";
-import type { AccessRule } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredThread } from "../notification-store.js";
 import { baseUrlOf, httpDate, repositoryView } from "../resource-views.js";
@@ -16,8 +15,6 @@ import { validateBody } from "./request-validation.js";
 
 const DOCS = "/activity/notifications";
 
-/** Spec 4.3 and 5.1: personal access tokens (classic) only, with the `notifications` or `repo` scope. */
-const NOTIFICATIONS: AccessRule = { anyOf: [], tokenTypes: ["classic"], classicScopes: ["notifications", "repo"] };
 
 const BACKGROUND_MESSAGE = "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.";
 
@@ -121,11 +118,10 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return thread;
   }
 
-  const config = { access: NOTIFICATIONS };
 
-  app.get<{ Querystring: ListQuery }>("/notifications", { config }, (request, reply) => list(request, reply, NOTIFICATIONS_PAGE_LIMITS));
+  app.get<{ Querystring: ListQuery }>("/notifications", (request, reply) => list(request, reply, NOTIFICATIONS_PAGE_LIMITS));
 
-  app.put("/notifications", { config }, (request, reply) => {
+  app.put("/notifications", (request, reply) => {
     const body = validateBody(reply, markNotificationsReadBody, request.body ?? {}, "Notification", DOCS);
     if (!body) return reply;
     const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);
@@ -133,27 +129,27 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return markResult(reply, background !== undefined);
   });
 
-  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", { config }, (request, reply) => {
+  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     return reply.send(threadView(baseUrlOf(request), thread));
   });
 
-  app.patch<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", { config }, (request, reply) => {
+  app.patch<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.markThreadRead(thread);
     return reply.code(205).send();
   });
 
-  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", { config }, (request, reply) => {
+  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.markThreadDone(thread);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", { config }, (request, reply) => {
+  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     // No subscription (never subscribed, or deleted: muted) reads as not found, as on the service.
@@ -161,7 +157,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(subscriptionView(baseUrlOf(request), thread));
   });
 
-  app.put<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", { config }, (request, reply) => {
+  app.put<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
     const body = validateBody(reply, setThreadSubscriptionBody, request.body ?? {}, "Subscription", DOCS);
     if (!body) return reply;
     const thread = threadOf(request, reply);
@@ -170,20 +166,20 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(subscriptionView(baseUrlOf(request), thread));
   });
 
-  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", { config }, (request, reply) => {
+  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.deleteSubscription(thread);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { owner: string; repo: string }; Querystring: ListQuery }>("/repos/:owner/:repo/notifications", { config }, (request, reply) => {
+  app.get<{ Params: { owner: string; repo: string }; Querystring: ListQuery }>("/repos/:owner/:repo/notifications", (request, reply) => {
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;
     const owner = ctx.access.findOrg(request.params.owner)!.login;
     return list(request, reply, REPO_NOTIFICATIONS_PAGE_LIMITS, { owner, name: repo.name });
   });
 
-  app.put<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/notifications", { config }, (request, reply) => {
+  app.put<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/notifications", (request, reply) => {
     const body = validateBody(reply, repoMarkBody, request.body ?? {}, "Notification", DOCS);
     if (!body) return reply;
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;

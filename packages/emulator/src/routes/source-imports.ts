@@ -6,17 +6,12 @@ import {
   startImportBody,
   updateImportBody,
 } from "@shiplog/client";
-import type { AccessRule } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
 
 const DOCS = "/migrations/source-imports";
-
-/** 5.1 and 4.4b: a personal access token (classic) only; Contents read for GET, write otherwise. */
-const READ: AccessRule = { anyOf: [[{ permission: "contents", access: "read" }]], tokenTypes: ["classic"], classicScopes: ["repo"] };
-const WRITE: AccessRule = { anyOf: [[{ permission: "contents", access: "write" }]], tokenTypes: ["classic"], classicScopes: ["repo"] };
 
 /**
  * The answer from the cutoff on: **410 Gone**, with a message naming the date.
@@ -50,8 +45,8 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (store.maintenance) return sendError(reply, 503, MAINTENANCE_MESSAGE, { docs: DOCS });
     return undefined;
   }
-  const read = { config: { access: READ }, onRequest: gate };
-  const write = { config: { access: WRITE }, onRequest: gate };
+  const read = { onRequest: gate };
+  const write = { onRequest: gate };
 
   /** The repository by its canonical names (the access hook has checked it exists). */
   function target(params: RepoParams) {
