@@ -225,6 +225,31 @@ export class TokenTypeRefusedError extends ShiplogError {
   }
 }
 
+/** One thing a declared token lacks for a call (see `checkTokenGrants`). */
+export interface MissingGrantDetail {
+  kind: string;
+  [key: string]: unknown;
+}
+
+/** The declared token lacks a scope or permission the call needs (from the permission matrix); nothing was sent. */
+export class MissingGrantError extends ShiplogError {
+  readonly operation: string;
+  readonly missing: readonly MissingGrantDetail[];
+  /** `anyOf`: any one of the missing grants would do. */
+  readonly combine: "allOf" | "anyOf";
+
+  constructor(operation: string, missing: readonly MissingGrantDetail[], combine: "allOf" | "anyOf", reason: string) {
+    super("permission_missing", `${operation}: ${reason}; nothing was sent`);
+    this.operation = operation;
+    this.missing = missing;
+    this.combine = combine;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), missing: this.missing, combine: this.combine };
+  }
+}
+
 /** The caller's AbortSignal fired. */
 export class AbortedError extends ShiplogError {
   constructor(operation: string, options?: { cause?: unknown }) {

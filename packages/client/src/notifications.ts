@@ -1,6 +1,5 @@
-import { ShiplogError, TokenTypeRefusedError } from "./errors.js";
+import { ShiplogError } from "./errors.js";
 import { checkPageOptions, paginateItems, type PageOptions } from "./pagination.js";
-import { TOKEN_KIND_TITLES, classicOnlyFamily, classicScopeRule } from "./permissions/token-rules.js";
 import { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
 import { sleep as defaultSleep } from "./retry-policy.js";
 import {
@@ -62,32 +61,6 @@ export interface MarkReadAndWaitResult extends MarkReadResult {
   checks: number;
 }
 
-/**
- * Refuses locally, with a clear message, a call that the token declared in the client options cannot make:
- * notification endpoints accept only a personal access token (classic) with the `notifications` or `repo` scope (5.1).
- */
-export function assertTokenAccepted(transport: Transport, method: HttpMethod, route: string): void {
-  const info = transport.tokenInfo;
-  if (!info) return;
-  const operation = `${method} ${route}`;
-  const family = classicOnlyFamily(route);
-  if (family && info.type !== "classic") {
-    throw new TokenTypeRefusedError(operation, {
-      tokenType: info.type,
-      acceptedTypes: ["classic"],
-      reason: `${family.family.replace("_", " ")} endpoints accept only a ${TOKEN_KIND_TITLES.classic}, and the client was told the token is a ${TOKEN_KIND_TITLES[info.type]}`,
-    });
-  }
-  const rule = classicScopeRule(method, route);
-  if (rule && info.type === "classic" && info.scopes && !rule.anyOf.some((scope) => info.scopes?.includes(scope))) {
-    throw new TokenTypeRefusedError(operation, {
-      tokenType: info.type,
-      acceptedTypes: ["classic"],
-      requiredScopes: rule.anyOf,
-      reason: `the token needs one of the scopes ${rule.anyOf.join(", ")} (it has ${info.scopes.length ? info.scopes.join(", ") : "none"})`,
-    });
-  }
-}
 
 function filterQuery(params: { all?: boolean; participating?: boolean; since?: string; before?: string }) {
   return { all: params.all, participating: params.participating, since: params.since, before: params.before };
@@ -104,7 +77,6 @@ export class NotificationsApi {
   /** Iterates the caller's threads (unread only unless `all`), every page; `per_page` at most 50. */
   list(params: ListNotificationsParams = {}, options: PageOptions = {}): AsyncGenerator<NotificationThread, void, undefined> {
     const operation = `GET ${NOTIFICATION_ROUTES.list}`;
-    assertTokenAccepted(this.#transport, "GET", NOTIFICATION_ROUTES.list);
     const parsed = parseRequest(listNotificationsParams, params, operation);
     checkPageOptions(operation, options, NOTIFICATIONS_PAGE_LIMITS);
     return paginateItems(
@@ -119,7 +91,6 @@ export class NotificationsApi {
   /** Iterates the caller's threads of one repository; `per_page` at most 100. */
   listForRepo(params: ListRepoNotificationsParams, options: PageOptions = {}): AsyncGenerator<NotificationThread, void, undefined> {
     const operation = `GET ${NOTIFICATION_ROUTES.repo}`;
-    assertTokenAccepted(this.#transport, "GET", NOTIFICATION_ROUTES.repo);
     const { owner, repo, ...filters } = parseRequest(listRepoNotificationsParams, params, operation);
     checkPageOptions(operation, options, REPO_NOTIFICATIONS_PAGE_LIMITS);
     return paginateItems(
@@ -137,7 +108,6 @@ export class NotificationsApi {
    */
   async markAllAsRead(body: MarkNotificationsReadBody = {}, options: CallOptions = {}): Promise<MarkReadResult> {
     const operation = `PUT ${NOTIFICATION_ROUTES.list}`;
-    assertTokenAccepted(this.#transport, "PUT", NOTIFICATION_ROUTES.list);
     const parsed = parseRequest(markNotificationsReadBody, body, operation);
     const response = await this.#transport.request({ method: "PUT", route: NOTIFICATION_ROUTES.list, body: parsed, signal: options.signal });
     return markResult(response, operation);
@@ -146,7 +116,6 @@ export class NotificationsApi {
   /** Marks the threads of one repository read; 202 means it goes on in the background. */
   async markRepoAsRead(params: MarkRepoNotificationsReadParams, options: CallOptions = {}): Promise<MarkReadResult> {
     const operation = `PUT ${NOTIFICATION_ROUTES.repo}`;
-    assertTokenAccepted(this.#transport, "PUT", NOTIFICATION_ROUTES.repo);
     const { owner, repo, ...body } = parseRequest(markRepoNotificationsReadParams, params, operation);
     const response = await this.#transport.request({ method: "PUT", route: NOTIFICATION_ROUTES.repo, params: { owner, repo }, body, signal: options.signal });
     return markResult(response, operation);
@@ -189,7 +158,6 @@ export class NotificationsApi {
   /** One thread. */
   async getThread(params: ThreadParams, options: CallOptions = {}): Promise<NotificationThread> {
     const operation = `GET ${NOTIFICATION_ROUTES.thread}`;
-    assertTokenAccepted(this.#transport, "GET", NOTIFICATION_ROUTES.thread);
     const { thread_id } = parseRequest(threadParams, params, operation);
     const response = await this.#transport.request({ method: "GET", route: NOTIFICATION_ROUTES.thread, params: { thread_id }, signal: options.signal });
     return parseResponse(notificationThread, response.data, operation);
@@ -198,7 +166,6 @@ export class NotificationsApi {
   /** Marks one thread read (as opening it would). */
   async markThreadAsRead(params: ThreadParams, options: CallOptions = {}): Promise<void> {
     const operation = `PATCH ${NOTIFICATION_ROUTES.thread}`;
-    assertTokenAccepted(this.#transport, "PATCH", NOTIFICATION_ROUTES.thread);
     const { thread_id } = parseRequest(threadParams, params, operation);
     // Marking read twice is harmless, so the PATCH may be retried.
     await this.#transport.request({ method: "PATCH", route: NOTIFICATION_ROUTES.thread, params: { thread_id }, signal: options.signal, safeToRetry: true });
@@ -207,7 +174,6 @@ export class NotificationsApi {
   /** Marks one thread done: it leaves the inbox. */
   async markThreadAsDone(params: ThreadParams, options: CallOptions = {}): Promise<void> {
     const operation = `DELETE ${NOTIFICATION_ROUTES.thread}`;
-    assertTokenAccepted(this.#transport, "DELETE", NOTIFICATION_ROUTES.thread);
     const { thread_id } = parseRequest(threadParams, params, operation);
     await this.#transport.request({ method: "DELETE", route: NOTIFICATION_ROUTES.thread, params: { thread_id }, signal: options.signal });
   }
@@ -215,7 +181,6 @@ export class NotificationsApi {
   /** The caller's subscription to a thread. */
   async getThreadSubscription(params: ThreadParams, options: CallOptions = {}): Promise<ThreadSubscription> {
     const operation = `GET ${NOTIFICATION_ROUTES.subscription}`;
-    assertTokenAccepted(this.#transport, "GET", NOTIFICATION_ROUTES.subscription);
     const { thread_id } = parseRequest(threadParams, params, operation);
     const response = await this.#transport.request({ method: "GET", route: NOTIFICATION_ROUTES.subscription, params: { thread_id }, signal: options.signal });
     return parseResponse(threadSubscription, response.data, operation);
@@ -224,7 +189,6 @@ export class NotificationsApi {
   /** Subscribes to a thread, or with `ignored: true` blocks all its notifications. */
   async setThreadSubscription(params: SetThreadSubscriptionParams, options: CallOptions = {}): Promise<ThreadSubscription> {
     const operation = `PUT ${NOTIFICATION_ROUTES.subscription}`;
-    assertTokenAccepted(this.#transport, "PUT", NOTIFICATION_ROUTES.subscription);
     const { thread_id, ...body } = parseRequest(setThreadSubscriptionParams, params, operation);
     const response = await this.#transport.request({
       method: "PUT",
@@ -239,7 +203,6 @@ export class NotificationsApi {
   /** Deletes the subscription: the thread is muted until a comment or mention (a watched repository still notifies). */
   async deleteThreadSubscription(params: ThreadParams, options: CallOptions = {}): Promise<void> {
     const operation = `DELETE ${NOTIFICATION_ROUTES.subscription}`;
-    assertTokenAccepted(this.#transport, "DELETE", NOTIFICATION_ROUTES.subscription);
     const { thread_id } = parseRequest(threadParams, params, operation);
     await this.#transport.request({ method: "DELETE", route: NOTIFICATION_ROUTES.subscription, params: { thread_id }, signal: options.signal });
   }
@@ -249,7 +212,6 @@ export class NotificationsApi {
    * `Last-Modified` received, obeys `X-Poll-Interval`, backs off on errors, ends when the signal aborts.
    */
   poll(options: NotificationPollOptions = {}): NotificationPoller {
-    assertTokenAccepted(this.#transport, "GET", options.repository ? NOTIFICATION_ROUTES.repo : NOTIFICATION_ROUTES.list);
     return new NotificationPoller(this.#transport, options);
   }
 }

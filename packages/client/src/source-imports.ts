@@ -1,4 +1,4 @@
-import { GoneError, NotFoundError, RetiredEndpointError, TokenTypeRefusedError } from "./errors.js";
+import { GoneError, NotFoundError, RetiredEndpointError } from "./errors.js";
 import { followImport, type FollowImportOptions, type ImportUpdate } from "./import-follower.js";
 import { parseRequest, parseResponse } from "./schema-validation.js";
 import {
@@ -195,14 +195,6 @@ export class SourceImportsApi {
   async #send(request: RouteRequest & { method: HttpMethod }): Promise<unknown> {
     warnRetired();
     const operation = `${request.method} ${request.route}`;
-    const info = this.#transport.tokenInfo;
-    if (info && info.type !== "classic") {
-      throw new TokenTypeRefusedError(operation, {
-        tokenType: info.type,
-        acceptedTypes: ["classic"],
-        reason: `source imports accept only a personal access token (classic), not a ${info.type} token (spec 5.1)`,
-      });
-    }
     try {
       return (await this.#transport.request(request)).data;
     } catch (error) {

@@ -1,5 +1,6 @@
 import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE, type ApiVersion } from "./api-versions.js";
 import { parseAcceptedPermissions } from "./accepted-permissions.js";
+import { guardDeclaredToken, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
 import type { DeclaredToken } from "./permissions/permission-check.js";
 import {
   AbortedError,
@@ -131,6 +132,8 @@ export class Transport {
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
     const url = req.url ?? this.buildUrl(req.route, req.params, req.query);
     const operation = `${req.method} ${req.route}`;
+    const path = this.#pathOf(url);
+    if (this.tokenInfo) guardDeclaredToken(req.method, path, this.tokenInfo, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
     const headers = this.#headers(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -166,7 +169,7 @@ export class Transport {
           continue;
         }
       }
-      throw errorFromResponse(req.method, req.route, response, errorBody);
+      throw errorFromResponse(req.method, req.route, response, errorBody, path);
     }
   }
 
@@ -185,6 +188,13 @@ export class Transport {
     }
     const qs = search.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
+  }
+
+  /** The API path of a URL, without the base URL's own path (a server under `/api/v3`, say). */
+  #pathOf(url: string): string {
+    const pathname = new URL(url).pathname;
+    const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    return basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || "/" : pathname;
   }
 
   #headers(req: RouteRequest): Record<string, string> {
@@ -249,7 +259,7 @@ function describeNetworkFailure(error: unknown): string {
 }
 
 /** Maps an error status to the class for its meaning (spec section 7). */
-export function errorFromResponse(method: string, route: string, response: Response, body: unknown): ServiceError {
+export function errorFromResponse(method: string, route: string, response: Response, body: unknown, path?: string): ServiceError {
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const rawMessage = record["message"];
   const serviceMessage =
@@ -266,7 +276,12 @@ export function errorFromResponse(method: string, route: string, response: Respo
     route,
     serviceMessage,
     documentationUrl: typeof record["documentation_url"] === "string" ? record["documentation_url"] : undefined,
-    acceptedPermissions: parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions")),
+    // When the service does not say what the endpoint accepts, the permission matrix does.
+    acceptedPermissions: response.headers.has("x-accepted-service-permissions")
+      ? parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions"))
+      : path && response.status === 403
+        ? matrixAcceptedPermissions(method, path)
+        : [],
     requestId: response.headers.get("x-service-request-id") ?? undefined,
     body,
   };

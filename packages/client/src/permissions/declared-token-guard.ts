@@ -1,0 +1,33 @@
+import type { AcceptedPermissionSet } from "../accepted-permissions.js";
+import { MissingGrantError, TokenTypeRefusedError } from "../errors.js";
+import { checkTokenGrants, type DeclaredToken } from "./permission-check.js";
+import { requiredPermissions } from "./required-permissions.js";
+
+/**
+ * Refuses, before anything is sent, a call the declared token cannot make according to the permission
+ * matrix and the token rules of 5.1: a refused token type, a missing classic scope, a missing permission.
+ * Calls the matrix does not cover pass: the client does not guess.
+ */
+export function guardDeclaredToken(method: string, path: string, token: DeclaredToken, operation: string): void {
+  const resolution = requiredPermissions(method, path);
+  if (!resolution.covered) return;
+  const check = checkTokenGrants(resolution, token);
+  if (check.ok) return;
+  const typeRefusal = check.missing.find((m) => m.kind === "token_type");
+  if (typeRefusal) {
+    throw new TokenTypeRefusedError(operation, {
+      tokenType: typeRefusal.tokenType,
+      acceptedTypes: typeRefusal.accepted,
+      reason: check.message,
+    });
+  }
+  throw new MissingGrantError(operation, check.missing, check.combine, check.message);
+}
+
+/** The permissions the matrix says a call needs, in the form of `X-Accepted-Service-Permissions`. */
+export function matrixAcceptedPermissions(method: string, path: string): AcceptedPermissionSet[] {
+  const resolution = requiredPermissions(method, path);
+  if (!resolution.covered || resolution.requirements.length === 0) return [];
+  const needs = resolution.requirements.map((r) => ({ permission: r.permission, access: r.access }));
+  return resolution.combine === "allOf" ? [needs] : needs.map((n) => [n]);
+}
