@@ -21,7 +21,7 @@ import {
   type SkippedItem,
 } from "./pod-records.js";
 import type { AnnotationWarning } from "./annotations.js";
-import { controllerOf, resolveWorkload, workloadActivity, type OwnerLookup, type WorkloadRef } from "./workload-owner.js";
+import { controllerOf, resolveWorkload, workloadActivity, type OwnerLookup, type ResolvedWorkload, type WorkloadRef } from "./workload-owner.js";
 
 /** Kinds listed as workloads (everything watched but pods). */
 export type WorkloadKind = "Deployment" | "StatefulSet" | "DaemonSet" | "CronJob" | "ReplicaSet" | "Job";
@@ -57,6 +57,38 @@ export interface DesiredState {
 export interface DesiredStateOptions extends MappingOptions {
   /** Namespace filter (include and exclude lists); absent means all namespaces. */
   namespaceAllowed?: (namespace: string) => boolean;
+  /** Reuses the mapping of pods unchanged since the last computation (same options required). */
+  memo?: PodRecordsMemo;
+}
+
+type PodRecordsResult = ReturnType<typeof podRecords>;
+
+/**
+ * Remembers each pod's records by object identity (the informer cache replaces an object when it changes), so a
+ * flush over 10,000 pods maps only the pods that changed. Entries go with their pods (a WeakMap).
+ */
+export class PodRecordsMemo {
+  readonly #entries = new WeakMap<Pod, { owner: ResolvedWorkload; result: PodRecordsResult }>();
+
+  /** The records of a pod, mapped again only if the pod or its owner chain changed. */
+  records(pod: Pod, owner: ResolvedWorkload, options: MappingOptions): PodRecordsResult {
+    const cached = this.#entries.get(pod);
+    if (cached && sameOwner(cached.owner, owner)) return cached.result;
+    const result = podRecords(pod, owner, options);
+    this.#entries.set(pod, { owner, result });
+    return result;
+  }
+}
+
+function sameOwner(a: ResolvedWorkload, b: ResolvedWorkload): boolean {
+  return (
+    a.workload.kind === b.workload.kind &&
+    a.workload.name === b.workload.name &&
+    a.workload.namespace === b.workload.namespace &&
+    a.revision === b.revision &&
+    a.annotations.length === b.annotations.length &&
+    a.annotations.every((x, i) => x === b.annotations[i])
+  );
 }
 
 /** True when candidate a should be recorded rather than b (same name, same workload). */
@@ -127,7 +159,7 @@ export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredS
     const owner = resolved.value;
     if (owner.activity !== "active") continue;
     if (owner.workload.kind === "Pod" && !pod.metadata.deletionTimestamp) hold(owner.workload, [], pod);
-    const result = podRecords(pod, owner, options);
+    const result = options.memo ? options.memo.records(pod, owner, options) : podRecords(pod, owner, options);
     skipped.push(...result.skipped);
     warnings.push(...result.warnings);
     for (const record of result.records) {

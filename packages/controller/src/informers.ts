@@ -27,7 +27,7 @@ const API_PATHS: Record<WatchedKind, { prefix: string; plural: string }> = {
 
 export const WATCHED_KINDS: readonly WatchedKind[] = ["Pod", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
 const WORKLOAD_KINDS: readonly WorkloadKind[] = ["Deployment", "StatefulSet", "DaemonSet", "CronJob", "ReplicaSet", "Job"];
-const LIST_PAGE_SIZE = 500;
+const LIST_PAGE_SIZE = 250;
 
 /** Settings of the informers. */
 export interface InformerOptions {

@@ -95,11 +95,25 @@ export function isKeptAnnotation(key: string): boolean {
   return key.includes("shiplog.dev/") || key === "deployment.kubernetes.io/revision";
 }
 
-function slimMeta(meta: Record<string, unknown> | undefined): ObjectMeta {
+// Values repeated across thousands of objects (namespaces, kinds, images, image IDs) are stored once: JSON.parse
+// makes a new string for every occurrence, and a cache of 10,000 pods would hold each of them many times over.
+const interned = new Map<string, string>();
+const MAX_INTERNED = 50_000;
+
+/** The shared copy of a frequently repeated string. */
+function intern(value: string): string {
+  const found = interned.get(value);
+  if (found !== undefined) return found;
+  if (interned.size >= MAX_INTERNED) interned.clear();
+  interned.set(value, value);
+  return value;
+}
+
+function slimMeta(meta: Record<string, unknown> | undefined, keepUid = true): ObjectMeta {
   const m = meta ?? {};
   const out: ObjectMeta = { name: String(m.name ?? "") };
-  if (typeof m.namespace === "string") out.namespace = m.namespace;
-  if (typeof m.uid === "string") out.uid = m.uid;
+  if (typeof m.namespace === "string") out.namespace = intern(m.namespace);
+  if (keepUid && typeof m.uid === "string") out.uid = m.uid;
   if (typeof m.resourceVersion === "string") out.resourceVersion = m.resourceVersion;
   const created = timestamp(m.creationTimestamp);
   if (created) out.creationTimestamp = created;
@@ -110,8 +124,8 @@ function slimMeta(meta: Record<string, unknown> | undefined): ObjectMeta {
   if (Array.isArray(m.ownerReferences) && m.ownerReferences.length > 0) {
     out.ownerReferences = (m.ownerReferences as Record<string, unknown>[]).map((o) => {
       const ref: OwnerReference = {
-        apiVersion: String(o.apiVersion ?? ""),
-        kind: String(o.kind ?? ""),
+        apiVersion: intern(String(o.apiVersion ?? "")),
+        kind: intern(String(o.kind ?? "")),
         name: String(o.name ?? ""),
         uid: String(o.uid ?? ""),
       };
@@ -132,7 +146,7 @@ function keptAnnotations(value: unknown): Record<string, string> | undefined {
   if (!value || typeof value !== "object") return undefined;
   let out: Record<string, string> | undefined;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof v === "string" && isKeptAnnotation(k)) (out ??= {})[k] = v;
+    if (typeof v === "string" && isKeptAnnotation(k)) (out ??= {})[intern(k)] = intern(v);
   }
   return out;
 }
@@ -140,9 +154,9 @@ function keptAnnotations(value: unknown): Record<string, string> | undefined {
 function slimContainers(list: unknown): Container[] {
   if (!Array.isArray(list)) return [];
   return (list as Record<string, unknown>[]).map((c) => {
-    const out: Container = { name: String(c.name ?? "") };
-    if (typeof c.image === "string") out.image = c.image;
-    if (typeof c.restartPolicy === "string") out.restartPolicy = c.restartPolicy;
+    const out: Container = { name: intern(String(c.name ?? "")) };
+    if (typeof c.image === "string") out.image = intern(c.image);
+    if (typeof c.restartPolicy === "string") out.restartPolicy = intern(c.restartPolicy);
     return out;
   });
 }
@@ -170,9 +184,9 @@ function slimTemplate(template: unknown): PodTemplate | undefined {
 function slimStatuses(list: unknown): ContainerStatus[] | undefined {
   if (!Array.isArray(list)) return undefined;
   return (list as Record<string, unknown>[]).map((c) => {
-    const out: ContainerStatus = { name: String(c.name ?? "") };
-    if (typeof c.image === "string") out.image = c.image;
-    if (typeof c.imageID === "string") out.imageID = c.imageID;
+    const out: ContainerStatus = { name: intern(String(c.name ?? "")) };
+    if (typeof c.image === "string") out.image = intern(c.image);
+    if (typeof c.imageID === "string") out.imageID = intern(c.imageID);
     if (typeof c.ready === "boolean") out.ready = c.ready;
     const state = c.state as Record<string, Record<string, unknown> | undefined> | undefined;
     if (state?.running) out.state = { running: {} };
@@ -184,13 +198,14 @@ function slimStatuses(list: unknown): ContainerStatus[] | undefined {
 
 function slimConditions(list: unknown): { type: string; status: string }[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return (list as Record<string, unknown>[]).map((c) => ({ type: String(c.type ?? ""), status: String(c.status ?? "") }));
+  return (list as Record<string, unknown>[]).map((c) => ({ type: intern(String(c.type ?? "")), status: intern(String(c.status ?? "")) }));
 }
 
 /** Projects a full Kubernetes object (plain JSON or client-node model) onto the fields the controller reads. */
 export function slimObject(kind: WatchedKind, raw: unknown): Pod | Workload | Job | CronJob {
   const obj = (raw ?? {}) as Record<string, unknown>;
-  const metadata = slimMeta(obj.metadata as Record<string, unknown> | undefined);
+  // Pods need no uid of their own (owners are matched by the uid in the pod's owner reference).
+  const metadata = slimMeta(obj.metadata as Record<string, unknown> | undefined, kind !== "Pod");
   const spec = (obj.spec ?? {}) as Record<string, unknown>;
   const status = (obj.status ?? {}) as Record<string, unknown>;
   switch (kind) {
@@ -198,9 +213,7 @@ export function slimObject(kind: WatchedKind, raw: unknown): Pod | Workload | Jo
       const pod: Pod = { metadata, status: {} };
       const podSpec = slimPodSpec(spec);
       if (podSpec) pod.spec = podSpec;
-      if (typeof status.phase === "string") pod.status!.phase = status.phase;
-      const conditions = slimConditions(status.conditions);
-      if (conditions) pod.status!.conditions = conditions;
+      if (typeof status.phase === "string") pod.status!.phase = intern(status.phase);
       const cs = slimStatuses(status.containerStatuses);
       if (cs) pod.status!.containerStatuses = cs;
       const ics = slimStatuses(status.initContainerStatuses);

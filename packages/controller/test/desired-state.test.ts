@@ -65,8 +65,10 @@ describe("podRecords", () => {
 
   it("renders the deployment-name template and refuses names over 256 characters", () => {
     expect(renderDeploymentName("{cluster}/{kind}/{namespace}/{workload}/{container}", { cluster: "c", kind: "StatefulSet", namespace: "n", workload: "w", container: "x" })).toBe("c/statefulset/n/w/x");
-    const r = resolveWorkload(pod("p".repeat(250)), snapshot({}));
-    const { records, skipped } = podRecords(pod("p".repeat(250)), (r as { value: never }).value, MAPPING);
+    const long = pod("p".repeat(250));
+    const r = resolveWorkload(long, snapshot({}));
+    if (!r.ok) throw new Error(r.reason);
+    const { records, skipped } = podRecords(long, r.value, MAPPING);
     expect(records).toEqual([]);
     expect(skipped[0]!.reason).toContain("1 to 256");
   });

@@ -1,5 +1,5 @@
 // Plain Kubernetes objects for the pure mapping tests.
-import type { ClusterSnapshot, CronJob, Job, Pod, Workload, WorkloadKind } from "@shiplog/controller";
+import type { ClusterSnapshot, CronJob, Job, OwnerReference, Pod, Workload, WorkloadKind } from "@shiplog/controller";
 
 export const DIGEST_A = `sha256:${"a".repeat(64)}`;
 export const DIGEST_B = `sha256:${"b".repeat(64)}`;
@@ -8,13 +8,13 @@ export const DIGEST_C = `sha256:${"c".repeat(64)}`;
 let uidCounter = 0;
 export const uid = (): string => `uid-${++uidCounter}`;
 
-export function owner(kind: string, name: string, ownerUid: string, apiVersion = kind === "Job" || kind === "CronJob" ? "batch/v1" : "apps/v1") {
+export function owner(kind: string, name: string, ownerUid: string, apiVersion = kind === "Job" || kind === "CronJob" ? "batch/v1" : "apps/v1"): OwnerReference {
   return { apiVersion, kind, name, uid: ownerUid, controller: true };
 }
 
 export function workload(kind: "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet", name: string, opts: {
   namespace?: string; replicas?: number; image?: string; containers?: string[]; annotations?: Record<string, string>;
-  owners?: ReturnType<typeof owner>[]; deleting?: boolean; revision?: number; uid?: string;
+  owners?: OwnerReference[]; deleting?: boolean; revision?: number; uid?: string;
 } = {}): Workload {
   const annotations = { ...(opts.annotations ?? {}) };
   if (opts.revision !== undefined) annotations["deployment.kubernetes.io/revision"] = String(opts.revision);
@@ -33,7 +33,7 @@ export function workload(kind: "Deployment" | "StatefulSet" | "DaemonSet" | "Rep
 }
 
 export function pod(name: string, opts: {
-  namespace?: string; owners?: ReturnType<typeof owner>[]; containers?: { name: string; image: string; imageID?: string; ready?: boolean; running?: boolean; statusImage?: string }[];
+  namespace?: string; owners?: OwnerReference[]; containers?: { name: string; image: string; imageID?: string; ready?: boolean; running?: boolean; statusImage?: string }[];
   phase?: string; deleting?: boolean; annotations?: Record<string, string>; created?: string; initContainers?: { name: string; image: string; imageID?: string; restartPolicy?: string }[];
 } = {}): Pod {
   const containers = opts.containers ?? [{ name: "app", image: "nginx:1.25", imageID: `docker.io/library/nginx@${DIGEST_A}` }];
