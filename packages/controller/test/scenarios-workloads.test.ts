@@ -101,3 +101,38 @@ describe("controller scenarios: workloads", () => {
     expect(recordOf(h.emulator, "tools-toolbox-alpine")!.status).toBe("decommissioned");
   });
 });
+
+describe("controller scenarios: names and modes", () => {
+  it("a Deployment and a StatefulSet both called web: reported, never merged", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", containers: [{ name: "app", image: "nginx:1.25" }], annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "other", image: "redis:7", annotations: REPO });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")?.status).toBe("deployed"));
+    const deploymentDigest = recordOf(h.emulator, "shop-web-app")!.digest;
+    await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
+    await eventually(() => expect(h!.controller.status().conflicts.map((c) => c.workloads.map((w) => w.kind))).toEqual([["Deployment", "StatefulSet"]]));
+    await h.controller.flush();
+    // Held as it was: not overwritten by the StatefulSet's digest, not decommissioned.
+    expect(recordOf(h.emulator, "shop-web-app")).toMatchObject({ status: "deployed", digest: deploymentDigest });
+    await h.cluster.script.delete("statefulsets", "shop", "web");
+    await eventually(() => expect(h!.controller.status().conflicts).toEqual([]));
+    await converged(h);
+  });
+
+  it("dry run sends nothing", async () => {
+    h = await startHarness({ flags: ["--dry-run"] });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await eventually(() => expect(h!.controller.status().acknowledged).toBe(1));
+    expect(h.emulator.requests.list().filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  it("namespace filters and the label selector limit what is recorded", async () => {
+    h = await startHarness({ flags: ["--exclude-namespaces", "kube-system", "--label-selector", "tier!=internal"] });
+    await h.cluster.script.createDeployment({ namespace: "kube-system", name: "dns", image: "coredns/coredns:1.11", annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "hidden", image: "redis:7", labels: { app: "hidden", tier: "internal" }, annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"));
+    await h.controller.flush();
+    expect(h.emulator.state.artifacts.deploymentRecords({}).map((r) => r.deployment_name)).toEqual(["shop-web-nginx"]);
+  });
+});
