@@ -18,10 +18,8 @@ const TARGET_BUNDLE_BYTES = 1.5 * 1024 * 1024;
 const emulator = await startEmulatorProcess(["--rate-limit", "1000000"]);
 const workspace = mkdtempSync(join(tmpdir(), "shiplog-bench-"));
 writeFileSync(join(workspace, "app.tgz"), "bench artifact\n");
-// The emulator runs as its own process: find a commit of acme/web through the API, as the workflow's GITHUB_SHA.
-const head = (await (await fetch(`${emulator.url}/repos/acme/web/git/ref/heads/main`)).json()) as { object: { sha: string } };
-const env = { GITHUB_SHA: head.object.sha, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url };
 const token = emulator.tokens["admin"]!;
+let env: Record<string, string> = {};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -40,6 +38,11 @@ const bare: number[] = [];
 const validateOnly: number[] = [];
 const full: number[] = [];
 try {
+  // The emulator runs as its own process: find a commit of acme/web through the API, as the workflow's GITHUB_SHA.
+  const response = await fetch(`${emulator.url}/repos/acme/web/git/ref/heads/main`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`cannot read acme/web's main branch: ${response.status}`);
+  const head = (await response.json()) as { object: { sha: string } };
+  env = { GITHUB_SHA: head.object.sha, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url };
   // One warm-up of each, so the first measured run does not pay for the disk cache.
   await bareNode();
   await runBundledAction({ inputs: { token, tag: "warm-up", "subject-path": "app.tgz", "registry-url": "https://registry.example/" }, env, cwd: workspace, node });

@@ -68,13 +68,15 @@ export async function run(): Promise<void> {
 
   const repository = `${plan.owner}/${plan.repo}`;
   const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
-  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT, fetch: proxyAwareFetch() });
+  const http = proxyAwareFetch();
+  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT, fetch: http.fetch });
   const git = new GitApi(transport);
   const artifacts = new ArtifactMetadataApi(transport);
   // The tag and the storage records do not depend on each other: they go out together.
   const tagTask = plan.tag ? tagStep(git, plan, repository) : undefined;
   const recordTasks = plan.storage ? recordSteps(artifacts, plan, subjects) : [];
   const [tagResult, ...recordResults] = await Promise.allSettled([tagTask ?? Promise.resolve(undefined), ...recordTasks]);
+  await http.close();
   if (tagResult?.status === "fulfilled") report.tag = tagResult.value;
   const failures: FailureExplanation[] = [];
   if (tagResult?.status === "rejected") failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
