@@ -30,7 +30,8 @@ const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[M
 
 async function bareNode(): Promise<number> {
   const started = performance.now();
-  await promisify(execFile)(node, ["-e", ""]);
+  // The same clean environment the action gets (the parent's NODE_OPTIONS would load tsx into it).
+  await promisify(execFile)(node, ["-e", ""], { env: { PATH: process.env["PATH"] ?? "" } });
   return performance.now() - started;
 }
 
