@@ -24,7 +24,21 @@ export interface BatchSenderOptions {
   dryRun: boolean;
   logger: Logger;
   /** Called after each call with its outcome, for metrics. */
-  onRequest?: (outcome: { ok: boolean; entries: number; code?: string }) => void;
+  onRequest?: (outcome: { ok: boolean; entries: number; durationMs: number; code?: string }) => void;
+  /**
+   * Checked right before every call (leader fencing): when it says no, the batch is not sent and stays pending.
+   * Default: always yes.
+   */
+  mayPost?: () => boolean;
+}
+
+/** A batch was not sent because this replica is not (or no longer) the leader. */
+export class NotLeaderError extends Error {
+  readonly code = "not_leader";
+  constructor() {
+    super("not the leader: deployment records are posted only by the replica holding the lease");
+    this.name = "NotLeaderError";
+  }
 }
 
 /** An entry the service refused on its own merits. */
@@ -113,20 +127,42 @@ export class BatchSender {
       partial_success: true,
     };
     if (group.physicalEnvironment !== undefined) params.physical_environment = group.physicalEnvironment;
+    if (this.options.mayPost && !this.options.mayPost()) {
+      result.failed.push(...batch);
+      result.error ??= new NotLeaderError();
+      return;
+    }
+    const decommissioned = batch.reduce((n, r) => n + (r.entry.status === "decommissioned" ? 1 : 0), 0);
+    const batchLog = {
+      logicalEnvironment: group.logicalEnvironment,
+      physicalEnvironment: group.physicalEnvironment,
+      entries: batch.length,
+      deployed: batch.length - decommissioned,
+      decommissioned,
+    };
     result.requests += 1;
+    const started = performance.now();
     try {
       const answer = await this.options.api.setClusterDeploymentRecords(params, signal ? { signal } : {});
-      this.options.onRequest?.({ ok: true, entries: batch.length });
+      const durationMs = performance.now() - started;
+      this.options.onRequest?.({ ok: true, entries: batch.length, durationMs });
       const refused = new Map<string, string>();
       for (const e of answer.errors ?? []) refused.set(e.deployment.deployment_name, e.cause);
+      let accepted = 0;
       for (const record of batch) {
         const cause = refused.get(record.entry.deployment_name);
         if (cause !== undefined) result.rejected.push({ record, reason: cause });
-        else result.accepted.push(record);
+        else {
+          result.accepted.push(record);
+          accepted += 1;
+        }
       }
+      this.options.logger.info({ ...batchLog, accepted, refused: batch.length - accepted, durationMs: Math.round(durationMs) }, "batch sent");
     } catch (error) {
+      const durationMs = performance.now() - started;
       const code = (error as { code?: string }).code;
-      this.options.onRequest?.({ ok: false, entries: batch.length, ...(code ? { code } : {}) });
+      this.options.onRequest?.({ ok: false, entries: batch.length, durationMs, ...(code ? { code } : {}) });
+      this.options.logger.info({ ...batchLog, failed: true, code: code ?? null, status: (error as { status?: number }).status ?? null, durationMs: Math.round(durationMs) }, "batch failed");
       if (isEntryValidationError(error)) {
         // One bad entry must not hold back a thousand good ones: bisect until it is isolated.
         if (batch.length > 1) {

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { leaseTimingProblems } from "./lease-election.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */
@@ -44,6 +45,15 @@ export const SETTINGS = {
   httpPort: { flag: "http-port", env: "SHIPLOG_HTTP_PORT", help: "port of /healthz /readyz /metrics (default 8080; off disables)" },
   logLevel: { flag: "log-level", env: "SHIPLOG_LOG_LEVEL", help: "trace, debug, info, warn, error (default info)" },
   dryRun: { flag: "dry-run", env: "SHIPLOG_DRY_RUN", boolean: true, help: "compute and log, send nothing" },
+  stateConfigMap: { flag: "state-configmap", env: "SHIPLOG_STATE_CONFIGMAP", help: "ConfigMap (in the pod namespace) keeping what the service acknowledged (default: memory only)" },
+  leaseName: { flag: "lease-name", env: "SHIPLOG_LEASE_NAME", help: "Lease (in the pod namespace) for leader election; set it to run several replicas" },
+  leaseDuration: { flag: "lease-duration", env: "SHIPLOG_LEASE_DURATION", help: "how long standbys wait on an unrenewed lease (default 15s)" },
+  renewDeadline: { flag: "renew-deadline", env: "SHIPLOG_RENEW_DEADLINE", help: "the leader stops posting when it could not renew for this long (default 10s)" },
+  retryPeriod: { flag: "retry-period", env: "SHIPLOG_RETRY_PERIOD", help: "interval of lease renewals and acquisition attempts (default 2s)" },
+  readyWhenStandby: { flag: "ready-when-standby", env: "SHIPLOG_READY_WHEN_STANDBY", help: "whether /readyz answers 200 on a synced standby (default true)" },
+  shutdownTimeout: { flag: "shutdown-timeout", env: "SHIPLOG_SHUTDOWN_TIMEOUT", help: "on SIGTERM, time to send what is pending before exiting (default 10s)" },
+  podName: { flag: "pod-name", env: "POD_NAME", help: "identity in the Lease (default: host name and a random suffix)" },
+  podNamespace: { flag: "pod-namespace", env: "POD_NAMESPACE", help: "namespace of the Lease and the state ConfigMap (default: the kubeconfig's)" },
 } satisfies Record<string, Setting>;
 
 type SettingName = keyof typeof SETTINGS;
@@ -75,6 +85,17 @@ export interface ControllerConfig {
   httpPort: number | "off";
   logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
   dryRun: boolean;
+  /** ConfigMap of acknowledged state; absent: kept in memory only. */
+  stateConfigMap?: string;
+  /** Lease of the leader election; absent: no election, this process always posts. */
+  leaseName?: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  readyWhenStandby: boolean;
+  shutdownTimeoutMs: number;
+  podName?: string;
+  podNamespace?: string;
 }
 
 /** One configuration problem. */
@@ -148,6 +169,11 @@ const template = z.string().superRefine((text, ctx) => {
   }
 });
 
+const dnsSubdomain = z
+  .string()
+  .max(253, { message: "must be at most 253 characters" })
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
+
 const booleanText = z.string().transform((text, ctx) => {
   const t = text.trim().toLowerCase();
   if (["true", "1", "yes", ""].includes(t)) return true;
@@ -192,6 +218,15 @@ const schema = z.object({
     .default(8080),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   dryRun: booleanText.default(false),
+  stateConfigMap: dnsSubdomain.optional(),
+  leaseName: dnsSubdomain.optional(),
+  leaseDuration: duration(1000).default(15_000),
+  renewDeadline: duration(100).default(10_000),
+  retryPeriod: duration(50).default(2000),
+  readyWhenStandby: booleanText.default(true),
+  shutdownTimeout: duration(0).default(10_000),
+  podName: z.string().max(253, { message: "must be at most 253 characters" }).optional(),
+  podNamespace: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "must be a DNS label (lowercase letters, digits, '-')" }).max(63).optional(),
 });
 
 /** Usage text listing every flag and variable. */
@@ -251,6 +286,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     if (c.retryMaxDelay < c.retryMinDelay) {
       issues.push({ field: fieldName("retryMaxDelay"), rule: "≥ retry-min-delay", message: "must not be shorter than the retry minimum delay" });
     }
+    for (const problem of leaseTimingProblems({ leaseDurationMs: c.leaseDuration, renewDeadlineMs: c.renewDeadline, retryPeriodMs: c.retryPeriod })) {
+      issues.push({ field: `${fieldName("leaseDuration")}, ${fieldName("renewDeadline")}, ${fieldName("retryPeriod")}`, rule: "lease timing", message: problem });
+    }
     const overlap = c.namespaces.filter((n) => c.excludeNamespaces.includes(n));
     if (overlap.length > 0) {
       issues.push({ field: fieldName("excludeNamespaces"), rule: "disjoint from namespaces", message: `${overlap.join(", ")} both included and excluded` });
@@ -282,7 +320,16 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     httpPort: c.httpPort,
     logLevel: c.logLevel,
     dryRun: c.dryRun,
+    leaseDurationMs: c.leaseDuration,
+    renewDeadlineMs: c.renewDeadline,
+    retryPeriodMs: c.retryPeriod,
+    readyWhenStandby: c.readyWhenStandby,
+    shutdownTimeoutMs: c.shutdownTimeout,
   };
+  if (c.stateConfigMap !== undefined) config.stateConfigMap = c.stateConfigMap;
+  if (c.leaseName !== undefined) config.leaseName = c.leaseName;
+  if (c.podName !== undefined) config.podName = c.podName;
+  if (c.podNamespace !== undefined) config.podNamespace = c.podNamespace;
   if (c.physicalEnvironment !== undefined && c.physicalEnvironment !== "") config.physicalEnvironment = c.physicalEnvironment;
   if (c.labelSelector !== undefined) config.labelSelector = c.labelSelector;
   if (c.kubeconfig !== undefined) config.kubeconfig = c.kubeconfig;

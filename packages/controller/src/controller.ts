@@ -1,16 +1,20 @@
 // The controller: informer caches in, deployment records out. Every flush interval it computes the desired
 // records from the caches, diffs them against what the service has acknowledged, and sends only the difference.
 // Failed sends stay pending and are retried with backoff; a periodic full resync resends everything desired.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { ShiplogClient, type ApiVersion } from "@shiplog/client";
 import type { KubeConfig } from "@kubernetes/client-node";
 import nodeFetch from "node-fetch";
 import { pino, type Logger } from "pino";
 import { InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
-import { BatchSender, type ClusterRecordsApi } from "./batch-sender.js";
+import { BatchSender, NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import type { ControllerConfig } from "./config.js";
+import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConflict } from "./desired-state.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
+import { LeaseElection } from "./lease-election.js";
 import { ControllerMetrics } from "./metrics.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
 
@@ -22,6 +26,7 @@ export interface ControllerOptions {
   kubeConfig: KubeConfig;
   /** The cluster endpoint; default a ShiplogClient built from the configuration. */
   api?: ClusterRecordsApi;
+  /** Default: a ConfigMap store when `stateConfigMap` is configured, else in memory. */
   store?: AcknowledgedStore;
   logger?: Logger;
   metrics?: ControllerMetrics;
@@ -42,6 +47,12 @@ export interface FlushSummary {
 export interface ControllerStatus {
   started: boolean;
   synced: boolean;
+  /** This replica may post: it holds the lease, or no election is configured. */
+  leading: boolean;
+  /** Leader election is configured. */
+  electing: boolean;
+  /** Acknowledged state has been loaded since this replica last became the leader. */
+  stateLoaded: boolean;
   /** At least one flush has completed since the caches synced. */
   flushed: boolean;
   pending: number;
@@ -57,10 +68,13 @@ export interface ControllerStatus {
 export class Controller {
   readonly metrics: ControllerMetrics;
   readonly logger: Logger;
+  /** This replica's identity in the Lease and in the state it writes. */
+  readonly identity: string;
   readonly #config: ControllerConfig;
   readonly #store: AcknowledgedStore;
   readonly #informers: ClusterInformers;
   readonly #sender: BatchSender;
+  readonly #election: LeaseElection | undefined;
   readonly #rejected = new Map<string, string>();
   readonly #loggedSkips = new Set<string>();
   readonly #memo = new PodRecordsMemo();
@@ -71,67 +85,121 @@ export class Controller {
   #consecutiveFailures = 0;
   #notBefore = 0;
   #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
   #resyncTimer: NodeJS.Timeout | undefined;
   #inFlight: Promise<FlushSummary> | undefined;
   #started = false;
   #stopped = false;
   #flushed = false;
+  #stateLoaded = false;
+  #stateFailures = 0;
   #lastTickAt = 0;
   #requests = 0;
   #recordsSent = 0;
   readonly #abort = new AbortController();
+  /** Aborted the moment this replica stops leading: in-flight calls of a deposed leader are cut off. */
+  #leadership: AbortController | undefined;
 
   constructor(options: ControllerOptions) {
-    this.#config = options.config;
-    this.logger = options.logger ?? pino({ level: options.config.logLevel });
+    const config = options.config;
+    this.#config = config;
+    this.logger = options.logger ?? pino({ level: config.logLevel });
     this.metrics = options.metrics ?? new ControllerMetrics();
-    this.#store = options.store ?? new InMemoryAcknowledgedStore();
+    this.identity = config.podName ?? `${hostname()}_${randomBytes(4).toString("hex")}`;
+    // Where the Lease and the state live: the pod's namespace, else the kubeconfig context's (in a pod, client-node
+    // takes it from the service account), else "default".
+    const namespace = config.podNamespace ?? options.kubeConfig.getContextObject(options.kubeConfig.getCurrentContext())?.namespace ?? "default";
+    if (config.leaseName) {
+      this.#election = new LeaseElection({
+        kubeConfig: options.kubeConfig,
+        namespace,
+        name: config.leaseName,
+        identity: this.identity,
+        leaseDurationMs: config.leaseDurationMs,
+        renewDeadlineMs: config.renewDeadlineMs,
+        retryPeriodMs: config.retryPeriodMs,
+        logger: this.logger,
+        onStartedLeading: () => this.#startedLeading(),
+        onStoppedLeading: (reason) => this.#stoppedLeading(reason),
+      });
+    }
+    const mayPost = (): boolean => this.#mayPost();
+    this.#store =
+      options.store ??
+      (config.stateConfigMap
+        ? new ConfigMapAcknowledgedStore({
+            kubeConfig: options.kubeConfig,
+            namespace,
+            name: config.stateConfigMap,
+            org: config.org,
+            cluster: config.cluster,
+            writer: this.identity,
+            requestTimeoutMs: config.requestTimeoutMs,
+            logger: this.logger,
+            mayWrite: mayPost,
+          })
+        : new InMemoryAcknowledgedStore());
     const api =
       options.api ??
       new ShiplogClient({
-        baseUrl: options.config.apiUrl,
-        token: options.config.token,
-        apiVersion: options.config.apiVersion as ApiVersion,
-        userAgent: `shiplog-controller/${CONTROLLER_VERSION}`,
-        timeoutMs: options.config.requestTimeoutMs,
-        retry: { retries: 2, minDelayMs: options.config.retryMinDelayMs, maxDelayMs: options.config.retryMaxDelayMs },
+        baseUrl: config.apiUrl,
+        token: config.token,
+        apiVersion: config.apiVersion as ApiVersion,
+        userAgent: `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`,
+        timeoutMs: config.requestTimeoutMs,
+        retry: { retries: 2, minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs },
+        hooks: { onRetry: ({ reason }) => this.metrics.retries.inc({ reason }) },
         // node-fetch is loaded anyway for the Kubernetes transport; the global fetch would load undici as well
-        // (about 11 MB of resident memory for the same job).
-        fetch: nodeFetch as unknown as typeof fetch,
+        // (about 11 MB of resident memory for the same job). Fencing at the lowest level: no HTTP attempt (a
+        // client retry included) leaves this process unless it leads at that instant.
+        fetch: ((url: string, init: unknown) => {
+          if (!mayPost()) return Promise.reject(new NotLeaderError());
+          return nodeFetch(url, init as never);
+        }) as unknown as typeof fetch,
       }).artifacts;
     this.#sender = new BatchSender({
       api,
-      org: options.config.org,
-      cluster: options.config.cluster,
-      batchSize: options.config.batchSize,
-      concurrency: options.config.concurrency,
-      dryRun: options.config.dryRun,
+      org: config.org,
+      cluster: config.cluster,
+      batchSize: config.batchSize,
+      concurrency: config.concurrency,
+      dryRun: config.dryRun,
       logger: this.logger,
-      onRequest: ({ ok, code }) => this.metrics.requests.inc({ result: ok ? "success" : "failure", code: code ?? "" }),
+      mayPost,
+      onRequest: ({ ok, code, durationMs }) => {
+        this.metrics.requests.inc({ result: ok ? "success" : "failure", code: code ?? "" });
+        this.metrics.requestDuration.observe({ result: ok ? "success" : "failure" }, durationMs / 1000);
+      },
     });
     this.#informers = new ClusterInformers({
       kubeConfig: options.kubeConfig,
-      namespaces: options.config.namespaces,
-      ...(options.config.labelSelector ? { labelSelector: options.config.labelSelector } : {}),
-      watchTimeoutSeconds: options.config.watchTimeoutSeconds,
-      watchIdleTimeoutMs: options.config.watchIdleTimeoutMs,
-      requestTimeoutMs: options.config.requestTimeoutMs,
-      restartMinDelayMs: options.config.retryMinDelayMs,
-      restartMaxDelayMs: options.config.retryMaxDelayMs,
+      namespaces: config.namespaces,
+      ...(config.labelSelector ? { labelSelector: config.labelSelector } : {}),
+      watchTimeoutSeconds: config.watchTimeoutSeconds,
+      watchIdleTimeoutMs: config.watchIdleTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      restartMinDelayMs: config.retryMinDelayMs,
+      restartMaxDelayMs: config.retryMaxDelayMs,
       logger: this.logger,
       onChange: () => {
         this.#dirty = true;
       },
       onRestart: (kind, reason) => this.metrics.watchRestarts.inc({ kind, reason }),
     });
+    this.metrics.leader.set(0);
   }
 
-  /** Loads acknowledged state, starts the informers, waits for their first list, and starts the flush loop. */
+  /**
+   * Starts the informers (every replica keeps its caches warm), the leader election when configured, and the
+   * flush loop; resolves once the caches have synced. Acknowledged state is loaded by the leader before its first
+   * diff, so what was deleted while no controller ran is decommissioned.
+   */
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    await this.#store.load();
     this.#informers.start();
+    if (this.#election) this.#election.start();
+    else this.#startedLeading();
     this.#schedule();
     if (this.#config.resyncIntervalMs > 0) {
       this.#resyncTimer = setInterval(() => {
@@ -142,42 +210,77 @@ export class Controller {
     }
     await Promise.race([this.#informers.waitForSync(), new Promise((resolve) => this.#abort.signal.addEventListener("abort", resolve))]);
     this.logger.info(
-      { org: this.#config.org, cluster: this.#config.cluster, namespaces: this.#config.namespaces, dryRun: this.#config.dryRun },
+      {
+        org: this.#config.org,
+        cluster: this.#config.cluster,
+        namespaces: this.#config.namespaces,
+        dryRun: this.#config.dryRun,
+        identity: this.identity,
+        lease: this.#config.leaseName ?? null,
+        stateConfigMap: this.#config.stateConfigMap ?? null,
+      },
       "controller started",
     );
   }
 
-  /** Stops the loop and the informers; with `flush`, first tries to send what is pending (bounded by timeoutMs). */
+  /**
+   * Stops the loop and the informers. With `flush` (SIGTERM), a leader first sends what is pending (bounded by
+   * timeoutMs) and writes its state, then releases the lease so a standby takes over at once.
+   */
   async stop(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
     clearTimeout(this.#timer);
     clearInterval(this.#resyncTimer);
-    if (options.flush && this.#informers.synced) {
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, options.timeoutMs ?? 10_000).unref());
-      await Promise.race([this.#runFlush().then(() => undefined, () => undefined), deadline]);
+    const timeoutMs = options.timeoutMs ?? this.#config.shutdownTimeoutMs;
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    if (options.flush && this.#informers.synced && this.#mayPost()) {
+      const last = (async () => {
+        await this.#inFlight?.catch(() => undefined);
+        if (!this.#stateLoaded) await this.#loadState();
+        if (this.#stateLoaded) await this.#runFlush();
+      })();
+      await Promise.race([last.catch((error: unknown) => this.logger.warn({ err: (error as Error).message }, "last flush failed")), deadline]);
     }
     this.#abort.abort();
     await this.#inFlight?.catch(() => undefined);
     await this.#informers.stop();
-    await this.#store.persist();
+    if (this.#mayPost()) await Promise.race([this.#persistState(), deadline]);
+    await this.#election?.stop({ release: true });
   }
 
   /** Runs one flush now (after any flush in flight) and returns its summary. */
   async flush(): Promise<FlushSummary> {
     await this.#inFlight?.catch(() => undefined);
+    if (!this.#stateLoaded && this.#mayPost()) await this.#loadState();
     return this.#runFlush();
   }
 
-  /** True once the caches synced and a first flush ran. */
+  /**
+   * Ready: caches synced, and either leading with a first flush done, or standing by when standbys count as ready
+   * (`readyWhenStandby`, the default: a standby is a healthy replica, and a rollout must be able to proceed).
+   */
   get ready(): boolean {
-    return this.#informers.synced && this.#flushed;
+    if (!this.#informers.synced) return false;
+    if (this.#mayPost()) return this.#flushed;
+    return this.#config.readyWhenStandby;
+  }
+
+  /** Why the controller is not ready, for /readyz (undefined when it is). */
+  notReadyReason(): string | undefined {
+    if (this.ready) return undefined;
+    if (!this.#informers.synced) return "informer caches not synced";
+    if (this.#mayPost()) return this.#stateLoaded ? "first flush pending" : "acknowledged state not loaded";
+    return "standing by (not the leader)";
   }
 
   status(): ControllerStatus {
     return {
       started: this.#started,
       synced: this.#informers.synced,
+      leading: this.#mayPost(),
+      electing: this.#election !== undefined,
+      stateLoaded: this.#stateLoaded,
       flushed: this.#flushed,
       pending: this.#pending,
       acknowledged: this.#store.all().size,
@@ -199,21 +302,86 @@ export class Controller {
     return this.#informers.status();
   }
 
-  #schedule(): void {
+  /** Whether this replica may post now: no election configured, or it holds the lease (checked on the clock). */
+  #mayPost(): boolean {
+    return this.#election ? this.#election.isLeader() : this.#leadership !== undefined;
+  }
+
+  #startedLeading(): void {
+    this.#leadership = new AbortController();
+    // The previous leader may have written since this replica last read: read again before the first diff.
+    this.#stateLoaded = false;
+    this.#stateFailures = 0;
+    this.#dirty = true;
+    this.#flushed = false;
+    this.#consecutiveFailures = 0;
+    this.#notBefore = 0;
+    this.metrics.leader.set(1);
+    this.metrics.leaderTransitions.inc();
+    // Take over now rather than at the next tick.
+    if (this.#started && !this.#ticking && !this.#stopped) {
+      clearTimeout(this.#timer);
+      this.#schedule(0);
+    }
+  }
+
+  #stoppedLeading(reason: string): void {
+    this.#leadership?.abort(new NotLeaderError());
+    this.#leadership = undefined;
+    this.#stateLoaded = false;
+    this.#pending = 0;
+    this.metrics.leader.set(0);
+    this.metrics.pendingRecords.set(0);
+    if (!this.#stopped) this.logger.warn({ reason, identity: this.identity }, "not the leader any more: posting stopped");
+  }
+
+  async #loadState(): Promise<void> {
+    try {
+      await this.#store.load();
+      this.#stateLoaded = true;
+      this.#stateFailures = 0;
+      this.metrics.acknowledgedRecords.set(this.#store.all().size);
+    } catch (error) {
+      const delay = backoffDelay(this.#stateFailures, this.#config.retryMinDelayMs, this.#config.retryMaxDelayMs);
+      this.#stateFailures += 1;
+      this.#notBefore = Date.now() + delay;
+      this.logger.warn({ err: (error as Error).message, retryInMs: delay }, "loading acknowledged state failed; nothing is sent until it loads");
+    }
+  }
+
+  async #persistState(): Promise<void> {
+    try {
+      await this.#store.persist();
+      const info = (this.#store as { lastWrite?: { bytes: number } }).lastWrite;
+      if (info) this.metrics.stateBytes.set(info.bytes);
+      this.metrics.stateWrites.inc({ result: "success" });
+    } catch (error) {
+      this.metrics.stateWrites.inc({ result: "failure" });
+      this.logger.error({ err: (error as Error).message, code: (error as { code?: string }).code }, "writing acknowledged state failed; it is written again after the next flush");
+    }
+  }
+
+  #schedule(delayMs = this.#config.flushIntervalMs): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#tick(), this.#config.flushIntervalMs);
+    this.#timer = setTimeout(() => void this.#tick(), delayMs);
   }
 
   async #tick(): Promise<void> {
+    this.#ticking = true;
     this.#lastTickAt = Date.now();
     try {
       const status = this.#informers.status();
       for (const kind of WATCHED_KINDS) this.metrics.informerSynced.set({ kind }, status.filter((s) => s.kind === kind).every((s) => s.synced) ? 1 : 0);
+      this.metrics.leader.set(this.#mayPost() ? 1 : 0);
       const due = this.#dirty || this.#pending > 0 || this.#resyncDue || !this.#flushed;
-      if (this.#informers.synced && due && Date.now() >= this.#notBefore && !this.#inFlight) await this.#runFlush();
+      if (this.#mayPost() && this.#informers.synced && due && Date.now() >= this.#notBefore && !this.#inFlight) {
+        if (!this.#stateLoaded) await this.#loadState();
+        if (this.#stateLoaded && this.#mayPost()) await this.#runFlush();
+      }
     } catch (error) {
       this.logger.error({ err: error }, "flush failed unexpectedly");
     } finally {
+      this.#ticking = false;
       this.#schedule();
     }
   }
@@ -257,7 +425,10 @@ export class Controller {
     };
     this.metrics.desiredRecords.set(desired.records.size);
     if (pending.length > 0) {
-      const result = await this.#sender.send(pending, this.#abort.signal);
+      if (this.#consecutiveFailures > 0) this.metrics.retries.inc({ reason: "flush" });
+      const leadership = this.#leadership;
+      const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership.signal]) : this.#abort.signal;
+      const result = await this.#sender.send(pending, signal);
       this.#store.acknowledge(result.accepted);
       for (const { record, reason } of result.rejected) {
         this.#rejected.set(record.key, entryFingerprint(record.entry));
@@ -271,7 +442,10 @@ export class Controller {
       summary.failed = result.failed.length;
       this.#requests += result.requests;
       this.#recordsSent += result.accepted.length;
-      if (result.failed.length > 0) {
+      const deposed = !leadership || leadership.signal.aborted;
+      if (result.failed.length > 0 && deposed) {
+        this.logger.warn({ failed: result.failed.length, accepted: result.accepted.length }, "not the leader any more; what is left is for the new leader to send");
+      } else if (result.failed.length > 0) {
         const delay = Math.max(
           backoffDelay(this.#consecutiveFailures, this.#config.retryMinDelayMs, this.#config.retryMaxDelayMs),
           result.retryAfterMs ?? 0,
@@ -287,8 +461,8 @@ export class Controller {
         this.#notBefore = 0;
         if (resendAll) this.#resyncDue = false;
       }
-      this.#pending = result.failed.length;
-      if (result.accepted.length > 0) await this.#store.persist();
+      this.#pending = deposed ? 0 : result.failed.length;
+      if (result.accepted.length > 0) await this.#persistState();
       this.logger.debug({ ...summary }, "flushed deployment records");
     } else {
       this.#pending = 0;

@@ -1,4 +1,5 @@
-// /healthz (the flush loop is alive), /readyz (caches synced and a first flush done) and /metrics (Prometheus).
+// /healthz (the flush loop is alive), /readyz (caches synced, and leading with a first flush done or standing by when
+// standbys count as ready) and /metrics (Prometheus).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Controller } from "./controller.js";
@@ -28,7 +29,9 @@ export async function startHealthServer(
       return reply(alive ? 200 : 503, alive ? "ok\n" : "flush loop stalled\n");
     }
     if (path === "/readyz") {
-      return controller.ready ? reply(200, "ok\n") : reply(503, controller.status().synced ? "first flush pending\n" : "informer caches not synced\n");
+      const reason = controller.notReadyReason();
+      if (reason !== undefined) return reply(503, `${reason}\n`);
+      return reply(200, controller.status().leading ? "ok: leader\n" : "ok: standby\n");
     }
     if (path === "/metrics") {
       controller.metrics.registry.metrics().then(

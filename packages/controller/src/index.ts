@@ -19,9 +19,19 @@ export {
 export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
-export { BatchSender, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
+export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
 export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";
 export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";
+export { encodeAcknowledgedState, decodeAcknowledgedState, AcknowledgedStateFormatError, ACKNOWLEDGED_STATE_FORMAT, type EncodedAcknowledgedState } from "./acknowledged-state-encoding.js";
+export {
+  ConfigMapAcknowledgedStore,
+  AcknowledgedStateTooLargeError,
+  AcknowledgedStateWriteError,
+  CONFIGMAP_MAX_BYTES,
+  type ConfigMapStoreOptions,
+  type StateWriteInfo,
+} from "./configmap-acknowledged-store.js";
+export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, "stopping");
     controller
-      .stop({ flush: true, timeoutMs: 10_000 })
+      .stop({ flush: true, timeoutMs: config.shutdownTimeoutMs })
       .then(() => health?.close())
       .then(
         () => process.exit(0),

@@ -15,6 +15,12 @@ export class ControllerMetrics {
   readonly lastSuccessfulFlush: Gauge;
   readonly informerSynced: Gauge<"kind">;
   readonly watchRestarts: Counter<"kind" | "reason">;
+  readonly requestDuration: Histogram<"result">;
+  readonly retries: Counter<"reason">;
+  readonly leader: Gauge;
+  readonly leaderTransitions: Counter;
+  readonly stateWrites: Counter<"result">;
+  readonly stateBytes: Gauge;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -30,5 +36,17 @@ export class ControllerMetrics {
     this.lastSuccessfulFlush = new Gauge({ name: "shiplog_controller_last_successful_flush_timestamp_seconds", help: "When a flush last left nothing pending.", registers });
     this.informerSynced = new Gauge({ name: "shiplog_controller_informer_synced", help: "1 when every informer of the kind has listed.", labelNames: ["kind"], registers });
     this.watchRestarts = new Counter({ name: "shiplog_controller_watch_restarts_total", help: "Watch and informer restarts, by reason.", labelNames: ["kind", "reason"], registers });
+    this.requestDuration = new Histogram({
+      name: "shiplog_controller_request_duration_seconds",
+      help: "Time of one cluster endpoint call (with the client's own retries), by result.",
+      labelNames: ["result"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.retries = new Counter({ name: "shiplog_controller_retries_total", help: "Retries: HTTP attempts the client repeated (by reason) and flushes resending failed entries (reason flush).", labelNames: ["reason"], registers });
+    this.leader = new Gauge({ name: "shiplog_controller_leader", help: "1 while this replica leads and may post, 0 while it stands by.", registers });
+    this.leaderTransitions = new Counter({ name: "shiplog_controller_leader_transitions_total", help: "Times this replica became the leader.", registers });
+    this.stateWrites = new Counter({ name: "shiplog_controller_state_writes_total", help: "Writes of the acknowledged-state ConfigMap, by result.", labelNames: ["result"], registers });
+    this.stateBytes = new Gauge({ name: "shiplog_controller_state_bytes", help: "Size of the acknowledged state last written to the ConfigMap.", registers });
   }
 }

@@ -1,0 +1,217 @@
+// Acknowledged state persisted in a ConfigMap in the controller's namespace, so a restarted or newly elected
+// controller knows what the service holds: records of workloads deleted while it was down are decommissioned, and
+// records that did not change are not posted again.
+// - Compact (acknowledged-state-encoding.ts): gzip of text columns plus the raw digests, in `binaryData`; about
+//   37 bytes per record when every record has its own digest: 10,000 records take ~0.37 MB of the 1 MiB limit.
+// - Optimistic concurrency: every write carries the resourceVersion last read; a 409 means someone else wrote
+//   (a previous leader's last write): read again, apply our changes since the last write on top, retry.
+// - The state belongs to one organization and cluster; state written for another is ignored (and replaced).
+import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+import type { Logger } from "pino";
+import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
+import {
+  AcknowledgedStateFormatError,
+  ACKNOWLEDGED_STATE_FORMAT,
+  decodeAcknowledgedState,
+  encodeAcknowledgedState,
+  type EncodedAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
+import { callOptions, kubeErrorMessage, kubeStatus } from "./kube-call-options.js";
+
+/** Kubernetes' limit on the data of one ConfigMap (data plus binaryData). */
+export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
+const TEXT_KEY = "records.gz";
+const DIGESTS_KEY = "digests";
+const MAX_CONFLICT_RETRIES = 5;
+
+/** The state does not fit in one ConfigMap. */
+export class AcknowledgedStateTooLargeError extends Error {
+  readonly code = "acknowledged_state_too_large";
+  constructor(
+    readonly bytes: number,
+    readonly records: number,
+  ) {
+    super(`acknowledged state of ${records} records needs ${bytes} bytes, over the ConfigMap limit of ${CONFIGMAP_MAX_BYTES}`);
+    this.name = "AcknowledgedStateTooLargeError";
+  }
+}
+
+/** Writing the state kept failing with conflicts, or the API refused it. */
+export class AcknowledgedStateWriteError extends Error {
+  readonly code = "acknowledged_state_write_failed";
+  constructor(message: string) {
+    super(message);
+    this.name = "AcknowledgedStateWriteError";
+  }
+}
+
+/** Settings of the ConfigMap store. */
+export interface ConfigMapStoreOptions {
+  kubeConfig: KubeConfig;
+  namespace: string;
+  name: string;
+  /** Whose records these are: state written for another organization or cluster is not used. */
+  org: string;
+  cluster: string;
+  /** Who writes (the pod name), recorded in the ConfigMap for operators. */
+  writer: string;
+  requestTimeoutMs: number;
+  logger: Logger;
+  /** Checked right before every write (leader fencing); a write is skipped when it says no. */
+  mayWrite?: () => boolean;
+}
+
+/** The outcome of the last write, for metrics and logs. */
+export interface StateWriteInfo {
+  bytes: number;
+  records: number;
+  conflicts: number;
+}
+
+/** Acknowledged state kept in memory and persisted in one ConfigMap. */
+export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
+  readonly #api: CoreV1Api;
+  readonly #options: ConfigMapStoreOptions;
+  #records = new Map<string, AcknowledgedRecord>();
+  /** Changes since the last successful write: a record, or null for a forgotten one. */
+  readonly #changes = new Map<string, AcknowledgedRecord | null>();
+  /** resourceVersion of the ConfigMap as last read or written; undefined when it does not exist (yet). */
+  #resourceVersion: string | undefined;
+  #writing: Promise<StateWriteInfo | undefined> | undefined;
+  lastWrite: StateWriteInfo | undefined;
+
+  constructor(options: ConfigMapStoreOptions) {
+    this.#options = options;
+    this.#api = options.kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  /** Reads the ConfigMap (what earlier runs and leaders acknowledged); changes not yet written stay on top. */
+  async load(): Promise<void> {
+    const { namespace, name, org, cluster, logger } = this.#options;
+    let configMap: V1ConfigMap | undefined;
+    try {
+      configMap = await this.#api.readNamespacedConfigMap({ name, namespace }, callOptions(this.#options.requestTimeoutMs));
+    } catch (error) {
+      if (kubeStatus(error) !== 404) throw error;
+    }
+    const records = new Map<string, AcknowledgedRecord>();
+    this.#resourceVersion = configMap?.metadata?.resourceVersion;
+    if (configMap) {
+      const data = configMap.data ?? {};
+      const text = configMap.binaryData?.[TEXT_KEY];
+      const digests = configMap.binaryData?.[DIGESTS_KEY] ?? "";
+      if (data.org !== org || data.cluster !== cluster) {
+        logger.warn({ configMap: `${namespace}/${name}`, org: data.org ?? null, cluster: data.cluster ?? null }, "acknowledged state belongs to another organization or cluster; starting without it");
+      } else if (text === undefined) {
+        logger.warn({ configMap: `${namespace}/${name}` }, `acknowledged state has no ${TEXT_KEY}; starting without it`);
+      } else {
+        try {
+          for (const record of decodeAcknowledgedState({ text: Buffer.from(text, "base64"), digests: Buffer.from(digests, "base64") })) records.set(record.key, record);
+        } catch (error) {
+          if (!(error instanceof AcknowledgedStateFormatError)) throw error;
+          logger.error({ configMap: `${namespace}/${name}`, err: error.message, code: error.code }, "acknowledged state unreadable; starting without it");
+        }
+      }
+    }
+    for (const [key, change] of this.#changes) {
+      if (change) records.set(key, change);
+      else records.delete(key);
+    }
+    this.#records = records;
+    logger.info({ configMap: `${namespace}/${name}`, records: records.size, resourceVersion: this.#resourceVersion ?? null }, "acknowledged state loaded");
+  }
+
+  all(): ReadonlyMap<string, AcknowledgedRecord> {
+    return this.#records;
+  }
+
+  acknowledge(records: readonly AcknowledgedRecord[]): void {
+    for (const record of records) {
+      if (record.entry.status === "decommissioned") {
+        if (!this.#records.delete(record.key)) continue;
+        this.#changes.set(record.key, null);
+      } else {
+        this.#records.set(record.key, record);
+        this.#changes.set(record.key, record);
+      }
+    }
+  }
+
+  /** Changes acknowledged since the last successful write. */
+  get unwritten(): number {
+    return this.#changes.size;
+  }
+
+  /** Writes the state if anything changed since the last write; resolves with what was written, if anything. */
+  async persist(): Promise<void> {
+    await this.write();
+  }
+
+  /** As persist(), returning what was written (undefined when nothing needed writing or writing was not allowed). */
+  write(): Promise<StateWriteInfo | undefined> {
+    const run = (this.#writing ?? Promise.resolve(undefined)).catch(() => undefined).then(() => this.#write());
+    this.#writing = run;
+    return run;
+  }
+
+  async #write(): Promise<StateWriteInfo | undefined> {
+    if (this.#changes.size === 0) return undefined;
+    const { namespace, name, logger } = this.#options;
+    let conflicts = 0;
+    for (;;) {
+      if (this.#options.mayWrite && !this.#options.mayWrite()) {
+        logger.debug({ configMap: `${namespace}/${name}` }, "not writing acknowledged state: not the leader");
+        return undefined;
+      }
+      const written = new Map(this.#changes);
+      const encoded = encodeAcknowledgedState(this.#records.values());
+      const body = this.#configMap(encoded);
+      // What the API server counts against the limit: data values plus decoded binaryData.
+      const bytes = Object.values(body.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) + encoded.text.length + encoded.digests.length;
+      if (bytes > CONFIGMAP_MAX_BYTES) throw new AcknowledgedStateTooLargeError(bytes, this.#records.size);
+      try {
+        const result =
+          this.#resourceVersion === undefined
+            ? await this.#api.createNamespacedConfigMap({ namespace, body }, callOptions(this.#options.requestTimeoutMs))
+            : await this.#api.replaceNamespacedConfigMap({ name, namespace, body }, callOptions(this.#options.requestTimeoutMs));
+        this.#resourceVersion = result.metadata?.resourceVersion;
+        // Forget only what this write carried: acknowledgements made while it was in flight are still to write.
+        for (const [key, change] of written) if (this.#changes.get(key) === change) this.#changes.delete(key);
+        this.lastWrite = { bytes, records: this.#records.size, conflicts };
+        logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
+        return this.lastWrite;
+      } catch (error) {
+        // 409: created or updated by someone else since we read it (AlreadyExists on create, Conflict on update).
+        if (kubeStatus(error) !== 409) throw new AcknowledgedStateWriteError(`writing ConfigMap ${namespace}/${name} failed: ${kubeErrorMessage(error)}`);
+        conflicts += 1;
+        if (conflicts > MAX_CONFLICT_RETRIES) throw new AcknowledgedStateWriteError(`writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`);
+        logger.info({ configMap: `${namespace}/${name}`, conflicts }, "acknowledged state changed under us; reading it again and merging");
+        await this.load();
+      }
+    }
+  }
+
+  #configMap(encoded: EncodedAcknowledgedState): V1ConfigMap {
+    const { namespace, name, org, cluster, writer } = this.#options;
+    const metadata: V1ConfigMap["metadata"] = {
+      name,
+      namespace,
+      labels: { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" },
+    };
+    if (this.#resourceVersion !== undefined) metadata.resourceVersion = this.#resourceVersion;
+    return {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata,
+      data: {
+        format: ACKNOWLEDGED_STATE_FORMAT,
+        org,
+        cluster,
+        records: String(encoded.records),
+        "written-by": writer,
+        "written-at": new Date().toISOString(),
+      },
+      binaryData: { [TEXT_KEY]: encoded.text.toString("base64"), [DIGESTS_KEY]: encoded.digests.toString("base64") },
+    };
+  }
+}
