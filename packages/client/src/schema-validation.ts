@@ -3,7 +3,8 @@ import { RequestValidationError, ResponseValidationError, type FieldIssue } from
 
 /** Validates a request body or parameters; throws RequestValidationError naming each field and rule. */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput lets a missing field be told from a wrong one; the input itself never reaches a message.
+  const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) throw new RequestValidationError(operation, toFieldIssues(result.error));
   return result.data;
 }
@@ -27,7 +28,8 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
       }));
     }
     const field = formatPath(issue.path) || "(body)";
-    return [{ field, rule: ruleOf(issue), message: issue.message }];
+    const rule = ruleOf(issue);
+    return [{ field, rule, message: rule === "required" ? "is required" : issue.message }];
   });
 }
 
@@ -41,9 +43,10 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function ruleOf(issue: z.core.$ZodIssue): string {
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && "input" in issue && issue.input === undefined) return "required";
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? "required" : `type ${issue.expected}`;
+      return `type ${issue.expected}`;
     case "too_big":
       return issue.origin === "string"
         ? `maxLength ${issue.maximum}`

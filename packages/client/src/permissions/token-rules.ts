@@ -86,6 +86,9 @@ export interface PublicReadableEndpoint {
  */
 export const PUBLIC_READABLE_ENDPOINTS: readonly PublicReadableEndpoint[] = [
   { method: "GET", path: "/repos/{owner}/{repo}/git/tags/{tag_sha}", source: "4.2, 5.1" },
+  // 5.1's list is "for example": like a tag, a public repository's references are public (git itself serves them).
+  { method: "GET", path: "/repos/{owner}/{repo}/git/ref/{ref}", source: "5.1 (beyond its examples)" },
+  { method: "GET", path: "/repos/{owner}/{repo}/git/matching-refs/{ref}", source: "5.1 (beyond its examples)" },
   { method: "GET", path: "/events", source: "4.4, 5.1" },
   { method: "GET", path: "/networks/{owner}/{repo}/events", source: "4.4, 5.1" },
   { method: "GET", path: "/orgs/{org}/events", source: "4.4, 5.1" },

@@ -14,7 +14,7 @@ export function validateBody<S extends z.ZodType>(
   resource: string,
   docs: string,
 ): z.output<S> | undefined {
-  const result = schema.safeParse(body ?? undefined);
+  const result = schema.safeParse(body ?? undefined, { reportInput: true });
   if (result.success) return result.data;
   const errors: ValidationDetail[] = toFieldIssues(result.error).map((issue) => ({
     resource,
