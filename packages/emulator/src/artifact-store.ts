@@ -37,34 +37,14 @@ export interface StoredStorageRecord {
   updated_at: string;
 }
 
-export interface DeploymentWrite {
-  org: string;
-  cluster: string;
-  logical_environment: string;
-  physical_environment: string;
-  deployment_name: string;
-  name: string;
-  version: string | undefined;
-  digest: string;
-  status: "deployed" | "decommissioned";
+/** What a request writes; the store adds the id, the artifact's name and version, and the timestamps. */
+export type DeploymentWrite = Omit<StoredDeploymentRecord, "id" | "created" | "updated_at" | "tags" | "runtime_risks"> & {
+  /** Absent: keep the record's tags (a new record gets none). */
   tags: Record<string, string> | undefined;
   runtime_risks: string[] | undefined;
-  repository: string;
-  attestation_id: number | null;
-}
+};
 
-export interface StorageWrite {
-  org: string;
-  repository: string;
-  name: string;
-  version: string | undefined;
-  digest: string;
-  artifact_url: string | undefined;
-  path: string | undefined;
-  registry_url: string;
-  registry_repository: string | undefined;
-  status: string;
-}
+export type StorageWrite = Omit<StoredStorageRecord, "id" | "created_at" | "updated_at">;
 
 const key = (...parts: (string | undefined)[]) => parts.map((p) => (p ?? "").toLowerCase()).join("\u0000");
 

@@ -7,7 +7,7 @@ import {
   type ClusterDeploymentEntry,
 } from "@shiplog/client";
 import type { Principal } from "../access-control.js";
-import { deploymentRecordView, storageRecordView, type StoredDeploymentRecord } from "../artifact-store.js";
+import { deploymentRecordView, storageRecordView, type DeploymentWrite, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
@@ -53,21 +53,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       const org = access.findOrg(request.params.org)!.login;
       const resolved = resolve(org, body.digest, body.github_repository, request.principal, "write");
       if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
-      const record = state.artifacts.upsertDeployment({
-        org,
-        cluster: body.cluster ?? "",
-        logical_environment: body.logical_environment,
-        physical_environment: body.physical_environment ?? "",
-        deployment_name: body.deployment_name,
-        name: body.name,
-        version: body.version,
-        digest: body.digest,
-        status: body.status,
-        tags: body.tags,
-        runtime_risks: body.runtime_risks,
-        repository: resolved.value.repository,
-        attestation_id: resolved.value.attestationId,
-      });
+      const record = state.artifacts.upsertDeployment(
+        deploymentWrite(org, { cluster: body.cluster ?? "", logical_environment: body.logical_environment, physical_environment: body.physical_environment }, body, resolved.value),
+      );
       return reply.send(recordList([record], body.return_records ?? true));
     },
   );
@@ -96,23 +84,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       }
       if (failures.length > 0 && !body.partial_success) return failCluster(reply, failures);
 
-      const records = accepted.map(({ entry, resolved }) =>
-        state.artifacts.upsertDeployment({
-          org,
-          cluster,
-          logical_environment: body.logical_environment,
-          physical_environment: body.physical_environment ?? "",
-          deployment_name: entry.deployment_name,
-          name: entry.name,
-          version: entry.version,
-          digest: entry.digest,
-          status: entry.status ?? "deployed",
-          tags: entry.tags,
-          runtime_risks: entry.runtime_risks,
-          repository: resolved.repository,
-          attestation_id: resolved.attestationId,
-        }),
-      );
+      const place = { cluster, logical_environment: body.logical_environment, physical_environment: body.physical_environment };
+      const records = accepted.map(({ entry, resolved }) => state.artifacts.upsertDeployment(deploymentWrite(org, place, entry, resolved)));
       const result: Record<string, unknown> = recordList(records, body.return_records ?? true);
       if (failures.length === 0) return reply.send(result);
       // The OpenAPI enum knows two causes; an unresolvable repository and a missing attestation are both `not_found`.
@@ -177,6 +150,30 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       return reply.send({ total_count: visible.length, storage_records: visible.map(storageRecordView) });
     },
   );
+}
+
+/** The store write for one entry at one place (cluster and environments); cluster entries default to deployed. */
+function deploymentWrite(
+  org: string,
+  place: { cluster: string; logical_environment: string; physical_environment: string | undefined },
+  entry: Omit<ClusterDeploymentEntry, "status"> & { status?: "deployed" | "decommissioned" },
+  resolved: Resolved,
+): DeploymentWrite {
+  return {
+    org,
+    cluster: place.cluster,
+    logical_environment: place.logical_environment,
+    physical_environment: place.physical_environment ?? "",
+    deployment_name: entry.deployment_name,
+    name: entry.name,
+    version: entry.version,
+    digest: entry.digest,
+    status: entry.status ?? "deployed",
+    tags: entry.tags,
+    runtime_risks: entry.runtime_risks,
+    repository: resolved.repository,
+    attestation_id: resolved.attestationId,
+  };
 }
 
 function recordList(records: StoredDeploymentRecord[], returnRecords: boolean) {
