@@ -1,0 +1,169 @@
+// Two properties of the controller processes (`node dist/main.js`) that only separate processes can show:
+// - restart: what was acknowledged survives in the state ConfigMap, so workloads deleted while no controller ran are
+//   decommissioned, and records that did not change are not posted again;
+// - failover: two replicas on one Lease; the leader is killed (-9) mid-rollout; the standby takes over within the
+//   lease duration, the final records are right, and the two never posted at the same time.
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
+import { afterEach, describe, expect, it } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
+import { CLUSTER, ORG, REPO, converged, eventually, expectedRecords, type Harness } from "./scenario-harness.js";
+
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+const STATE = "shiplog-controller-state";
+const LEASE = "shiplog-controller";
+const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "2s", SHIPLOG_RENEW_DEADLINE: "1200ms", SHIPLOG_RETRY_PERIOD: "300ms" };
+const LEASE_DURATION_MS = 2000;
+const RETRY_PERIOD_MS = 300;
+
+let cluster: FakeCluster | undefined;
+let emulator: Emulator | undefined;
+const processes: ControllerProcess[] = [];
+
+afterEach(async () => {
+  for (const p of processes.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+  await emulator?.stop();
+  await cluster?.stop();
+});
+
+async function setUp(workloads: { name: string; containers: string[] }[]): Promise<Harness> {
+  cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
+  emulator = await startEmulator({ port: 0 });
+  await cluster.script.ensureNamespace("shiplog");
+  for (const w of workloads) {
+    await cluster.script.createDeployment({
+      namespace: "shop",
+      name: w.name,
+      replicas: 2,
+      annotations: REPO,
+      containers: w.containers.map((c) => ({ name: c, image: `ghcr.io/acme/${w.name}-${c}:1.0` })),
+    });
+  }
+  return { cluster, emulator } as Harness;
+}
+
+function run(env: Record<string, string>): ControllerProcess {
+  const p = startControllerProcess(cluster!, emulator!, env);
+  processes.push(p);
+  return p;
+}
+
+const records = () => emulator!.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER });
+const lease = () => cluster!.store.get("leases", "shiplog", LEASE) as { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } } | undefined;
+
+describe("controller processes", () => {
+  it("restart: deletions while down are decommissioned, rolled workloads updated, and nothing unchanged is posted again", async () => {
+    const h = await setUp([
+      { name: "web", containers: ["app", "proxy"] },
+      { name: "api", containers: ["app"] },
+      { name: "worker", containers: ["app"] },
+      { name: "cart", containers: ["app"] },
+    ]);
+    const first = run({ POD_NAME: "ctl-1", SHIPLOG_STATE_CONFIGMAP: STATE });
+    await converged(h);
+    await eventually(() => expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data?.records).toBe("5"));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    // While no controller runs: one workload deleted, one rolled to a new image, one created.
+    await cluster!.script.delete("deployments", "shop", "worker");
+    await cluster!.script.setImage("shop", "api", { app: "ghcr.io/acme/api-app:2.0" });
+    await cluster!.script.createDeployment({ namespace: "shop", name: "search", image: "ghcr.io/acme/search:1.0", annotations: REPO });
+    await cluster!.settle();
+    // A record posted again would get a new updated_at (the emulator stamps to the second): move its clock on.
+    emulator!.clock.advance(3_600_000);
+    const before = new Map(records().map((r) => [r.deployment_name, r.updated_at]));
+    emulator!.requests.clear();
+
+    const second = run({ POD_NAME: "ctl-2", SHIPLOG_STATE_CONFIGMAP: STATE });
+    const expected = await converged(h);
+    await eventually(() => expect(records().find((r) => r.deployment_name === "shop-worker-app")?.status).toBe("decommissioned"));
+    expect(expected.get("shop-api-app")).toBe(cluster!.imageIdFor("ghcr.io/acme/api-app:2.0").split("@")[1]);
+
+    const changed = new Set(["shop-worker-app", "shop-api-app", "shop-search-search"]);
+    for (const r of records()) {
+      if (changed.has(r.deployment_name)) expect(r.updated_at, r.deployment_name).not.toBe(before.get(r.deployment_name));
+      else expect(r.updated_at, `${r.deployment_name} was posted again`).toBe(before.get(r.deployment_name));
+    }
+    // Exactly the changes were posted: two deployed (rolled, new), one decommissioned (deleted while down).
+    await eventually(async () => {
+      expect(await second.metric("shiplog_controller_records_accepted_total", 'status="deployed"')).toBe(2);
+      expect(await second.metric("shiplog_controller_records_accepted_total", 'status="decommissioned"')).toBe(1);
+    });
+    expect(emulator!.requests.list({ route: CLUSTER_ROUTE }).length).toBeGreaterThanOrEqual(1);
+    await eventually(() => expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data).toMatchObject({ records: "5", "written-by": "ctl-2" }));
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+
+  it("failover: the leader killed mid-rollout, the standby takes over within the lease duration; never two leaders posting", async () => {
+    const names = ["web", "api", "cart", "search", "worker", "auth"];
+    const h = await setUp(names.map((name) => ({ name, containers: ["app"] })));
+    const a = run({ POD_NAME: "ctl-a", SHIPLOG_LEASE_NAME: LEASE, SHIPLOG_STATE_CONFIGMAP: STATE, ...LEASE_TIMING });
+    await eventually(async () => expect(await a.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
+    // The standby says so on /readyz; this one counts as not ready while it stands by.
+    const b = run({ POD_NAME: "ctl-b", SHIPLOG_LEASE_NAME: LEASE, SHIPLOG_STATE_CONFIGMAP: STATE, SHIPLOG_READY_WHEN_STANDBY: "false", ...LEASE_TIMING });
+    await converged(h);
+    await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 503, body: "standing by (not the leader)\n" }));
+    expect(await b.metric("shiplog_controller_leader")).toBe(0);
+    expect(await a.metric("shiplog_controller_leader")).toBe(1);
+
+    // Watch the Lease from outside: the last renewal by ctl-a before it dies.
+    let lastRenewByA = 0;
+    const watcher = setInterval(() => {
+      const spec = lease()?.spec;
+      if (spec?.holderIdentity === "ctl-a" && spec.renewTime) lastRenewByA = Math.max(lastRenewByA, Date.parse(spec.renewTime));
+    }, 20);
+
+    try {
+      // A rollout of every workload: the leader posts the first half, is killed, the second half rolls while
+      // nobody leads, and the standby must finish it.
+      const digest = (name: string) => cluster!.imageIdFor(`ghcr.io/acme/${name}-app:2.0`).split("@")[1];
+      for (const name of names.slice(0, 3)) await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
+      await eventually(() => {
+        for (const name of names.slice(0, 3)) expect(records().find((r) => r.deployment_name === `shop-${name}-app`)?.digest).toBe(digest(name));
+      });
+      a.child.kill("SIGKILL");
+      await a.exited;
+      const killedAt = Date.now();
+      for (const name of names.slice(3)) await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
+
+      await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
+      const expected = await converged(h);
+      for (const name of names) expect(expected.get(`shop-${name}-app`)).toBe(digest(name));
+
+      const spec = lease()!.spec;
+      expect(spec.holderIdentity).toBe("ctl-b");
+      expect(spec.leaseTransitions).toBe(1);
+      const acquiredByB = Date.parse(spec.acquireTime!);
+      if (process.env.SHIPLOG_TEST_FIGURES) console.log(`takeover: ${acquiredByB - lastRenewByA} ms after the last renewal, ${acquiredByB - killedAt} ms after the kill`);
+      // client-go's rule: the standby waits a full lease duration from the last renewal it saw, checking every
+      // retry period (jittered by 1.2). Measured on one machine's clock: the Lease's own times and the kill.
+      expect(acquiredByB - lastRenewByA).toBeGreaterThanOrEqual(LEASE_DURATION_MS);
+      expect(acquiredByB - lastRenewByA).toBeLessThanOrEqual(LEASE_DURATION_MS + 2 * 1.2 * RETRY_PERIOD_MS + 1000);
+      expect(acquiredByB - killedAt).toBeLessThanOrEqual(LEASE_DURATION_MS + 2 * 1.2 * RETRY_PERIOD_MS + 1000);
+
+      // No interval with two leaders posting: every call of ctl-a (even one cut off by the kill) came before ctl-b
+      // acquired the lease, and every call of ctl-b after.
+      const calls = emulator!.requests.list({ route: CLUSTER_ROUTE });
+      const by = (who: string) => calls.filter((c) => c.userAgent?.includes(`(${who})`)).map((c) => Date.parse(c.time));
+      expect(calls.every((c) => /\((ctl-a|ctl-b)\)/.test(c.userAgent ?? ""))).toBe(true);
+      const fromA = by("ctl-a");
+      const fromB = by("ctl-b");
+      expect(fromA.length).toBeGreaterThan(0);
+      expect(fromB.length).toBeGreaterThan(0);
+      expect(Math.max(...fromA)).toBeLessThan(acquiredByB);
+      expect(Math.min(...fromB)).toBeGreaterThanOrEqual(acquiredByB);
+      expect(b.logs.some((l) => l.msg === "became leader")).toBe(true);
+    } finally {
+      clearInterval(watcher);
+    }
+
+    // SIGTERM on the new leader: it flushes, writes its state and releases the Lease for the next one.
+    b.child.kill("SIGTERM");
+    expect(await b.exited).toBe(0);
+    expect(lease()!.spec.holderIdentity).toBe("");
+    expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data?.["written-by"]).toBe("ctl-b");
+    expect(expectedRecords(cluster!).size).toBe(names.length);
+  });
+});
