@@ -20,8 +20,6 @@ const VALUES = join(REPO_ROOT, "test/chart/values");
 const REQUIRED = join(VALUES, "required.yaml");
 const RELEASE = { releaseName: "shiplog", namespace: "shiplog" } as const;
 const FULLNAME = "shiplog-shiplog-controller";
-/** The settings the leader election and the persisted state will read: not in the controller's SETTINGS yet. */
-const PENDING_SETTINGS = ["SHIPLOG_LEASE_NAME", "SHIPLOG_STATE_CONFIGMAP"];
 /** The controller's own objects in the release namespace (leader election and acknowledged state), by design. */
 const STATE_GRANTS = [
   { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "create" },
@@ -129,8 +127,9 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     it("every SHIPLOG_* variable is a controller setting, and the controller accepts the configuration", () => {
       const manifests = rendered({ files });
       const known = new Set<string>(Object.values(SETTINGS).map((s) => s.env));
-      const names = (controllerContainer(manifests).env ?? []).map((e) => e.name).filter((n) => n.startsWith("SHIPLOG_"));
-      expect(names.filter((n) => !known.has(n) && !PENDING_SETTINGS.includes(n))).toEqual([]);
+      // Every variable but Node's own is a controller setting (POD_NAME and POD_NAMESPACE included).
+      const names = (controllerContainer(manifests).env ?? []).map((e) => e.name).filter((n) => n !== "NODE_OPTIONS");
+      expect(names.filter((n) => !known.has(n))).toEqual([]);
       const root = mkdtempSync(join(tmpdir(), "shiplog-kubelet-"));
       try {
         const { env, mountPath } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
@@ -141,8 +140,13 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         expect(config.token).toBe(secretVolume.secret!.secretName === "shiplog-api-token" ? "token-from-an-existing-secret" : "shiplog-chart-test-token");
         expect(config.namespaces).toEqual(files.includes("namespaced.yaml") ? ["team-a", "team-b"] : []);
         // The chart's documented defaults are the controller's own: rendering them changes nothing.
-        const plain = loadConfig([], { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu-1", SHIPLOG_LOGICAL_ENVIRONMENT: "production", SHIPLOG_TOKEN: config.token, SHIPLOG_NAMESPACES: config.namespaces.join(",") });
+        // Leader election and the state ConfigMap in the release namespace, with the pod's name as identity.
+        expect(config).toMatchObject({ leaseName: FULLNAME, stateConfigMap: `${FULLNAME}-state`, podNamespace: "shiplog", podName: env.POD_NAME });
+        const identity = { SHIPLOG_LEASE_NAME: env.SHIPLOG_LEASE_NAME!, SHIPLOG_STATE_CONFIGMAP: env.SHIPLOG_STATE_CONFIGMAP!, POD_NAME: env.POD_NAME!, POD_NAMESPACE: env.POD_NAMESPACE! };
+        const plain = loadConfig([], { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu-1", SHIPLOG_LOGICAL_ENVIRONMENT: "production", SHIPLOG_TOKEN: config.token, SHIPLOG_NAMESPACES: config.namespaces.join(","), ...identity });
         expect(config).toEqual(plain);
+        // The heap cap the controller's memory figures were measured with.
+        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=128");
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
@@ -281,9 +285,12 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
   describe("the controller run with the chart's environment", () => {
     let cluster: FakeCluster;
     let emulator: Emulator;
+    /** State requests of both runs (they share the release namespace, so the second finds what the first created). */
+    const stateUsed = new Set<string>();
     beforeAll(async () => {
       cluster = await startFakeCluster({ nodes: ["node-1"] });
       emulator = await startEmulator({ port: 0 });
+      await cluster.script.ensureNamespace(RELEASE.namespace);
       for (const namespace of ["team-a", "team-b", "other"]) {
         // The repository annotation ties the image to a repository of the organization (the service refuses it otherwise).
         await cluster.script.createDeployment({ namespace, name: "web", image: "nginx:1.25", replicas: 1, annotations: { "shiplog.dev/repository": "web" } });
@@ -335,8 +342,9 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         expect(proxy.requests.length).toBeGreaterThan(0);
         const denied = proxy.requests.filter((r) => !authorizes(manifests, account, r));
         expect(denied).toEqual([]);
-        // Exactly: every pod/workload grant is used (state grants wait for leader election and the state store).
+        // Exactly: every pod/workload grant is used; the state grants over both runs (next test).
         const used = new Set(proxy.requests.map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
+        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(`${r.group} ${r.resource} ${r.verb} ${r.name ?? ""}`);
         const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
         expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
         expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
@@ -346,6 +354,10 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         rmSync(root, { recursive: true, force: true });
         expect(code, controller.output()).toBe(0);
       }
+    });
+
+    it("over both runs every state grant is used: the Lease and the ConfigMap created, read and updated by name", () => {
+      expect([...stateUsed].sort()).toEqual(STATE_GRANTS.map((g) => `${g.group} ${g.resource} ${g.verb} ${g.resourceNames?.[0] ?? ""}`).sort());
     });
   });
 });

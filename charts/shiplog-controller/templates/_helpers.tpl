@@ -147,6 +147,10 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 {{- end }}
 - name: SHIPLOG_TOKEN_FILE
   value: /var/run/secrets/shiplog/token
+# A heap cap makes V8 collect before the pod's memory grows: 10,000 pods peak at about 200-220 MB RSS with it,
+# 240-285 MB without (test/bench/controller-sync.ts). An entry in extraEnv, listed later, overrides it.
+- name: NODE_OPTIONS
+  value: "--max-old-space-size=128"
 {{- if .Values.leaderElection.enabled }}
 - name: SHIPLOG_LEASE_NAME
   value: {{ include "shiplog-controller.leaseName" . | quote }}
