@@ -1,6 +1,8 @@
 // Controller at scale: a fake cluster with 10,000 pods (3,000 Deployments, 1 to 3 containers each) and the
 // emulator run in this process; the controller runs as its own process (`node packages/controller/dist/main.js`)
-// so its peak RSS is its own. Measures the cold start to convergence, then a rolling update of 1,000 workloads.
+// so its peak RSS is its own. Measures the cold start to convergence, a rolling update of 1,000 workloads, then a
+// restart: the controller stopped (SIGTERM), 1,000 workloads deleted while it is down, a new process started on the
+// same state ConfigMap: time to reconcile and requests used.
 // Prints figures and the targets beside them; asserts nothing.
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +15,9 @@ import { startFakeCluster } from "@shiplog/fake-cluster";
 
 const WORKLOADS = 3000;
 const ROLLED = 1000;
+const DELETED = 1000;
+const STATE_NAMESPACE = "shiplog";
+const STATE_CONFIGMAP = "shiplog-controller-state";
 const FLUSH_INTERVAL_MS = 2000;
 const ORG = "acme";
 const CLUSTER = "bench";
@@ -21,6 +26,7 @@ const REPOSITORIES = ["web", "api", "infra"];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cluster = await startFakeCluster({ nodes: ["node-1", "node-2", "node-3", "node-4"] });
+await cluster.script.ensureNamespace(STATE_NAMESPACE);
 const emulator = await startEmulator({ port: 0, rateLimit: 1_000_000 } as Parameters<typeof startEmulator>[0]);
 
 // 3,000 workloads, 10,000 pods: 2,000 with 3 replicas and 1,000 with 4; containers 1 to 3.
@@ -68,39 +74,47 @@ t0 = performance.now();
 // BENCH_CHILD_NODE_FLAGS overrides it ("" for none, "--trace-gc" to diagnose); BENCH_CHILD_LOG keeps the output.
 const nodeFlags = (process.env.BENCH_CHILD_NODE_FLAGS ?? "--max-old-space-size=128").split(" ").filter(Boolean);
 console.log(`controller: node ${[...nodeFlags, "packages/controller/dist/main.js"].join(" ")}`);
-const child = spawn(process.execPath, [...nodeFlags, join(root, "packages/controller/dist/main.js")], {
-  env: {
-    ...process.env,
-    SHIPLOG_API_URL: emulator.url,
-    SHIPLOG_TOKEN: emulator.tokens.admin!,
-    SHIPLOG_ORG: ORG,
-    SHIPLOG_CLUSTER: CLUSTER,
-    SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-    SHIPLOG_FLUSH_INTERVAL: `${FLUSH_INTERVAL_MS}ms`,
-    SHIPLOG_HTTP_HOST: "127.0.0.1",
-    SHIPLOG_HTTP_PORT: "0",
-    SHIPLOG_LOG_LEVEL: "info",
-    KUBECONFIG: join(dir, "kubeconfig"),
-  },
-  stdio: ["ignore", "pipe", "inherit"],
-});
+function startController(podName: string) {
+  const proc = spawn(process.execPath, [...nodeFlags, join(root, "packages/controller/dist/main.js")], {
+    env: {
+      ...process.env,
+      SHIPLOG_API_URL: emulator.url,
+      SHIPLOG_TOKEN: emulator.tokens.admin!,
+      SHIPLOG_ORG: ORG,
+      SHIPLOG_CLUSTER: CLUSTER,
+      SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+      SHIPLOG_FLUSH_INTERVAL: `${FLUSH_INTERVAL_MS}ms`,
+      SHIPLOG_HTTP_HOST: "127.0.0.1",
+      SHIPLOG_HTTP_PORT: "0",
+      SHIPLOG_LOG_LEVEL: "info",
+      SHIPLOG_STATE_CONFIGMAP: STATE_CONFIGMAP,
+      POD_NAMESPACE: STATE_NAMESPACE,
+      POD_NAME: podName,
+      KUBECONFIG: join(dir, "kubeconfig"),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  metricsUrl = undefined;
+  createInterface({ input: proc.stdout! }).on("line", (line) => {
+    if (childLog) appendFileSync(childLog, `${line}\n`);
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string; level?: number };
+      if (entry.msg === "health and metrics server listening") metricsUrl = `${entry.url}/metrics`;
+      if ((entry.level ?? 0) >= 40) warnings++;
+    } catch {
+      // not a log line
+    }
+  });
+  return proc;
+}
 let metricsUrl: string | undefined;
 let warnings = 0;
 const childLog = process.env.BENCH_CHILD_LOG;
-createInterface({ input: child.stdout! }).on("line", (line) => {
-  if (childLog) appendFileSync(childLog, `${line}\n`);
-  try {
-    const entry = JSON.parse(line) as { msg?: string; url?: string; level?: number };
-    if (entry.msg === "health and metrics server listening") metricsUrl = `${entry.url}/metrics`;
-    if ((entry.level ?? 0) >= 40) warnings++;
-  } catch {
-    // not a log line
-  }
-});
-async function accepted(): Promise<number> {
+let child = startController("controller-1");
+async function accepted(status?: string): Promise<number> {
   if (!metricsUrl) return 0;
   const text = await (await fetch(metricsUrl)).text();
-  return [...text.matchAll(/^shiplog_controller_records_accepted_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  return [...text.matchAll(/^shiplog_controller_records_accepted_total\{status="([a-z]+)"\} (\d+)/gm)].reduce((n, m) => n + (status === undefined || m[1] === status ? Number(m[2]) : 0), 0);
 }
 const peakRss = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
@@ -194,6 +208,43 @@ console.log(`  time to converge        ${(rollMs / 1000).toFixed(1)} s   (from t
 console.log(`  pod Running -> record   p50 ${(pct(50) / 1000).toFixed(2)} s, p99 ${(pct(99) / 1000).toFixed(2)} s over ${latencies.length} records   (target p99 < flush interval ${FLUSH_INTERVAL_MS / 1000} s + 2 s)`);
 
 console.log(`\ncontroller process peak RSS: ${(peakRss() / 1e6).toFixed(0)} MB (after the cold sync: ${(coldPeakRss / 1e6).toFixed(0)} MB)   (target < 250 MB); warnings logged: ${warnings}`);
+
+// ---- restart after 1,000 deletions -----------------------------------------------------------------------
+// Stop the controller (SIGTERM: last flush, state written), delete 1,000 workloads while it is down, start a new
+// process on the same state ConfigMap. The emulator's clock moves on an hour so that a record posted again
+// needlessly would show a new updated_at.
+const stopStarted = performance.now();
+child.kill("SIGTERM");
+await new Promise((resolve) => child.once("exit", resolve));
+const stopMs = performance.now() - stopStarted;
+const stateObject = cluster.store.get("configmaps", STATE_NAMESPACE, STATE_CONFIGMAP) as { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
+const stateBytes =
+  Object.values(stateObject?.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +
+  Object.values(stateObject?.binaryData ?? {}).reduce((n, v) => n + Buffer.from(v, "base64").length, 0);
+const deleted = specs.slice(WORKLOADS - DELETED);
+const decommissionExpected = new Set(deleted.flatMap((s) => s.containers.map((c) => `${s.namespace}-${s.name}-${c.name}`)));
+t0 = performance.now();
+for (const s of deleted) await cluster.script.delete("deployments", s.namespace, s.name, { wait: false });
+await cluster.settle();
+console.log(`\nrestart after ${DELETED} deletions while the controller was down:`);
+console.log(`  controller stop (SIGTERM) ${(stopMs / 1000).toFixed(1)} s; state ConfigMap ${stateObject?.data?.records ?? "?"} records in ${(stateBytes / 1e6).toFixed(2)} MB (limit 1.05 MB); deletions took ${((performance.now() - t0) / 1000).toFixed(1)} s in the fake cluster`);
+emulator.clock.advance(3_600_000);
+const updatedBefore = new Map(emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }).map((r) => [r.deployment_name, r.updated_at]));
+emulator.requests.clear();
+t0 = performance.now();
+child = startController("controller-2");
+const restartOk = await until(() => {
+  let decommissioned = 0;
+  for (const r of emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER })) if (r.status === "decommissioned" && decommissionExpected.has(r.deployment_name)) decommissioned++;
+  return decommissioned === decommissionExpected.size && deployed().size === expectedRecords - decommissionExpected.size;
+}, 120_000);
+const restartMs = performance.now() - t0;
+const restartRequests = clusterRequests();
+const needless = emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }).filter((r) => !decommissionExpected.has(r.deployment_name) && r.updated_at !== updatedBefore.get(r.deployment_name)).length;
+console.log(`  reconciled${restartOk ? "" : " (DID NOT CONVERGE)"} in ${(restartMs / 1000).toFixed(1)} s   (process start, state load, informer lists, one diff)`);
+console.log(`  requests sent           ${restartRequests}   (records decommissioned: ${await accepted("decommissioned")} of ${decommissionExpected.size}; deployed records posted: ${await accepted("deployed")})`);
+console.log(`  unchanged records posted again: ${needless} of ${expectedRecords - decommissionExpected.size}`);
+console.log(`  controller process peak RSS: ${(peakRss() / 1e6).toFixed(0)} MB`);
 
 child.kill("SIGTERM");
 await new Promise((resolve) => child.once("exit", resolve));
