@@ -187,6 +187,9 @@ export class Controller {
       onRestart: (kind, reason) => this.metrics.watchRestarts.inc({ kind, reason }),
     });
     this.metrics.leader.set(0);
+    if (config.leaseName && !config.stateConfigMap && !options.store) {
+      this.logger.warn("leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record and misses deletions made before it took over");
+    }
   }
 
   /**
@@ -313,7 +316,6 @@ export class Controller {
     this.#stateLoaded = false;
     this.#stateFailures = 0;
     this.#dirty = true;
-    this.#flushed = false;
     this.#consecutiveFailures = 0;
     this.#notBefore = 0;
     this.metrics.leader.set(1);

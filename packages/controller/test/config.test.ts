@@ -36,6 +36,28 @@ describe("loadConfig", () => {
     expect(redactedConfig(config).token).toBe("[redacted]");
   });
 
+  it("leader election and state: off by default, client-go's timings, POD_NAME and POD_NAMESPACE read, bad timings named", () => {
+    const defaults = loadConfig([], ENV);
+    expect(defaults.leaseName).toBeUndefined();
+    expect(defaults.stateConfigMap).toBeUndefined();
+    expect(defaults).toMatchObject({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000, readyWhenStandby: true, shutdownTimeoutMs: 10_000 });
+    const ha = loadConfig(["--renew-deadline", "5s"], {
+      ...ENV,
+      SHIPLOG_LEASE_NAME: "shiplog-controller",
+      SHIPLOG_STATE_CONFIGMAP: "shiplog-controller-state",
+      POD_NAME: "shiplog-controller-7d9c8b6f5-x2x4q",
+      POD_NAMESPACE: "shiplog",
+      SHIPLOG_READY_WHEN_STANDBY: "false",
+    });
+    expect(ha).toMatchObject({ leaseName: "shiplog-controller", stateConfigMap: "shiplog-controller-state", podName: "shiplog-controller-7d9c8b6f5-x2x4q", podNamespace: "shiplog", renewDeadlineMs: 5000, readyWhenStandby: false });
+    const issues = issuesOf(() => loadConfig(["--lease-duration", "10s", "--retry-period", "9s"], ENV));
+    expect(issues.map((i) => i.message)).toEqual(["the lease duration must be longer than the renew deadline", "the renew deadline must be longer than 1.2 × the retry period"]);
+    expect(issues[0]!.field).toBe("--lease-duration / SHIPLOG_LEASE_DURATION, --renew-deadline / SHIPLOG_RENEW_DEADLINE, --retry-period / SHIPLOG_RETRY_PERIOD");
+    expect(issuesOf(() => loadConfig(["--lease-name", "Not_A_Name"], ENV))).toEqual([
+      { field: "--lease-name / SHIPLOG_LEASE_NAME", rule: "invalid_format", message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" },
+    ]);
+  });
+
   it("lets flags win over the environment and parses lists, durations and booleans", () => {
     const config = loadConfig(
       ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-interval", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],
