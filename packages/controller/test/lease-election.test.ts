@@ -1,5 +1,5 @@
 // Leader election against the fake cluster's Lease API (409 on a stale resourceVersion, MicroTime validation).
-import { CoordinationV1Api, KubeConfig, V1MicroTime, type V1Lease } from "@kubernetes/client-node";
+import { CoordinationV1Api, KubeConfig, V1MicroTime } from "@kubernetes/client-node";
 import { LeaseElection, leaseTimingProblems } from "@shiplog/controller";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -53,7 +53,9 @@ function candidate(identity: string, name: string, options: { viaProxy?: boolean
   return { election, events };
 }
 
-const lease = (name: string) => cluster.store.get("leases", NAMESPACE, name) as (V1Lease & { spec: Record<string, unknown> }) | undefined;
+/** The Lease as stored (times as the wire strings). */
+const lease = (name: string) =>
+  cluster.store.get("leases", NAMESPACE, name) as { spec: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number } } | undefined;
 const nextName = () => `shiplog-test-${++leaseCounter}`;
 
 /** Waits until the lease's renewTime has changed `times` times (the leader renewing, observed from outside). */
@@ -87,7 +89,7 @@ describe("LeaseElection", () => {
     expect(spec.acquireTime).toMatch(MICRO_TIME);
     expect(spec.renewTime).toMatch(MICRO_TIME);
     // Renewals keep the acquire time.
-    expect(Date.parse(spec.renewTime as string)).toBeGreaterThan(Date.parse(spec.acquireTime as string));
+    expect(Date.parse(spec.renewTime!)).toBeGreaterThan(Date.parse(spec.acquireTime!));
   });
 
   it("stop with release empties the holder (lease duration 1 s) and the standby takes over; leaseTransitions counts it", async () => {
@@ -114,7 +116,7 @@ describe("LeaseElection", () => {
     const b = candidate("pod-b", name);
     b.election.start();
     await renewals(name, 1);
-    const lastRenewal = Date.parse(lease(name)!.spec.renewTime as string);
+    const lastRenewal = Date.parse(lease(name)!.spec.renewTime!);
     proxy.cut();
     await eventually(() => expect(b.election.isLeader()).toBe(true));
     const stopped = a.events.find((e) => e.event === "stopped")!;
@@ -123,7 +125,7 @@ describe("LeaseElection", () => {
     // No overlap: the old leader had stopped before the new one started, and the new one waited a lease duration
     // from the last renewal it saw.
     expect(stopped.at).toBeLessThan(b.events[0]!.at);
-    expect(Date.parse(lease(name)!.spec.acquireTime as string) - lastRenewal).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
+    expect(Date.parse(lease(name)!.spec.acquireTime!) - lastRenewal).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
     expect(lease(name)!.spec.leaseTransitions).toBe(1);
     // Reconnected, the old leader sees the new holder and stands by.
     proxy.restore();

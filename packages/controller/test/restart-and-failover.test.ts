@@ -49,6 +49,7 @@ function run(env: Record<string, string>): ControllerProcess {
 }
 
 const records = () => emulator!.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER });
+const stateData = () => (cluster!.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data;
 const lease = () => cluster!.store.get("leases", "shiplog", LEASE) as { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } } | undefined;
 
 describe("controller processes", () => {
@@ -61,7 +62,7 @@ describe("controller processes", () => {
     ]);
     const first = run({ POD_NAME: "ctl-1", SHIPLOG_STATE_CONFIGMAP: STATE });
     await converged(h);
-    await eventually(() => expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data?.records).toBe("5"));
+    await eventually(() => expect(stateData()?.records).toBe("5"));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
@@ -91,7 +92,7 @@ describe("controller processes", () => {
       expect(await second.metric("shiplog_controller_records_accepted_total", 'status="decommissioned"')).toBe(1);
     });
     expect(emulator!.requests.list({ route: CLUSTER_ROUTE }).length).toBeGreaterThanOrEqual(1);
-    await eventually(() => expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data).toMatchObject({ records: "5", "written-by": "ctl-2" }));
+    await eventually(() => expect(stateData()).toMatchObject({ records: "5", "written-by": "ctl-2" }));
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   });
@@ -163,7 +164,7 @@ describe("controller processes", () => {
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);
     expect(lease()!.spec.holderIdentity).toBe("");
-    expect(cluster!.store.get("configmaps", "shiplog", STATE)?.data?.["written-by"]).toBe("ctl-b");
+    expect(stateData()?.["written-by"]).toBe("ctl-b");
     expect(expectedRecords(cluster!).size).toBe(names.length);
   });
 });
