@@ -198,6 +198,13 @@ export class NetworkError extends ShiplogError {
   }
 }
 
+/** An answer pointed the client at a URL outside the service (a `Link` to another host); it was not followed. */
+export class ForeignUrlError extends ShiplogError {
+  constructor(operation: string, reason: string) {
+    super("foreign_url", `${operation}: refused to follow a URL outside the service's base URL, so the token is not sent there: ${reason}`);
+  }
+}
+
 /** No answer within the client's per-request timeout. */
 export class TimeoutError extends ShiplogError {
   constructor(operation: string, timeoutMs: number) {

@@ -6,6 +6,7 @@ import {
   AbortedError,
   AuthenticationError,
   ConflictError,
+  ForeignUrlError,
   ForbiddenError,
   GoneError,
   NetworkError,
@@ -106,13 +107,26 @@ export class Transport {
         { field: "apiVersion", rule: `one of ${API_VERSIONS.join(", ")}`, message: `unsupported API version ${String(apiVersion)}; use one of ${API_VERSIONS.join(", ")}` },
       ]);
     }
+    const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+    if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) {
+      throw new RequestValidationError("client options", [
+        { field: "baseUrl", rule: "absolute http(s) URL", message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})` },
+      ]);
+    }
+    const retry = options.retry;
+    if (retry) {
+      const issues = (["retries", "minDelayMs", "maxDelayMs", "maxServerDelayMs"] as const)
+        .filter((field) => retry[field] !== undefined && !(Number.isFinite(retry[field]) && retry[field]! >= 0))
+        .map((field) => ({ field: `retry.${field}`, rule: "minimum 0", message: `must be a number of at least 0 (got ${retry[field]})` }));
+      if (issues.length > 0) throw new RequestValidationError("client options", issues);
+    }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!(timeoutMs > 0)) {
       throw new RequestValidationError("client options", [
         { field: "timeoutMs", rule: "minimum 1", message: "the timeout must be a positive number of milliseconds" },
       ]);
     }
-    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.apiVersion = apiVersion;
     this.#token = options.token;
     this.#userAgent = options.userAgent ? `${options.userAgent} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
@@ -130,8 +144,8 @@ export class Transport {
 
   /** Sends one request, retrying what is safe to retry; throws a typed error for any failure. */
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
-    const url = req.url ?? this.buildUrl(req.route, req.params, req.query);
     const operation = `${req.method} ${req.route}`;
+    const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#checkSameService(req.url, operation);
     const path = this.#pathOf(url);
     if (this.tokenInfo) guardDeclaredToken(req.method, path, this.tokenInfo, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
@@ -141,9 +155,9 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (req.signal?.aborted) throw new AbortedError(operation, { cause: req.signal.reason });
       const started = performance.now();
-      let response: Response;
+      let exchange: { response: Response; body: unknown };
       try {
-        response = await this.#send(url, req.method, headers, body, req.signal, operation);
+        exchange = await this.#exchange(url, req.method, headers, body, req.signal, operation);
       } catch (error) {
         const canRetry = retryable && attempt < this.#retry.retries && !(error instanceof AbortedError);
         if (!canRetry) throw error;
@@ -152,14 +166,14 @@ export class Transport {
         await this.#wait(delayMs, req.signal, operation);
         continue;
       }
+      const { response } = exchange;
       const durationMs = performance.now() - started;
       this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs, attempt });
 
       if (response.status < 400) {
-        return { status: response.status, headers: response.headers, data: (await readBody(response)) as T, url: response.url || url };
+        return { status: response.status, headers: response.headers, data: exchange.body as T, url: response.url || url };
       }
 
-      const errorBody = await readBody(response).catch(() => undefined);
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers)) {
         const requested = serverRequestedDelay(response.headers);
         if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
@@ -169,7 +183,7 @@ export class Transport {
           continue;
         }
       }
-      throw errorFromResponse(req.method, req.route, response, errorBody, path);
+      throw errorFromResponse(req.method, req.route, response, exchange.body, path);
     }
   }
 
@@ -188,6 +202,25 @@ export class Transport {
     }
     const qs = search.toString();
     return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
+  }
+
+  /**
+   * A URL from an answer (a pagination `Link`) must point at this service: the token is only ever sent to
+   * the base URL's origin and path.
+   */
+  #checkSameService(url: string, operation: string): string {
+    let target: URL;
+    try {
+      target = new URL(url, this.baseUrl);
+    } catch {
+      throw new ForeignUrlError(operation, "not a URL");
+    }
+    const base = new URL(this.baseUrl);
+    const basePath = base.pathname.replace(/\/+$/, "");
+    if (target.origin !== base.origin || (basePath && target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`))) {
+      throw new ForeignUrlError(operation, `${target.origin}${target.pathname} is outside ${base.origin}${basePath}`);
+    }
+    return target.href;
   }
 
   /** The API path of a URL, without the base URL's own path (a server under `/api/v3`, say). */
@@ -209,18 +242,20 @@ export class Transport {
     return headers;
   }
 
-  async #send(
+  /** One attempt: the request and its whole body, with failures (also mid-body) as typed errors. */
+  async #exchange(
     url: string,
     method: HttpMethod,
     headers: Record<string, string>,
     body: string | undefined,
     callerSignal: AbortSignal | undefined,
     operation: string,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; body: unknown }> {
     const timeout = AbortSignal.timeout(this.#timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     try {
-      return await this.#fetch(url, { method, headers, body, signal });
+      const response = await this.#fetch(url, { method, headers, body, signal });
+      return { response, body: await readBody(response) };
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.aborted) throw new TimeoutError(operation, this.#timeoutMs);
