@@ -1,10 +1,7 @@
-import * as core from "@actions/core";
-import { run } from "./main.js";
-
-// The entry the runner starts (bundled to dist/index.js); run() reports its own failures as annotations.
-//
-// The bundle's banner (package.json `bundle`) provides `require` for the CommonJS dependencies, and sets V8's
-// `--liftoff-only` before any code runs: undici parses HTTP with WebAssembly (llhttp), which V8 otherwise
-// recompiles with TurboFan in background threads that the process waits for at exit (~100 ms of a ~250 ms run).
-// A few responses per run need nothing beyond the baseline compiler.
-run().catch((error: unknown) => core.setFailed(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`));
+// The package's public surface. The runner's entry is src/entry.ts (bundled to dist/index.js).
+export { run } from "./main.js";
+export { INPUT_NAMES, planFromInputs, type ActionPlan, type InputName, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
+export { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
+export { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
+export { fileDigest, fileSubjects, matchFiles, type Subject } from "./subjects.js";
+export { BUNDLE_PATH, runBundledAction, type Annotation, type LocalRunOptions, type LocalRunResult } from "./local-runner.js";

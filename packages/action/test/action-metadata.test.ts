@@ -31,6 +31,21 @@ describe("action.yml", () => {
     expect(action.inputs["if-tag-exists"]?.default).toBe("skip");
   });
 
+  it("the bundle starts from src/entry.ts; the package surface (index) only re-exports and runs nothing", async () => {
+    const pkg = JSON.parse(readFileSync(join(root, "packages", "action", "package.json"), "utf8")) as { scripts: { bundle: string } };
+    expect(pkg.scripts.bundle).toMatch(/^esbuild src\/entry\.ts /);
+    expect(pkg.scripts.bundle).toContain("--outfile=dist/index.js");
+    const exitCodeBefore = process.exitCode;
+    const surface = await import("@shiplog/action/index");
+    // Give a started run() the chance to fail on the missing inputs and set the exit code.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(process.exitCode).toBe(exitCodeBefore);
+    expect(typeof surface.run).toBe("function");
+    const source = readFileSync(join(root, "packages", "action", "src", "index.ts"), "utf8");
+    const statements = source.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("//"));
+    for (const line of statements) expect(line, "src/index.ts holds re-exports only").toMatch(/^export (type )?\{[^}]*\} from "\.\/[a-z-]+\.js";$/);
+  });
+
   it("declares exactly the outputs the action sets", () => {
     expect(Object.keys(action.outputs).sort()).toEqual(Object.keys(runOutputs({ dryRun: false, repository: "a/b", storageRecords: [] })).sort());
   });

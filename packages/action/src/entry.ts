@@ -1,0 +1,11 @@
+import * as core from "@actions/core";
+import { run } from "./main.js";
+
+// The entry the runner starts (bundled to dist/index.js by package.json `bundle`); run() reports its own failures
+// as annotations. src/index.ts is the package's public surface and runs nothing.
+//
+// The bundle's banner (package.json `bundle`) provides `require` for the CommonJS dependencies, and sets V8's
+// `--liftoff-only` before any code runs: undici parses HTTP with WebAssembly (llhttp), which V8 otherwise
+// recompiles with TurboFan in background threads that the process waits for at exit (~100 ms of a ~250 ms run).
+// A few responses per run need nothing beyond the baseline compiler.
+run().catch((error: unknown) => core.setFailed(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`));
