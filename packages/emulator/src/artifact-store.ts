@@ -19,6 +19,8 @@ export interface StoredDeploymentRecord {
   attestation_id: number | null;
   created: string;
   updated_at: string;
+  /** How many writes (requests, or entries of a cluster call) applied to this record; repeated deliveries count each. */
+  writes: number;
 }
 
 export interface StoredStorageRecord {
@@ -35,16 +37,18 @@ export interface StoredStorageRecord {
   status: string;
   created_at: string;
   updated_at: string;
+  /** How many writes applied to this record; repeated deliveries count each. */
+  writes: number;
 }
 
 /** What a request writes; the store adds the id, the artifact's name and version, and the timestamps. */
-export type DeploymentWrite = Omit<StoredDeploymentRecord, "id" | "created" | "updated_at" | "tags" | "runtime_risks"> & {
+export type DeploymentWrite = Omit<StoredDeploymentRecord, "id" | "created" | "updated_at" | "writes" | "tags" | "runtime_risks"> & {
   /** Absent: keep the record's tags (a new record gets none). */
   tags: Record<string, string> | undefined;
   runtime_risks: string[] | undefined;
 };
 
-export type StorageWrite = Omit<StoredStorageRecord, "id" | "created_at" | "updated_at">;
+export type StorageWrite = Omit<StoredStorageRecord, "id" | "created_at" | "updated_at" | "writes">;
 
 const key = (...parts: (string | undefined)[]) => parts.map((p) => (p ?? "").toLowerCase()).join("\u0000");
 
@@ -104,6 +108,7 @@ export class ArtifactStore {
       attestation_id: write.attestation_id,
       created: existing?.created ?? now,
       updated_at: now,
+      writes: (existing?.writes ?? 0) + 1,
     };
     this.#deployments.set(id, record);
     return record;
@@ -122,6 +127,7 @@ export class ArtifactStore {
       id: existing?.id ?? this.#nextStorageId++,
       created_at: existing?.created_at ?? now,
       updated_at: now,
+      writes: (existing?.writes ?? 0) + 1,
     };
     this.#storage.set(id, record);
     return record;

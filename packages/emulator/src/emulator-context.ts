@@ -44,6 +44,8 @@ declare module "fastify" {
     apiVersion: string;
     /** The access rule applied to this request (from the permission matrix, or the route's own). */
     accessRule: AccessRule | undefined;
+    /** A `drop_after` fault hit this request: the connection is destroyed once the handler has run. */
+    dropAfterHandler: boolean;
   }
   interface FastifyContextConfig {
     access?: AccessRule;

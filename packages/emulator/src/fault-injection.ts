@@ -4,8 +4,13 @@ export type FaultKind =
   | "status"
   /** Answer 403 with the rate limit spent and Retry-After, as the service does. */
   | "rate_limit"
-  /** Destroy the connection without answering. */
+  /** Destroy the connection before the handler runs: nothing is applied, the client sees a network error. */
   | "drop"
+  /**
+   * Run the handler, then destroy the connection instead of answering: the write is applied but the client
+   * sees a network error, so a retry delivers the same request again (what a lost response does).
+   */
+  | "drop_after"
   /** Answer normally, after a delay. */
   | "latency";
 

@@ -176,6 +176,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   app.decorateRequest("principal", null as never);
   app.decorateRequest("apiVersion", "");
   app.decorateRequest("accessRule", undefined);
+  app.decorateRequest("dropAfterHandler", false);
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-service-request-id", request.id);
@@ -205,6 +206,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
         request.raw.socket.destroy();
         return reply.hijack();
       }
+      if (fault.kind === "drop_after") request.dropAfterHandler = true;
       if (fault.kind === "status") {
         const headers: Record<string, string> = {};
         if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
@@ -229,6 +231,13 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   app.addHook("preHandler", async (request, reply) => authorize(request, reply, deps.access));
 
   app.addHook("onSend", async (request, reply, payload) => {
+    if (request.dropAfterHandler) {
+      // The handler ran (its writes are applied); the answer is lost on the way. Neither onResponse nor
+      // onRequestAbort fires for it, so it is logged here.
+      deps.requests.record(logEntry(request, 0));
+      request.raw.socket.destroy();
+      return payload;
+    }
     const principal = request.principal ?? { kind: "anonymous" };
     const free = reply.statusCode === 304;
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
@@ -242,11 +251,11 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   });
 
   app.addHook("onResponse", async (request, reply) => {
-    deps.requests.record(logEntry(request, reply.statusCode));
+    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, reply.statusCode));
   });
   // Dropped connections never reach onResponse; log them too.
   app.addHook("onRequestAbort", async (request) => {
-    deps.requests.record(logEntry(request, 0));
+    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, 0));
   });
 }
 
