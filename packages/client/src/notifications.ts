@@ -7,6 +7,7 @@ import {
   REPO_NOTIFICATIONS_PAGE_LIMITS,
   listNotificationsParams,
   listRepoNotificationsParams,
+  markAllAsReadAndWaitParams,
   markNotificationsReadBody,
   markReadAccepted,
   markRepoNotificationsReadParams,
@@ -17,6 +18,7 @@ import {
   threadSubscription,
   type ListNotificationsParams,
   type ListRepoNotificationsParams,
+  type MarkAllAsReadAndWaitParams,
   type MarkNotificationsReadBody,
   type MarkRepoNotificationsReadParams,
   type NotificationThread,
@@ -125,13 +127,11 @@ export class NotificationsApi {
    * Marks all threads read (or those of one repository, given `owner` and `repo`) and, when the service
    * answers 202, waits until the unread listing holds none of the threads the call covered.
    */
-  async markAllAsReadAndWait(
-    params: MarkNotificationsReadBody & { owner?: string; repo?: string } = {},
-    options: WaitForReadOptions = {},
-  ): Promise<MarkReadAndWaitResult> {
+  async markAllAsReadAndWait(params: MarkAllAsReadAndWaitParams = {}, options: WaitForReadOptions = {}): Promise<MarkReadAndWaitResult> {
     const sleep = options.sleep ?? defaultSleep;
     const now = options.now ?? Date.now;
-    const { owner, repo, ...body } = params;
+    // Checked before anything is sent: owner without repo must not become a mark of the whole inbox.
+    const { owner, repo, ...body } = parseRequest(markAllAsReadAndWaitParams, params, "markAllAsReadAndWait");
     const result =
       owner !== undefined && repo !== undefined
         ? await this.markRepoAsRead({ owner, repo, last_read_at: body.last_read_at }, options)

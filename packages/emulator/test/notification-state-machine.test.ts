@@ -93,6 +93,24 @@ describe("unread → read", () => {
   });
 });
 
+describe("markAllAsReadAndWait refuses what it cannot do, before sending", () => {
+  it.each([
+    [{ owner: "acme" }, "repo", "owner and repo together"],
+    [{ repo: "infra" }, "owner", "owner and repo together"],
+    [{ read: false }, "read", "not false"],
+    [{ owner: "acme", repo: "infra", read: false }, "read", "not false"],
+  ] as const)("%o: RequestValidationError naming %s", async (params, field, rule) => {
+    const { title } = threadForOcto();
+    const before = emu.requests.count();
+    const error = await octo.notifications.markAllAsReadAndWait(params, { intervalMs: 5, timeoutMs: 1000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([expect.objectContaining({ field, rule })]);
+    // Nothing was sent: the inbox (owner alone would have been PUT /notifications) is untouched.
+    expect(emu.requests.count()).toBe(before);
+    expect((await find(title))?.unread).toBe(true);
+  });
+});
+
 describe("done", () => {
   it("DELETE thread (204) takes it out of the inbox, even with all=true; new activity brings it back", async () => {
     const { issue, title } = threadForOcto();

@@ -117,6 +117,31 @@ export const markRepoNotificationsReadParams = z.strictObject({
 });
 export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificationsReadParams>;
 
+/**
+ * Parameters of `markAllAsReadAndWait`: the whole inbox (no `owner`, no `repo`) or one repository (both).
+ * `read: false` is refused: marking unread leaves threads unread, so the wait for none unread could never end.
+ */
+export const markAllAsReadAndWaitParams = z
+  .strictObject({
+    owner: ownerName.optional(),
+    repo: ownerName.optional(),
+    last_read_at: isoTimestamp.optional(),
+    read: z.boolean().optional(),
+  })
+  .superRefine((value, ctx) => {
+    // Owner alone would otherwise fall through to PUT /notifications and mark the whole inbox.
+    if (value.owner !== undefined && value.repo === undefined) {
+      ctx.addIssue({ code: "custom", path: ["repo"], message: "is required with owner (give both to mark one repository, neither for the whole inbox)", params: { rule: "owner and repo together" } });
+    }
+    if (value.repo !== undefined && value.owner === undefined) {
+      ctx.addIssue({ code: "custom", path: ["owner"], message: "is required with repo (give both to mark one repository, neither for the whole inbox)", params: { rule: "owner and repo together" } });
+    }
+    if (value.read === false) {
+      ctx.addIssue({ code: "custom", path: ["read"], message: "must be true or absent here: marking unread never ends a wait for no unread threads (use markAllAsRead)", params: { rule: "not false" } });
+    }
+  });
+export type MarkAllAsReadAndWaitParams = z.input<typeof markAllAsReadAndWaitParams>;
+
 /** Thread ids are integers on the path (the thread object carries them as strings). */
 export const threadId = z.union([
   z.number().int().positive(),
