@@ -64,6 +64,15 @@ export interface ControllerStatus {
   recordsSent: number;
 }
 
+/** A flush was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
+export class StateNotLoadedError extends Error {
+  readonly code = "acknowledged_state_not_loaded";
+  constructor() {
+    super("the acknowledged state could not be loaded yet; nothing is sent until it is (see the logs)");
+    this.name = "StateNotLoadedError";
+  }
+}
+
 /** Keeps the service's deployment records equal to what the cluster runs. */
 export class Controller {
   readonly metrics: ControllerMetrics;
@@ -201,9 +210,9 @@ export class Controller {
     if (this.#started) return;
     this.#started = true;
     this.#informers.start();
+    this.#schedule();
     if (this.#election) this.#election.start();
     else this.#startedLeading();
-    this.#schedule();
     if (this.#config.resyncIntervalMs > 0) {
       this.#resyncTimer = setInterval(() => {
         this.#resyncDue = true;
@@ -256,6 +265,7 @@ export class Controller {
   async flush(): Promise<FlushSummary> {
     await this.#inFlight?.catch(() => undefined);
     if (!this.#stateLoaded && this.#mayPost()) await this.#loadState();
+    if (!this.#stateLoaded && this.#mayPost()) throw new StateNotLoadedError();
     return this.#runFlush();
   }
 
@@ -320,8 +330,8 @@ export class Controller {
     this.#notBefore = 0;
     this.metrics.leader.set(1);
     this.metrics.leaderTransitions.inc();
-    // Take over now rather than at the next tick.
-    if (this.#started && !this.#ticking && !this.#stopped) {
+    // Take over now rather than at the next tick (one timer chain: the pending tick is moved, never added to).
+    if (this.#timer !== undefined && !this.#ticking && !this.#stopped) {
       clearTimeout(this.#timer);
       this.#schedule(0);
     }

@@ -1,7 +1,7 @@
 // Runs the real controller against the real fake cluster and the real emulator over loopback, and computes the
 // records the cluster should have from the fake cluster's objects, independently of the controller's code.
 import { KubeConfig } from "@kubernetes/client-node";
-import { Controller, loadConfig, type ControllerConfig } from "@shiplog/controller";
+import { Controller, loadConfig, type AcknowledgedStore, type ControllerConfig } from "@shiplog/controller";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster, type KubeObject } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -19,7 +19,9 @@ export interface Harness {
 }
 
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
-export async function startHarness(options: { flags?: string[]; env?: Record<string, string>; beforeStart?: (cluster: FakeCluster) => Promise<void> } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { flags?: string[]; env?: Record<string, string>; beforeStart?: (cluster: FakeCluster) => Promise<void>; store?: AcknowledgedStore } = {},
+): Promise<Harness> {
   const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
   const emulator = await startEmulator({ port: 0 });
   await options.beforeStart?.(cluster);
@@ -43,7 +45,7 @@ export async function startHarness(options: { flags?: string[]; env?: Record<str
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(cluster.kubeconfig);
   const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
-  const controller = new Controller({ config, kubeConfig, logger });
+  const controller = new Controller({ config, kubeConfig, logger, ...(options.store ? { store: options.store } : {}) });
   await controller.start();
   return {
     cluster,
