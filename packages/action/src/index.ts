@@ -4,4 +4,5 @@ export { INPUT_NAMES, planFromInputs, type ActionPlan, type InputName, type Inpu
 export { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 export { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 export { fileDigest, fileSubjects, matchFiles, type Subject } from "./subjects.js";
-export { BUNDLE_PATH, runBundledAction, type Annotation, type LocalRunOptions, type LocalRunResult } from "./local-runner.js";
+export { evaluateDefault, inputEnvName, runnerInputEnv, type ActionInputDeclaration, type GithubContextSource } from "./runner-inputs.js";
+export { ACTION_YML_PATH, BUNDLE_PATH, readActionInputs, runBundledAction, type Annotation, type LocalRunOptions, type LocalRunResult } from "./local-runner.js";

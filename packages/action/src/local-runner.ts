@@ -3,15 +3,27 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { runnerInputEnv, type ActionInputDeclaration } from "./runner-inputs.js";
 
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The committed bundle that action.yml runs. */
-export const BUNDLE_PATH = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.js");
+export const BUNDLE_PATH = join(packageDir, "dist", "index.js");
+/** The action's metadata (inputs and their defaults), at the repository's root. */
+export const ACTION_YML_PATH = join(packageDir, "..", "..", "action.yml");
 
 export interface LocalRunOptions {
-  /** Inputs by their action.yml name (`tag-message`); passed as `INPUT_TAG-MESSAGE` as the runner does. */
+  /**
+   * The step's `with:`, by action.yml name (`tag-message`); passed as `INPUT_TAG-MESSAGE` as the runner does. Inputs
+   * not given get their action.yml default (`${{ github.* }}` evaluated from `env` and `jobToken`), or an empty value.
+   */
   inputs: Record<string, string>;
   /** GITHUB_* and other variables of the job (GITHUB_SHA, GITHUB_REPOSITORY, GITHUB_API_URL...). */
   env?: Record<string, string>;
+  /** The job's token, what `${{ github.token }}` (the token input's default) resolves to. Default: `env.GITHUB_TOKEN`. */
+  jobToken?: string;
+  /** The action's metadata. Default: the repository's action.yml. */
+  actionYml?: string;
   /** Working directory (GITHUB_WORKSPACE). Default: the current one. */
   cwd?: string;
   /** The node binary. Default: the one running this code. */
@@ -40,8 +52,16 @@ export interface LocalRunResult {
   wallMs: number;
 }
 
-/** Runs the bundled action as the runner does: a node process with INPUT_* variables and the runner's files. */
+/** The inputs action.yml declares, with their defaults. */
+export async function readActionInputs(path = ACTION_YML_PATH): Promise<Record<string, ActionInputDeclaration>> {
+  const metadata = parse(await readFile(path, "utf8")) as { inputs?: Record<string, ActionInputDeclaration | null> } | null;
+  return Object.fromEntries(Object.entries(metadata?.inputs ?? {}).map(([name, declaration]) => [name, declaration ?? {}]));
+}
+
+/** Runs the bundled action as the runner does: a node process with every INPUT_* variable and the runner's files. */
 export async function runBundledAction(options: LocalRunOptions): Promise<LocalRunResult> {
+  const jobEnv = options.env ?? {};
+  const inputEnv = runnerInputEnv(await readActionInputs(options.actionYml), options.inputs, { token: options.jobToken ?? jobEnv["GITHUB_TOKEN"], env: jobEnv });
   const dir = await mkdtemp(join(tmpdir(), "shiplog-action-"));
   const outputFile = join(dir, "output");
   const summaryFile = join(dir, "summary");
@@ -54,9 +74,9 @@ export async function runBundledAction(options: LocalRunOptions): Promise<LocalR
     GITHUB_WORKSPACE: options.cwd ?? process.cwd(),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
-    ...options.env,
+    ...jobEnv,
+    ...inputEnv,
   };
-  for (const [name, value] of Object.entries(options.inputs)) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
   const started = performance.now();
   const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve) => {
     execFile(options.node ?? process.execPath, [options.bundle ?? BUNDLE_PATH], { env, cwd: options.cwd, encoding: "utf8" }, (error, stdout, stderr) => {

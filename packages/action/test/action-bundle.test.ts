@@ -26,9 +26,11 @@ afterAll(async () => {
 });
 beforeEach(() => emulator.requests.clear());
 
+/** A step with only the given inputs: the token comes from its action.yml default, the job's token. */
 function run(inputs: Record<string, string>, token = emulator.tokens.admin!): Promise<LocalRunResult> {
   return runBundledAction({
-    inputs: { token, ...inputs },
+    inputs,
+    jobToken: token,
     env: { GITHUB_SHA: head, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url },
     cwd: workspace,
   });

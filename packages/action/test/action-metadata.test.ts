@@ -4,8 +4,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { INPUT_NAMES } from "@shiplog/action/inputs";
+import { INPUT_NAMES, planFromInputs, type InputName, type RawInputs } from "@shiplog/action/inputs";
 import { runOutputs } from "@shiplog/action/run-report";
+import { evaluateDefault, inputEnvName, runnerInputEnv } from "@shiplog/action/runner-inputs";
+import { readActionInputs } from "@shiplog/action/local-runner";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const action = parse(readFileSync(join(root, "action.yml"), "utf8")) as {
@@ -44,6 +46,49 @@ describe("action.yml", () => {
     const source = readFileSync(join(root, "packages", "action", "src", "index.ts"), "utf8");
     const statements = source.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("//"));
     for (const line of statements) expect(line, "src/index.ts holds re-exports only").toMatch(/^export (type )?\{[^}]*\} from "\.\/[a-z-]+\.js";$/);
+  });
+
+  it("every default is one the code falls back to by itself: an input left empty plans like its evaluated default", () => {
+    const sha = "a".repeat(40);
+    const github = { token: "job-t0ken", env: { GITHUB_SHA: sha, GITHUB_API_URL: "https://api.service.example", GITHUB_REPOSITORY: "acme/web" } };
+    const context = { repository: "acme/web", sha, apiUrl: "https://api.service.example" };
+    // Inputs that make every default matter: a tag (tag-type, tag-object, if-tag-exists) and a storage record.
+    const base: RawInputs = { token: "t0ken", tag: "v1", "subject-digest": `sha256:${"b".repeat(64)}`, "subject-name": "app", "registry-url": "https://r.example/" };
+    const defaulted = Object.entries(action.inputs).filter(([, input]) => input.default !== undefined);
+    expect(defaulted.map(([name]) => name).sort()).toEqual(["api-url", "dry-run", "if-tag-exists", "tag-object", "tag-type", "token"]);
+    for (const [name, input] of defaulted) {
+      const value = evaluateDefault(name, String(input.default), github);
+      expect(value, `${name}'s default evaluates to something`).not.toBe("");
+      if (name === "token") {
+        // No fallback in the code: the job token is the default, and an empty token is refused.
+        expect(value).toBe("job-t0ken");
+        expect(planFromInputs({ ...base, token: "" }, context).problems).toEqual([expect.objectContaining({ input: "token", rule: "required" })]);
+        continue;
+      }
+      const withDefault = planFromInputs({ ...base, [name as InputName]: value }, context);
+      expect(withDefault.problems, `${name}: ${value}`).toEqual([]);
+      expect(planFromInputs({ ...base, [name as InputName]: "" }, context), name).toEqual(withDefault);
+    }
+  });
+
+  it("the local runner passes every declared input as the runner does: given, else the evaluated default, else empty", async () => {
+    const declared = await readActionInputs();
+    const env = runnerInputEnv(declared, { tag: "v1", "subject-path": "dist/*" }, { token: "job-t0ken", env: { GITHUB_SHA: "c".repeat(40), GITHUB_API_URL: "http://127.0.0.1:9" } });
+    expect(Object.keys(env).sort()).toEqual(INPUT_NAMES.map((name) => `INPUT_${name.toUpperCase()}`).sort());
+    expect(env).toMatchObject({
+      INPUT_TOKEN: "job-t0ken",
+      "INPUT_API-URL": "http://127.0.0.1:9",
+      INPUT_TAG: "v1",
+      "INPUT_TAG-OBJECT": "c".repeat(40),
+      "INPUT_TAG-TYPE": "commit",
+      "INPUT_IF-TAG-EXISTS": "skip",
+      "INPUT_DRY-RUN": "false",
+      "INPUT_SUBJECT-PATH": "dist/*",
+      "INPUT_TAG-MESSAGE": "",
+    });
+    expect(inputEnvName("my input-name")).toBe("INPUT_MY_INPUT-NAME");
+    expect(() => runnerInputEnv(declared, { "tag-typo": "x" }, { token: undefined, env: {} })).toThrow(/unexpected input\(s\) 'tag-typo'/);
+    expect(() => evaluateDefault("x", "${{ secrets.TOKEN }}", { token: undefined, env: {} })).toThrow(/only github\.<name> expressions/);
   });
 
   it("declares exactly the outputs the action sets", () => {
