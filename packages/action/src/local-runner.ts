@@ -28,6 +28,8 @@ export interface LocalRunOptions {
   cwd?: string;
   /** The node binary. Default: the one running this code. */
   node?: string;
+  /** A command node is started under, with its arguments (for example `["prlimit", "--nofile=64"]`). */
+  wrapper?: string[];
   bundle?: string;
 }
 
@@ -79,7 +81,8 @@ export async function runBundledAction(options: LocalRunOptions): Promise<LocalR
   };
   const started = performance.now();
   const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(options.node ?? process.execPath, [options.bundle ?? BUNDLE_PATH], { env, cwd: options.cwd, encoding: "utf8" }, (error, stdout, stderr) => {
+    const [command, ...args] = [...(options.wrapper ?? []), options.node ?? process.execPath, options.bundle ?? BUNDLE_PATH];
+    execFile(command!, args, { env, cwd: options.cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       resolve({ exitCode: code, stdout, stderr });
     });

@@ -1,7 +1,7 @@
 import * as core from "@actions/core";
 import { context } from "@actions/github";
 import { ArtifactMetadataApi, GitApi, Transport } from "@shiplog/client";
-import { concurrencyLimit } from "./concurrency-limit.js";
+import PQueue from "p-queue";
 import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 import { proxyAwareFetch } from "./proxy-aware-fetch.js";
@@ -9,7 +9,8 @@ import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, ty
 import { fileSubjects, matchFiles, type Subject } from "./subjects.js";
 
 const USER_AGENT = "shiplog-action/0.1.0";
-const RECORD_CONCURRENCY = 4;
+/** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
+export const RECORD_CONCURRENCY = 4;
 
 /** Reads every input as the runner passes it (`INPUT_<NAME>`). */
 function readInputs(): RawInputs {
@@ -108,9 +109,8 @@ async function tagStep(git: GitApi, plan: ActionPlan, repository: string): Promi
 
 /** One storage record per subject (upserts, so safe to send side by side); in a dry run only described. */
 function recordSteps(artifacts: ArtifactMetadataApi, plan: ActionPlan, subjects: Subject[]): Promise<StorageRecordReport>[] {
-  // Several at a time, not hundreds: the service's secondary rate limits punish bursts.
-  const limit = concurrencyLimit(RECORD_CONCURRENCY);
-  return subjects.map((subject) => limit(async () => {
+  const queue = new PQueue({ concurrency: RECORD_CONCURRENCY });
+  return subjects.map((subject) => queue.add(async () => {
     const request = storageRequest(plan.storage!, subject.name, subject.digest);
     const entry: StorageRecordReport = {
       outcome: plan.dryRun ? "dry-run" : "created",

@@ -2,6 +2,10 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import * as glob from "@actions/glob";
+import PQueue from "p-queue";
+
+/** Files hashed at a time: a glob can match thousands, and each hash holds a file open (EMFILE otherwise). */
+export const HASH_CONCURRENCY = 8;
 
 /** One artifact to record: its name and sha256 digest, and the file it came from if any. */
 export interface Subject {
@@ -23,7 +27,21 @@ export async function matchFiles(patterns: string[]): Promise<string[]> {
   return [...new Set(await globber.glob())].sort();
 }
 
-/** Subjects for matched files: each named by `name` or else its base name, with its computed digest. */
-export async function fileSubjects(files: string[], name: string | undefined): Promise<Subject[]> {
-  return Promise.all(files.map(async (file) => ({ name: name ?? basename(file), digest: await fileDigest(file), file })));
+export interface FileSubjectsOptions {
+  /** Files hashed at a time. Default: HASH_CONCURRENCY. */
+  concurrency?: number;
+  /** How a file is hashed. Default: fileDigest. */
+  digest?: (path: string) => Promise<string>;
+}
+
+/** Subjects for matched files, in their order: each named by `name` or else its base name, with its computed digest. */
+export async function fileSubjects(files: string[], name: string | undefined, options: FileSubjectsOptions = {}): Promise<Subject[]> {
+  const digest = options.digest ?? fileDigest;
+  const queue = new PQueue({ concurrency: options.concurrency ?? HASH_CONCURRENCY });
+  try {
+    return await queue.addAll(files.map((file) => async () => ({ name: name ?? basename(file), digest: await digest(file), file })));
+  } finally {
+    // After a failure, the files still waiting are not worth reading.
+    queue.clear();
+  }
 }

@@ -1,7 +1,7 @@
 // The committed bundle, run as the runner runs it (node dist/index.js, INPUT_* variables, GITHUB_OUTPUT and
 // GITHUB_STEP_SUMMARY files), against the emulator, under whichever Node runs the suite.
 import { createHash } from "node:crypto";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -166,6 +166,37 @@ describe("storage records", () => {
     expect(result.exitCode).toBe(1);
     expect(result.annotations[0]).toMatchObject({ title: "Invalid input: subject-path (matches a file)" });
     expect(emulator.requests.list()).toEqual([]);
+  });
+});
+
+describe("many files", () => {
+  const prlimit = ["/usr/bin/prlimit", "/bin/prlimit"].find((path) => existsSync(path));
+  if (!prlimit) console.warn("SKIPPED: no prlimit (util-linux) here to run the action with few file descriptors");
+
+  it.skipIf(!prlimit)("300 files by glob under a 64 file descriptor limit: every file hashed, none failed with EMFILE", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "shiplog-many-"));
+    try {
+      mkdirSync(join(dir, "out"));
+      const expected: [string, string][] = [];
+      for (let i = 0; i < 300; i++) {
+        const name = `part-${String(i).padStart(3, "0")}.bin`;
+        writeFileSync(join(dir, "out", name), `part ${i}\n`);
+        expected.push([name, sha256(`part ${i}\n`)]);
+      }
+      const result = await runBundledAction({
+        inputs: { "dry-run": "true", "subject-path": "out/*.bin", "registry-url": "https://registry.example/" },
+        jobToken: emulator.tokens.admin!,
+        env: { GITHUB_SHA: head, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url },
+        cwd: dir,
+        wrapper: [prlimit!, "--nofile=64"],
+      });
+      expect(result.stdout).not.toContain("EMFILE");
+      expect(result.exitCode).toBe(0);
+      const records = JSON.parse(result.outputs["storage-records"]!) as { name: string; digest: string }[];
+      expect(records.map((r) => [r.name, r.digest])).toEqual(expected);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
