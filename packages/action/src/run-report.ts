@@ -61,7 +61,7 @@ export function renderSummary(report: RunReport): string {
     lines.push(
       `### Tag in ${cell(report.repository)}`,
       "",
-      "| Tag | Outcome | Tag object | Tags | Message |",
+      "| Tag | Outcome | Tag object | Object | Message |",
       "| --- | --- | --- | --- | --- |",
       `| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`,
       "",

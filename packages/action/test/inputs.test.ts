@@ -88,7 +88,8 @@ describe("report", () => {
       "storage-records": JSON.stringify([{ id: 7, name: "app", digest, status: "active" }]),
     });
     const summary = renderSummary(report);
-    expect(summary).toContain("| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |");
+    // "Object" is what the tag points at (type and sha), beside the tag object it is.
+    expect(summary).toContain("| Tag | Outcome | Tag object | Object | Message |\n| --- | --- | --- | --- | --- |\n| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |");
     expect(summary).toContain("| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | active |  | created | 7 |");
   });
 });
