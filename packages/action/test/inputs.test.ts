@@ -47,6 +47,21 @@ describe("planFromInputs", () => {
     expect(plan({}).problems).toEqual([expect.objectContaining({ input: "tag", rule: "something to do" })]);
   });
 
+  it("api-url: https anywhere, plain http only to a loopback host (the token would otherwise travel in clear text)", () => {
+    const apiUrlProblems = (apiUrl: string) => plan({ tag: "v1", "api-url": apiUrl }).problems.filter((p) => p.input === "api-url");
+    for (const ok of ["https://api.service.example", "http://127.0.0.1:8080", "http://127.9.8.7/api", "http://127.1:9", "http://localhost:3000", "http://LOCALHOST./", "http://[::1]:4000"]) {
+      expect(apiUrlProblems(ok), ok).toEqual([]);
+    }
+    for (const bad of ["http://api.service.example", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.example", "http://[::2]:80", "http://127.0.0.1.nip.io"]) {
+      expect(apiUrlProblems(bad), bad).toEqual([
+        expect.objectContaining({ input: "api-url", rule: "https, or http only for a loopback host", message: expect.stringContaining("allowed only for loopback hosts (127.0.0.0/8, ::1, localhost)") }),
+      ]);
+    }
+    expect(apiUrlProblems("ftp://api.service.example")).toEqual([expect.objectContaining({ rule: "http(s) URL" })]);
+    // The runner's GITHUB_API_URL is held to the same rule when api-url is left to its default.
+    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, apiUrl: "http://api.service.example" }).problems).toEqual([expect.objectContaining({ input: "api-url" })]);
+  });
+
   it("needs GITHUB_REPOSITORY", () => {
     expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, repository: undefined }).problems[0]).toMatchObject({ input: "GITHUB_REPOSITORY" });
   });
