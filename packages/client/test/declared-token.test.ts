@@ -37,6 +37,23 @@ describe("a client that knows its token's type and grants checks before sending"
     await expect(client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest })).resolves.toMatchObject({ total_count: 0 });
   });
 
+  it("lets a publicly readable GET through whatever the scopes: only the service knows whether the repository is public", async () => {
+    emulator.requests.clear();
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.classicHubot,
+      retry: false,
+      tokenInfo: { type: "classic", scopes: ["notifications"] },
+    });
+    // Public repository: the service answers any caller.
+    await expect(client.issueEvents.listForRepo({ owner: "acme", repo: "web" }).next()).resolves.toBeDefined();
+    expect(emulator.requests.list().map((r) => r.status)).toEqual([200]);
+    // Private repository: the service, not the client, refuses the missing repo scope.
+    const error = await client.issueEvents.listForRepo({ owner: "acme", repo: "api" }).next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(emulator.requests.list().map((r) => r.status)).toEqual([200, 403]);
+  });
+
   it("refuses a token type the endpoint does not accept", async () => {
     emulator.requests.clear();
     const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.installation, tokenInfo: { type: "app_installation" } });

@@ -122,3 +122,69 @@ export class AccessControl {
 export function acceptedPermissionsHeader(rule: AccessRule): string {
   return formatAcceptedPermissions(rule.anyOf, "header");
 }
+
+/** The outcome of the access check for one request: go on, or answer with this error. */
+export type AccessDecision =
+  | { allow: true }
+  | { allow: false; status: 401 | 403 | 404; message: string; docs?: string; headers?: Record<string, string> };
+
+/** What the access check looks at: the caller, the rule for the call, and the path's parameters. */
+export interface AccessQuestion {
+  principal: Principal;
+  /** The rule of the permission matrix (or the route's own); undefined: the route is open. */
+  rule: AccessRule | undefined;
+  /** Path parameters; `org` or `owner` names the organization, `repo` the repository. */
+  params: Readonly<Record<string, string | undefined>>;
+}
+
+const ALLOW: AccessDecision = { allow: true };
+const NOT_FOUND: AccessDecision = { allow: false, status: 404, message: "Not Found" };
+
+/**
+ * Decides whether a call may proceed, in the service's order. Pure: it reads the fixture through `access`.
+ * - Anonymous: a route that is not publicly readable answers 401 (whatever the resource, so nothing is revealed);
+ *   a publicly readable one answers the public resource, and 404 for a missing or private one (its existence stays hidden).
+ * - Authenticated: a public resource on a publicly readable route is readable by any caller (token type, scope
+ *   and permission rules are for private resources); otherwise the token type, the classic scopes, the
+ *   resource's visibility (404), then the permissions (403 with `X-Accepted-Service-Permissions`).
+ */
+export function decideAccess(access: AccessControl, { principal, rule, params }: AccessQuestion): AccessDecision {
+  if (!rule) return ALLOW;
+  const org = params["org"] ?? params["owner"];
+  const repo = params["repo"];
+  const repoFound = org !== undefined && repo !== undefined ? access.findRepo(org, repo) : undefined;
+  const missing =
+    (repo !== undefined && org !== undefined && !repoFound) ||
+    (repo === undefined && params["org"] !== undefined && !access.findOrg(params["org"]));
+  // Public: an existing public repository, or a feed not tied to a repository (it filters private events itself).
+  const publicResource = rule.publicRead === true && !missing && (repo === undefined || repoFound?.private === false);
+
+  if (principal.kind === "anonymous") {
+    if (!rule.publicRead) return { allow: false, status: 401, message: "Requires authentication", docs: "/authentication" };
+    return publicResource ? ALLOW : NOT_FOUND;
+  }
+  if (publicResource) return ALLOW;
+  if (!access.acceptsTokenType(principal, rule)) {
+    return { allow: false, status: 403, message: tokenTypeRefusal(principal.token.type), docs: "/authentication/permissions" };
+  }
+  if (!access.hasClassicScope(principal, rule)) {
+    const scopes = (rule.classicScopes ?? []).join(", ");
+    return {
+      allow: false,
+      status: 403,
+      message: `This endpoint needs a token with one of these scopes: ${scopes}`,
+      docs: "/authentication/scopes",
+      headers: { "x-accepted-oauth-scopes": scopes },
+    };
+  }
+  if (missing) return NOT_FOUND;
+  if (repo !== undefined && org !== undefined && !access.canSeeRepo(principal, org, repo)) return NOT_FOUND;
+  if (org === undefined || access.satisfies(principal, org, repo, rule)) return ALLOW;
+  return {
+    allow: false,
+    status: 403,
+    message: tokenTypeRefusal(principal.token.type),
+    docs: "/authentication/permissions",
+    headers: { "x-accepted-service-permissions": acceptedPermissionsHeader(rule) },
+  };
+}

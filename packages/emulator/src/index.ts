@@ -5,7 +5,7 @@ export { RequestLog, type LoggedRequest } from "./request-log.js";
 export { Clock } from "./clock.js";
 export { RateLimits } from "./rate-limits.js";
 export { ArtifactStore, type StoredDeploymentRecord, type StoredStorageRecord } from "./artifact-store.js";
-export type { AccessRule, PermissionNeed, Principal } from "./access-control.js";
+export { AccessControl, decideAccess, type AccessDecision, type AccessQuestion, type AccessRule, type PermissionNeed, type Principal } from "./access-control.js";
 export type { EmulatorContext, EmulatorState } from "./emulator-context.js";
 export { GitStore, GitRepository, type StoredCommit, type StoredGitObject, type StoredTag } from "./git-store.js";
 export { hashObject, tagContent, commitContent, treeContent, gitTime, type GitIdent, type GitObjectKind, type TreeEntry } from "./git-objects.js";

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_VERSIONS } from "@shiplog/client";
-import { AccessControl, acceptedPermissionsHeader, authenticate, tokenTypeRefusal, type Principal } from "./access-control.js";
+import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
@@ -274,43 +274,12 @@ function logEntry(request: FastifyRequest, status: number) {
   };
 }
 
-/**
- * Applies the access rule of the permission matrix (the client's data) for this call, or the route's own
- * rule where the matrix does not cover the path: token type, classic scopes, the resource's existence,
- * then permissions.
- */
+/** Applies the access decision for this call (the permission matrix's rule, or the route's own where it has none). */
 async function authorize(request: FastifyRequest, reply: FastifyReply, access: AccessControl): Promise<unknown> {
   const principal = request.principal;
   const rule = matrixAccessRule(request.method, request.url.split("?")[0] ?? "/", principal) ?? request.routeOptions.config?.access;
   request.accessRule = rule;
-  if (!rule) return;
-  const params = request.params as Record<string, string | undefined>;
-  const org = params["org"] ?? params["owner"];
-  const repo = params["repo"];
-
-  if (repo !== undefined && org !== undefined && !access.findRepo(org, repo)) return sendError(reply, 404, "Not Found");
-  if (org !== undefined && repo === undefined && params["org"] !== undefined && !access.findOrg(org)) return sendError(reply, 404, "Not Found");
-
-  const publicRepo = repo !== undefined && org !== undefined && access.findRepo(org, repo)?.private === false;
-  if (principal.kind === "anonymous") {
-    if (rule.publicRead && (publicRepo || repo === undefined)) return;
-    return sendError(reply, 401, "Requires authentication", { docs: "/authentication" });
-  }
-  if (!access.acceptsTokenType(principal, rule)) {
-    return sendError(reply, 403, tokenTypeRefusal(principal.token.type), { docs: "/authentication/permissions" });
-  }
-  if (!access.hasClassicScope(principal, rule)) {
-    reply.header("x-accepted-oauth-scopes", (rule.classicScopes ?? []).join(", "));
-    return sendError(reply, 403, `This endpoint needs a token with one of these scopes: ${(rule.classicScopes ?? []).join(", ")}`, {
-      docs: "/authentication/scopes",
-    });
-  }
-  if (repo !== undefined && org !== undefined && !access.canSeeRepo(principal, org, repo)) return sendError(reply, 404, "Not Found");
-  if (org === undefined) return;
-  if (access.satisfies(principal, org, repo, rule)) return;
-  if (rule.publicRead && publicRepo) return;
-  return sendError(reply, 403, tokenTypeRefusal(principal.token.type), {
-    docs: "/authentication/permissions",
-    headers: { "x-accepted-service-permissions": acceptedPermissionsHeader(rule) },
-  });
+  const decision = decideAccess(access, { principal, rule, params: request.params as Record<string, string | undefined> });
+  if (decision.allow) return;
+  return sendError(reply, decision.status, decision.message, { docs: decision.docs, headers: decision.headers });
 }

@@ -135,7 +135,8 @@ describe("visibility and access (4.4)", () => {
 
   it("repository events need Metadata read on a private repository; a public one is open to all", async () => {
     expect((await collect(client().activity.listRepoEvents({ owner: "acme", repo: "web" }))).length).toBeGreaterThan(0);
-    expect((await get("/repos/acme/api/events")).status).toBe(401);
+    // Anonymous: a private repository is not found (its existence stays hidden), not 401.
+    expect((await get("/repos/acme/api/events")).status).toBe(404);
     await expect(collect(client("noGrants").activity.listRepoEvents({ owner: "acme", repo: "api" }))).rejects.toBeInstanceOf(NotFoundError);
     expect((await collect(client("readOnly").activity.listRepoEvents({ owner: "acme", repo: "api" }))).every((e) => e.repo.name === "acme/api")).toBe(true);
     await expect(collect(client().activity.listEventsForUser({ username: "nobody-here" }))).rejects.toBeInstanceOf(NotFoundError);

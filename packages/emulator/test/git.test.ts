@@ -124,7 +124,8 @@ describe("GET /repos/{owner}/{repo}/git/tags/{tag_sha}", () => {
     const apiHead = emulator.state.git.repository("acme", "api")!.head();
     const privateTag = await call("POST", "/repos/acme/api/git/tags", { body: tagBody("private", { object: apiHead }) });
     expect(privateTag.status).toBe(201);
-    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body["sha"]}`, { token: null })).status).toBe(401);
+    // Anonymous: a private repository is not found (its existence stays hidden), not 401.
+    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body["sha"]}`, { token: null })).status).toBe(404);
     expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body["sha"]}`, { token: emulator.tokens.readOnly })).status).toBe(200);
   });
 });

@@ -82,12 +82,21 @@ describe("issue events", () => {
     expect((oneRefused as ForbiddenError).acceptedPermissions).toHaveLength(2);
   });
 
-  it("public repositories need no authentication; private ones do", async () => {
+  it("public repositories need no authentication; a private one is not found anonymously", async () => {
     const webIssue = emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Typo" }).number;
     emu.activity.closeIssue({ actor: "hubot", repo: "acme/web", issue: webIssue });
     expect((await collect(client().issueEvents.listForRepo({ owner: "acme", repo: "web" }))).map((e) => e.event)).toContain("closed");
     const response = await fetch(`${emu.url}/repos/acme/api/issues/events`);
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(404);
+  });
+
+  it("a public repository's events are readable by any authenticated caller; scopes count for private ones", async () => {
+    // classicHubot holds only the notifications scope: enough for a public resource, not for a private one.
+    const read = (repo: string) => fetch(`${emu.url}/repos/acme/${repo}/issues/events`, { headers: { authorization: `Bearer ${emu.tokens["classicHubot"]}` } });
+    expect((await read("web")).status).toBe(200);
+    const refused = await read("api");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("x-accepted-oauth-scopes")).toBe("repo");
   });
 
   it("a malformed page answers 422; the client refuses per_page above 100 before sending", async () => {

@@ -6,11 +6,12 @@ import { requiredPermissions } from "./required-permissions.js";
 /**
  * Refuses, before anything is sent, a call the declared token cannot make according to the permission
  * matrix and the token rules of 5.1: a refused token type, a missing classic scope, a missing permission.
- * Calls the matrix does not cover pass: the client does not guess.
+ * Calls the matrix does not cover pass: the client does not guess. So do reads of publicly readable
+ * endpoints: any caller may read a public resource, and only the service knows whether this one is public.
  */
 export function guardDeclaredToken(method: string, path: string, token: DeclaredToken, operation: string): void {
   const resolution = requiredPermissions(method, path);
-  if (!resolution.covered) return;
+  if (!resolution.covered || resolution.publicReadable) return;
   const check = checkTokenGrants(resolution, token);
   if (check.ok) return;
   const typeRefusal = check.missing.find((m) => m.kind === "token_type");
