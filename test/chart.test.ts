@@ -342,14 +342,15 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         expect(proxy.requests.length).toBeGreaterThan(0);
         const denied = proxy.requests.filter((r) => !authorizes(manifests, account, r));
         expect(denied).toEqual([]);
-        // Exactly: every pod/workload grant is used; the state grants over both runs (next test).
+        // Exactly: every pod/workload grant is used; the state grants over both runs (last test).
         const used = new Set(proxy.requests.map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
-        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(`${r.group} ${r.resource} ${r.verb} ${r.name ?? ""}`);
         const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
         expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
         expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
       } finally {
         const code = await controller.stop();
+        // After the stop: SIGTERM writes the state and releases the Lease (updates by name).
+        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(`${r.group} ${r.resource} ${r.verb} ${r.name ?? ""}`);
         await proxy.close();
         rmSync(root, { recursive: true, force: true });
         expect(code, controller.output()).toBe(0);

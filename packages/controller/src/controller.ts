@@ -270,12 +270,15 @@ export class Controller {
   }
 
   /**
-   * Ready: caches synced, and either leading with a first flush done, or standing by when standbys count as ready
-   * (`readyWhenStandby`, the default: a standby is a healthy replica, and a rollout must be able to proceed).
+   * Ready: caches synced, and either leading with a first flush done, or standing by (someone else holds the Lease)
+   * when standbys count as ready (`readyWhenStandby`, the default: a standby is a healthy replica, and a rollout must
+   * be able to proceed).
    */
   get ready(): boolean {
     if (!this.#informers.synced) return false;
     if (this.#mayPost()) return this.#flushed;
+    // Not a standby until an election round has shown someone else holds the Lease.
+    if (this.#election && !this.#election.status().decided) return false;
     return this.#config.readyWhenStandby;
   }
 
@@ -284,6 +287,7 @@ export class Controller {
     if (this.ready) return undefined;
     if (!this.#informers.synced) return "informer caches not synced";
     if (this.#mayPost()) return this.#stateLoaded ? "first flush pending" : "acknowledged state not loaded";
+    if (this.#election && !this.#election.status().decided) return "leader election pending";
     return "standing by (not the leader)";
   }
 

@@ -36,6 +36,8 @@ export interface LeaseElectionOptions {
 /** What the election knows now. */
 export interface LeaseElectionStatus {
   leading: boolean;
+  /** An attempt has concluded: this candidate leads, or knows someone else does. */
+  decided: boolean;
   /** The holder last observed in the Lease, if any. */
   holder: string | undefined;
   leaseTransitions: number;
@@ -74,6 +76,7 @@ export class LeaseElection {
   #observedText: string | undefined;
   #observedAt = 0;
   #leading = false;
+  #decided = false;
   #lastRenewAt = 0;
   #holder: string | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -106,7 +109,7 @@ export class LeaseElection {
   }
 
   status(): LeaseElectionStatus {
-    return { leading: this.isLeader(), holder: this.#holder, leaseTransitions: this.#lease?.spec?.leaseTransitions ?? 0, lastRenewAt: this.#lastRenewAt };
+    return { leading: this.isLeader(), decided: this.#decided, holder: this.#holder, leaseTransitions: this.#lease?.spec?.leaseTransitions ?? 0, lastRenewAt: this.#lastRenewAt };
   }
 
   /** Stops the loops; with `release` and the lease held, hands it back so another candidate takes over at once. */
@@ -180,6 +183,7 @@ export class LeaseElection {
       const durationMs = (current.spec?.leaseDurationSeconds ?? 0) * 1000;
       if (holder !== "" && holder !== identity && this.#observedAt + durationMs > started) {
         if (this.#leading) this.#stopLeading("lost");
+        this.#decided = true;
         return;
       }
       this.#renewed(await this.#api.replaceNamespacedLease({ name, namespace, body: this.#desired(current, started) }, callOptions(timeoutMs, this.#stopping.signal)), started);
@@ -230,6 +234,7 @@ export class LeaseElection {
     this.#observe(lease, started);
     if (this.#stopping.signal.aborted) return;
     this.#lastRenewAt = started;
+    this.#decided = true;
     clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = setTimeout(() => this.isLeader(), this.#options.renewDeadlineMs - (Date.now() - started));
     if (!this.#leading) {
