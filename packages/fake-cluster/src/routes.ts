@@ -282,6 +282,15 @@ function watchCollection(ctx: RouteContext, target: Target, query: Query, reply:
   }
 }
 
+/** Reads a boolean DeleteOptions field from the body, else the query; undefined when not given. */
+function deleteFlag(body: any, query: Query, name: string): boolean | undefined {
+  const value = body?.[name] ?? one(query, name);
+  if (value === undefined || value === null) return undefined;
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  throw badRequest(`${name}: Invalid value: "${String(value)}": must be true or false`);
+}
+
 function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: any, reply: FastifyReply) {
   if (target.subresource !== undefined) throw notFoundPath();
   if (body !== undefined && (body === null || typeof body !== "object")) throw badRequest("DeleteOptions: body must be a JSON object");
@@ -289,7 +298,16 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: an
   const grace = body?.gracePeriodSeconds ?? (graceText === undefined ? undefined : Number(graceText));
   if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw badRequest("gracePeriodSeconds: must be a non-negative integer");
   let policy = parsePropagationPolicy(body?.propagationPolicy ?? one(query, "propagationPolicy"));
-  if (policy === undefined && (body?.orphanDependents === true || one(query, "orphanDependents") === "true")) policy = "Orphan";
+  // The deprecated orphanDependents: true is Orphan, false is Background; never both with propagationPolicy.
+  const orphanDependents = deleteFlag(body, query, "orphanDependents");
+  if (orphanDependents !== undefined && policy !== undefined) {
+    throw new ApiError(422, "Invalid", `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set`, {
+      group: "meta.k8s.io",
+      kind: "DeleteOptions",
+      causes: [{ reason: "FieldValueInvalid", field: "propagationPolicy", message: `Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set` }],
+    });
+  }
+  if (orphanDependents !== undefined) policy = orphanDependents ? "Orphan" : "Background";
   const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: body?.preconditions };
   const resource = target.kind.resource;
   if (target.name === undefined) {
@@ -299,7 +317,11 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: an
     return sendJson(reply, 200, `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`);
   }
   const result = ctx.gc.delete(resource, target.namespace, target.name, options);
-  if (result.pending) return sendJson(reply, 202, objectJson(result.object));
+  // As the API server: an object whose deletion is pending (finalizers, graceful pod termination, a namespace
+  // emptying) comes back with its deletionTimestamp, 200; 202 only when the (deprecated) orphanDependents=false
+  // asked for cascading deletion and the object is still there. Deleted at once: pods return the deleted object
+  // (their storage sets ReturnDeletedObject), every other kind a Success Status naming it.
+  if (result.pending) return sendJson(reply, orphanDependents === false ? 202 : 200, objectJson(result.object));
   if (resource === "pods") return sendJson(reply, 200, objectJson(result.object));
   return sendJson(reply, 200, JSON.stringify(successStatus(target.kind, target.name, result.object.metadata.uid)));
 }

@@ -34,11 +34,23 @@ export class ApiError extends Error {
   }
 }
 
-/** Success Status (returned by DELETE for most kinds). */
-export function successStatus(kind: ResourceKind, name: string, uid: string | undefined): StatusBody {
-  const details: NonNullable<StatusBody["details"]> = { name, group: kind.group, kind: kind.resource };
+/** A Success Status, as the API server writes it: no code, empty fields left out. */
+export interface SuccessStatusBody {
+  kind: "Status";
+  apiVersion: "v1";
+  metadata: Record<string, never>;
+  status: "Success";
+  details: { name: string; group?: string; kind: string; uid?: string };
+}
+
+/**
+ * The Status DELETE answers for an object removed at once (most kinds): details name the resource (plural, in the
+ * `kind` field, as the server does) and the uid; no `code`, as the registry leaves it unset.
+ */
+export function successStatus(kind: ResourceKind, name: string, uid: string | undefined): SuccessStatusBody {
+  const details: SuccessStatusBody["details"] = { name, ...(kind.group && { group: kind.group }), kind: kind.resource };
   if (uid) details.uid = uid;
-  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details, code: 200 };
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
 /** 404 for a named object. */
