@@ -117,6 +117,29 @@ export class ObjectStore {
     return out;
   }
 
+  /**
+   * Matching objects as they were at resourceVersion `rv`, sorted like `list`: the current table with every later
+   * change undone from the history (etcd's MVCC read at a revision). 410 Expired once `rv` is compacted away.
+   */
+  listAt(resource: ResourceName, rv: number, filter: ObjectFilter = {}): KubeObject[] {
+    const later = this.history.since(rv);
+    const state = new Map(this.tables.get(resource)!);
+    const namespaced = kindOf(resource).namespaced;
+    for (let i = later.length - 1; i >= 0; i--) {
+      const event = later[i]!;
+      if (event.resource !== resource) continue;
+      const key = objectKey(namespaced ? event.object.metadata.namespace : undefined, event.object.metadata.name!);
+      if (event.type === "ADDED" || event.prev === undefined) state.delete(key);
+      else state.set(key, event.prev);
+    }
+    const out: KubeObject[] = [];
+    for (const key of [...state.keys()].sort()) {
+      const obj = state.get(key)!;
+      if (matchesFilter(filter, obj)) out.push(obj);
+    }
+    return out;
+  }
+
   /** Objects of a resource in storage order (no sorting, no copying) for controllers. */
   values(resource: ResourceName): IterableIterator<KubeObject> {
     return this.tables.get(resource)!.values();

@@ -213,10 +213,27 @@ function update(ctx: RouteContext, target: Target, obj: KubeObject): KubeObject 
   throw notFoundPath();
 }
 
+/** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
 interface ContinueToken {
   rv: number;
   start: string;
 }
+
+const encodeContinue = (token: ContinueToken) => Buffer.from(JSON.stringify(token)).toString("base64url");
+
+function decodeContinue(text: string): ContinueToken {
+  try {
+    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
+    if (typeof token.rv !== "number" || !Number.isInteger(token.rv) || token.rv < -1 || typeof token.start !== "string") throw new Error("shape");
+    return token;
+  } catch {
+    throw badRequest("continue: Invalid value: the continue token is not valid");
+  }
+}
+
+/** The real server's words when the first page's revision is compacted; its Status carries a token to go on anyway. */
+const INCONSISTENT_CONTINUE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
   if (target.subresource !== undefined) throw notFoundPath();
@@ -224,30 +241,37 @@ function listCollection(ctx: RouteContext, target: Target, query: Query, reply: 
   ctx.stats.count("list", resource);
   const failure = ctx.faults.takeFailure("list", resource);
   if (failure) throw failure;
-  let items = ctx.store.list(resource, filterFrom(target, query));
-  let rv = ctx.store.currentRv();
-  const continueText = one(query, "continue");
-  if (continueText) {
-    let token: ContinueToken;
-    try {
-      token = JSON.parse(Buffer.from(continueText, "base64url").toString("utf8")) as ContinueToken;
-      if (typeof token.rv !== "number" || typeof token.start !== "string") throw new Error("shape");
-    } catch {
-      throw badRequest("continue: Invalid value: the continue token is not valid");
-    }
-    if (token.rv < ctx.store.history.compactedRv) {
-      throw expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.");
-    }
-    rv = token.rv;
-    items = items.filter((o) => objectKey(o.metadata.namespace, o.metadata.name!) > token.start);
-  }
   const limitText = one(query, "limit");
   const limit = limitText === undefined ? 0 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  const filter = filterFrom(target, query);
+  const continueText = one(query, "continue");
+  let items: KubeObject[];
+  let rv: number;
+  if (continueText) {
+    const token = decodeContinue(continueText);
+    if (token.rv === -1) {
+      rv = ctx.store.currentRv();
+      items = ctx.store.list(resource, filter);
+    } else {
+      // Every page shows the collection as it was at the first page's resourceVersion.
+      rv = token.rv;
+      try {
+        items = ctx.store.listAt(resource, token.rv, filter);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 410) throw error;
+        throw expired(INCONSISTENT_CONTINUE, { continue: encodeContinue({ rv: -1, start: token.start }) });
+      }
+    }
+    items = items.filter((o) => objectKey(o.metadata.namespace, o.metadata.name!) > token.start);
+  } else {
+    rv = ctx.store.currentRv();
+    items = ctx.store.list(resource, filter);
+  }
   const meta: Record<string, unknown> = { resourceVersion: String(rv) };
   if (limit > 0 && items.length > limit) {
     const last = items[limit - 1]!;
-    meta.continue = Buffer.from(JSON.stringify({ rv, start: objectKey(last.metadata.namespace, last.metadata.name!) })).toString("base64url");
+    meta.continue = encodeContinue({ rv, start: objectKey(last.metadata.namespace, last.metadata.name!) });
     meta.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }

@@ -5,7 +5,8 @@ import { qualifiedResource } from "./resource-kinds.js";
 export interface StatusBody {
   kind: "Status";
   apiVersion: "v1";
-  metadata: Record<string, never>;
+  /** ListMeta: an expired list continuation carries a token to go on from (inconsistently). */
+  metadata: { continue?: string };
   status: "Failure" | "Success";
   message?: string;
   reason?: string;
@@ -18,17 +19,19 @@ export class ApiError extends Error {
   readonly code: number;
   readonly reason: string;
   readonly details: StatusBody["details"];
-  constructor(code: number, reason: string, message: string, details?: StatusBody["details"]) {
+  readonly listMeta: StatusBody["metadata"];
+  constructor(code: number, reason: string, message: string, details?: StatusBody["details"], listMeta: StatusBody["metadata"] = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.reason = reason;
     this.details = details;
+    this.listMeta = listMeta;
   }
 
   /** The Status body for this error. */
   toStatus(): StatusBody {
-    const body: StatusBody = { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: this.message, reason: this.reason, code: this.code };
+    const body: StatusBody = { kind: "Status", apiVersion: "v1", metadata: { ...this.listMeta }, status: "Failure", message: this.message, reason: this.reason, code: this.code };
     if (this.details) body.details = this.details;
     return body;
   }
@@ -83,7 +86,7 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, "BadRequest", message);
 }
 
-/** 410 for a resourceVersion older than the kept history. */
-export function expired(message: string): ApiError {
-  return new ApiError(410, "Expired", message);
+/** 410 for a resourceVersion older than the kept history (`listMeta.continue`: where a list may go on). */
+export function expired(message: string, listMeta?: StatusBody["metadata"]): ApiError {
+  return new ApiError(410, "Expired", message, undefined, listMeta);
 }

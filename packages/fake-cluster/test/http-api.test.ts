@@ -16,16 +16,48 @@ describe("HTTP API details", () => {
     await cluster.stop();
   });
 
-  it("pages lists with limit/continue at one resourceVersion", async () => {
-    const first = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2 });
+  it("pages lists with limit/continue as one snapshot at the first page's resourceVersion", async () => {
+    const cm = (name: string) => ({ metadata: { name, namespace: "paging", labels: { v: "1" } }, data: { v: "1" } });
+    for (const name of ["a", "b", "c", "d", "e"]) await cluster.script.create("configmaps", cm(name));
+    const first = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2 });
     expect(first.items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
     expect(first.metadata?.remainingItemCount).toBe(3);
-    const second = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2, _continue: first.metadata!._continue! });
-    expect(second.items.map((i) => i.metadata?.name)).toEqual(["c", "d"]);
+    // Changes after the first page: none of them may show on the later pages.
+    await core.patchNamespacedConfigMap({ namespace: "paging", name: "c", body: { data: { v: "2" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await core.deleteNamespacedConfigMap({ namespace: "paging", name: "d" });
+    await core.createNamespacedConfigMap({ namespace: "paging", body: cm("bb") });
+    await core.createNamespacedConfigMap({ namespace: "paging", body: cm("f") });
+    await core.patchNamespacedConfigMap({ namespace: "paging", name: "e", body: { metadata: { labels: { v: "2" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    const second = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2, _continue: first.metadata!._continue! });
+    expect(second.items.map((i) => [i.metadata?.name, i.data?.["v"]])).toEqual([
+      ["c", "1"],
+      ["d", "1"],
+    ]);
     expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
-    const third = await core.listNamespacedConfigMap({ namespace: "pages", limit: 2, _continue: second.metadata!._continue! });
-    expect(third.items.map((i) => i.metadata?.name)).toEqual(["e"]);
+    expect(second.metadata?.remainingItemCount).toBe(1);
+    const third = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2, labelSelector: "v=1", _continue: second.metadata!._continue! });
+    // e is selected by the label it had then (it carries v=2 now), in its version of then.
+    expect(third.items.map((i) => [i.metadata?.name, i.metadata?.labels?.["v"]])).toEqual([["e", "1"]]);
+    expect(Number(third.items[0]!.metadata!.resourceVersion)).toBeLessThanOrEqual(Number(first.metadata!.resourceVersion));
     expect(third.metadata?._continue).toBeUndefined();
+    // A fresh list sees the changes.
+    expect((await core.listNamespacedConfigMap({ namespace: "paging" })).items.map((i) => i.metadata?.name)).toEqual(["a", "b", "bb", "c", "e", "f"]);
+  });
+
+  it("a continue token whose resourceVersion is compacted: 410 Expired with a token to go on from the current state", async () => {
+    const first = await core.listNamespacedConfigMap({ namespace: "paging", limit: 3 });
+    expect(first.items.map((i) => i.metadata?.name)).toEqual(["a", "b", "bb"]);
+    await core.deleteNamespacedConfigMap({ namespace: "paging", name: "e" });
+    cluster.faults.compactHistory();
+    const stale = await fetch(`${cluster.url}/api/v1/namespaces/paging/configmaps?limit=3&continue=${first.metadata!._continue!}`);
+    expect(stale.status).toBe(410);
+    const status = (await stale.json()) as { reason: string; message: string; metadata: { continue?: string } };
+    expect(status).toMatchObject({ kind: "Status", reason: "Expired", code: 410 });
+    expect(status.message).toMatch(/^The provided continue parameter is too old to display a consistent list result\./);
+    expect(status.metadata.continue).toEqual(expect.any(String));
+    const rest = await core.listNamespacedConfigMap({ namespace: "paging", limit: 3, _continue: status.metadata.continue! });
+    expect(rest.items.map((i) => i.metadata?.name)).toEqual(["c", "f"]);
+    expect(Number(rest.metadata?.resourceVersion)).toBeGreaterThan(Number(first.metadata?.resourceVersion));
   });
 
   it("filters lists by set-based label selectors and field selectors", async () => {
