@@ -53,6 +53,14 @@ describe("shiplog permissions", () => {
     expect(stdout).toMatch(/scopes\s+classic token: repo/);
   });
 
+  it("says where a classic token is not accepted (4.2 names the token types) and why", async () => {
+    const { code, stdout } = await shiplog("permissions", "POST", "/repos/acme/web/git/tags");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/tokens\s+fine-grained personal access token, app user access token \(UAT\), app installation access token \(IAT\)\n/);
+    expect(stdout).toMatch(/scopes\s+classic token: not accepted/);
+    expect(stdout).toContain("Token types come from 4.2");
+  });
+
   it("reports an unknown path clearly with exit code 2", async () => {
     const human = await shiplog("permissions", "GET", "/repos/acme/web/deployments");
     expect(human.code).toBe(2);

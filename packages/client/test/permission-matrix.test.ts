@@ -241,20 +241,21 @@ describe("section 5.3: concrete calls resolve to what the spec gives", () => {
 });
 
 // Every endpoint of sections 4.1 to 4.5 (and 4.4b), with what its statement says.
+// 4.1 and 4.2 name their token types (app user, app installation, fine-grained): no personal access token (classic).
 const SECTION_4: [method: string, path: string, template: string, needs: Grant[], combine: "allOf" | "anyOf", tokenKinds: string[]][] = [
   ["POST", "/orgs/acme/artifacts/metadata/deployment-record", "/orgs/{org}/artifacts/metadata/deployment-record",
-    ["artifact_metadata=write"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["POST", "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-eu", "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
-    ["artifact_metadata=write"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["POST", "/orgs/acme/artifacts/metadata/storage-record", "/orgs/{org}/artifacts/metadata/storage-record",
-    ["artifact_metadata=write"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["GET", `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/deployment-records`, "/orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records",
-    ["artifact_metadata=read"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["artifact_metadata=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["GET", `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/storage-records`, "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
-    ["artifact_metadata=read", "contents=read"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["POST", "/repos/acme/web/git/tags", "/repos/{owner}/{repo}/git/tags", ["contents=write"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["artifact_metadata=read", "contents=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
+  ["POST", "/repos/acme/web/git/tags", "/repos/{owner}/{repo}/git/tags", ["contents=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["GET", "/repos/acme/web/git/tags/940bd336248efae0f9ee5bc7b2d5c985887b16ac", "/repos/{owner}/{repo}/git/tags/{tag_sha}",
-    ["contents=read"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+    ["contents=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
   ["GET", "/notifications", "/notifications", [], "allOf", ["classic"]],
   ["PUT", "/notifications", "/notifications", [], "allOf", ["classic"]],
   ["GET", "/notifications/threads/1", "/notifications/threads/{thread_id}", [], "allOf", ["classic"]],
@@ -308,6 +309,20 @@ describe("sections 4.1 to 4.5: every endpoint resolves", () => {
     expect(contents).toMatchObject({ access: "read", fineGrained: true, tokenTypes: [] });
     expect(answer.requirements.find((r) => r.permission === "artifact_metadata")?.tokenTypes).toEqual(["UAT", "IAT"]);
     expect(resolve("GET", `/orgs/acme/artifacts/sha256:${"b".repeat(64)}/metadata/deployment-records`).requirements).toHaveLength(1);
+  });
+
+  it("4.1 and 4.2 leave out the personal access token (classic), and say where the token types come from", () => {
+    const artifacts = resolve("POST", "/orgs/acme/artifacts/metadata/storage-record");
+    expect(artifacts.tokenKinds).not.toContain("classic");
+    expect(artifacts.notes).toContain(
+      "Token types come from 4.1: fine-grained personal access token, app user access token (UAT), app installation access token (IAT); a personal access token (classic) is refused.",
+    );
+    const tag = resolve("GET", "/repos/acme/web/git/tags/abc");
+    expect(tag.tokenKinds).not.toContain("classic");
+    expect(tag.notes.join(" ")).toMatch(/Token types come from 4\.2: .*; a personal access token \(classic\) is refused\./);
+    // Where section 4 does not name the token types, classic stays (5.1 governs it by scopes).
+    expect(resolve("POST", "/repos/acme/web/git/refs").tokenKinds).toContain("classic");
+    expect(resolve("GET", "/repos/acme/web/issues/events").tokenKinds).toContain("classic");
   });
 
   it("names the permissions with the spec's titles and levels", () => {

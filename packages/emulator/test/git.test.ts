@@ -98,10 +98,14 @@ describe("POST /repos/{owner}/{repo}/git/tags", () => {
     expect(anonymous.status).toBe(401);
     const classicNoRepo = await call("POST", "/repos/acme/web/git/tags", { token: emulator.tokens.classicHubot, body: tagBody("v9") });
     expect(classicNoRepo.status).toBe(403);
-    for (const token of ["installation", "appUser", "classic"]) {
+    for (const token of ["installation", "appUser", "admin"]) {
       const ok = await call("POST", "/repos/acme/web/git/tags", { token: emulator.tokens[token], body: tagBody(`by-${token}`) });
       expect(ok.status, token).toBe(201);
     }
+    // 4.2 names the token types: a personal access token (classic) is refused, even with the repo scope.
+    const classic = await call("POST", "/repos/acme/web/git/tags", { token: emulator.tokens.classic, body: tagBody("by-classic") });
+    expect(classic.status).toBe(403);
+    expect(classic.body["message"]).toBe("Resource not accessible by personal access token");
   });
 });
 

@@ -45,6 +45,11 @@ function appliesTo(r: Requirement): string {
   return kinds.length > 0 ? kinds.join(", ") : "-";
 }
 
+function classicScopesLine(resolution: PermissionResolution): string {
+  if (!resolution.tokenKinds.includes("classic")) return "classic token: not accepted";
+  return resolution.classicScopes ? `classic token: ${resolution.classicScopes.join(" or ")}` : "classic token: not stated by the spec";
+}
+
 /** The human form of a covered answer. */
 export function formatResolution(resolution: PermissionResolution): string {
   const tokens = resolution.tokenKinds.map((k) => TOKEN_KIND_TITLES[k]);
@@ -54,7 +59,7 @@ export function formatResolution(resolution: PermissionResolution): string {
       ["matches", `${resolution.method} ${resolution.template}`],
       ["needs", describeRequirements(resolution)],
       ["tokens", tokens.length === 1 ? `${tokens[0]} only` : tokens.join(", ")],
-      ["scopes", resolution.classicScopes ? `classic token: ${resolution.classicScopes.join(" or ")}` : "classic token: not stated by the spec"],
+      ["scopes", classicScopesLine(resolution)],
       ["public", resolution.publicReadable ? "yes: public resources can be read without authentication" : "no: authentication required"],
       ["multi", yesNo(resolution.multi)],
     ]).map((line) => `  ${line}`),

@@ -750,6 +750,11 @@ export interface EndpointStatement {
   tokenTypes: readonly AppTokenType[];
   /** Whether fine-grained personal access tokens are accepted. */
   fineGrained: boolean;
+  /**
+   * Whether a personal access token (classic) is accepted. False where the section names the token types and
+   * classic is not among them (4.1, 4.2); true where it does not restrict them (5.1 governs classic by scopes).
+   */
+  classic: boolean;
   source: string;
   note?: string;
 }
@@ -766,7 +771,7 @@ function statement(
   method: HttpMethod,
   path: string,
   grants: readonly StatementGrant[],
-  more: Partial<Pick<EndpointStatement, "combine" | "tokenTypes" | "fineGrained" | "note">> = {},
+  more: Partial<Pick<EndpointStatement, "combine" | "tokenTypes" | "fineGrained" | "classic" | "note">> = {},
 ): EndpointStatement {
   return {
     method,
@@ -775,12 +780,15 @@ function statement(
     grants,
     tokenTypes: more.tokenTypes ?? BOTH,
     fineGrained: more.fineGrained ?? true,
+    classic: more.classic ?? true,
     source,
     ...(more.note === undefined ? {} : { note: more.note }),
   };
 }
 
 const CLASSIC_ONLY = { tokenTypes: [] as readonly AppTokenType[], fineGrained: false };
+/** 4.1 and 4.2 name their token types: app user, app installation and fine-grained personal access tokens. */
+const NO_CLASSIC = { classic: false };
 const ARTIFACT_WRITE: readonly StatementGrant[] = [{ permission: "artifact_metadata", access: "write" }];
 const ARTIFACT_READ: readonly StatementGrant[] = [{ permission: "artifact_metadata", access: "read" }];
 const ISSUES_OR_PULLS_READ: readonly StatementGrant[] = [
@@ -794,18 +802,19 @@ const NO_PERMISSION_NOTE = "Needs no permission for fine-grained tokens (4.4).";
 export const ENDPOINT_STATEMENTS: readonly EndpointStatement[] = [
   // 4.1: write for creating calls, read for listing calls (Artifact metadata, repository level);
   //      token types: app user, app installation, fine-grained personal access tokens.
-  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/deployment-record", ARTIFACT_WRITE),
-  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", ARTIFACT_WRITE),
-  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/storage-record", ARTIFACT_WRITE),
-  statement(ARTIFACTS, "GET", "/orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", ARTIFACT_READ),
+  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/deployment-record", ARTIFACT_WRITE, NO_CLASSIC),
+  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", ARTIFACT_WRITE, NO_CLASSIC),
+  statement(ARTIFACTS, "POST", "/orgs/{org}/artifacts/metadata/storage-record", ARTIFACT_WRITE, NO_CLASSIC),
+  statement(ARTIFACTS, "GET", "/orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", ARTIFACT_READ, NO_CLASSIC),
   // "A fine-grained token also needs content read permission on this listing."
   statement(ARTIFACTS, "GET", "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records", [
     ...ARTIFACT_READ,
     { permission: "contents", access: "read", fineGrainedOnly: true },
-  ], { note: "Lists only records of repositories the caller can read." }),
-  // 4.2: Contents (write for create, read for get); get works without authentication for public repositories.
-  statement(TAGS, "POST", `${R}/git/tags`, [{ permission: "contents", access: "write" }]),
-  statement(TAGS, "GET", `${R}/git/tags/{tag_sha}`, [{ permission: "contents", access: "read" }]),
+  ], { ...NO_CLASSIC, note: "Lists only records of repositories the caller can read." }),
+  // 4.2: Contents (write for create, read for get); get works without authentication for public repositories;
+  //      token types: app user, installation, fine-grained personal access tokens.
+  statement(TAGS, "POST", `${R}/git/tags`, [{ permission: "contents", access: "write" }], NO_CLASSIC),
+  statement(TAGS, "GET", `${R}/git/tags/{tag_sha}`, [{ permission: "contents", access: "read" }], NO_CLASSIC),
   // 4.3: personal access token (classic) only; scopes notifications or repo.
   statement(NOTIFICATIONS, "GET", "/notifications", [], { ...CLASSIC_ONLY, note: NOTIFICATION_NOTE }),
   statement(NOTIFICATIONS, "PUT", "/notifications", [], { ...CLASSIC_ONLY, note: NOTIFICATION_NOTE }),

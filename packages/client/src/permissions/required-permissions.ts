@@ -179,8 +179,20 @@ function answerFor(lines: EndpointLines): EndpointAnswer {
   } else {
     const apps = union(statement ? [...statement.tokenTypes] : [], list.flatMap((r) => r.tokenTypes), APP_ORDER);
     const fineGrained = statement ? statement.fineGrained : true;
-    // Classic tokens are governed by scopes, not by the matrix (5.1); only the two families above exclude the rest.
-    tokenKinds = ["classic", ...(fineGrained ? (["fine_grained"] as const) : []), ...apps.map((t) => APP_TOKEN_KINDS[t])];
+    // Classic tokens are governed by scopes, not by the matrix (5.1), except where section 4 names the token
+    // types and leaves classic out (4.1, 4.2): the spec's statement wins.
+    const classic = statement ? statement.classic : true;
+    tokenKinds = [
+      ...(classic ? (["classic"] as const) : []),
+      ...(fineGrained ? (["fine_grained"] as const) : []),
+      ...apps.map((t) => APP_TOKEN_KINDS[t]),
+    ];
+    if (statement && !classic) {
+      const section = statement.source.split(" ")[0];
+      notes.push(
+        `Token types come from ${section}: ${tokenKinds.map((k) => TOKEN_KIND_TITLES[k]).join(", ")}; a ${TOKEN_KIND_TITLES.classic} is refused.`,
+      );
+    }
   }
 
   const scopeRule = classicScopeRule(method, template);
