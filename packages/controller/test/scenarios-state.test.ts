@@ -43,6 +43,7 @@ describe("acknowledged state loading", () => {
     store.failures = 0;
     await converged(h);
     expect(h.controller.status().stateLoaded).toBe(true);
-    expect(h.controller.ready).toBe(true);
+    // The records land before the flush that sent them has finished: readiness follows right after.
+    await eventually(() => expect(h!.controller.ready).toBe(true));
   });
 });
