@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import type { AccessControl, AccessRule, Principal } from "./access-control.js";
 import type { ArtifactStore } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
@@ -32,27 +31,13 @@ export interface EmulatorContext {
   state: EmulatorState;
 }
 
-/** Per-route settings read by the shared hooks. */
-export interface RouteConfig {
-  /** What the endpoint needs; routes without it are open. */
-  access?: AccessRule;
-}
-
 declare module "fastify" {
   interface FastifyRequest {
     principal: Principal;
     apiVersion: string;
-    /** The access rule applied to this request (from the permission matrix, or the route's own). */
+    /** The access rule the permission matrix gives this request. */
     accessRule: AccessRule | undefined;
     /** A `drop_after` fault hit this request: the connection is destroyed once the handler has run. */
     dropAfterHandler: boolean;
   }
-  interface FastifyContextConfig {
-    access?: AccessRule;
-  }
-}
-
-/** The principal of a request (set by the authentication hook). */
-export function principalOf(request: FastifyRequest): Principal {
-  return request.principal;
 }

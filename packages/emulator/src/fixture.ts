@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { TOKEN_KINDS, type TokenKind } from "@shiplog/client";
 
 /** Access levels a fine-grained grant gives for one permission. */
 export const accessLevel = z.enum(["read", "write", "admin"]);
 export type AccessLevel = z.infer<typeof accessLevel>;
 
-export const TOKEN_TYPES = ["classic", "fine_grained", "app_user", "app_installation"] as const;
-export const tokenType = z.enum(TOKEN_TYPES);
-export type TokenType = z.infer<typeof tokenType>;
+/** The token types of 5.1, as the client names them (`TOKEN_KINDS`). */
+export const tokenType = z.enum(TOKEN_KINDS as readonly TokenKind[] as [TokenKind, ...TokenKind[]]);
+export type TokenType = TokenKind;
 
 /** A commit of a fixture repository: the files it changes (path → content) on top of its parent's. */
 const commitFixture = z.object({

@@ -40,10 +40,10 @@ function samplePath(fastifyRoute: string): string {
 }
 
 /**
- * Routes the emulator serves that neither the matrix covers nor declare a rule of their own: these would
- * be served without any access check, so the emulator refuses to start with them.
+ * A route the emulator serves that the matrix does not cover, as `METHOD /route`: it would be served without
+ * any access check, so the emulator refuses to start with it.
  */
-export function uncoveredRoute(method: string, fastifyRoute: string, hasOwnRule: boolean): string | undefined {
-  if (hasOwnRule || method === "HEAD" || method === "OPTIONS") return undefined;
+export function uncoveredRoute(method: string, fastifyRoute: string): string | undefined {
+  if (method === "HEAD" || method === "OPTIONS") return undefined;
   return requiredPermissions(method, samplePath(fastifyRoute)).covered ? undefined : `${method} ${fastifyRoute}`;
 }

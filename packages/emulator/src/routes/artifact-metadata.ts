@@ -1,48 +1,46 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   clusterDeploymentRecordsBody,
+  clusterName,
   deploymentRecordBody,
   sha256Digest,
   storageRecordBody,
   type ClusterDeploymentEntry,
 } from "@shiplog/client";
 import type { Principal } from "../access-control.js";
+import {
+  resolveArtifactRepository,
+  type ArtifactRepositoryFacts,
+  type RepositoryFailure as EntryFailure,
+  type RepositoryResolution,
+  type ResolvedRepository as Resolved,
+} from "../artifact-repository-resolution.js";
 import { deploymentRecordView, storageRecordView, type DeploymentWrite, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
 
 const DOCS = "/orgs/artifact-metadata";
-/** Why an entry could not be recorded (the causes of a 207 answer). */
-type EntryFailure = "repository_not_found" | "unauthorized" | "no_attestation";
-
-interface Resolved {
-  repository: string;
-  repositoryId: number;
-  attestationId: number | null;
-}
+/** The cluster in the path, checked with the client's schema. */
+const clusterPath = z.strictObject({ cluster: clusterName });
 
 /** Deployment and storage records (spec 4.1) with the service's identity and permission rules. */
 export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { access, fixture, state } = ctx;
 
-  /** Finds the artifact's repository: an attestation wins, then `github_repository`, then an existing link. */
-  function resolve(org: string, digest: string, githubRepository: string | undefined, principal: Principal, need: "write"):
-    | { ok: true; value: Resolved }
-    | { ok: false; failure: EntryFailure; repository?: string | number } {
-    const attestation = fixture.attestations.find((a) => a.org.toLowerCase() === org.toLowerCase() && a.digest === digest);
-    let name = attestation?.repository ?? githubRepository;
-    if (name === undefined) {
-      const linked = state.artifacts.linkedRepositories(org, digest);
-      if (linked.length === 1) name = linked[0];
-    }
-    if (name === undefined) return { ok: false, failure: "no_attestation" };
-    const repo = access.findRepo(org, name);
-    if (!repo) return { ok: false, failure: "repository_not_found", repository: name };
-    const level = access.levelFor(principal, org, repo.name, "artifact_metadata");
-    const allowed = level === "admin" || level === need;
-    if (!allowed) return { ok: false, failure: "unauthorized", repository: repo.id };
-    return { ok: true, value: { repository: repo.name, repositoryId: repo.id, attestationId: attestation?.id ?? null } };
+  /** What the repository resolution reads for one request: attestations, and the caller's level per repository. */
+  function factsFor(org: string, principal: Principal): ArtifactRepositoryFacts {
+    const repositories = (access.findOrg(org)?.repositories ?? []).map((r) => ({
+      name: r.name,
+      id: r.id,
+      artifactMetadata: access.levelFor(principal, org, r.name, "artifact_metadata"),
+    }));
+    return { attestations: fixture.attestations, repositories };
+  }
+
+  function resolve(org: string, digest: string, githubRepository: string | undefined, facts: ArtifactRepositoryFacts): RepositoryResolution {
+    return resolveArtifactRepository({ org, digest, githubRepository, linkedRepositories: state.artifacts.linkedRepositories(org, digest) }, facts);
   }
 
   app.post<{ Params: { org: string } }>(
@@ -51,7 +49,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       const body = validateBody(reply, deploymentRecordBody, request.body, "DeploymentRecord", DOCS);
       if (!body) return reply;
       const org = access.findOrg(request.params.org)!.login;
-      const resolved = resolve(org, body.digest, body.github_repository, request.principal, "write");
+      const resolved = resolve(org, body.digest, body.github_repository, factsFor(org, request.principal));
       if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
       const record = state.artifacts.upsertDeployment(
         deploymentWrite(org, { cluster: body.cluster ?? "", logical_environment: body.logical_environment, physical_environment: body.physical_environment }, body, resolved.value),
@@ -63,13 +61,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
   app.post<{ Params: { org: string; cluster: string } }>(
     "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster",
     async (request, reply) => {
-      const cluster = request.params.cluster;
-      if (!/^[a-zA-Z0-9._-]{1,128}$/.test(cluster)) {
-        return sendError(reply, 422, "Validation Failed", {
-          docs: DOCS,
-          errors: [{ resource: "DeploymentRecord", field: "cluster", code: "invalid", message: "cluster must match ^[a-zA-Z0-9._-]+$ and be at most 128 characters" }],
-        });
-      }
+      const path = validateBody(reply, clusterPath, { cluster: request.params.cluster }, "DeploymentRecord", DOCS);
+      if (!path) return reply;
+      const cluster = path.cluster;
       const body = validateBody(reply, clusterDeploymentRecordsBody, request.body, "DeploymentRecord", DOCS);
       if (!body) return reply;
       const org = access.findOrg(request.params.org)!.login;
@@ -77,8 +71,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       // Resolve every entry before writing any, so a refused call changes nothing.
       const accepted: { entry: ClusterDeploymentEntry; resolved: Resolved }[] = [];
       const failures: { entry: ClusterDeploymentEntry; failure: EntryFailure; repository?: string | number }[] = [];
+      const facts = factsFor(org, request.principal);
       for (const entry of body.deployments) {
-        const result = resolve(org, entry.digest, entry.github_repository, request.principal, "write");
+        const result = resolve(org, entry.digest, entry.github_repository, facts);
         if (result.ok) accepted.push({ entry, resolved: result.value });
         else failures.push({ entry, failure: result.failure, repository: result.repository });
       }
@@ -100,7 +95,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       const body = validateBody(reply, storageRecordBody, request.body, "StorageRecord", DOCS);
       if (!body) return reply;
       const org = access.findOrg(request.params.org)!.login;
-      const resolved = resolve(org, body.digest, body.github_repository, request.principal, "write");
+      const resolved = resolve(org, body.digest, body.github_repository, factsFor(org, request.principal));
       if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
       const record = state.artifacts.upsertStorage({
         org,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { GIT_SHA_PATTERN, createRefBody, createTagBody } from "@shiplog/client";
-import type { AccessRule, Principal } from "../access-control.js";
+import type { Principal } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { gitTime, isoFromGitTime, type GitIdent, type GitObjectKind } from "../git-objects.js";
 import type { GitRepository, StoredTag } from "../git-store.js";
@@ -9,12 +9,6 @@ import { validateBody } from "./request-validation.js";
 
 const TAG_DOCS = "/git/tags";
 const REF_DOCS = "/git/refs";
-const TOKEN_TYPES = ["fine_grained", "app_user", "app_installation", "classic"] as const;
-
-/** Contents write; classic tokens need `repo`. */
-const WRITE: AccessRule = { anyOf: [[{ permission: "contents", access: "write" }]], tokenTypes: TOKEN_TYPES, classicScopes: ["repo"] };
-/** Contents read; public repositories are readable by anyone. */
-const READ: AccessRule = { anyOf: [[{ permission: "contents", access: "read" }]], tokenTypes: TOKEN_TYPES, publicRead: true };
 
 const UNSIGNED = { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null } as const;
 
@@ -51,7 +45,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return { name, email: `${id}+${name}@users.noreply.service.example` };
   }
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", { config: { access: WRITE } }, async (request, reply) => {
+  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = validateBody(reply, createTagBody, request.body, "Tag", TAG_DOCS);
@@ -76,7 +70,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { tag_sha: string } }>("/repos/:owner/:repo/git/tags/:tag_sha", { config: { access: READ } }, async (request, reply) => {
+  app.get<{ Params: RepoParams & { tag_sha: string } }>("/repos/:owner/:repo/git/tags/:tag_sha", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const sha = request.params.tag_sha.toLowerCase();
@@ -85,7 +79,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.send(tagView(baseUrl(request), git, stored));
   });
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", { config: { access: WRITE } }, async (request, reply) => {
+  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = validateBody(reply, createRefBody, request.body, "Reference", REF_DOCS);
@@ -106,7 +100,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { "*": string } }>("/repos/:owner/:repo/git/ref/*", { config: { access: READ } }, async (request, reply) => {
+  app.get<{ Params: RepoParams & { "*": string } }>("/repos/:owner/:repo/git/ref/*", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;

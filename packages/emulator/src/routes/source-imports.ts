@@ -8,6 +8,7 @@ import {
 } from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
+import { baseUrlOf } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
 
@@ -45,8 +46,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (store.maintenance) return sendError(reply, 503, MAINTENANCE_MESSAGE, { docs: DOCS });
     return undefined;
   }
-  const read = { onRequest: gate };
-  const write = { onRequest: gate };
+  const gated = { onRequest: gate };
 
   /** The repository by its canonical names (the access hook has checked it exists). */
   function target(params: RepoParams) {
@@ -61,19 +61,18 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return stored;
   }
 
-  const baseUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
   const authorView = (stored: StoredImport, author: { id: number; remote_id: string; remote_name: string; email: string; name: string }) => {
     const importUrl = String(store.render(stored)["url"]);
     return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
   };
 
-  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import", read, async (request, reply) => {
+  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(store.render(stored));
   });
 
-  app.put<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+  app.put<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
     const body = validateBody(reply, startImportBody, request.body, "Import", DOCS);
     if (!body) return reply;
     const repo = target(request.params);
@@ -94,7 +93,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.code(201).send(store.render(stored));
   });
 
-  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
     // The body is optional (and nullable in the OpenAPI description): none at all restarts the import.
     const body = validateBody(reply, updateImportBody, request.body ?? {}, "Import", DOCS);
     if (!body) return reply;
@@ -110,14 +109,14 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(store.render(stored));
   });
 
-  app.delete<{ Params: RepoParams }>("/repos/:owner/:repo/import", write, async (request, reply) => {
+  app.delete<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     store.cancel(stored);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: RepoParams; Querystring: { since?: string } }>("/repos/:owner/:repo/import/authors", read, async (request, reply) => {
+  app.get<{ Params: RepoParams; Querystring: { since?: string } }>("/repos/:owner/:repo/import/authors", gated, async (request, reply) => {
     const raw = request.query.since;
     if (raw !== undefined && !/^\d+$/.test(raw)) {
       return sendError(reply, 422, "Validation Failed", {
@@ -133,7 +132,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
 
   app.patch<{ Params: RepoParams & { author_id: string } }>(
     "/repos/:owner/:repo/import/authors/:author_id",
-    write,
+    gated,
     async (request, reply) => {
       if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
       const body = validateBody(reply, mapCommitAuthorBody, request.body, "ImportAuthor", DOCS);
@@ -146,13 +145,13 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     },
   );
 
-  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import/large_files", read, async (request, reply) => {
+  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import/large_files", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(stored.state.largeFiles);
   });
 
-  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import/lfs", write, async (request, reply) => {
+  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import/lfs", gated, async (request, reply) => {
     const body = validateBody(reply, setLfsPreferenceBody, request.body, "Import", DOCS);
     if (!body) return reply;
     const stored = existing(request.params, reply);

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clusterName } from "@shiplog/client";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(() => emu.stop());
+
+const entry = { name: "web", digest: `sha256:${"3".repeat(64)}`, deployment_name: "web", github_repository: "web" };
+
+async function postCluster(cluster: string) {
+  const response = await fetch(`${emu.url}/orgs/acme/artifacts/metadata/deployment-record/cluster/${encodeURIComponent(cluster)}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" },
+    body: JSON.stringify({ logical_environment: "prod", deployments: [entry] }),
+  });
+  return { status: response.status, body: (await response.json()) as { errors?: { field: string; code: string; message: string }[] } };
+}
+
+describe("the cluster in the path", () => {
+  it("is checked with the client's clusterName schema: the same rules and words as the client's own check", async () => {
+    for (const [cluster, rule] of [["prod 1", "pattern"], ["c".repeat(129), "maxLength 128"]] as const) {
+      expect(clusterName.safeParse(cluster).success).toBe(false);
+      const answer = await postCluster(cluster);
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors).toEqual([expect.objectContaining({ field: "cluster", code: "invalid" })]);
+      expect(answer.body.errors?.[0]?.message).toContain(rule);
+    }
+    for (const cluster of ["prod-eu.1_a", "c".repeat(128)]) expect((await postCluster(cluster)).status, cluster).toBe(200);
+  });
+});
