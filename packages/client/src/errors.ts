@@ -318,3 +318,12 @@ export class RetiredEndpointError extends ServiceError {
     return { ...super.toJSON(), retiredAt: this.retiredAt };
   }
 }
+
+/** The mark-as-read wait outlasted its timeout with threads still unread. */
+export class MarkReadTimeoutError extends ShiplogError {
+  readonly pending: number;
+  constructor(operation: string, pending: number, timeoutMs: number) {
+    super("mark_read_timeout", `${operation}: ${pending} thread(s) were still unread after waiting ${timeoutMs} ms for the background marking`);
+    this.pending = pending;
+  }
+}

@@ -20,7 +20,7 @@ export { guardDeclaredToken, matrixAcceptedPermissions } from "./permissions/dec
 export { SourceImportsApi, SOURCE_IMPORTS_WARNING_CODE, type ImportCallOptions } from "./source-imports.js";
 export { followImport, describeImport, isImportProblem, type FollowImportOptions, type ImportNextStep, type ImportStatusReader, type ImportUpdate } from "./import-follower.js";
 export * from "./schemas/source-imports.js";
-export { NotificationsApi, NOTIFICATION_ROUTES, MarkReadTimeoutError, type MarkReadResult, type MarkReadAndWaitResult, type WaitForReadOptions } from "./notifications.js";
+export { NotificationsApi, NOTIFICATION_ROUTES, type MarkReadResult, type MarkReadAndWaitResult, type WaitForReadOptions } from "./notifications.js";
 export { ActivityApi } from "./activity.js";
 export { IssueEventsApi, ISSUE_EVENT_ROUTES } from "./issue-events.js";
 export { FeedPoller, feedRequest, type FeedPollOptions } from "./pollers/feed-poller.js";

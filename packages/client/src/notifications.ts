@@ -1,4 +1,4 @@
-import { ShiplogError } from "./errors.js";
+import { MarkReadTimeoutError } from "./errors.js";
 import { checkPageOptions, paginateItems, type PageOptions } from "./pagination.js";
 import { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
 import { sleep as defaultSleep } from "./retry-policy.js";
@@ -213,15 +213,6 @@ export class NotificationsApi {
    */
   poll(options: NotificationPollOptions = {}): NotificationPoller {
     return new NotificationPoller(this.#transport, options);
-  }
-}
-
-/** The mark-as-read wait outlasted its timeout with threads still unread. */
-export class MarkReadTimeoutError extends ShiplogError {
-  readonly pending: number;
-  constructor(operation: string, pending: number, timeoutMs: number) {
-    super("mark_read_timeout", `${operation}: ${pending} thread(s) were still unread after waiting ${timeoutMs} ms for the background marking`);
-    this.pending = pending;
   }
 }
 

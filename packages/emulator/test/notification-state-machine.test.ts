@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ForbiddenError, NotFoundError, RequestValidationError, ShiplogClient, TokenTypeRefusedError, type NotificationThread } from "@shiplog/client";
+import { ForbiddenError, MarkReadTimeoutError, NotFoundError, RequestValidationError, ShiplogClient, TokenTypeRefusedError, type NotificationThread } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
 
 // Spec 3.2, row by row, over HTTP with the real client. hubot acts; octo (classic token) receives.
@@ -108,6 +108,22 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
     // Nothing was sent: the inbox (owner alone would have been PUT /notifications) is untouched.
     expect(emu.requests.count()).toBe(before);
     expect((await find(title))?.unread).toBe(true);
+  });
+
+  it("gives up with MarkReadTimeoutError (mark_read_timeout) when the background marking outlasts the timeout", async () => {
+    const { backgroundStepMs, backgroundBatch } = emu.state.notifications;
+    emu.state.notifications.markReadThreshold = 1;
+    emu.state.notifications.backgroundStepMs = 60_000;
+    emu.state.notifications.backgroundBatch = 1;
+    try {
+      Array.from({ length: 3 }, () => threadForOcto("acme/api"));
+      const error = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { timeoutMs: 0, sleep: async () => {} }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MarkReadTimeoutError);
+      expect(error).toMatchObject({ code: "mark_read_timeout" });
+      expect((error as MarkReadTimeoutError).pending).toBeGreaterThan(0);
+    } finally {
+      Object.assign(emu.state.notifications, { backgroundStepMs, backgroundBatch });
+    }
   });
 });
 

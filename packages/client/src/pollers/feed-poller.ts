@@ -13,7 +13,7 @@ import {
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { checkPageOptions } from "../pagination.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
-import { isAbort, type PollerOptions, type PollerStats } from "./poller-options.js";
+import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
 import { SeenIds, oldestFirst } from "./seen-ids.js";
 
 export interface FeedPollOptions extends PollerOptions {
@@ -96,7 +96,7 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
         waitMs = schedule.succeeded();
         options.onPoll?.({ status: result.status, newItems: batch.length, pages: result.pages, intervalSeconds: schedule.intervalSeconds, nextPollInMs: waitMs });
       } catch (error) {
-        if (isAbort(error, signal)) return;
+        if (callerAborted(signal)) return;
         if (!isTransientPollError(error)) throw error;
         this.stats.errors++;
         waitMs = schedule.failed(error, now());
@@ -113,7 +113,7 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
       try {
         await sleep(waitMs, signal);
       } catch (error) {
-        if (isAbort(error, signal)) return;
+        if (callerAborted(signal)) return;
         throw error;
       }
     }

@@ -11,7 +11,7 @@ import {
 import { ownerName } from "../schemas/common.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
-import { isAbort, type PollerOptions, type PollerStats } from "./poller-options.js";
+import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
 
 export interface NotificationPollOptions extends PollerOptions {
   /** Follow one repository's threads instead of the whole inbox. */
@@ -91,7 +91,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
         waitMs = schedule.succeeded();
         options.onPoll?.({ status: result.status, newItems: batch.length, pages: result.pages, intervalSeconds: schedule.intervalSeconds, nextPollInMs: waitMs });
       } catch (error) {
-        if (isAbort(error, signal)) return;
+        if (callerAborted(signal)) return;
         if (!isTransientPollError(error)) throw error;
         this.stats.errors++;
         waitMs = schedule.failed(error, now());
@@ -108,7 +108,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       try {
         await sleep(waitMs, signal);
       } catch (error) {
-        if (isAbort(error, signal)) return;
+        if (callerAborted(signal)) return;
         throw error;
       }
     }

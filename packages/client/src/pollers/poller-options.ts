@@ -38,7 +38,10 @@ export interface PollerStats {
   waits: number[];
 }
 
-/** Whether the caller's signal has fired: then any error on the way out is the abort, and the poller ends cleanly. */
-export function isAbort(_error: unknown, signal: AbortSignal | undefined): boolean {
+/**
+ * Whether the caller's signal has fired: then any error on the way out is the abort, and the poller ends cleanly.
+ * The error itself does not decide: an abort the caller did not ask for (a request timeout) is not an end.
+ */
+export function callerAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
