@@ -36,6 +36,15 @@ for (let round = 1; round <= 3; round++) {
 t = performance.now();
 await cluster.script.setImage("team-1", "svc-1", "ghcr.io/acme/img-1:2.0");
 console.log(`one rollout at this scale: ${(performance.now() - t).toFixed(0)} ms`);
+// 1,000 rollouts at once (what the controller benchmark does), each stepping by maxSurge/maxUnavailable.
+const rolled = specs.slice(1000, 2000);
+const writesBefore = cluster.store.resourceVersion();
+t = performance.now();
+for (const s of rolled) await cluster.script.setImage(s.namespace, s.name, Object.fromEntries(s.containers.map((c) => [c.name, c.image.replace(/:1\.(\d)$/, ":2.$1")])), { wait: false });
+await cluster.settle();
+const rollMs = performance.now() - t;
+const rolledPods = rolled.reduce((n, s) => n + s.replicas, 0);
+console.log(`${rolled.length} rollouts at once (${rolledPods} pods replaced): ${rollMs.toFixed(0)} ms (${((rolledPods / rollMs) * 1000).toFixed(0)} pods/s), ${Number(cluster.store.resourceVersion()) - Number(writesBefore)} object writes`);
 console.log(`heap used: ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
 await reader.cancel();
 await cluster.stop();

@@ -5,16 +5,38 @@ import { nowTimestamp } from "./object-store.js";
 import type { GarbageCollector } from "./garbage-collector.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { statusChanged } from "./pod-template.js";
+import type { ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";
+import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
 
 const REVISION = "deployment.kubernetes.io/revision";
+const DESIRED = "deployment.kubernetes.io/desired-replicas";
+const MAX = "deployment.kubernetes.io/max-replicas";
 const HASH = "pod-template-hash";
 
+const revisionOf = (rs: KubeObject) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
+const counts = (rs: KubeObject): ReplicaCounts => ({ replicas: rs.spec?.replicas ?? 0, available: rs.status?.availableReplicas ?? 0 });
+/** Oldest first, as the real controller orders ReplicaSets (creation time, then name). */
+const byCreation = (a: KubeObject, b: KubeObject) =>
+  (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || revisionOf(a) - revisionOf(b) || a.metadata.name!.localeCompare(b.metadata.name!);
+
+/** The rolling-update settings of a Deployment, or undefined for Recreate. */
+function rollingSettings(d: KubeObject): RollingUpdateSettings | undefined {
+  const strategy = d.spec?.strategy;
+  if (strategy?.type === "Recreate") return undefined;
+  return { maxSurge: strategy?.rollingUpdate?.maxSurge ?? DEFAULT_MAX_SURGE, maxUnavailable: strategy?.rollingUpdate?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE };
+}
+
 /**
- * Deployment controller. A template change creates a ReplicaSet `<deploy>-<pod-template-hash>` at full size; once
- * all its pods are ready the old ReplicaSets are scaled to 0 (Recreate: old ones to 0 first). Old ReplicaSets
- * beyond revisionHistoryLimit are deleted.
+ * Deployment controller, stepping as kube-controller-manager does. RollingUpdate: a template change creates the
+ * ReplicaSet `<deploy>-<pod-template-hash>` only as large as maxSurge allows (total pods <= replicas + maxSurge),
+ * old ReplicaSets shrink as new pods become available (at least replicas - maxUnavailable stay available), one
+ * step per reconcile, each step triggered by the ReplicaSet status it waits for. Recreate: old ReplicaSets go to 0,
+ * and once their pods are gone the new one is created at full size. Old ReplicaSets beyond revisionHistoryLimit
+ * are deleted.
  */
 export class DeploymentController {
+  private readonly hashes = new WeakMap<object, string>();
+
   constructor(
     private readonly store: ObjectStore,
     private readonly gc: GarbageCollector,
@@ -24,38 +46,76 @@ export class DeploymentController {
   sync(namespace: string, name: string): void {
     const d = this.store.get("deployments", namespace, name);
     if (!d || d.metadata.deletionTimestamp) return;
-    const template = d.spec?.template ?? {};
-    const hash = templateHash(template);
+    const hash = this.hashOf(d.spec?.template ?? {});
     const desired: number = d.spec?.replicas ?? 1;
     const owned = controlledBy(this.store, d, "replicasets");
-    let newRs = owned.find((rs) => rs.metadata.labels?.[HASH] === hash);
-    const old = owned.filter((rs) => rs !== newRs);
-    const maxRevision = Math.max(0, ...owned.map((rs) => Number(rs.metadata.annotations?.[REVISION] ?? 0)));
-    const recreate = d.spec?.strategy?.type === "Recreate";
+    const newRs = owned.find((rs) => rs.metadata.labels?.[HASH] === hash);
+    const old = owned.filter((rs) => rs !== newRs).sort(byCreation);
+    const settings = rollingSettings(d);
 
     if (!d.spec?.paused) {
-      if (!newRs) {
-        const oldRunning = old.some((rs) => (rs.spec?.replicas ?? 0) > 0 || (rs.status?.replicas ?? 0) > 0);
-        if (recreate && oldRunning) {
-          this.scaleToZero(old);
-        } else {
-          newRs = this.createReplicaSet(d, hash, desired, maxRevision + 1);
-        }
-      } else {
-        if ((newRs.spec?.replicas ?? 0) !== desired || Number(newRs.metadata.annotations?.[REVISION] ?? 0) < maxRevision) {
-          const revision = Number(newRs.metadata.annotations?.[REVISION] ?? 0) < maxRevision ? maxRevision + 1 : Number(newRs.metadata.annotations?.[REVISION] ?? 1);
-          newRs = this.store.write("replicasets", {
-            ...newRs,
-            metadata: { ...newRs.metadata, annotations: { ...newRs.metadata.annotations, [REVISION]: String(revision), "deployment.kubernetes.io/desired-replicas": String(desired) } },
-            spec: { ...newRs.spec, replicas: desired },
-          });
-        }
-        const newReady = newRs.status?.readyReplicas ?? 0;
-        if (newReady >= desired && newRs.status?.observedGeneration === newRs.metadata.generation) this.scaleToZero(old);
-      }
+      if (settings) this.rollingStep(d, hash, desired, settings, newRs, old);
+      else this.recreateStep(d, hash, desired, newRs, old);
       this.pruneHistory(d, old);
     }
+    this.writeStatus(namespace, name, hash, desired, settings);
+  }
 
+  /** The pod-template-hash, computed once per stored template (stored objects are never mutated). */
+  private hashOf(template: object): string {
+    let hash = this.hashes.get(template);
+    if (hash === undefined) this.hashes.set(template, (hash = templateHash(template)));
+    return hash;
+  }
+
+  /** One step of a rolling update: create or grow the new ReplicaSet if the surge allows, else shrink old ones. */
+  private rollingStep(d: KubeObject, hash: string, desired: number, settings: RollingUpdateSettings, newRs: KubeObject | undefined, old: KubeObject[]): void {
+    const maxReplicas = desired + scaledValue(settings.maxSurge, desired, true);
+    const oldCounts = old.map(counts);
+    const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
+    if (!newRs) {
+      this.createReplicaSet(d, hash, newReplicaSetTarget(settings, desired, { replicas: 0, available: 0 }, oldCounts), maxRevision + 1, desired, maxReplicas);
+      return;
+    }
+    const current = counts(newRs);
+    const target = current.replicas > desired ? desired : newReplicaSetTarget(settings, desired, current, oldCounts);
+    const revision = revisionOf(newRs) < maxRevision ? maxRevision + 1 : revisionOf(newRs) || 1;
+    if (target !== current.replicas || revision !== revisionOf(newRs) || newRs.metadata.annotations?.[DESIRED] !== String(desired)) {
+      this.scale(newRs, target, desired, maxReplicas, revision);
+      if (target !== current.replicas) return;
+    }
+    const targets = oldReplicaSetTargets(settings, desired, current, oldCounts);
+    old.forEach((rs, i) => {
+      if (targets[i] !== oldCounts[i]!.replicas) this.scale(rs, targets[i]!, desired, maxReplicas);
+    });
+  }
+
+  /** One step of Recreate: old ReplicaSets to 0; once none of their pods is left, the new one at full size. */
+  private recreateStep(d: KubeObject, hash: string, desired: number, newRs: KubeObject | undefined, old: KubeObject[]): void {
+    const active = old.filter((rs) => (rs.spec?.replicas ?? 0) > 0 && !rs.metadata.deletionTimestamp);
+    if (active.length > 0) {
+      for (const rs of active) this.scale(rs, 0, desired, desired);
+      return;
+    }
+    // Terminating pods count too: Recreate guarantees old and new never run side by side.
+    const oldPodsLeft = old.some((rs) => controlledBy(this.store, rs, "pods").some((pod) => pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed"));
+    if (oldPodsLeft) return;
+    const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
+    if (!newRs) {
+      this.createReplicaSet(d, hash, desired, maxRevision + 1, desired, desired);
+      return;
+    }
+    const revision = revisionOf(newRs) < maxRevision ? maxRevision + 1 : revisionOf(newRs) || 1;
+    if ((newRs.spec?.replicas ?? 0) !== desired || revision !== revisionOf(newRs)) this.scale(newRs, desired, desired, desired, revision);
+  }
+
+  /** Sets a ReplicaSet's size with the annotations the real controller keeps on it. */
+  private scale(rs: KubeObject, replicas: number, desired: number, maxReplicas: number, revision?: number): void {
+    const annotations = { ...rs.metadata.annotations, [DESIRED]: String(desired), [MAX]: String(maxReplicas), ...(revision !== undefined && { [REVISION]: String(revision) }) };
+    this.store.write("replicasets", { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...rs.spec, replicas } });
+  }
+
+  private writeStatus(namespace: string, name: string, hash: string, desired: number, settings: RollingUpdateSettings | undefined): void {
     const current = this.store.get("deployments", namespace, name)!;
     const all = controlledBy(this.store, current, "replicasets");
     const fresh = all.find((rs) => rs.metadata.labels?.[HASH] === hash);
@@ -63,13 +123,15 @@ export class DeploymentController {
     const replicas = sum((rs) => rs.status?.replicas ?? 0);
     const available = sum((rs) => rs.status?.availableReplicas ?? 0);
     const updated = fresh?.status?.replicas ?? 0;
-    const complete = updated === desired && replicas === desired && available >= desired;
+    const complete = updated === desired && replicas === desired && available === desired;
+    // Available means "minimum availability": replicas - maxUnavailable (Recreate: all of them).
+    const minAvailable = desired - (settings && desired > 0 ? resolveFenceposts(settings, desired).unavailable : 0);
     const now = nowTimestamp();
     const keepTime = (type: string, status: string) => {
       const prev = (current.status?.conditions ?? []).find((c: any) => c.type === type);
       return prev && prev.status === status ? prev.lastTransitionTime : now;
     };
-    const availableStatus = available >= desired ? "True" : "False";
+    const availableStatus = available >= minAvailable ? "True" : "False";
     const status: Record<string, unknown> = {
       observedGeneration: current.metadata.generation ?? 1,
       replicas,
@@ -77,7 +139,13 @@ export class DeploymentController {
       readyReplicas: sum((rs) => rs.status?.readyReplicas ?? 0),
       availableReplicas: available,
       conditions: [
-        { type: "Available", status: availableStatus, reason: available >= desired ? "MinimumReplicasAvailable" : "MinimumReplicasUnavailable", lastTransitionTime: keepTime("Available", availableStatus) },
+        {
+          type: "Available",
+          status: availableStatus,
+          reason: availableStatus === "True" ? "MinimumReplicasAvailable" : "MinimumReplicasUnavailable",
+          message: availableStatus === "True" ? "Deployment has minimum availability." : "Deployment does not have minimum availability.",
+          lastTransitionTime: keepTime("Available", availableStatus),
+        },
         {
           type: "Progressing",
           status: "True",
@@ -87,11 +155,12 @@ export class DeploymentController {
         },
       ],
     };
-    if (desired - available > 0) status.unavailableReplicas = desired - available;
+    const unavailable = sum((rs) => rs.spec?.replicas ?? 0) - available;
+    if (unavailable > 0) status.unavailableReplicas = unavailable;
     if (statusChanged(current.status, status)) this.store.write("deployments", { ...current, status });
   }
 
-  private createReplicaSet(d: KubeObject, hash: string, replicas: number, revision: number): KubeObject | undefined {
+  private createReplicaSet(d: KubeObject, hash: string, replicas: number, revision: number, desired: number, maxReplicas: number): KubeObject | undefined {
     const namespace = d.metadata.namespace!;
     const name = `${d.metadata.name}-${hash}`;
     if (this.store.get("replicasets", namespace, name)) return undefined; // name taken by something we do not own
@@ -104,7 +173,7 @@ export class DeploymentController {
         name,
         namespace,
         labels,
-        annotations: { [REVISION]: String(revision), "deployment.kubernetes.io/desired-replicas": String(replicas), "deployment.kubernetes.io/max-replicas": String(replicas) },
+        annotations: { [REVISION]: String(revision), [DESIRED]: String(desired), [MAX]: String(maxReplicas) },
         ownerReferences: [controllerRef(d)],
       },
       spec: {
@@ -113,12 +182,6 @@ export class DeploymentController {
         template: { ...template, metadata: { ...template.metadata, labels } },
       },
     });
-  }
-
-  private scaleToZero(replicaSets: KubeObject[]): void {
-    for (const rs of replicaSets) {
-      if ((rs.spec?.replicas ?? 0) !== 0 && !rs.metadata.deletionTimestamp) this.store.write("replicasets", { ...rs, spec: { ...rs.spec, replicas: 0 } });
-    }
   }
 
   private pruneHistory(d: KubeObject, old: KubeObject[]): void {

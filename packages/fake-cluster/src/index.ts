@@ -9,3 +9,5 @@ export type { DeleteOptions } from "./garbage-collector.js";
 export type { KubeconfigObject } from "./kubeconfig.js";
 export { defaultImageDigest, parseImage } from "./image-digests.js";
 export type { ImageReference } from "./image-digests.js";
+export { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
+export type { IntOrPercent, ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";

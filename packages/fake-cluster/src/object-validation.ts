@@ -23,6 +23,41 @@ function validatePodSpec(resource: ResourceName, obj: KubeObject, spec: any, pat
   }
 }
 
+const PERCENT = /^[0-9]+%$/;
+
+/** A Deployment's strategy as apps/v1 validation has it (intstr counts or percentages, not both zero). */
+function validateDeploymentStrategy(obj: KubeObject): void {
+  const name = obj.metadata.name ?? "";
+  const strategy = obj.spec?.strategy;
+  if (strategy === undefined || strategy === null) return;
+  const path = "spec.strategy";
+  if (strategy.type !== undefined && strategy.type !== "RollingUpdate" && strategy.type !== "Recreate") {
+    throw invalid(kind("deployments"), name, `${path}.type`, `Unsupported value: "${String(strategy.type)}": supported values: "Recreate", "RollingUpdate"`);
+  }
+  const rolling = strategy.rollingUpdate;
+  if (rolling === undefined || rolling === null) return;
+  if (strategy.type === "Recreate") throw invalid(kind("deployments"), name, `${path}.rollingUpdate`, "Forbidden: may not be specified when strategy `type` is 'Recreate'");
+  const zero = (field: "maxSurge" | "maxUnavailable") => {
+    const value = rolling[field];
+    if (value === undefined || value === null) return false;
+    const where = `${path}.rollingUpdate.${field}`;
+    if (typeof value === "number") {
+      if (!Number.isInteger(value) || value < 0) throw invalid(kind("deployments"), name, where, `Invalid value: ${value}: must be greater than or equal to 0`);
+      return value === 0;
+    }
+    if (typeof value !== "string" || !PERCENT.test(value)) {
+      throw invalid(kind("deployments"), name, where, `Invalid value: ${JSON.stringify(value)}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`);
+    }
+    if (field === "maxUnavailable" && Number.parseInt(value, 10) > 100) throw invalid(kind("deployments"), name, where, `Invalid value: ${JSON.stringify(value)}: must not be greater than 100%`);
+    return Number.parseInt(value, 10) === 0;
+  };
+  const surgeZero = zero("maxSurge");
+  const unavailableZero = zero("maxUnavailable");
+  if (surgeZero && unavailableZero) {
+    throw invalid(kind("deployments"), name, `${path}.rollingUpdate.maxUnavailable`, "Invalid value: 0: may not be 0 when `maxSurge` is 0");
+  }
+}
+
 /** Checks what the real API server would reject before anything is stored (400 for undecodable, 422 invalid). */
 export function validateObject(resource: ResourceName, obj: KubeObject): void {
   if (obj.metadata === null || typeof obj.metadata !== "object") throw badRequest(`${kind(resource).kind}: metadata must be an object`);
@@ -31,6 +66,9 @@ export function validateObject(resource: ResourceName, obj: KubeObject): void {
       validatePodSpec(resource, obj, obj.spec, "spec");
       break;
     case "deployments":
+      validateDeploymentStrategy(obj);
+      validatePodSpec(resource, obj, obj.spec?.template?.spec, "spec.template.spec");
+      break;
     case "replicasets":
     case "statefulsets":
     case "daemonsets":
