@@ -11,3 +11,4 @@ export { defaultImageDigest, parseImage } from "./image-digests.js";
 export type { ImageReference } from "./image-digests.js";
 export { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
 export type { IntOrPercent, ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";
+export { strategicMergePatch } from "./strategic-merge-patch.js";

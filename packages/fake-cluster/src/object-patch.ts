@@ -2,7 +2,7 @@ import { badRequest, ApiError } from "./status.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** RFC 7386 JSON merge patch (also used for strategic merge patch: lists are replaced, not merged by key). */
+/** RFC 7386 JSON merge patch: lists are replaced (strategic merge patch is strategic-merge-patch.ts). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};

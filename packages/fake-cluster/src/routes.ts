@@ -6,6 +6,7 @@ import type { KubeObject } from "./kube-object.js";
 import { objectJson, objectKey } from "./kube-object.js";
 import type { ObjectStore } from "./object-store.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
+import { strategicMergePatch } from "./strategic-merge-patch.js";
 import type { RequestStats } from "./request-stats.js";
 import type { ResourceKind } from "./resource-kinds.js";
 import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
@@ -166,7 +167,9 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const body = parseBody(request);
         const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name);
         const type = request.headers["content-type"] ?? "";
-        const patched = (type.includes("json-patch") ? jsonPatch(existing, body) : mergePatch(structuredClone(existing), body)) as KubeObject;
+        const patched = (
+          type.includes("json-patch") ? jsonPatch(existing, body) : type.includes("strategic-merge-patch") ? strategicMergePatch(structuredClone(existing), body) : mergePatch(structuredClone(existing), body)
+        ) as KubeObject;
         const obj = requireObjectBody(patched, target.kind);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
