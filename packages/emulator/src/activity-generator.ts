@@ -5,6 +5,7 @@ import type { Fixture } from "./fixture.js";
 import type { IssueEventStore, StoredIssue, StoredIssueEvent } from "./issue-event-store.js";
 import type { NotificationStore, ThreadRepo, ThreadSubject } from "./notification-store.js";
 import type { UserRef } from "./resource-views.js";
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 
 /** A repository named `owner/name`. */
 export type RepoName = `${string}/${string}`;
@@ -46,7 +47,7 @@ export class ActivityGenerator {
   /** A push of `commits` commits (or the given messages) to a branch: a PushEvent. */
   push(input: { actor: string; repo: RepoName; ref?: string; commits?: number | string[] }): StoredEvent {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
+    const actor = this.#user(input.actor, "actor");
     const ref = input.ref ?? "refs/heads/main";
     const messages = Array.isArray(input.commits) ? input.commits : Array.from({ length: input.commits ?? 1 }, (_, i) => `Change ${i + 1}`);
     const headKey = `${repo.owner}/${repo.name}:${ref}`.toLowerCase();
@@ -71,14 +72,14 @@ export class ActivityGenerator {
 
   /** A user stars a repository: a WatchEvent `started`. */
   star(input: { actor: string; repo: RepoName }): StoredEvent {
-    return this.#event("WatchEvent", this.#user(input.actor), this.#repo(input.repo), { action: "started" });
+    return this.#event("WatchEvent", this.#user(input.actor, "actor"), this.#repo(input.repo), { action: "started" });
   }
 
   /** A branch (or tag) is created: a CreateEvent. */
   createBranch(input: { actor: string; repo: RepoName; ref: string; refType?: "branch" | "tag"; description?: string | null }): StoredEvent {
     const repo = this.#repo(input.repo);
     const refType = input.refType ?? "branch";
-    return this.#event("CreateEvent", this.#user(input.actor), repo, {
+    return this.#event("CreateEvent", this.#user(input.actor, "actor"), repo, {
       ref: input.ref,
       ref_type: refType,
       full_ref: `refs/${refType === "branch" ? "heads" : "tags"}/${input.ref}`,
@@ -91,7 +92,7 @@ export class ActivityGenerator {
   /** The user now watches the repository: they get `subscribed` notifications of its threads. */
   watch(input: { user: string; repo: RepoName }): void {
     const repo = this.#repo(input.repo);
-    this.notifications.watch(this.#user(input.user).login, `${repo.owner}/${repo.name}`);
+    this.notifications.watch(this.#user(input.user, "user").login, `${repo.owner}/${repo.name}`);
   }
 
   unwatch(input: { user: string; repo: RepoName }): void {
@@ -102,7 +103,7 @@ export class ActivityGenerator {
   /** Opens an issue or pull request: an IssuesEvent, the author takes part, watchers are notified. */
   openIssue(input: { actor: string; repo: RepoName; title: string; body?: string; labels?: string[]; pullRequest?: boolean }): StoredIssue {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
+    const actor = this.#user(input.actor, "actor");
     const issue = this.issues.openIssue({ owner: repo.owner, repo: repo.name, title: input.title, body: input.body, user: actor.login, pullRequest: input.pullRequest, labels: input.labels });
     for (const label of issue.labels) this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label });
     this.#event(input.pullRequest ? "PullRequestEvent" : "IssuesEvent", actor, repo, { action: "opened", ...this.#issuePayload(issue) });
@@ -117,9 +118,9 @@ export class ActivityGenerator {
    */
   comment(input: { actor: string; repo: RepoName; issue: number; body?: string; mentions?: string[] }): { commentId: number; notified: string[] } {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
+    const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
-    const mentions = [...new Set((input.mentions ?? []).map((m) => this.#user(m).login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
+    const mentions = [...new Set((input.mentions ?? []).map((m) => this.#user(m, "mentions").login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
     const body = input.body ?? `${mentions.map((m) => `@${m}`).join(" ")} Looks good.`.trim();
     const commentId = this.#commentId++;
     issue.comments++;
@@ -160,7 +161,7 @@ export class ActivityGenerator {
   /** Adds a label: a `labeled` issue event carrying the label. */
   label(input: { actor: string; repo: RepoName; issue: number; label: string; viaApp?: boolean }): StoredIssueEvent {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
+    const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
     const label = this.issues.label(input.label);
     if (!issue.labels.some((l) => l.id === label.id)) issue.labels.push(label);
@@ -174,14 +175,14 @@ export class ActivityGenerator {
     const issue = this.#issue(repo, input.issue);
     const label = this.issues.label(input.label);
     issue.labels = issue.labels.filter((l) => l.id !== label.id);
-    return this.issues.addEvent(issue, { event: "unlabeled", actor: this.#user(input.actor).login, label });
+    return this.issues.addEvent(issue, { event: "unlabeled", actor: this.#user(input.actor, "actor").login, label });
   }
 
   /** Assigns a user: an `assigned` issue event and an `assign` notification to the assignee. */
   assign(input: { actor: string; repo: RepoName; issue: number; assignee: string }): StoredIssueEvent {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
-    const assignee = this.#user(input.assignee);
+    const actor = this.#user(input.actor, "actor");
+    const assignee = this.#user(input.assignee, "assignee");
     const issue = this.#issue(repo, input.issue);
     if (!issue.assignees.includes(assignee.login)) issue.assignees.push(assignee.login);
     const event = this.issues.addEvent(issue, { event: "assigned", actor: actor.login, assignee: assignee.login });
@@ -199,7 +200,7 @@ export class ActivityGenerator {
 
   #changeState(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: string }, kind: "closed" | "reopened"): StoredIssueEvent {
     const repo = this.#repo(input.repo);
-    const actor = this.#user(input.actor);
+    const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
     const now = this.clock.nowMs();
     issue.state = kind === "closed" ? "closed" : "open";
@@ -224,7 +225,7 @@ export class ActivityGenerator {
       if (skip.has(user)) continue;
       const reason = this.notifications.standingReason(user, subjectKey) ?? "subscribed";
       const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason, trigger: "activity" });
-      if (outcome.delivered) notified.push(this.#user(user).login);
+      if (outcome.delivered) notified.push(this.#user(user, "user").login);
     }
     return notified;
   }
@@ -276,19 +277,23 @@ export class ActivityGenerator {
     const [owner = "", repoName = ""] = name.split("/");
     const org = this.fixture.orgs.find((o) => o.login.toLowerCase() === owner.toLowerCase());
     const repo = org?.repositories.find((r) => r.name.toLowerCase() === repoName.toLowerCase());
-    if (!org || !repo) throw new Error(`activity: no repository ${name} in the fixture`);
+    if (!org || !repo) {
+      throw new EmulatorUsageError("activity", { argument: "repo", rule: "a repository of the fixture, as owner/name", message: `${JSON.stringify(name)} is not a repository of the fixture` });
+    }
     return { owner: org.login, ownerId: org.id, name: repo.name, id: repo.id, private: repo.private };
   }
 
-  #user(login: string): UserRef & { login: string; id: number } {
+  #user(login: string, argument: string): UserRef & { login: string; id: number } {
     const user = this.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
-    if (!user) throw new Error(`activity: no user ${login} in the fixture`);
+    if (!user) throw new EmulatorUsageError("activity", { argument, rule: "a user of the fixture", message: `${JSON.stringify(login)} is not a user of the fixture` });
     return { login: user.login, id: user.id, type: user.type };
   }
 
   #issue(repo: ResolvedRepo, number: number): StoredIssue {
     const issue = this.issues.issue(repo.owner, repo.name, number);
-    if (!issue) throw new Error(`activity: no issue #${number} in ${repo.owner}/${repo.name}`);
+    if (!issue) {
+      throw new EmulatorUsageError("activity", { argument: "issue", rule: "an issue of the repository", message: `#${number} is not an issue of ${repo.owner}/${repo.name}` });
+    }
     return issue;
   }
 

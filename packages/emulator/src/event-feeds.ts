@@ -1,3 +1,4 @@
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { Clock } from "./clock.js";
 import type { UserRef } from "./resource-views.js";
 
@@ -71,13 +72,15 @@ export class EventFeeds {
 
   /** The base `X-Poll-Interval`, in seconds. Default 60. */
   setPollInterval(seconds: number): void {
-    if (!(seconds >= 0)) throw new RangeError(`poll interval must be a non-negative number of seconds (got ${seconds})`);
+    if (!(seconds >= 0)) {
+      throw new EmulatorUsageError("setPollInterval", { argument: "seconds", rule: "minimum 0", message: `must be a non-negative number of seconds (got ${seconds})` });
+    }
     this.#baseIntervalSeconds = seconds;
   }
 
   /** Simulated load: the interval the service asks for is multiplied by this (1 = no load). */
   simulateLoad(factor: number): void {
-    if (!(factor >= 1)) throw new RangeError(`load factor must be at least 1 (got ${factor})`);
+    if (!(factor >= 1)) throw new EmulatorUsageError("simulateLoad", { argument: "factor", rule: "minimum 1", message: `must be at least 1 (got ${factor})` });
     this.#loadFactor = factor;
   }
 

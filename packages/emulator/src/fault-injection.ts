@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { EmulatorUsageError } from "./emulator-usage-error.js";
+
 /** What a fault does to a matching request. */
 export type FaultKind =
   /** Answer with an error status (503 by default), optionally with Retry-After. */
@@ -31,6 +34,21 @@ export interface FaultRule {
   latencyMs?: number;
 }
 
+const FAULT_KINDS = ["status", "rate_limit", "drop", "drop_after", "latency"] as const satisfies readonly FaultKind[];
+
+/** The checks `add` applies to a rule. */
+const faultRuleSchema = z.strictObject({
+  kind: z.enum(FAULT_KINDS),
+  method: z.string().min(1).optional(),
+  route: z.string().startsWith("/", { message: "must be a route template starting with /" }).optional(),
+  rate: z.number().min(0).max(1).optional(),
+  times: z.number().int().min(1).optional(),
+  status: z.number().int().min(400).max(599).optional(),
+  message: z.string().optional(),
+  retryAfterSeconds: z.number().min(0).optional(),
+  latencyMs: z.number().min(0).optional(),
+});
+
 interface ActiveFault extends FaultRule {
   id: number;
   hits: number;
@@ -54,14 +72,25 @@ export class FaultInjector {
   #nextId = 1;
   #random: () => number;
 
-  constructor(seed = 42) {
+  /** `routes`: the emulator's route templates, so a rule naming a route that does not exist is refused. */
+  constructor(
+    seed = 42,
+    private readonly routes?: ReadonlySet<string>,
+  ) {
     this.#random = seededRandom(seed);
   }
 
-  /** Adds a fault; returns its id for `remove`. */
+  /** Adds a fault; returns its id for `remove`. Throws `EmulatorUsageError` naming the field of a bad rule. */
   add(rule: FaultRule): number {
-    if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) {
-      throw new RangeError(`fault rate must be between 0 and 1 (got ${rule.rate})`);
+    const checked = faultRuleSchema.safeParse(rule, { reportInput: true });
+    if (!checked.success) throw EmulatorUsageError.fromZod("faults.add", "rule", checked.error);
+    if (rule.route !== undefined && this.routes && !this.routes.has(rule.route)) {
+      // A route that matches nothing would silently inject nothing.
+      throw new EmulatorUsageError("faults.add", {
+        argument: "rule.route",
+        rule: "a route template of the emulator",
+        message: `${JSON.stringify(rule.route)} is not a route of the emulator (templates look like /orgs/:org/artifacts/metadata/storage-record)`,
+      });
     }
     const id = this.#nextId++;
     this.#faults.push({ ...rule, id, hits: 0 });

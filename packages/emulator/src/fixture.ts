@@ -16,7 +16,7 @@ const commitFixture = z.object({
   /** Default: Octo Cat. */
   author: z.object({ name: z.string(), email: z.string() }).optional(),
   /** ISO 8601; default: an hour after the previous fixture commit. */
-  date: z.string().optional(),
+  date: z.iso.datetime({ offset: true, message: "must be an ISO 8601 timestamp such as 2024-01-31T12:00:00Z" }).optional(),
 });
 
 /** A repository's git history; non-empty repositories without one get a single "Initial commit". */

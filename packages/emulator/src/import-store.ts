@@ -8,6 +8,7 @@ import {
 } from "@shiplog/client";
 import type { Clock } from "./clock.js";
 import { ImportWebhooks } from "./import-webhooks.js";
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 import {
   advance,
   createImport,
@@ -151,7 +152,7 @@ export class SourceImportStore {
   /** One step of the importer for this repository's import; returns the status after it. */
   step(owner: string, repo: string): SimulatedStatus {
     const stored = this.get(owner, repo);
-    if (!stored) throw new Error(`no import in ${owner}/${repo}`);
+    if (!stored) throw new EmulatorUsageError("imports.step", { argument: "repo", rule: "has an import", message: `${owner}/${repo} has no import (start one with PUT /repos/{owner}/{repo}/import)` });
     return this.#step(stored);
   }
 
@@ -162,7 +163,11 @@ export class SourceImportStore {
       const status = this.step(owner, repo);
       if (!isWorking(status)) return status;
     }
-    throw new Error(`the import in ${owner}/${repo} was still working after ${maxSteps} steps`);
+    throw new EmulatorUsageError("imports.runToCompletion", {
+      argument: "options.maxSteps",
+      rule: "the import finishes within maxSteps",
+      message: `${maxSteps} steps were not enough: the import in ${owner}/${repo} is still working`,
+    });
   }
 
   /** Advances every working import on a timer (for the demo); tests step explicitly instead. */

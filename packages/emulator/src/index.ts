@@ -1,6 +1,7 @@
 export { startEmulator, DEFAULT_REQUEST_API_VERSION, type Emulator, type EmulatorOptions } from "./server.js";
 export { defaultFixture, fixtureSchema, type Fixture, type FixtureInput, type TokenFixture, type TokenType, type AccessLevel } from "./fixture.js";
 export { FaultInjector, type FaultRule, type FaultKind } from "./fault-injection.js";
+export { EmulatorUsageError, type UsageIssue } from "./emulator-usage-error.js";
 export { RequestLog, type LoggedRequest } from "./request-log.js";
 export { Clock } from "./clock.js";
 export { RateLimits } from "./rate-limits.js";

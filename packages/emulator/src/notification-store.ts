@@ -1,3 +1,4 @@
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { Clock } from "./clock.js";
 
 /** A thread subscription's state (spec 3.2). `none`: never subscribed; `muted`: the subscription was deleted. */
@@ -122,7 +123,9 @@ export class NotificationStore {
     return this.#pollIntervalSeconds;
   }
   setPollInterval(seconds: number): void {
-    if (!(seconds >= 0)) throw new RangeError(`poll interval must be a non-negative number of seconds (got ${seconds})`);
+    if (!(seconds >= 0)) {
+      throw new EmulatorUsageError("setPollInterval", { argument: "seconds", rule: "minimum 0", message: `must be a non-negative number of seconds (got ${seconds})` });
+    }
     this.#pollIntervalSeconds = seconds;
   }
 

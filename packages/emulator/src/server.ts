@@ -4,6 +4,7 @@ import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, t
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 import { FaultInjector } from "./fault-injection.js";
 import { GitStore } from "./git-store.js";
 import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "./fixture.js";
@@ -67,10 +68,13 @@ export interface Emulator {
 
 /** Starts the service emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const fixture = fixtureSchema.parse(options.fixture ?? defaultFixture);
+  const parsed = fixtureSchema.safeParse(options.fixture ?? defaultFixture, { reportInput: true });
+  if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
+  const fixture = parsed.data;
   const clock = new Clock();
   const access = new AccessControl(fixture);
-  const faults = new FaultInjector(options.faultSeed);
+  const routes = new Set<string>();
+  const faults = new FaultInjector(options.faultSeed, routes);
   const requests = new RequestLog();
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
   const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
@@ -89,6 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Every endpoint is checked against the permission matrix: one it does not cover would go unchecked.
   const unchecked: string[] = [];
   app.addHook("onRoute", (route) => {
+    routes.add(route.url);
     for (const method of [route.method].flat()) {
       const missing = uncoveredRoute(method, route.url);
       if (missing) unchecked.push(missing);
