@@ -12,9 +12,9 @@ export interface EmulatorProcess {
   stop(): Promise<void>;
 }
 
-/** Runs `shiplog-emulator --port 0` and waits for the URL and tokens it prints. */
+/** Runs `shiplog-emulator --port 0 --show-tokens` and waits for the URL and tokens it prints. */
 export async function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [resolve(repoRoot, "packages/emulator/dist/cli.js"), "--port", "0", ...args], {
+  const child = spawn(process.execPath, [resolve(repoRoot, "packages/emulator/dist/cli.js"), "--port", "0", "--show-tokens", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const tokens: Record<string, string> = {};
@@ -23,7 +23,8 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Emulato
     child.once("exit", (code) => reject(new Error(`emulator exited early (${code})`)));
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      for (const match of output.matchAll(/token (\S+)\s+\S+\s+(\S+)/g)) tokens[match[1]!] = match[2]!;
+      // One line per token: name, type, value.
+      for (const match of output.matchAll(/^\s*token (\S+)[ \t]+\S+[ \t]+(\S+)$/gm)) tokens[match[1]!] = match[2]!;
       const found = /listening on (\S+)/.exec(output);
       if (found && output.includes("noGrants")) resolveUrl(found[1]!);
     });

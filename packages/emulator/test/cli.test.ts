@@ -1,0 +1,54 @@
+// The built `shiplog-emulator` command: what it prints about tokens, and a bad fixture.
+import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { defaultFixture } from "@shiplog/emulator";
+
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const tokenValues = (defaultFixture.tokens ?? []).map((t) => t.token);
+
+/** Runs the command until it has printed its last token line (then stops it), or until it exits. */
+function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [cli, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/token noGrants.*\n/.test(stdout)) child.kill("SIGTERM");
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once("error", fail);
+    child.once("exit", (code) => done({ stdout, stderr, code }));
+  });
+}
+
+describe("shiplog-emulator", () => {
+  it("prints token names and types, never their values, by default", async () => {
+    const { stdout } = await run([]);
+    expect(stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(stdout).toMatch(/^ {2}token admin +fine_grained$/m);
+    expect(stdout).toMatch(/^ {2}token installation +app_installation$/m);
+    for (const value of tokenValues) expect(stdout).not.toContain(value);
+  });
+
+  it("prints the values too with --show-tokens", async () => {
+    const { stdout } = await run(["--show-tokens"]);
+    for (const token of defaultFixture.tokens ?? []) expect(stdout).toMatch(new RegExp(`^ {2}token ${token.name} +${token.type} +${token.token}$`, "m"));
+  });
+
+  it("refuses a bad fixture with exit code 64, naming the fields and not echoing a token", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const file = join(dir, "world.json");
+    await writeFile(file, JSON.stringify({ orgs: [{ login: "acme" }], tokens: [{ name: "mine", token: "real_looking_secret_123", type: "personal" }] }));
+    const { code, stderr, stdout } = await run(["--fixture", file]);
+    expect(code).toBe(64);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("fixture.orgs[0].id");
+    expect(stderr).toContain("fixture.tokens[0].type");
+    expect(stderr).not.toContain("real_looking_secret_123");
+  });
+});
