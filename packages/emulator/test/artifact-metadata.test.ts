@@ -19,6 +19,23 @@ async function postCluster(cluster: string) {
   return { status: response.status, body: (await response.json()) as { errors?: { field: string; code: string; message: string }[] } };
 }
 
+describe("storage records", () => {
+  it("the listing carries storage_records only (spec 2.3); the create answer has total_count", async () => {
+    const digest = `sha256:${"4".repeat(64)}`;
+    const auth = { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" };
+    const created = await fetch(`${emu.url}/orgs/acme/artifacts/metadata/storage-record`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "web", digest, registry_url: "https://registry.example.com", github_repository: "web" }),
+    });
+    expect(Object.keys((await created.json()) as object).sort()).toEqual(["storage_records", "total_count"]);
+    const listed = await fetch(`${emu.url}/orgs/acme/artifacts/${digest}/metadata/storage-records`, { headers: auth });
+    const body = (await listed.json()) as { storage_records: unknown[] };
+    expect(Object.keys(body)).toEqual(["storage_records"]);
+    expect(body.storage_records).toHaveLength(1);
+  });
+});
+
 describe("the cluster in the path", () => {
   it("is checked with the client's clusterName schema: the same rules and words as the client's own check", async () => {
     for (const [cluster, rule] of [["prod 1", "pattern"], ["c".repeat(129), "maxLength 128"]] as const) {

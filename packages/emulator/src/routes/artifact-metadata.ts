@@ -142,7 +142,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
         }
         return true;
       });
-      return reply.send({ total_count: visible.length, storage_records: visible.map(storageRecordView) });
+      // Spec 2.3: "The list response carries storage_records only" (create answers carry total_count too).
+      return reply.send({ storage_records: visible.map(storageRecordView) });
     },
   );
 }
