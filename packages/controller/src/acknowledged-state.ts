@@ -1,5 +1,5 @@
-// What the service has acknowledged: the last entry accepted for each record key. In memory for now; the store
-// is an interface so a persisted one (a ConfigMap) can take its place without touching the controller.
+// What the service has acknowledged: the last entry accepted for each record key. The store is an interface so a
+// persisted one (a ConfigMap) and the dry run's throwaway overlay can take its place without touching the controller.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { RecordGroup } from "./pod-records.js";
 
@@ -37,6 +37,34 @@ export class InMemoryAcknowledgedStore implements AcknowledgedStore {
       if (record.entry.status === "decommissioned") this.#records.delete(record.key);
       else this.#records.set(record.key, record);
     }
+  }
+
+  async persist(): Promise<void> {}
+}
+
+/**
+ * The dry run's store: reads what earlier live runs acknowledged (so the dry run shows what a live run would send),
+ * takes the dry run's "acknowledgements" in memory only, and never writes. A dry run that persisted would tell a
+ * later live run that the service holds records it was never sent.
+ */
+export class DryRunAcknowledgedStore implements AcknowledgedStore {
+  #overlay = new InMemoryAcknowledgedStore();
+
+  constructor(private readonly base?: AcknowledgedStore) {}
+
+  async load(): Promise<void> {
+    if (!this.base) return;
+    await this.base.load();
+    this.#overlay = new InMemoryAcknowledgedStore();
+    this.#overlay.acknowledge([...this.base.all().values()]);
+  }
+
+  all(): ReadonlyMap<string, AcknowledgedRecord> {
+    return this.#overlay.all();
+  }
+
+  acknowledge(records: readonly AcknowledgedRecord[]): void {
+    this.#overlay.acknowledge(records);
   }
 
   async persist(): Promise<void> {}

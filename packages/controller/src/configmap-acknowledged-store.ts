@@ -5,7 +5,8 @@
 //   37 bytes per record when every record has its own digest: 10,000 records take ~0.37 MB of the 1 MiB limit.
 // - Optimistic concurrency: every write carries the resourceVersion last read; a 409 means someone else wrote
 //   (a previous leader's last write): read again, apply our changes since the last write on top, retry.
-// - The state belongs to one organization and cluster; state written for another is ignored (and replaced).
+// - The state belongs to one service (API URL), organization and cluster; state written for another, or without
+//   that identity, is ignored (and replaced).
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
@@ -23,6 +24,7 @@ export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
 const TEXT_KEY = "records.gz";
 const DIGESTS_KEY = "digests";
 const MAX_CONFLICT_RETRIES = 5;
+const API_URL_KEY = "api-url";
 
 /** The state does not fit in one ConfigMap. */
 export class AcknowledgedStateTooLargeError extends Error {
@@ -50,9 +52,11 @@ export interface ConfigMapStoreOptions {
   kubeConfig: KubeConfig;
   namespace: string;
   name: string;
-  /** Whose records these are: state written for another organization or cluster is not used. */
+  /** Whose records these are: state written for another service, organization or cluster is not used. */
   org: string;
   cluster: string;
+  /** The service's API base URL: what one service acknowledged says nothing about another. */
+  apiUrl: string;
   /** Who writes (the pod name), recorded in the ConfigMap for operators. */
   writer: string;
   requestTimeoutMs: number;
@@ -87,7 +91,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   /** Reads the ConfigMap (what earlier runs and leaders acknowledged); changes not yet written stay on top. */
   async load(): Promise<void> {
-    const { namespace, name, org, cluster, logger } = this.#options;
+    const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
     let configMap: V1ConfigMap | undefined;
     try {
       configMap = await this.#api.readNamespacedConfigMap({ name, namespace }, callOptions(this.#options.requestTimeoutMs));
@@ -100,8 +104,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       const data = configMap.data ?? {};
       const text = configMap.binaryData?.[TEXT_KEY];
       const digests = configMap.binaryData?.[DIGESTS_KEY] ?? "";
-      if (data.org !== org || data.cluster !== cluster) {
-        logger.warn({ configMap: `${namespace}/${name}`, org: data.org ?? null, cluster: data.cluster ?? null }, "acknowledged state belongs to another organization or cluster; starting without it");
+      if (data.org !== org || data.cluster !== cluster || data[API_URL_KEY] !== apiUrl) {
+        logger.warn(
+          { configMap: `${namespace}/${name}`, org: data.org ?? null, cluster: data.cluster ?? null, apiUrl: data[API_URL_KEY] ?? null },
+          "acknowledged state belongs to another service, organization or cluster; starting without it",
+        );
       } else if (text === undefined) {
         logger.warn({ configMap: `${namespace}/${name}` }, `acknowledged state has no ${TEXT_KEY}; starting without it`);
       } else {
@@ -192,7 +199,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   #configMap(encoded: EncodedAcknowledgedState): V1ConfigMap {
-    const { namespace, name, org, cluster, writer } = this.#options;
+    const { namespace, name, org, cluster, apiUrl, writer } = this.#options;
     const metadata: V1ConfigMap["metadata"] = {
       name,
       namespace,
@@ -207,6 +214,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         format: ACKNOWLEDGED_STATE_FORMAT,
         org,
         cluster,
+        [API_URL_KEY]: apiUrl,
         records: String(encoded.records),
         "written-by": writer,
         "written-at": new Date().toISOString(),

@@ -7,7 +7,7 @@ import { ShiplogClient, type ApiVersion } from "@shiplog/client";
 import type { KubeConfig } from "@kubernetes/client-node";
 import nodeFetch from "node-fetch";
 import { pino, type Logger } from "pino";
-import { InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
+import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
 import { BatchSender, NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import type { ControllerConfig } from "./config.js";
@@ -133,7 +133,7 @@ export class Controller {
       });
     }
     const mayPost = (): boolean => this.#mayPost();
-    this.#store =
+    const store =
       options.store ??
       (config.stateConfigMap
         ? new ConfigMapAcknowledgedStore({
@@ -142,12 +142,15 @@ export class Controller {
             name: config.stateConfigMap,
             org: config.org,
             cluster: config.cluster,
+            apiUrl: config.apiUrl,
             writer: this.identity,
             requestTimeoutMs: config.requestTimeoutMs,
             logger: this.logger,
             mayWrite: mayPost,
           })
         : new InMemoryAcknowledgedStore());
+    // A dry run reads the persisted state but acknowledges in memory only, and never writes.
+    this.#store = config.dryRun ? new DryRunAcknowledgedStore(store) : store;
     const api =
       options.api ??
       new ShiplogClient({

@@ -18,7 +18,7 @@ export {
 } from "./pod-records.js";
 export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
-export { InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
+export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
 export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
 export { ControllerMetrics } from "./metrics.js";

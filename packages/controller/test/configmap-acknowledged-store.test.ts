@@ -22,13 +22,14 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-function store(name: string, options: { cluster?: string; mayWrite?: () => boolean } = {}): ConfigMapAcknowledgedStore {
+function store(name: string, options: { cluster?: string; apiUrl?: string; mayWrite?: () => boolean } = {}): ConfigMapAcknowledgedStore {
   return new ConfigMapAcknowledgedStore({
     kubeConfig,
     namespace: NAMESPACE,
     name,
     org: "acme",
     cluster: options.cluster ?? "prod",
+    apiUrl: options.apiUrl ?? "https://api.github.com",
     writer: "pod-a",
     requestTimeoutMs: 2000,
     logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }),
@@ -68,7 +69,7 @@ describe("ConfigMapAcknowledgedStore", () => {
     a.acknowledge([acked("shop-web-app"), acked("shop-api-app"), acked("shop-db-app")]);
     await a.persist();
     const written = configMap(name)!;
-    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v1", org: "acme", cluster: "prod", records: "3", "written-by": "pod-a" });
+    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v1", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "written-by": "pod-a" });
     expect(Object.keys(written.binaryData).sort()).toEqual(["digests", "records.gz"]);
     expect(Buffer.from(written.binaryData.digests!, "base64").length).toBe(3 * 32);
 
@@ -121,7 +122,7 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect([...reader.all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["one", "two"]);
   });
 
-  it("ignores state written for another cluster, unreadable state, and writes over it", async () => {
+  it("ignores state written for another cluster or service (API URL), unreadable state, and writes over it", async () => {
     const name = nextName();
     const other = store(name, { cluster: "other" });
     other.acknowledge([acked("theirs")]);
@@ -132,6 +133,21 @@ describe("ConfigMapAcknowledgedStore", () => {
     mine.acknowledge([acked("mine")]);
     await mine.persist();
     expect(configMap(name)!.data.cluster).toBe("prod");
+
+    // The same organization and cluster on another service (a dry run against a test service, a migration).
+    const elsewhere = store(name, { apiUrl: "https://service.example.test/api/v3" });
+    await elsewhere.load();
+    expect(elsewhere.all().size).toBe(0);
+    // State without the service's URL (written before it was recorded) cannot be vouched for either.
+    const api0 = kubeConfig.makeApiClient(CoreV1Api);
+    const written = await api0.readNamespacedConfigMap({ name, namespace: NAMESPACE });
+    const { "api-url": _dropped, ...withoutUrl } = written.data ?? {};
+    await api0.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...written, data: withoutUrl } });
+    const unlabelled = store(name);
+    await unlabelled.load();
+    expect(unlabelled.all().size).toBe(0);
+    mine.acknowledge([acked("mine-again")]);
+    await mine.persist();
 
     // Corrupt the records: the next load starts empty instead of failing the controller.
     const api = kubeConfig.makeApiClient(CoreV1Api);

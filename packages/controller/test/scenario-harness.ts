@@ -18,13 +18,39 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** Options of a controller started by the harness. */
+export interface ControllerStartOptions {
+  flags?: string[];
+  env?: Record<string, string>;
+  store?: AcknowledgedStore;
+}
+
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
-export async function startHarness(
-  options: { flags?: string[]; env?: Record<string, string>; beforeStart?: (cluster: FakeCluster) => Promise<void>; store?: AcknowledgedStore } = {},
-): Promise<Harness> {
+export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster) => Promise<void> } = {}): Promise<Harness> {
   const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
   const emulator = await startEmulator({ port: 0 });
   await options.beforeStart?.(cluster);
+  const { controller, config } = await startController(cluster, emulator, options);
+  const h: Harness = {
+    cluster,
+    emulator,
+    controller,
+    config,
+    async stop() {
+      await h.controller.stop();
+      await emulator.stop();
+      await cluster.stop();
+    },
+  };
+  return h;
+}
+
+/** Starts (another) controller with fast timings against a running fake cluster and emulator. */
+export async function startController(
+  cluster: FakeCluster,
+  emulator: Emulator,
+  options: ControllerStartOptions = {},
+): Promise<{ controller: Controller; config: ControllerConfig }> {
   const config = loadConfig(
     [
       "--api-url", emulator.url,
@@ -47,17 +73,7 @@ export async function startHarness(
   const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
   const controller = new Controller({ config, kubeConfig, logger, ...(options.store ? { store: options.store } : {}) });
   await controller.start();
-  return {
-    cluster,
-    emulator,
-    controller,
-    config,
-    async stop() {
-      await controller.stop();
-      await emulator.stop();
-      await cluster.stop();
-    },
-  };
+  return { controller, config };
 }
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };

@@ -1,8 +1,12 @@
 // The acknowledged state gates sending: until it is loaded nothing is sent (diffing against nothing would re-post
 // every record and miss deletions made while no controller ran).
+import { startEmulator } from "@shiplog/emulator";
 import { InMemoryAcknowledgedStore, StateNotLoadedError } from "@shiplog/controller";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, eventually, startHarness, type Harness } from "./scenario-harness.js";
+import { REPO, converged, deployedRecords, eventually, startController, startHarness, type Harness } from "./scenario-harness.js";
+
+const STATE_FLAGS = ["--state-configmap", "shiplog-state", "--pod-namespace", "shiplog"];
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
 /** A store whose first loads fail, as a ConfigMap read does while the API server is unreachable. */
 class FlakyStore extends InMemoryAcknowledgedStore {
@@ -45,5 +49,54 @@ describe("acknowledged state loading", () => {
     expect(h.controller.status().stateLoaded).toBe(true);
     // The records land before the flush that sent them has finished: readiness follows right after.
     await eventually(() => expect(h!.controller.ready).toBe(true));
+  });
+
+  it("a dry run leaves the state alone: a later live run against the same ConfigMap sends what the cluster runs", async () => {
+    h = await startHarness({
+      flags: ["--dry-run", ...STATE_FLAGS],
+      beforeStart: async (cluster) => {
+        cluster.script.ensureNamespace("shiplog");
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "redis:7", annotations: REPO });
+    // The dry run diffs as a live run would, and counts what it would have sent as acknowledged, in memory only.
+    await eventually(() => expect(h!.controller.status().acknowledged).toBe(2));
+    await h.controller.flush();
+    await h.controller.stop({ flush: true });
+    expect(h.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeUndefined();
+    expect(h.emulator.requests.list({ method: "POST" })).toEqual([]);
+
+    h.controller = (await startController(h.cluster, h.emulator, { flags: STATE_FLAGS })).controller;
+    const expected = await converged(h);
+    expect([...deployedRecords(h.emulator).keys()].sort()).toEqual([...expected.keys()].sort());
+    expect(expected.size).toBe(2);
+    await eventually(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined());
+  });
+
+  it("state written for another service (API URL) is not used: its records are sent again", async () => {
+    h = await startHarness({
+      flags: STATE_FLAGS,
+      beforeStart: async (cluster) => {
+        cluster.script.ensureNamespace("shiplog");
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    await converged(h);
+    await eventually(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined());
+    await h.controller.stop();
+    // The same organization and cluster, on another service: what the first one acknowledged says nothing here.
+    const other = await startEmulator({ port: 0 });
+    try {
+      const second = await startController(h.cluster, other, { flags: STATE_FLAGS });
+      try {
+        await eventually(() => expect(deployedRecords(other).size).toBe(1));
+        expect(other.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBeGreaterThan(0);
+      } finally {
+        await second.controller.stop();
+      }
+    } finally {
+      await other.stop();
+    }
   });
 });
