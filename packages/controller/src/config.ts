@@ -61,7 +61,10 @@ type SettingName = keyof typeof SETTINGS;
 /** The validated configuration. */
 export interface ControllerConfig {
   apiUrl: string;
+  /** The token as read at start; with `tokenFile` the controller reads the file again when it changes. */
   token: string;
+  /** File holding the token (a mounted Secret), read again when it changes. */
+  tokenFile?: string;
   org: string;
   cluster: string;
   logicalEnvironment: string;
@@ -326,6 +329,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     readyWhenStandby: c.readyWhenStandby,
     shutdownTimeoutMs: c.shutdownTimeout,
   };
+  if (raw.tokenFile !== undefined) config.tokenFile = raw.tokenFile;
   if (c.stateConfigMap !== undefined) config.stateConfigMap = c.stateConfigMap;
   if (c.leaseName !== undefined) config.leaseName = c.leaseName;
   if (c.podName !== undefined) config.podName = c.podName;

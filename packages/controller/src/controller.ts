@@ -16,6 +16,7 @@ import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConfli
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { LeaseElection } from "./lease-election.js";
 import { ControllerMetrics } from "./metrics.js";
+import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
 
 export const CONTROLLER_VERSION = "0.1.0";
@@ -151,11 +152,13 @@ export class Controller {
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
     this.#store = config.dryRun ? new DryRunAcknowledgedStore(store) : store;
+    const tokens = config.tokenFile ? new FileTokenSource(config.tokenFile, config.token, this.logger) : new StaticTokenSource(config.token);
     const api =
       options.api ??
       new ShiplogClient({
         baseUrl: config.apiUrl,
-        token: config.token,
+        // No token here: the fetch below sets the Authorization header from the token source on every attempt, so
+        // a rotated token (a Secret updated in place, an installation token renewed) is used without a restart.
         apiVersion: config.apiVersion as ApiVersion,
         userAgent: `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`,
         timeoutMs: config.requestTimeoutMs,
@@ -164,9 +167,19 @@ export class Controller {
         // node-fetch is loaded anyway for the Kubernetes transport; the global fetch would load undici as well
         // (about 11 MB of resident memory for the same job). Fencing at the lowest level: no HTTP attempt (a
         // client retry included) leaves this process unless it leads at that instant.
-        fetch: ((url: string, init: unknown) => {
-          if (!mayPost()) return Promise.reject(new NotLeaderError());
-          return nodeFetch(url, init as never);
+        fetch: (async (url: string, init: { headers?: Record<string, string> }) => {
+          if (!mayPost()) throw new NotLeaderError();
+          const attempt = (token: string) => nodeFetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } } as never);
+          const token = tokens.current();
+          const response = await attempt(token);
+          // A 401 may mean the token was replaced without the file's stamp showing it: read it again, retry once.
+          if (response.status !== 401) return response;
+          tokens.refresh();
+          const fresh = tokens.current();
+          if (fresh === token || !mayPost()) return response;
+          await response.arrayBuffer().catch(() => undefined);
+          this.logger.info("the service refused the token (401) and the token file holds another: retrying with it");
+          return attempt(fresh);
         }) as unknown as typeof fetch,
       }).artifacts;
     this.#sender = new BatchSender({

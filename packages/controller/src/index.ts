@@ -35,3 +35,4 @@ export {
   type StateWriteInfo,
 } from "./configmap-acknowledged-store.js";
 export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";

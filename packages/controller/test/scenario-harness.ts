@@ -26,10 +26,10 @@ export interface ControllerStartOptions {
 }
 
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
-export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster) => Promise<void> } = {}): Promise<Harness> {
+export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster, emulator: Emulator) => Promise<void> } = {}): Promise<Harness> {
   const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
   const emulator = await startEmulator({ port: 0 });
-  await options.beforeStart?.(cluster);
+  await options.beforeStart?.(cluster, emulator);
   const { controller, config } = await startController(cluster, emulator, options);
   const h: Harness = {
     cluster,

@@ -1,0 +1,77 @@
+// The API token as Kubernetes delivers it: a mounted Secret file, updated in place while the controller runs.
+import { mkdtempSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, converged, eventually, startHarness, type Harness } from "./scenario-harness.js";
+
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+function tokenFile(token: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "shiplog-token-")), "token");
+  writeFileSync(file, `${token}\n`);
+  return file;
+}
+
+const clusterCalls = (h: Harness) => h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
+
+describe("token rotation", () => {
+  it("a token file replaced mid-run (as the kubelet swaps a Secret): later calls carry the new token", async () => {
+    const file = tokenFile("placeholder");
+    h = await startHarness({
+      flags: ["--token-file", file],
+      beforeStart: async (cluster, emulator) => {
+        writeFileSync(file, `${emulator.tokens.admin}\n`);
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    await converged(h);
+    expect(new Set(clusterCalls(h).map((r) => r.tokenName))).toEqual(new Set(["admin"]));
+
+    // Written beside it and renamed over it: an atomic replacement, as the kubelet's ..data swap is.
+    writeFileSync(`${file}.new`, `${h.emulator.tokens.installation}\n`);
+    renameSync(`${file}.new`, file);
+    const seen = clusterCalls(h).length;
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "redis:7", annotations: REPO });
+    await converged(h);
+    const later = clusterCalls(h).slice(seen);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((r) => r.tokenName === "installation" && r.status < 300)).toBe(true);
+  });
+
+  it("a 401 makes the controller read the token file again (even when its stamp did not move) and retry once", async () => {
+    const revoked = "emu_iat_revoked_00000000000000";
+    const file = tokenFile(revoked);
+    const stamp = 1_700_000_000; // whole seconds: set back exactly after the in-place write
+    utimesSync(file, stamp, stamp);
+    h = await startHarness({
+      flags: ["--token-file", file],
+      beforeStart: async (cluster) => {
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    await eventually(() => expect(clusterCalls(h!).some((r) => r.status === 401)).toBe(true));
+    expect(h.controller.status().requests).toBeGreaterThan(0);
+
+    // The new token has the same length, written in place, with the old modification time put back: only the 401
+    // can tell the controller that the file holds something else now.
+    const valid = h.emulator.tokens.installation!;
+    expect(valid.length).toBe(revoked.length);
+    const before = statSync(file);
+    writeFileSync(file, `${valid}\n`);
+    utimesSync(file, stamp, stamp);
+    expect(statSync(file)).toMatchObject({ mtimeMs: before.mtimeMs, ino: before.ino, size: before.size });
+    await converged(h);
+    const calls = clusterCalls(h);
+    const firstOk = calls.findIndex((r) => r.status < 300);
+    expect(calls[firstOk]!.tokenName).toBe("installation");
+    // The refused attempt and its retry with the new token are one call of the controller's.
+    expect(calls[firstOk - 1]!.status).toBe(401);
+  });
+});
