@@ -49,7 +49,14 @@ export interface RejectedRecord {
 
 /** What one send achieved. */
 export interface SendResult {
+  /** Calls sent to the service. */
   requests: number;
+  /** Calls the service answered with success. */
+  succeeded: number;
+  /** Calls the service refused for the token itself: 401, or 403 other than a rate limit. */
+  refusedToken: number;
+  /** The status of the last such refusal, for the readiness reason. */
+  refusedTokenStatus?: number;
   accepted: AcknowledgedRecord[];
   rejected: RejectedRecord[];
   failed: PendingRecord[];
@@ -93,7 +100,7 @@ export class BatchSender {
 
   /** Sends the entries; resolves when every call has finished, successful or not. */
   async send(pending: readonly PendingRecord[], signal?: AbortSignal): Promise<SendResult> {
-    const result: SendResult = { requests: 0, accepted: [], rejected: [], failed: [] };
+    const result: SendResult = { requests: 0, succeeded: 0, refusedToken: 0, accepted: [], rejected: [], failed: [] };
     const tasks: Promise<void>[] = [];
     for (const { group, records } of groupRecords(pending)) {
       for (const batch of chunk(records, this.options.batchSize)) {
@@ -146,6 +153,7 @@ export class BatchSender {
       const answer = await this.options.api.setClusterDeploymentRecords(params, signal ? { signal } : {});
       const durationMs = performance.now() - started;
       this.options.onRequest?.({ ok: true, entries: batch.length, durationMs });
+      result.succeeded += 1;
       const refused = new Map<string, string>();
       for (const e of answer.errors ?? []) refused.set(e.deployment.deployment_name, e.cause);
       let accepted = 0;
@@ -161,7 +169,12 @@ export class BatchSender {
     } catch (error) {
       const durationMs = performance.now() - started;
       const code = (error as { code?: string }).code;
+      const status = (error as { status?: number }).status;
       this.options.onRequest?.({ ok: false, entries: batch.length, durationMs, ...(code ? { code } : {}) });
+      if ((status === 401 || status === 403) && code !== "rate_limited") {
+        result.refusedToken += 1;
+        result.refusedTokenStatus = status;
+      }
       this.options.logger.info({ ...batchLog, failed: true, code: code ?? null, status: (error as { status?: number }).status ?? null, durationMs: Math.round(durationMs) }, "batch failed");
       if (isEntryValidationError(error)) {
         // One bad entry must not hold back a thousand good ones: bisect until it is isolated.

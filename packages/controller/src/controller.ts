@@ -21,6 +21,9 @@ import { diffRecords, entryFingerprint } from "./record-diff.js";
 
 export const CONTROLLER_VERSION = "0.1.0";
 
+/** Consecutive flushes whose every call the service refused for the token (401/403) before /readyz fails. */
+export const TOKEN_REFUSED_FLUSHES_UNREADY = 3;
+
 /** What the controller needs besides its configuration. */
 export interface ControllerOptions {
   config: ControllerConfig;
@@ -106,6 +109,9 @@ export class Controller {
   #lastTickAt = 0;
   #requests = 0;
   #recordsSent = 0;
+  /** Consecutive flushes in which the service refused every call for the token; reset by any successful call. */
+  #tokenRefusedFlushes = 0;
+  #tokenRefusedStatus = 0;
   readonly #abort = new AbortController();
   /** Aborted the moment this replica stops leading: in-flight calls of a deposed leader are cut off. */
   #leadership: AbortController | undefined;
@@ -292,7 +298,7 @@ export class Controller {
    */
   get ready(): boolean {
     if (!this.#informers.synced) return false;
-    if (this.#mayPost()) return this.#flushed;
+    if (this.#mayPost()) return this.#flushed && !this.#tokenRefused();
     // Not a standby until an election round has shown someone else holds the Lease.
     if (this.#election && !this.#election.status().decided) return false;
     return this.#config.readyWhenStandby;
@@ -302,6 +308,9 @@ export class Controller {
   notReadyReason(): string | undefined {
     if (this.ready) return undefined;
     if (!this.#informers.synced) return "informer caches not synced";
+    if (this.#mayPost() && this.#tokenRefused()) {
+      return `the service refused the API token (${this.#tokenRefusedStatus}) on every call of the last ${this.#tokenRefusedFlushes} flushes`;
+    }
     if (this.#mayPost()) return this.#stateLoaded ? "first flush pending" : "acknowledged state not loaded";
     if (this.#election && !this.#election.status().decided) return "leader election pending";
     return "standing by (not the leader)";
@@ -333,6 +342,10 @@ export class Controller {
   /** Informer health, per kind and namespace. */
   informerStatus(): ReturnType<ClusterInformers["status"]> {
     return this.#informers.status();
+  }
+
+  #tokenRefused(): boolean {
+    return this.#tokenRefusedFlushes >= TOKEN_REFUSED_FLUSHES_UNREADY;
   }
 
   /** Whether this replica may post now: no election configured, or it holds the lease (checked on the clock). */
@@ -468,6 +481,14 @@ export class Controller {
       }
       for (const record of result.accepted) this.metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
       this.metrics.recordsRejected.inc(result.rejected.length);
+      if (result.succeeded > 0) this.#tokenRefusedFlushes = 0;
+      else if (result.requests > 0 && result.refusedToken === result.requests) {
+        this.#tokenRefusedFlushes += 1;
+        this.#tokenRefusedStatus = result.refusedTokenStatus ?? 401;
+        if (this.#tokenRefusedFlushes === TOKEN_REFUSED_FLUSHES_UNREADY) {
+          this.logger.error({ status: this.#tokenRefusedStatus, flushes: this.#tokenRefusedFlushes }, "the service refuses the API token on every call: not ready until a call succeeds");
+        }
+      }
       summary.requests = result.requests;
       summary.accepted = result.accepted.length;
       summary.rejected = result.rejected.length;

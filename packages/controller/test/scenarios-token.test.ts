@@ -2,13 +2,17 @@
 import { mkdtempSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startHealthServer, TOKEN_REFUSED_FLUSHES_UNREADY, type HealthServer } from "@shiplog/controller";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, converged, eventually, startHarness, type Harness } from "./scenario-harness.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
 let h: Harness | undefined;
+let health: HealthServer | undefined;
 afterEach(async () => {
+  await health?.close();
+  health = undefined;
   await h?.stop();
   h = undefined;
 });
@@ -73,5 +77,43 @@ describe("token rotation", () => {
     expect(calls[firstOk]!.tokenName).toBe("installation");
     // The refused attempt and its retry with the new token are one call of the controller's.
     expect(calls[firstOk - 1]!.status).toBe(401);
+  });
+});
+
+describe("readiness with a refused token", () => {
+  it("/readyz fails after consecutive flushes whose every call was refused (403, then 401), without naming the token, and recovers", async () => {
+    const file = tokenFile("placeholder");
+    h = await startHarness({
+      flags: ["--token-file", file],
+      beforeStart: async (cluster, emulator) => {
+        // Artifact metadata read only: the service answers 403 to every cluster call.
+        writeFileSync(file, `${emulator.tokens.readOnly}\n`);
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    health = await startHealthServer(h.controller, { host: "127.0.0.1", port: 0, staleAfterMs: 30_000 });
+    const readyz = async () => {
+      const response = await fetch(`${health!.url}/readyz`);
+      return { status: response.status, body: await response.text() };
+    };
+    await eventually(async () => expect((await readyz()).body).toContain("refused the API token"));
+    const refused = await readyz();
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain(`the service refused the API token (403) on every call of the last ${TOKEN_REFUSED_FLUSHES_UNREADY} flushes`);
+    expect(refused.body).not.toContain(h.emulator.tokens.readOnly!);
+    expect(clusterCalls(h).length).toBeGreaterThanOrEqual(TOKEN_REFUSED_FLUSHES_UNREADY);
+    expect(clusterCalls(h).every((r) => r.status === 403)).toBe(true);
+
+    // An unknown (expired) token: 401.
+    writeFileSync(`${file}.new`, "emu_iat_expired_00000000000000\n");
+    renameSync(`${file}.new`, file);
+    await eventually(async () => expect((await readyz()).body).toContain("(401)"));
+    expect((await readyz()).status).toBe(503);
+
+    // A valid token: the next call succeeds, and the pod is ready again.
+    writeFileSync(`${file}.new`, `${h.emulator.tokens.installation}\n`);
+    renameSync(`${file}.new`, file);
+    await converged(h);
+    await eventually(async () => expect(await readyz()).toEqual({ status: 200, body: "ok: leader\n" }));
   });
 });
