@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-election.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
 
@@ -193,7 +194,13 @@ const schema = z.object({
   physicalEnvironment: z.string().max(128, { message: "must be at most 128 characters" }).optional(),
   namespaces: namespaceList.default([]),
   excludeNamespaces: namespaceList.default([]),
-  labelSelector: z.string().min(1).optional(),
+  labelSelector: z
+    .string()
+    .superRefine((text, ctx) => {
+      const parsed = parseLabelSelector(text);
+      if (!parsed.ok) ctx.addIssue({ code: "custom", message: `not a valid Kubernetes label selector: ${parsed.reason}`, params: { rule: "label selector syntax" } });
+    })
+    .optional(),
   deploymentNameTemplate: template.default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
   flushInterval: duration(50).default(5000),
   batchSize: integer(1, 1000).default(1000),

@@ -36,3 +36,4 @@ export {
 } from "./configmap-acknowledged-store.js";
 export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
+export { parseLabelSelector, labelKeyProblem, labelValueProblem, type LabelRequirement, type LabelSelector } from "./label-selector.js";

@@ -101,4 +101,16 @@ describe("loadConfig", () => {
   it("parses durations", () => {
     expect([parseDuration("250ms"), parseDuration("2"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("x")]).toEqual([250, 2000, 90_000, 3_600_000, undefined]);
   });
+
+  it("validates the label selector at start, naming the flag, the variable and the rule", () => {
+    expect(loadConfig(["--label-selector", "tier in (front, back),!legacy"], ENV).labelSelector).toBe("tier in (front, back),!legacy");
+    expect(loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "app.kubernetes.io/name=web" }).labelSelector).toBe("app.kubernetes.io/name=web");
+    for (const bad of ["tier in (a", "!!!", "a b"]) {
+      const issues = issuesOf(() => loadConfig(["--label-selector", bad], ENV));
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatchObject({ field: "--label-selector / SHIPLOG_LABEL_SELECTOR", rule: "label selector syntax" });
+      expect(issues[0]!.message).toMatch(/^not a valid Kubernetes label selector: /);
+    }
+    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "Bad_Prefix/app=x" }))[0]!.field).toBe("--label-selector / SHIPLOG_LABEL_SELECTOR");
+  });
 });
