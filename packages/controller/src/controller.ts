@@ -14,6 +14,7 @@ import type { ControllerConfig } from "./config.js";
 import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConflict } from "./desired-state.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
+import { parseLabelSelector, type LabelSelector } from "./label-selector.js";
 import { LeaseElection } from "./lease-election.js";
 import { ControllerMetrics } from "./metrics.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
@@ -91,6 +92,8 @@ export class Controller {
   readonly #rejected = new Map<string, string>();
   readonly #loggedSkips = new Set<string>();
   readonly #memo = new PodRecordsMemo();
+  /** The label selector (validated by loadConfig), applied to workload templates as the API server applies it to pods. */
+  readonly #selector: LabelSelector | undefined;
   #conflicts: NameConflict[] = [];
   #dirty = true;
   #resyncDue = false;
@@ -119,6 +122,11 @@ export class Controller {
   constructor(options: ControllerOptions) {
     const config = options.config;
     this.#config = config;
+    if (config.labelSelector !== undefined) {
+      const selector = parseLabelSelector(config.labelSelector);
+      if (!selector.ok) throw new RangeError(`invalid label selector: ${selector.reason}`);
+      this.#selector = selector.value;
+    }
     this.logger = options.logger ?? pino({ level: config.logLevel });
     this.metrics = options.metrics ?? new ControllerMetrics();
     this.identity = config.podName ?? `${hostname()}_${randomBytes(4).toString("hex")}`;
@@ -440,6 +448,7 @@ export class Controller {
       ...(this.#config.physicalEnvironment !== undefined ? { physicalEnvironment: this.#config.physicalEnvironment } : {}),
       deploymentNameTemplate: this.#config.deploymentNameTemplate,
       namespaceAllowed: (ns) => (include.size === 0 || include.has(ns)) && !exclude.has(ns),
+      ...(this.#selector ? { podLabelsMatch: this.#selector.matches } : {}),
       memo: this.#memo,
     });
   }

@@ -8,6 +8,7 @@
 // - A live workload with no running container for a name (crash loop, pods being rescheduled, a CronJob between
 //   runs) "holds" that name: whatever was recorded stays as it is, neither replaced nor decommissioned.
 // - Two different workloads that map to one deployment name are a conflict: reported, both held, never merged.
+// - Workloads are filtered as their pods are: by namespace, and by the label selector on their pod template.
 import { mergeAnnotations, readRecordAnnotations, IGNORE_ANNOTATION } from "./annotations.js";
 import type { CronJob, Job, Pod, PodTemplate, Workload } from "./kube-objects.js";
 import {
@@ -57,6 +58,11 @@ export interface DesiredState {
 export interface DesiredStateOptions extends MappingOptions {
   /** Namespace filter (include and exclude lists); absent means all namespaces. */
   namespaceAllowed?: (namespace: string) => boolean;
+  /**
+   * The label selector's matcher, applied to workloads' pod templates: a workload whose pods the selector leaves
+   * out neither holds nor claims names (its pods are filtered out by the API server already). Absent: all match.
+   */
+  podLabelsMatch?: (labels: Readonly<Record<string, string>> | undefined) => boolean;
   /** Reuses the mapping of pods unchanged since the last computation (same options required). */
   memo?: PodRecordsMemo;
 }
@@ -178,7 +184,11 @@ export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredS
     const workload = workloadOfObject(kind, object);
     if (!workload) continue;
     if (workloadActivity(kind, object) !== "active") continue;
-    hold(workload, [object.metadata.annotations], templateOf(kind, object));
+    const template = templateOf(kind, object);
+    // Outside the selector: like a workload in an excluded namespace, it claims nothing, so what it recorded
+    // before its pods stopped matching is decommissioned, and it cannot conflict with a selected workload.
+    if (options.podLabelsMatch && !options.podLabelsMatch(template?.metadata?.labels)) continue;
+    hold(workload, [object.metadata.annotations], template);
   }
 
   const records = new Map<string, DesiredRecord>();

@@ -176,6 +176,12 @@ function slimTemplate(template: unknown): PodTemplate | undefined {
   const out: PodTemplate = {};
   const annotations = keptAnnotations(meta.annotations);
   if (annotations) out.metadata = { annotations };
+  // Template labels: the label selector filters workloads by the pods they make (pods are filtered server-side).
+  if (meta.labels && typeof meta.labels === "object") {
+    const labels: Record<string, string> = {};
+    for (const [k, v] of Object.entries(meta.labels as Record<string, unknown>)) if (typeof v === "string") labels[intern(k)] = intern(v);
+    (out.metadata ??= {}).labels = labels;
+  }
   const spec = slimPodSpec(t.spec);
   if (spec) out.spec = spec;
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeDesiredState, podRecords, recordKey, renderDeploymentName, resolveWorkload, type CronJob, type Job } from "@shiplog/controller";
+import { computeDesiredState, parseLabelSelector, podRecords, recordKey, renderDeploymentName, resolveWorkload, type CronJob, type Job } from "@shiplog/controller";
 import { DIGEST_A, DIGEST_B, DIGEST_C, MAPPING, deploymentWithPods, owner, pod, snapshot, uid, workload } from "./kube-fixtures.js";
 
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
@@ -167,5 +167,32 @@ describe("computeDesiredState", () => {
     const state = computeDesiredState(snapshot({ pods: [done, pending] }), MAPPING);
     expect(state.records.size).toBe(0);
     expect([...state.held]).toEqual([key("shop-later-app")]);
+  });
+
+  it("applies the label selector to workload templates: an excluded workload neither holds nor conflicts", () => {
+    const selector = parseLabelSelector("tier!=internal");
+    if (!selector.ok) throw new Error(selector.reason);
+    const options = { ...MAPPING, podLabelsMatch: selector.value.matches };
+    // A Deployment whose pods the selector leaves out (the API server sends none of them), and a selected
+    // StatefulSet of the same name.
+    const excluded = workload("Deployment", "web", { replicas: 2 });
+    excluded.spec!.template!.metadata = { labels: { app: "web", tier: "internal" } };
+    const sts = workload("StatefulSet", "web", { image: "postgres:16" });
+    sts.spec!.template!.metadata = { labels: { app: "web" } };
+    const p = pod("web-0", { owners: [owner("StatefulSet", "web", sts.metadata.uid!)], containers: [{ name: "app", image: "postgres:16", imageID: `postgres@${DIGEST_B}` }] });
+    const workloads = [{ kind: "Deployment" as const, object: excluded }, { kind: "StatefulSet" as const, object: sts }];
+    const state = computeDesiredState(snapshot({ pods: [p], workloads }), options);
+    expect(state.conflicts).toEqual([]);
+    expect(state.records.get(key("shop-web-app"))!.entry.digest).toBe(DIGEST_B);
+    // Without the matcher, the excluded Deployment claims the name (the anchor's behaviour).
+    expect(computeDesiredState(snapshot({ pods: [p], workloads }), MAPPING).conflicts).toHaveLength(1);
+
+    // A selected workload with nothing running holds its name; one whose template stopped matching does not.
+    const idle = workload("Deployment", "idle", { replicas: 1 });
+    idle.spec!.template!.metadata = { labels: { app: "idle" } };
+    const relabelled = workload("Deployment", "gone", { replicas: 1 });
+    relabelled.spec!.template!.metadata = { labels: { app: "gone", tier: "internal" } };
+    const held = computeDesiredState(snapshot({ workloads: [{ kind: "Deployment", object: idle }, { kind: "Deployment", object: relabelled }] }), options);
+    expect([...held.held]).toEqual([key("shop-idle-app")]);
   });
 });

@@ -1,3 +1,4 @@
+import { AppsV1Api, KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
 
@@ -124,6 +125,28 @@ describe("controller scenarios: names and modes", () => {
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
     await eventually(() => expect(h!.controller.status().acknowledged).toBe(1));
     expect(h.emulator.requests.list().filter((r) => r.method === "POST")).toEqual([]);
+  });
+
+  it("the label selector applies to workloads: a Deployment relabelled out of it is decommissioned, and cannot conflict", async () => {
+    h = await startHarness({ flags: ["--label-selector", "tier!=internal"] });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", containers: [{ name: "app", image: "nginx:1.25" }], annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "keep", image: "redis:7", annotations: REPO });
+    await converged(h);
+    // The template gains tier=internal: the rollout's pods are outside the selector, the old ones go.
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(h.cluster.kubeconfig);
+    const apps = kubeConfig.makeApiClient(AppsV1Api);
+    const web = await apps.readNamespacedDeployment({ name: "web", namespace: "shop" });
+    web.spec!.template.metadata = { ...web.spec!.template.metadata, labels: { ...web.spec!.template.metadata?.labels, tier: "internal" } };
+    await apps.replaceNamespacedDeployment({ name: "web", namespace: "shop", body: web });
+    await h.cluster.settle();
+    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")!.status).toBe("decommissioned"));
+    expect(h.cluster.store.get("deployments", "shop", "web")).toBeDefined();
+    // A selected StatefulSet of the same name is recorded, not held in a conflict with the excluded Deployment.
+    await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")).toMatchObject({ status: "deployed", name: "docker.io/library/postgres" }));
+    expect(h.controller.status().conflicts).toEqual([]);
+    expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
   });
 
   it("namespace filters and the label selector limit what is recorded", async () => {
