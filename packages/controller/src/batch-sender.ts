@@ -90,6 +90,11 @@ function isEntryValidationError(error: unknown): boolean {
   return code === "validation_failed" || code === "invalid_request";
 }
 
+/** The client refused the request before sending it (its own validation): no call was made. */
+function isUnsent(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "invalid_request";
+}
+
 /** Sends entries in batches through the cluster endpoint. */
 export class BatchSender {
   readonly #queue: PQueue;
@@ -147,11 +152,11 @@ export class BatchSender {
       deployed: batch.length - decommissioned,
       decommissioned,
     };
-    result.requests += 1;
     const started = performance.now();
     try {
       const answer = await this.options.api.setClusterDeploymentRecords(params, signal ? { signal } : {});
       const durationMs = performance.now() - started;
+      result.requests += 1;
       this.options.onRequest?.({ ok: true, entries: batch.length, durationMs });
       result.succeeded += 1;
       const refused = new Map<string, string>();
@@ -170,12 +175,19 @@ export class BatchSender {
       const durationMs = performance.now() - started;
       const code = (error as { code?: string }).code;
       const status = (error as { status?: number }).status;
-      this.options.onRequest?.({ ok: false, entries: batch.length, durationMs, ...(code ? { code } : {}) });
+      const sent = !isUnsent(error);
+      if (sent) {
+        result.requests += 1;
+        this.options.onRequest?.({ ok: false, entries: batch.length, durationMs, ...(code ? { code } : {}) });
+      }
       if ((status === 401 || status === 403) && code !== "rate_limited") {
         result.refusedToken += 1;
         result.refusedTokenStatus = status;
       }
-      this.options.logger.info({ ...batchLog, failed: true, code: code ?? null, status: (error as { status?: number }).status ?? null, durationMs: Math.round(durationMs) }, "batch failed");
+      this.options.logger.info(
+        { ...batchLog, failed: true, sent, code: code ?? null, status: status ?? null, durationMs: Math.round(durationMs) },
+        sent ? "batch failed" : "batch not sent: the client refused it",
+      );
       if (isEntryValidationError(error)) {
         // One bad entry must not hold back a thousand good ones: bisect until it is isolated.
         if (batch.length > 1) {

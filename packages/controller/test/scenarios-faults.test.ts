@@ -1,3 +1,4 @@
+import { AppsV1Api, KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
 
@@ -103,5 +104,35 @@ describe("controller scenarios: faults", () => {
     });
     await converged(h);
     expect(await metricValue(h, "shiplog_controller_watch_restarts_total", { kind: "Pod", reason: "error" })).toBeGreaterThanOrEqual(3);
+  });
+
+  it("an entry the service refuses (repository outside the organization) is logged, not resent until it changes, then sent", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "stray", image: "redis:7", annotations: { "shiplog.dev/repository": "no-such-repo" } });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"));
+    await eventually(async () => expect(await metricValue(h!, "shiplog_controller_records_rejected_total")).toBe(1));
+    expect(recordOf(h.emulator, "shop-stray-redis")).toBeUndefined();
+    // The one call carried both entries: partial success, the refused one listed in errors[].
+    expect(h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).map((r) => r.status)).toEqual([207]);
+
+    // Later flushes, with other changes, do not send it again.
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "httpd:2.4", annotations: REPO });
+    await eventually(() => expect(recordOf(h!.emulator, "shop-api-httpd")?.status).toBe("deployed"));
+    expect((await h.controller.flush()).pending).toBe(0);
+    expect(h.controller.status().pending).toBe(0);
+    expect(await metricValue(h, "shiplog_controller_records_rejected_total")).toBe(1);
+    expect(h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).map((r) => r.status)).toEqual([207, 200]);
+
+    // The annotation fixed: the entry changed, so it goes again, and is accepted.
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(h.cluster.kubeconfig);
+    const apps = kubeConfig.makeApiClient(AppsV1Api);
+    const stray = await apps.readNamespacedDeployment({ name: "stray", namespace: "shop" });
+    stray.metadata!.annotations = { ...stray.metadata!.annotations, "shiplog.dev/repository": "web" };
+    await apps.replaceNamespacedDeployment({ name: "stray", namespace: "shop", body: stray });
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-stray-redis")).toMatchObject({ status: "deployed", repository: "web" });
+    expect(await metricValue(h, "shiplog_controller_records_rejected_total")).toBe(1);
   });
 });

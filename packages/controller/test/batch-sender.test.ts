@@ -1,0 +1,105 @@
+// The batch sender against the emulator: one bad entry is isolated by halving the batch, whether the service
+// refuses it (422) or the client does before sending (nothing sent); only calls really sent count as requests.
+import { BatchSender, recordKey, type ClusterRecordsApi, type PendingRecord } from "@shiplog/controller";
+import { ShiplogClient, type ClusterDeploymentResult, type SetClusterDeploymentRecordsParams } from "@shiplog/client";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { pino } from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emulator?.stop();
+});
+beforeEach(() => emulator.requests.clear());
+
+function pending(names: string[], bad: string): PendingRecord[] {
+  return names.map((name, i) => ({
+    key: recordKey(GROUP, name),
+    group: GROUP,
+    entry: {
+      name: `ghcr.io/acme/${name}`,
+      // The bad entry's digest is not a sha256 digest: the body rule the service (and the client) enforce.
+      digest: name === bad ? "sha256:not-a-digest" : `sha256:${String(i).repeat(64).slice(0, 64)}`,
+      status: "deployed",
+      deployment_name: name,
+      github_repository: "web",
+    },
+  }));
+}
+
+function client(): ShiplogClient {
+  return new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin!, retry: { retries: 0 } });
+}
+
+/** The cluster call through the client's generic request: no client-side validation, the service decides. */
+function unvalidatedApi(c: ShiplogClient): ClusterRecordsApi {
+  return {
+    async setClusterDeploymentRecords(params: SetClusterDeploymentRecordsParams, options?: { signal?: AbortSignal }) {
+      const { org, cluster, ...body } = params;
+      const response = await c.request<ClusterDeploymentResult>({
+        method: "POST",
+        route: "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
+        params: { org, cluster },
+        body,
+        safeToRetry: true,
+        ...(options?.signal ? { signal: options.signal } : {}),
+      });
+      return response.data;
+    },
+  };
+}
+
+function sender(api: ClusterRecordsApi, calls: { ok: boolean; code?: string }[]): BatchSender {
+  return new BatchSender({
+    api,
+    org: "acme",
+    cluster: "bisect",
+    batchSize: 8,
+    concurrency: 1,
+    dryRun: false,
+    logger,
+    onRequest: ({ ok, code }) => calls.push({ ok, ...(code ? { code } : {}) }),
+  });
+}
+
+const names = Array.from({ length: 8 }, (_, i) => `app-${i}`);
+
+describe("BatchSender", () => {
+  it("isolates the one entry the service refuses with 422 by halving the batch; the other seven are accepted", async () => {
+    const calls: { ok: boolean; code?: string }[] = [];
+    const result = await sender(unvalidatedApi(client()), calls).send(pending(names, "app-5"));
+    expect(result.rejected.map((r) => r.record.entry.deployment_name)).toEqual(["app-5"]);
+    expect(result.rejected[0]!.reason).toMatch(/422/);
+    expect(result.accepted.map((r) => r.entry.deployment_name).sort()).toEqual(names.filter((n) => n !== "app-5"));
+    expect(result.failed).toEqual([]);
+    // [0-7] 422, [0-3] ok, [4-7] 422, [4,5] 422, [4] ok, [5] 422 (isolated), [6,7] ok.
+    const logged = emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
+    expect(logged.map((r) => r.status)).toEqual([422, 200, 422, 422, 200, 422, 200]);
+    expect(result.requests).toBe(7);
+    expect(result.succeeded).toBe(3);
+    expect(calls.filter((c) => !c.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, code: "validation_failed" })));
+    const stored = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: "bisect" }).map((r) => r.deployment_name).sort();
+    expect(stored).toEqual(names.filter((n) => n !== "app-5"));
+  });
+
+  it("a batch the client refuses before sending is bisected too, and counts no request", async () => {
+    const calls: { ok: boolean; code?: string }[] = [];
+    const result = await sender(client().artifacts, calls).send(pending(names, "app-2"));
+    expect(result.rejected.map((r) => r.record.entry.deployment_name)).toEqual(["app-2"]);
+    expect(result.rejected[0]!.reason).toMatch(/nothing was sent/);
+    expect(result.accepted).toHaveLength(7);
+    // Only the calls that reached the service count ([0,1], [3], [4-7]); the four holding app-2 were never sent.
+    const logged = emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
+    expect(logged.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(result.requests).toBe(3);
+    expect(result.succeeded).toBe(3);
+    expect(calls).toEqual(logged.map(() => ({ ok: true })));
+  });
+});
