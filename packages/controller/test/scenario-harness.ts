@@ -26,9 +26,9 @@ export interface ControllerStartOptions {
 }
 
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
-export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster, emulator: Emulator) => Promise<void> } = {}): Promise<Harness> {
+export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster, emulator: Emulator) => Promise<void>; faultSeed?: number } = {}): Promise<Harness> {
   const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmulator({ port: 0, ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}) });
   await options.beforeStart?.(cluster, emulator);
   const { controller, config } = await startController(cluster, emulator, options);
   const h: Harness = {

@@ -1,4 +1,4 @@
-import { AppsV1Api, KubeConfig } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
 
@@ -50,6 +50,37 @@ describe("controller scenarios: workloads", () => {
     expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
   });
 
+  it("foreground delete held up by a pod's finalizer: decommissioned while the Deployment still exists", async () => {
+    h = await startHarness();
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "cart", image: "nginx:1.25", replicas: 2, annotations: REPO });
+    await h.cluster.script.createDeployment({ namespace: "shop", name: "keep", image: "redis:7", annotations: REPO });
+    await converged(h);
+    // One pod of the Deployment carries a finalizer: foreground deletion waits for it.
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(h.cluster.kubeconfig);
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    const held = h.cluster.store.list("pods", { namespace: "shop", labelSelector: "app=cart" })[0]!;
+    const pod = await core.readNamespacedPod({ name: held.metadata.name!, namespace: "shop" });
+    pod.metadata!.finalizers = ["example.com/hold"];
+    await core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: "shop", body: pod });
+
+    await h.cluster.script.delete("deployments", "shop", "cart", { propagationPolicy: "Foreground" });
+    const deployment = h.cluster.store.get("deployments", "shop", "cart")!;
+    expect(deployment.metadata.deletionTimestamp).toBeDefined();
+    expect(deployment.metadata.finalizers).toContain("foregroundDeletion");
+    await eventually(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"));
+    // Still there, held by the pod's finalizer, when the record went.
+    expect(h.cluster.store.get("deployments", "shop", "cart")?.metadata.deletionTimestamp).toBeDefined();
+    expect(h.cluster.store.get("pods", "shop", held.metadata.name!)?.metadata.deletionTimestamp).toBeDefined();
+
+    await h.cluster.script.removeFinalizers("pods", "shop", held.metadata.name!);
+    await h.cluster.settle();
+    expect(h.cluster.store.get("deployments", "shop", "cart")).toBeUndefined();
+    await converged(h);
+    expect(recordOf(h.emulator, "shop-cart-nginx")!.status).toBe("decommissioned");
+    expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
+  });
+
   it("StatefulSet and DaemonSet, with a native sidecar and a plain init container", async () => {
     h = await startHarness();
     await h.cluster.script.createStatefulSet({
@@ -74,19 +105,44 @@ describe("controller scenarios: workloads", () => {
     expect(recordOf(h.emulator, "infra-agent-fluent-bit")!.status).toBe("decommissioned");
   });
 
-  it("CronJob through its Jobs: recorded under the CronJob's name, kept between runs, decommissioned on delete", async () => {
-    h = await startHarness();
-    await h.cluster.script.createCronJob({ namespace: "batch", name: "report", image: "ghcr.io/acme/report:1.0", annotations: REPO });
-    const job = await h.cluster.script.triggerCronJob("batch", "report");
-    await converged(h);
-    expect(recordOf(h.emulator, "batch-report-report")).toMatchObject({ status: "deployed", version: "1.0" });
-    const pods = h.cluster.store.list("pods", { namespace: "batch" }).filter((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === job.metadata.name);
-    for (const p of pods) await h.cluster.script.completePod("batch", p.metadata.name!);
-    await h.controller.flush();
-    expect(recordOf(h.emulator, "batch-report-report")!.status).toBe("deployed");
-    await h.cluster.script.delete("cronjobs", "batch", "report", { propagationPolicy: "Background" });
-    await eventually(() => expect(recordOf(h!.emulator, "batch-report-report")!.status).toBe("decommissioned"));
-  });
+  it.each(["Background", "Foreground"] as const)(
+    "CronJob through its Jobs: recorded under the CronJob's name, kept between runs, decommissioned on delete (%s)",
+    async (propagationPolicy) => {
+      h = await startHarness();
+      await h.cluster.script.createCronJob({ namespace: "batch", name: "report", image: "ghcr.io/acme/report:1.0", annotations: REPO });
+      const job = await h.cluster.script.triggerCronJob("batch", "report");
+      await converged(h);
+      expect(recordOf(h.emulator, "batch-report-report")).toMatchObject({ status: "deployed", version: "1.0" });
+      const pods = h.cluster.store.list("pods", { namespace: "batch" }).filter((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === job.metadata.name);
+      for (const p of pods) await h.cluster.script.completePod("batch", p.metadata.name!);
+      await h.controller.flush();
+      expect(recordOf(h.emulator, "batch-report-report")!.status).toBe("deployed");
+      // A second run is in progress when the CronJob is deleted. With Foreground its Job (and pod) go first, and a
+      // finalizer on the pod keeps the CronJob there, being deleted: it must not hold its name meanwhile.
+      const second = await h.cluster.script.triggerCronJob("batch", "report");
+      await converged(h);
+      const running = h.cluster.store.list("pods", { namespace: "batch" }).find((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === second.metadata.name)!;
+      if (propagationPolicy === "Foreground") {
+        const kubeConfig = new KubeConfig();
+        kubeConfig.loadFromString(h.cluster.kubeconfig);
+        const core = kubeConfig.makeApiClient(CoreV1Api);
+        const pod = await core.readNamespacedPod({ name: running.metadata.name!, namespace: "batch" });
+        pod.metadata!.finalizers = ["example.com/hold"];
+        await core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: "batch", body: pod });
+      }
+      await h.cluster.script.delete("cronjobs", "batch", "report", { propagationPolicy });
+      await eventually(() => expect(recordOf(h!.emulator, "batch-report-report")!.status).toBe("decommissioned"));
+      if (propagationPolicy === "Foreground") {
+        expect(h.cluster.store.get("cronjobs", "batch", "report")?.metadata.deletionTimestamp).toBeDefined();
+        await h.cluster.script.removeFinalizers("pods", "batch", running.metadata.name!);
+      }
+      await h.cluster.settle();
+      expect(h.cluster.store.get("cronjobs", "batch", "report")).toBeUndefined();
+      expect(h.cluster.store.list("jobs", { namespace: "batch" })).toEqual([]);
+      await h.controller.flush();
+      expect(recordOf(h.emulator, "batch-report-report")!.status).toBe("decommissioned");
+    },
+  );
 
   it("a bare pod, and an image digest change in place", async () => {
     h = await startHarness();
