@@ -9,7 +9,7 @@
 // - ephemeral containers (`kubectl debug`): not tracked; they are temporary debugging tools, not deployments.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import { IGNORE_ANNOTATION, mergeAnnotations, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
-import { digestFromImageId, parseImageReference, type ImageReference } from "./image-reference.js";
+import { parseImageReference, runningDigest, type ImageReference } from "./image-reference.js";
 import type { Container, ContainerStatus, Pod, PodSpec } from "./kube-objects.js";
 import type { ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
 
@@ -125,7 +125,7 @@ export function podRecords(
     const annotations = readRecordAnnotations(merged, container.name);
     for (const w of annotations.warnings) warnings.push({ subject, ...w });
 
-    const digest = digestFromImageId(status.imageID);
+    const digest = runningDigest(status);
     if (!digest.ok) {
       skipped.push({ subject, reason: digest.reason });
       continue;

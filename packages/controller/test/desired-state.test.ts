@@ -38,6 +38,19 @@ describe("podRecords", () => {
     expect(skipped[0]!.reason).toContain("only sha256");
   });
 
+  it("skips a container whose runtime reports only the image config ID (a local image), records one pinned by digest", () => {
+    const { records, skipped } = bare(
+      pod("web", {
+        containers: [
+          { name: "local", image: "web:dev", imageID: `docker://${DIGEST_A}` },
+          { name: "crio", image: "quay.io/acme/api:1.0", statusImage: `quay.io/acme/api@${DIGEST_B}`, imageID: DIGEST_C },
+        ],
+      }),
+    );
+    expect(skipped).toEqual([{ subject: "shop/web/local", reason: `image ID "docker://${DIGEST_A}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)` }]);
+    expect(records.map((r) => r.entry)).toEqual([{ name: "quay.io/acme/api", digest: DIGEST_B, status: "deployed", deployment_name: "shop-web-crio" }]);
+  });
+
   it("tracks native sidecars, not ordinary init containers", () => {
     const { records } = bare(
       pod("web", {

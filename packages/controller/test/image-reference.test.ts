@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestFromImageId, parseImageReference } from "@shiplog/controller";
+import { digestFromImageId, parseImageReference, runningDigest } from "@shiplog/controller";
 
 const HEX = "0123456789abcdef".repeat(4);
 
@@ -38,10 +38,24 @@ describe("digestFromImageId", () => {
   it.each([
     [`docker.io/library/nginx@sha256:${HEX}`],
     [`docker-pullable://nginx@sha256:${HEX}`],
-    [`sha256:${HEX}`],
-    [`docker://sha256:${HEX}`],
   ])("takes the sha256 digest from %s", (imageId) => {
     expect(digestFromImageId(imageId)).toEqual({ ok: true, value: `sha256:${HEX}` });
+  });
+
+  it.each([[`sha256:${HEX}`], [`docker://sha256:${HEX}`]])("refuses the bare image config ID %s: it is not a registry manifest digest", (imageId) => {
+    expect(digestFromImageId(imageId)).toEqual({ ok: false, reason: `image ID "${imageId}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)` });
+  });
+
+  it("runningDigest: a bare config ID in imageID, with the status image pinned by digest, takes the image's digest", () => {
+    const OTHER = "b".repeat(64);
+    expect(runningDigest({ image: `quay.io/acme/web@sha256:${OTHER}`, imageID: `sha256:${HEX}` })).toEqual({ ok: true, value: `sha256:${OTHER}` });
+    expect(runningDigest({ image: "quay.io/acme/web:1.0", imageID: `quay.io/acme/web@sha256:${HEX}` })).toEqual({ ok: true, value: `sha256:${HEX}` });
+    // Neither carries a repository digest (a locally built image): skipped with the reason.
+    const local = runningDigest({ image: "web:dev", imageID: `docker://sha256:${HEX}` });
+    expect(local).toMatchObject({ ok: false });
+    if (!local.ok) expect(local.reason).toContain("not a registry manifest digest");
+    expect(runningDigest({ image: `sha256:${OTHER}`, imageID: `sha256:${HEX}` })).toMatchObject({ ok: false });
+    expect(runningDigest({ image: "web:dev" })).toEqual({ ok: false, reason: "container has no image ID yet" });
   });
 
   it("skips a missing image ID with a reason", () => {
