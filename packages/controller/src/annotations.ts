@@ -30,7 +30,6 @@ export interface RecordAnnotations {
   repository?: string;
   logicalEnvironment?: string;
   physicalEnvironment?: string;
-  ignore: boolean;
 }
 
 /** An annotation that was skipped, and why. */
@@ -52,7 +51,7 @@ export function readRecordAnnotations(
   container: string,
 ): { value: RecordAnnotations; warnings: AnnotationWarning[] } {
   const warnings: AnnotationWarning[] = [];
-  const value: RecordAnnotations = { ignore: false };
+  const value: RecordAnnotations = {};
 
   const tagKeys = Object.keys(annotations)
     .filter((k) => k.startsWith(TAG_ANNOTATION_PREFIX))
@@ -111,10 +110,18 @@ export function readRecordAnnotations(
     else warnings.push({ annotation: PHYSICAL_ENVIRONMENT_ANNOTATION, reason: "physical environment must be at most 128 characters" });
   }
 
-  const ignore = annotations[IGNORE_ANNOTATION];
-  if (ignore !== undefined) {
-    if (ignore === "true") value.ignore = true;
-    else if (ignore !== "false") warnings.push({ annotation: IGNORE_ANNOTATION, reason: 'must be "true" or "false"' });
-  }
+  const ignore = readIgnore(annotations);
+  if (ignore.warning) warnings.push(ignore.warning);
   return { value, warnings };
+}
+
+/**
+ * Whether merged annotations take the workload out of tracking (`shiplog.dev/ignore: "true"`): the one place the
+ * flag is read. Anything but "true" or "false" is a warning, and the workload stays tracked.
+ */
+export function readIgnore(annotations: Record<string, string>): { ignore: boolean; warning?: AnnotationWarning } {
+  const flag = annotations[IGNORE_ANNOTATION];
+  if (flag === undefined || flag === "false") return { ignore: false };
+  if (flag === "true") return { ignore: true };
+  return { ignore: false, warning: { annotation: IGNORE_ANNOTATION, reason: 'must be "true" or "false"' } };
 }

@@ -9,7 +9,7 @@
 //   runs) "holds" that name: whatever was recorded stays as it is, neither replaced nor decommissioned.
 // - Two different workloads that map to one deployment name are a conflict: reported, both held, never merged.
 // - Workloads are filtered as their pods are: by namespace, and by the label selector on their pod template.
-import { mergeAnnotations, readRecordAnnotations, IGNORE_ANNOTATION } from "./annotations.js";
+import { mergeAnnotations, readIgnore, readRecordAnnotations } from "./annotations.js";
 import type { CronJob, Job, Pod, PodTemplate, Workload } from "./kube-objects.js";
 import {
   placeRecord,
@@ -144,7 +144,7 @@ export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredS
 
   const hold = (workload: WorkloadRef, annotationSources: (Record<string, string> | undefined)[], template: PodTemplate | undefined): void => {
     const merged = mergeAnnotations(...annotationSources, template?.metadata?.annotations);
-    if (merged[IGNORE_ANNOTATION] === "true") return;
+    if (readIgnore(merged).ignore) return;
     for (const { container } of trackedContainers(template?.spec)) {
       const annotations = readRecordAnnotations(merged, container.name).value;
       const { group, deploymentName } = placeRecord(workload, container.name, annotations, options);

@@ -8,7 +8,7 @@
 //   deployed software in the sense of a deployment record.
 // - ephemeral containers (`kubectl debug`): not tracked; they are temporary debugging tools, not deployments.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
-import { IGNORE_ANNOTATION, mergeAnnotations, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
+import { mergeAnnotations, readIgnore, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
 import { parseImageReference, runningDigest, type ImageReference } from "./image-reference.js";
 import type { Container, ContainerStatus, Pod, PodSpec } from "./kube-objects.js";
 import type { ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
@@ -115,7 +115,7 @@ export function podRecords(
   if (pod.metadata.deletionTimestamp) return { records, skipped, warnings };
   if (pod.status?.phase !== "Running") return { records, skipped, warnings };
   const merged = mergeAnnotations(...owner.annotations, pod.metadata.annotations);
-  if (merged[IGNORE_ANNOTATION] === "true") return { records, skipped, warnings };
+  if (readIgnore(merged).ignore) return { records, skipped, warnings };
 
   for (const { container, sidecar } of trackedContainers(pod.spec)) {
     const subject = `${podName}/${container.name}`;

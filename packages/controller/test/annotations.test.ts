@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mergeAnnotations, readRecordAnnotations } from "@shiplog/controller";
+import { computeDesiredState, mergeAnnotations, readIgnore, readRecordAnnotations } from "@shiplog/controller";
+import { MAPPING, deploymentWithPods, snapshot, workload } from "./kube-fixtures.js";
 
 describe("readRecordAnnotations", () => {
   it("reads tags, runtime risks, repository and environments", () => {
@@ -22,7 +23,6 @@ describe("readRecordAnnotations", () => {
       repository: "web",
       logicalEnvironment: "staging",
       physicalEnvironment: "us-east-1",
-      ignore: false,
     });
   });
 
@@ -59,9 +59,23 @@ describe("readRecordAnnotations", () => {
       { "shiplog.dev/logical-environment": "", "shiplog.dev/physical-environment": "p".repeat(129), "shiplog.dev/ignore": "yes" },
       "app",
     );
-    expect(value).toEqual({ ignore: false });
+    expect(value).toEqual({});
     expect(warnings.map((w) => w.annotation)).toEqual(["shiplog.dev/logical-environment", "shiplog.dev/physical-environment", "shiplog.dev/ignore"]);
-    expect(readRecordAnnotations({ "shiplog.dev/ignore": "true" }, "app").value.ignore).toBe(true);
+  });
+
+  it("reads the ignore flag in one place: only \"true\" ignores; anything but true/false is a warning", () => {
+    expect(readIgnore({ "shiplog.dev/ignore": "true" })).toEqual({ ignore: true });
+    expect(readIgnore({ "shiplog.dev/ignore": "false" })).toEqual({ ignore: false });
+    expect(readIgnore({})).toEqual({ ignore: false });
+    expect(readIgnore({ "shiplog.dev/ignore": "yes" })).toEqual({ ignore: false, warning: { annotation: "shiplog.dev/ignore", reason: 'must be "true" or "false"' } });
+  });
+
+  it("an ignored workload neither records nor holds names, whether its pods or its template say so", () => {
+    const d = deploymentWithPods("web", { annotations: { "shiplog.dev/ignore": "true" } });
+    expect(computeDesiredState(snapshot({ pods: d.pods, workloads: d.workloads }), MAPPING)).toMatchObject({ records: new Map(), held: new Set() });
+    const idle = workload("Deployment", "idle", { replicas: 1 });
+    idle.spec!.template!.metadata = { annotations: { "shiplog.dev/ignore": "true" } };
+    expect(computeDesiredState(snapshot({ workloads: [{ kind: "Deployment", object: idle }] }), MAPPING).held.size).toBe(0);
   });
 
   it("merges workload then pod annotations, pod winning key by key", () => {
