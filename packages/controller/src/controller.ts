@@ -226,8 +226,14 @@ export class Controller {
       onRestart: (kind, reason) => this.metrics.watchRestarts.inc({ kind, reason }),
     });
     this.metrics.leader.set(0);
-    if (config.leaseName && !config.stateConfigMap && !options.store) {
-      this.logger.warn("leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record and misses deletions made before it took over");
+    if (!config.stateConfigMap && !options.store) {
+      this.logger.warn(
+        { setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" },
+        "no state ConfigMap: what the service acknowledged lives in memory only, so after a restart every record is sent again and workloads deleted while the controller was down are never decommissioned",
+      );
+      if (config.leaseName) {
+        this.logger.warn("leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record and misses deletions made before it took over");
+      }
     }
   }
 

@@ -78,6 +78,10 @@ describe("node packages/controller/dist/main.js", () => {
       expect(await exited).toBe(0);
       expect(lines.join("\n")).not.toContain(emulator.tokens.admin!);
       expect(lines.some((l) => l.includes('"token":"[redacted]"'))).toBe(true);
+      // No state ConfigMap configured: said at start, as a warning (pino level 40).
+      const warning = lines.map((l) => JSON.parse(l) as { level: number; msg: string; setting?: string }).find((l) => l.msg.startsWith("no state ConfigMap"));
+      expect(warning).toMatchObject({ level: 40, setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" });
+      expect(warning!.msg).toContain("deleted while the controller was down are never decommissioned");
     } finally {
       await emulator.stop();
       await cluster.stop();
