@@ -8,7 +8,10 @@
 // - every write is an update with the read resourceVersion: a 409 means someone else wrote first, and the next
 //   round reads again;
 // - acquireTime/renewTime are MicroTime (6 fractional digits); leaseTransitions grows on every change of holder;
-// - release (ReleaseOnCancel): holderIdentity emptied and leaseDurationSeconds 1, so a standby takes over at once.
+// - release (ReleaseOnCancel): holderIdentity emptied and leaseDurationSeconds 1, so a standby takes over at once;
+// - local durations (renew-deadline fencing, when the record was last seen to change) use the monotonic clock
+//   (performance.now()), so a wall-clock step (NTP, a VM resumed) neither deposes a healthy leader nor extends a
+//   stale one; the wall clock is only written into the Lease (MicroTime).
 // Unlike client-go's Run, a leader that loses the lease becomes a candidate again instead of returning.
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import type { Logger } from "pino";
@@ -41,7 +44,7 @@ export interface LeaseElectionStatus {
   /** The holder last observed in the Lease, if any. */
   holder: string | undefined;
   leaseTransitions: number;
-  /** When the last successful acquire or renew started (ms since the epoch), 0 if never. */
+  /** When the last successful acquire or renew started (wall clock, ms since the epoch, for display), 0 if never. */
   lastRenewAt: number;
 }
 
@@ -74,10 +77,14 @@ export class LeaseElection {
   readonly #options: LeaseElectionOptions;
   #lease: V1Lease | undefined;
   #observedText: string | undefined;
+  /** performance.now() when the record was last seen to change. */
   #observedAt = 0;
   #leading = false;
   #decided = false;
+  /** performance.now() when the last successful acquire or renew started. */
   #lastRenewAt = 0;
+  /** The same moment on the wall clock, for status and logs only. */
+  #lastRenewWallAt = 0;
   #holder: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
@@ -104,12 +111,12 @@ export class LeaseElection {
    * against the clock on every call, so a stalled loop can never leave a stale leader posting.
    */
   isLeader(): boolean {
-    if (this.#leading && Date.now() - this.#lastRenewAt >= this.#options.renewDeadlineMs) this.#stopLeading("renew-deadline");
+    if (this.#leading && performance.now() - this.#lastRenewAt >= this.#options.renewDeadlineMs) this.#stopLeading("renew-deadline");
     return this.#leading;
   }
 
   status(): LeaseElectionStatus {
-    return { leading: this.isLeader(), decided: this.#decided, holder: this.#holder, leaseTransitions: this.#lease?.spec?.leaseTransitions ?? 0, lastRenewAt: this.#lastRenewAt };
+    return { leading: this.isLeader(), decided: this.#decided, holder: this.#holder, leaseTransitions: this.#lease?.spec?.leaseTransitions ?? 0, lastRenewAt: this.#lastRenewWallAt };
   }
 
   /** Stops the loops; with `release` and the lease held, hands it back so another candidate takes over at once. */
@@ -137,15 +144,16 @@ export class LeaseElection {
   }
 
   async #tryAcquireOrRenew(): Promise<void> {
-    const started = Date.now();
+    const started = performance.now();
+    const wallNow = Date.now();
     // A renewal must answer before the renew deadline; a candidate's attempt within one retry period.
-    const timeoutMs = this.#leading ? Math.max(1, this.#lastRenewAt + this.#options.renewDeadlineMs - started) : Math.max(this.#options.retryPeriodMs, 1000);
+    const timeoutMs = this.#leading ? Math.max(1, Math.ceil(this.#lastRenewAt + this.#options.renewDeadlineMs - started)) : Math.max(this.#options.retryPeriodMs, 1000);
     const { namespace, name, identity } = this.#options;
     try {
       // client-go's fast path: the leader updates from its cached object without reading first.
       if (this.#leading && this.#lease) {
         try {
-          this.#renewed(await this.#api.replaceNamespacedLease({ name, namespace, body: this.#desired(this.#lease, started) }, callOptions(timeoutMs, this.#stopping.signal)), started);
+          this.#renewed(await this.#api.replaceNamespacedLease({ name, namespace, body: this.#desired(this.#lease, wallNow) }, callOptions(timeoutMs, this.#stopping.signal)), started, wallNow);
           return;
         } catch (error) {
           if (this.#stopping.signal.aborted) return;
@@ -167,15 +175,15 @@ export class LeaseElection {
               spec: {
                 holderIdentity: identity,
                 leaseDurationSeconds: Math.ceil(this.#options.leaseDurationMs / 1000),
-                acquireTime: microTime(started),
-                renewTime: microTime(started),
+                acquireTime: microTime(wallNow),
+                renewTime: microTime(wallNow),
                 leaseTransitions: 0,
               },
             },
           },
           callOptions(timeoutMs, this.#stopping.signal),
         );
-        this.#renewed(created, started);
+        this.#renewed(created, started, wallNow);
         return;
       }
       this.#observe(current, started);
@@ -186,7 +194,7 @@ export class LeaseElection {
         this.#decided = true;
         return;
       }
-      this.#renewed(await this.#api.replaceNamespacedLease({ name, namespace, body: this.#desired(current, started) }, callOptions(timeoutMs, this.#stopping.signal)), started);
+      this.#renewed(await this.#api.replaceNamespacedLease({ name, namespace, body: this.#desired(current, wallNow) }, callOptions(timeoutMs, this.#stopping.signal)), started, wallNow);
     } catch (error) {
       if (this.#stopping.signal.aborted) return;
       const status = kubeStatus(error);
@@ -230,13 +238,15 @@ export class LeaseElection {
     }
   }
 
-  #renewed(lease: V1Lease, started: number): void {
+  /** `started`: performance.now() when the attempt began; `wallStarted`: the same moment on the wall clock. */
+  #renewed(lease: V1Lease, started: number, wallStarted: number): void {
     this.#observe(lease, started);
     if (this.#stopping.signal.aborted) return;
     this.#lastRenewAt = started;
+    this.#lastRenewWallAt = wallStarted;
     this.#decided = true;
     clearTimeout(this.#deadlineTimer);
-    this.#deadlineTimer = setTimeout(() => this.isLeader(), this.#options.renewDeadlineMs - (Date.now() - started));
+    this.#deadlineTimer = setTimeout(() => this.isLeader(), this.#options.renewDeadlineMs - (performance.now() - started));
     if (!this.#leading) {
       this.#leading = true;
       this.#options.logger.info(
@@ -252,7 +262,7 @@ export class LeaseElection {
     this.#leading = false;
     clearTimeout(this.#deadlineTimer);
     this.#options.logger[reason === "released" ? "info" : "warn"](
-      { lease: this.#options.name, identity: this.#options.identity, reason, lastRenewAt: new Date(this.#lastRenewAt).toISOString() },
+      { lease: this.#options.name, identity: this.#options.identity, reason, lastRenewAt: new Date(this.#lastRenewWallAt).toISOString() },
       "stopped leading",
     );
     this.#options.onStoppedLeading?.(reason);

@@ -3,7 +3,7 @@ import { CoordinationV1Api, KubeConfig, V1MicroTime } from "@kubernetes/client-n
 import { LeaseElection, leaseTimingProblems } from "@shiplog/controller";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPausableProxy, type PausableProxy } from "./pausable-proxy.js";
 import { eventually } from "./scenario-harness.js";
 
@@ -73,6 +73,30 @@ async function renewals(name: string, times: number): Promise<void> {
 }
 
 describe("LeaseElection", () => {
+  it("local durations use the monotonic clock: a wall-clock step neither deposes the leader nor lets a standby take over", async () => {
+    const name = nextName();
+    const a = candidate("pod-a", name);
+    a.election.start();
+    await eventually(() => expect(a.election.isLeader()).toBe(true));
+    const b = candidate("pod-b", name);
+    b.election.start();
+    await eventually(() => expect(b.election.status()).toMatchObject({ decided: true, holder: "pod-a" }));
+    // The wall clock jumps an hour ahead (an NTP step, a VM resumed): no renewal is an hour old, no record unchanged.
+    const realNow = Date.now.bind(Date);
+    const jump = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 3_600_000);
+    try {
+      expect(a.election.isLeader()).toBe(true);
+      await renewals(name, 3);
+      expect(a.events.map((e) => e.event)).toEqual(["started"]);
+      expect(b.election.isLeader()).toBe(false);
+      expect(lease(name)!.spec.holderIdentity).toBe("pod-a");
+      // What is written into the Lease stays wall-clock time (MicroTime).
+      expect(Date.parse(lease(name)!.spec.renewTime!)).toBeGreaterThan(realNow() + 3_000_000);
+    } finally {
+      jump.mockRestore();
+    }
+  });
+
   it("the first candidate creates the Lease and leads; the other stands by while it renews; times are MicroTime", async () => {
     const name = nextName();
     const a = candidate("pod-a", name);
