@@ -178,6 +178,12 @@ const dnsSubdomain = z
   .max(253, { message: "must be at most 253 characters" })
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
 
+/** localhost, 127.0.0.0/8 and ::1: where plain http never leaves the machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1";
+}
+
 const booleanText = z.string().transform((text, ctx) => {
   const t = text.trim().toLowerCase();
   if (["true", "1", "yes", ""].includes(t)) return true;
@@ -187,7 +193,19 @@ const booleanText = z.string().transform((text, ctx) => {
 });
 
 const schema = z.object({
-  apiUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).default("https://api.github.com"),
+  apiUrl: z
+    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .superRefine((text, ctx) => {
+      const url = new URL(text);
+      if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be https (the token would cross the network in clear text); http is allowed only for a loopback host, not "${url.hostname}"`,
+          params: { rule: "https unless loopback" },
+        });
+      }
+    })
+    .default("https://api.github.com"),
   org: z.string({ message: "is required" }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
   cluster: z.string({ message: "is required" }).regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
   logicalEnvironment: z.string({ message: "is required" }).min(1, { message: "is required" }).max(128, { message: "must be at most 128 characters" }),

@@ -113,4 +113,15 @@ describe("loadConfig", () => {
     }
     expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "Bad_Prefix/app=x" }))[0]!.field).toBe("--label-selector / SHIPLOG_LABEL_SELECTOR");
   });
+
+  it("allows http only for a loopback API URL: the token must not cross the network in clear text", () => {
+    for (const url of ["http://127.0.0.1:8080", "http://localhost:3000/api", "http://[::1]:9000", "https://service.example.com/api/v3"]) {
+      expect(loadConfig(["--api-url", url], ENV).apiUrl).toBe(url.replace(/\/+$/, ""));
+    }
+    for (const url of ["http://service.example.com", "http://10.0.0.5:8080", "http://127.0.0.1.example.com"]) {
+      const issues = issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_API_URL: url }));
+      expect(issues).toEqual([expect.objectContaining({ field: "--api-url / SHIPLOG_API_URL", rule: "https unless loopback" })]);
+      expect(issues[0]!.message).toMatch(/must be https .* clear text/);
+    }
+  });
 });
