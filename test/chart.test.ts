@@ -144,7 +144,9 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         expect(config).toMatchObject({ leaseName: FULLNAME, stateConfigMap: `${FULLNAME}-state`, podNamespace: "shiplog", podName: env.POD_NAME });
         const identity = { SHIPLOG_LEASE_NAME: env.SHIPLOG_LEASE_NAME!, SHIPLOG_STATE_CONFIGMAP: env.SHIPLOG_STATE_CONFIGMAP!, POD_NAME: env.POD_NAME!, POD_NAMESPACE: env.POD_NAMESPACE! };
         const plain = loadConfig([], { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu-1", SHIPLOG_LOGICAL_ENVIRONMENT: "production", SHIPLOG_TOKEN: config.token, SHIPLOG_NAMESPACES: config.namespaces.join(","), ...identity });
-        expect(config).toEqual(plain);
+        // The chart mounts the token as a file, which the controller reads again when the kubelet updates it.
+        expect(config.tokenFile).toBe(mountPath("/var/run/secrets/shiplog/token"));
+        expect({ ...config, tokenFile: undefined }).toEqual(plain);
         // The heap cap the controller's memory figures were measured with.
         expect(env.NODE_OPTIONS).toBe("--max-old-space-size=128");
       } finally {
@@ -214,10 +216,19 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const downward = Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.valueFrom?.fieldRef).map((e) => [e.name, e.valueFrom!.fieldRef!.fieldPath]));
     expect(downward).toEqual({ POD_NAME: "metadata.name", POD_NAMESPACE: "metadata.namespace" });
 
+    // client-go's timings, from the chart's values (its defaults are the controller's own).
+    expect([env.SHIPLOG_LEASE_DURATION, env.SHIPLOG_RENEW_DEADLINE, env.SHIPLOG_RETRY_PERIOD]).toEqual(["15s", "10s", "2s"]);
+    // Any of the controller's duration units; the rendering check compares them as the controller will.
+    const tuned = envOf(rendered({ values: [{ leaderElection: { leaseDuration: "1m", renewDeadline: "30000ms", retryPeriod: "5" } }] }));
+    const { SHIPLOG_TOKEN_FILE: _file, ...withoutFile } = tuned;
+    const timing = loadConfig([], { ...withoutFile, SHIPLOG_TOKEN: "t" });
+    expect(timing).toMatchObject({ leaseDurationMs: 60_000, renewDeadlineMs: 30_000, retryPeriodMs: 5000 });
+
     const single = rendered({ values: [{ replicaCount: 1, leaderElection: { enabled: false } }] });
     expect(ofKind(single, "PodDisruptionBudget")).toEqual([]);
     expect(grants(single).filter((g) => g.resource === "leases")).toEqual([]);
     expect(envOf(single).SHIPLOG_LEASE_NAME).toBeUndefined();
+    expect(envOf(single).SHIPLOG_LEASE_DURATION).toBeUndefined();
   });
 
   it("the ServiceMonitor selects the Service and scrapes its metrics port; it needs the operator's API", () => {
@@ -257,6 +268,11 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     [{ leaderElection: { enabled: false } }, "replicaCount: more than one replica needs leaderElection.enabled=true"],
     [{ config: { deploymentNameTemplate: "{namespace}-{workload}" } }, "config.deploymentNameTemplate: must contain {workload} and {container}"],
     [{ config: { namespaces: ["a"], excludeNamespaces: ["b"] } }, "config.excludeNamespaces: only applies when config.namespaces is empty"],
+    [{ leaderElection: { renewDeadline: "15s" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
+    [{ leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
+    [{ leaderElection: { retryPeriod: "9s" } }, "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod"],
+    [{ leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } }, "leaderElection.leaseDuration: must be at least 1s"],
+    [{ leaderElection: { leaseDuration: "soon" } }, "- leaderElection.leaseDuration: Does not match pattern"],
   ])("refuses %j: %s", (values, message) => {
     const result = render({ values: [values] });
     expect(result.ok).toBe(false);

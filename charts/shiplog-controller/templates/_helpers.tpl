@@ -100,6 +100,20 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
 {{- end }}
+{{- if .Values.leaderElection.enabled }}
+{{- $lease := include "shiplog-controller.durationMs" .Values.leaderElection.leaseDuration | float64 }}
+{{- $renew := include "shiplog-controller.durationMs" .Values.leaderElection.renewDeadline | float64 }}
+{{- $retry := include "shiplog-controller.durationMs" .Values.leaderElection.retryPeriod | float64 }}
+{{- if le $lease $renew }}
+{{- fail "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration (client-go's rule: a deposed leader stops before anyone else can take the Lease)" }}
+{{- end }}
+{{- if le $renew (mulf $retry 1.2) }}
+{{- fail "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod (client-go's rule)" }}
+{{- end }}
+{{- if lt $lease 1000.0 }}
+{{- fail "leaderElection.leaseDuration: must be at least 1s (the Lease counts whole seconds)" }}
+{{- end }}
+{{- end }}
 {{- with .Values.config.deploymentNameTemplate }}
 {{- if not (and (contains "{workload}" .) (contains "{container}" .)) }}
 {{- fail "config.deploymentNameTemplate: must contain {workload} and {container}, so that records of different workloads and containers stay apart" }}
@@ -108,6 +122,16 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- if and .Values.config.namespaces .Values.config.excludeNamespaces }}
 {{- fail "config.excludeNamespaces: only applies when config.namespaces is empty (cluster-wide mode)" }}
 {{- end }}
+{{- end }}
+
+{{/*
+A duration as the controller reads it (500ms, 5s, 2m, 1h, or plain seconds), in milliseconds.
+*/}}
+{{- define "shiplog-controller.durationMs" -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" . }}
+{{- $unit := trimPrefix $number . }}
+{{- $scale := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "" 1000 }}
+{{- mulf (float64 $number) (index $scale $unit) }}
 {{- end }}
 
 {{/*
@@ -154,6 +178,12 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 {{- if .Values.leaderElection.enabled }}
 - name: SHIPLOG_LEASE_NAME
   value: {{ include "shiplog-controller.leaseName" . | quote }}
+- name: SHIPLOG_LEASE_DURATION
+  value: {{ .Values.leaderElection.leaseDuration | quote }}
+- name: SHIPLOG_RENEW_DEADLINE
+  value: {{ .Values.leaderElection.renewDeadline | quote }}
+- name: SHIPLOG_RETRY_PERIOD
+  value: {{ .Values.leaderElection.retryPeriod | quote }}
 {{- end }}
 - name: SHIPLOG_STATE_CONFIGMAP
   value: {{ include "shiplog-controller.stateConfigMapName" . | quote }}
