@@ -96,6 +96,8 @@ export class Transport {
   readonly #token: string | undefined;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
+  /** The base URL's own path (`/api/v3` on some servers), without a trailing slash. */
+  readonly #basePath: string;
   readonly #retry: ResolvedRetryOptions;
   readonly #hooks: TransportHooks;
   readonly #fetch: typeof fetch;
@@ -127,6 +129,7 @@ export class Transport {
       ]);
     }
     this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
     this.apiVersion = apiVersion;
     this.#token = options.token;
     this.#userAgent = options.userAgent ? `${options.userAgent} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
@@ -146,15 +149,14 @@ export class Transport {
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
     const operation = `${req.method} ${req.route}`;
     const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#checkSameService(req.url, operation);
-    const path = this.#pathOf(url);
-    if (this.tokenInfo) guardDeclaredToken(req.method, path, this.tokenInfo, operation);
+    if (this.tokenInfo) guardDeclaredToken(req.method, this.#pathOf(url), this.tokenInfo, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
     const headers = this.#headers(req);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
 
     for (let attempt = 0; ; attempt++) {
       if (req.signal?.aborted) throw new AbortedError(operation, { cause: req.signal.reason });
-      const started = performance.now();
+      const started = this.#hooks.onResponse ? performance.now() : 0;
       let exchange: { response: Response; body: unknown };
       try {
         exchange = await this.#exchange(url, req.method, headers, body, req.signal, operation);
@@ -167,8 +169,7 @@ export class Transport {
         continue;
       }
       const { response } = exchange;
-      const durationMs = performance.now() - started;
-      this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs, attempt });
+      this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs: performance.now() - started, attempt });
 
       if (response.status < 400) {
         return { status: response.status, headers: response.headers, data: exchange.body as T, url: response.url || url };
@@ -183,7 +184,7 @@ export class Transport {
           continue;
         }
       }
-      throw errorFromResponse(req.method, req.route, response, exchange.body, path);
+      throw errorFromResponse(req.method, req.route, response, exchange.body, this.#pathOf(url));
     }
   }
 
@@ -196,12 +197,12 @@ export class Transport {
       }
       return encodeURIComponent(String(value));
     });
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value !== undefined) search.set(key, String(value));
+    let search: URLSearchParams | undefined;
+    for (const key in query) {
+      const value = query[key];
+      if (value !== undefined) (search ??= new URLSearchParams()).set(key, String(value));
     }
-    const qs = search.toString();
-    return `${this.baseUrl}${path}${qs ? `?${qs}` : ""}`;
+    return search ? `${this.baseUrl}${path}?${search.toString()}` : `${this.baseUrl}${path}`;
   }
 
   /**
@@ -216,7 +217,7 @@ export class Transport {
       throw new ForeignUrlError(operation, "not a URL");
     }
     const base = new URL(this.baseUrl);
-    const basePath = base.pathname.replace(/\/+$/, "");
+    const basePath = this.#basePath;
     if (target.origin !== base.origin || (basePath && target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`))) {
       throw new ForeignUrlError(operation, `${target.origin}${target.pathname} is outside ${base.origin}${basePath}`);
     }
@@ -226,7 +227,7 @@ export class Transport {
   /** The API path of a URL, without the base URL's own path (a server under `/api/v3`, say). */
   #pathOf(url: string): string {
     const pathname = new URL(url).pathname;
-    const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    const basePath = this.#basePath;
     return basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || "/" : pathname;
   }
 
