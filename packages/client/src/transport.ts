@@ -252,15 +252,19 @@ export class Transport {
     callerSignal: AbortSignal | undefined,
     operation: string,
   ): Promise<{ response: Response; body: unknown }> {
-    const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    // A plain controller and timer, cleared when the attempt ends: cheaper per request than AbortSignal.timeout.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     try {
       const response = await this.#fetch(url, { method, headers, body, signal });
       return { response, body: await readBody(response) };
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
-      if (timeout.aborted) throw new TimeoutError(operation, this.#timeoutMs);
+      if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
       throw new NetworkError(operation, describeNetworkFailure(error));
+    } finally {
+      clearTimeout(timer);
     }
   }
 
