@@ -1,5 +1,4 @@
 import { parseLinkHeader } from "../pagination.js";
-import { sleep as defaultSleep } from "../retry-policy.js";
 import { parseRequest, parseResponse } from "../schema-validation.js";
 import {
   EVENT_FEED_ROUTES,
@@ -12,8 +11,8 @@ import {
 } from "../schemas/activity.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { checkPageOptions } from "../pagination.js";
-import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
-import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
+import { pollLoop, requestFirstPage } from "./poll-loop.js";
+import type { PollerOptions, PollerStats } from "./poller-options.js";
 import { SeenIds, oldestFirst } from "./seen-ids.js";
 
 export interface FeedPollOptions extends PollerOptions {
@@ -60,79 +59,43 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
     return this.#run();
   }
 
-  async *#run(): AsyncGenerator<ActivityEvent, void, undefined> {
+  /** A fresh follow of the feed: its own seen ids and ETag, so each iteration starts over. */
+  #run(): AsyncGenerator<ActivityEvent, void, undefined> {
     const options = this.#options;
-    const signal = options.signal;
-    const sleep = options.sleep ?? defaultSleep;
-    const now = options.now ?? Date.now;
-    const schedule = new PollSchedule(options);
     const seen = new SeenIds();
     const perPage = options.per_page ?? feedPageLimits(this.#feed.feed).maxPerPage;
     const operation = `GET ${this.#request.route}`;
-    let etag: string | undefined;
-    let first = true;
-
-    while (!signal?.aborted) {
-      let batch: ActivityEvent[] = [];
-      let waitMs: number;
-      try {
-        const result = await this.#pollOnce(etag, perPage, seen, first && options.start === "now", operation);
-        this.stats.polls++;
-        schedule.observe(result.intervalHeader);
-        if (result.status === 304) {
-          this.stats.notModified++;
-        } else {
+    return pollLoop(
+      {
+        poll: (etag, first) => this.#pollOnce(etag, perPage, seen, first && options.start === "now", operation),
+        take: (result, first) => {
           if (first && options.start === "now") {
             for (const event of result.events) seen.add(event.id);
-          } else {
-            batch = oldestFirst(result.events);
-            // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
-            if (!first && !result.metSeen && seen.size > 0 && batch.length >= MAX_FEED_EVENTS) options.onGap?.({ newEvents: batch.length });
+            return [];
           }
-          // Only a poll that completed moves the ETag on: a poll cut short must be repeated in full.
-          etag = result.etag ?? undefined;
-          first = false;
-        }
-        waitMs = schedule.succeeded();
-        options.onPoll?.({ status: result.status, newItems: batch.length, pages: result.pages, intervalSeconds: schedule.intervalSeconds, nextPollInMs: waitMs });
-      } catch (error) {
-        if (callerAborted(signal)) return;
-        if (!isTransientPollError(error)) throw error;
-        this.stats.errors++;
-        waitMs = schedule.failed(error, now());
-        options.onError?.(error, { failures: schedule.failures, delayMs: waitMs });
-      }
-      for (const event of batch) {
-        if (seen.has(event.id)) continue;
-        seen.add(event.id);
-        this.stats.yielded++;
-        yield event;
-      }
-      if (signal?.aborted) return;
-      this.stats.waits.push(waitMs);
-      try {
-        await sleep(waitMs, signal);
-      } catch (error) {
-        if (callerAborted(signal)) return;
-        throw error;
-      }
-    }
+          const batch = oldestFirst(result.events);
+          // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
+          if (!first && !result.metSeen && seen.size > 0 && batch.length >= MAX_FEED_EVENTS) options.onGap?.({ newEvents: batch.length });
+          return batch;
+        },
+        admit: (event) => {
+          if (seen.has(event.id)) return false;
+          seen.add(event.id);
+          return true;
+        },
+      },
+      options,
+      this.stats,
+    );
   }
 
   /** One poll: page 1 conditionally, then further pages until an event seen before (or the feed's end). */
   async #pollOnce(etag: string | undefined, perPage: number, seen: SeenIds, firstPageOnly: boolean, operation: string) {
     const signal = this.#options.signal;
-    const url = this.#transport.buildUrl(this.#request.route, this.#request.params, { per_page: perPage, page: 1 });
-    let response: ServiceResponse = await this.#transport.request({
-      method: "GET",
-      ...this.#request,
-      url,
-      headers: etag ? { "if-none-match": etag } : {},
-      signal,
-    });
-    const intervalHeader = response.headers.get("x-poll-interval");
-    const newEtag = response.headers.get("etag");
-    if (response.status === 304) return { status: 304, events: [], pages: 0, metSeen: true, etag: newEtag ?? etag, intervalHeader };
+    const firstPage = await requestFirstPage(this.#transport, this.#request, perPage, "etag", etag, signal);
+    const { intervalHeader, validator: newEtag } = firstPage;
+    let response: ServiceResponse = firstPage.response;
+    if (response.status === 304) return { status: 304, events: [], pages: 0, metSeen: true, validator: newEtag ?? etag, intervalHeader };
     const events: ActivityEvent[] = [];
     let pages = 0;
     let metSeen = false;
@@ -146,6 +109,6 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
       if (metSeen || firstPageOnly || !next) break;
       response = await this.#transport.request({ method: "GET", ...this.#request, url: next, signal });
     }
-    return { status: 200, events, pages, metSeen, etag: newEtag, intervalHeader };
+    return { status: 200, events, pages, metSeen, validator: newEtag, intervalHeader };
   }
 }

@@ -1,5 +1,4 @@
 import { checkPageOptions, parseLinkHeader } from "../pagination.js";
-import { sleep as defaultSleep } from "../retry-policy.js";
 import { parseRequest, parseResponse } from "../schema-validation.js";
 import {
   NOTIFICATIONS_PAGE_LIMITS,
@@ -10,8 +9,8 @@ import {
 } from "../schemas/notifications.js";
 import { ownerName } from "../schemas/common.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
-import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
-import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
+import { pollLoop, requestFirstPage } from "./poll-loop.js";
+import type { PollerOptions, PollerStats } from "./poller-options.js";
 
 export interface NotificationPollOptions extends PollerOptions {
   /** Follow one repository's threads instead of the whole inbox. */
@@ -58,77 +57,41 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     return this.#run();
   }
 
-  async *#run(): AsyncGenerator<NotificationThread, void, undefined> {
+  /** A fresh follow of the inbox: its own record of what was yielded and its own Last-Modified. */
+  #run(): AsyncGenerator<NotificationThread, void, undefined> {
     const options = this.#options;
-    const signal = options.signal;
-    const sleep = options.sleep ?? defaultSleep;
-    const now = options.now ?? Date.now;
-    const schedule = new PollSchedule(options);
     // Thread id -> the updated_at last yielded (or skipped at start).
     const yielded = new Map<string, string>();
-    let lastModified: string | undefined;
-    let first = true;
-
-    while (!signal?.aborted) {
-      let batch: NotificationThread[] = [];
-      let waitMs: number;
-      try {
-        const result = await this.#pollOnce(lastModified);
-        this.stats.polls++;
-        schedule.observe(result.intervalHeader);
-        if (result.status === 304) {
-          this.stats.notModified++;
-        } else {
+    return pollLoop(
+      {
+        poll: (lastModified) => this.#pollOnce(lastModified),
+        take: (result, first) => {
           const fresh = result.threads.filter((t) => yielded.get(t.id) !== t.updated_at);
           if (first && options.start === "now") {
             for (const thread of fresh) yielded.set(thread.id, thread.updated_at);
-          } else {
-            batch = fresh.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || Number(a.id) - Number(b.id));
+            return [];
           }
-          lastModified = result.lastModified ?? undefined;
-          first = false;
-        }
-        waitMs = schedule.succeeded();
-        options.onPoll?.({ status: result.status, newItems: batch.length, pages: result.pages, intervalSeconds: schedule.intervalSeconds, nextPollInMs: waitMs });
-      } catch (error) {
-        if (callerAborted(signal)) return;
-        if (!isTransientPollError(error)) throw error;
-        this.stats.errors++;
-        waitMs = schedule.failed(error, now());
-        options.onError?.(error, { failures: schedule.failures, delayMs: waitMs });
-      }
-      for (const thread of batch) {
-        if (yielded.get(thread.id) === thread.updated_at) continue;
-        yielded.set(thread.id, thread.updated_at);
-        this.stats.yielded++;
-        yield thread;
-      }
-      if (signal?.aborted) return;
-      this.stats.waits.push(waitMs);
-      try {
-        await sleep(waitMs, signal);
-      } catch (error) {
-        if (callerAborted(signal)) return;
-        throw error;
-      }
-    }
+          return fresh.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || Number(a.id) - Number(b.id));
+        },
+        admit: (thread) => {
+          if (yielded.get(thread.id) === thread.updated_at) return false;
+          yielded.set(thread.id, thread.updated_at);
+          return true;
+        },
+      },
+      options,
+      this.stats,
+    );
   }
 
   /** One poll: the first page conditionally; on a change, every page. */
   async #pollOnce(lastModified: string | undefined) {
     const signal = this.#options.signal;
     const operation = `GET ${this.#request.route}`;
-    const url = this.#transport.buildUrl(this.#request.route, this.#request.params, { ...this.#request.query, per_page: this.#perPage, page: 1 });
-    let response: ServiceResponse = await this.#transport.request({
-      method: "GET",
-      ...this.#request,
-      url,
-      headers: lastModified ? { "if-modified-since": lastModified } : {},
-      signal,
-    });
-    const intervalHeader = response.headers.get("x-poll-interval");
-    const newLastModified = response.headers.get("last-modified");
-    if (response.status === 304) return { status: 304, threads: [], pages: 0, lastModified: newLastModified ?? lastModified, intervalHeader };
+    const firstPage = await requestFirstPage(this.#transport, this.#request, this.#perPage, "last-modified", lastModified, signal);
+    const { intervalHeader, validator: newLastModified } = firstPage;
+    let response: ServiceResponse = firstPage.response;
+    if (response.status === 304) return { status: 304, threads: [], pages: 0, validator: newLastModified ?? lastModified, intervalHeader };
     const threads: NotificationThread[] = [];
     let pages = 0;
     for (;;) {
@@ -144,6 +107,6 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       const known = latest.get(thread.id);
       if (!known || Date.parse(thread.updated_at) > Date.parse(known.updated_at)) latest.set(thread.id, thread);
     }
-    return { status: 200, threads: [...latest.values()], pages, lastModified: newLastModified, intervalHeader };
+    return { status: 200, threads: [...latest.values()], pages, validator: newLastModified, intervalHeader };
   }
 }
