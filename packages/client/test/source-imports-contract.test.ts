@@ -1,29 +1,18 @@
 // The client's source import schemas accept every official example of the eight operations (requests and responses).
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import {
-  getCommitAuthorsParams,
-  importAuthor,
-  importAuthorList,
-  importLargeFileList,
-  importRepoParams,
-  mapCommitAuthorParams,
-  setLfsPreferenceParams,
-  sourceImport,
-  startImportParams,
-  updateImportParams,
-} from "@shiplog/client";
+import * as shiplog from "@shiplog/client";
 import { requestExamples, responseExamples } from "../../../test/support/openapi-contract.js";
 
 const R = "/repos/{owner}/{repo}/import";
 const operations: { method: string; path: string; response: z.ZodType; params: z.ZodType; extra?: Record<string, unknown> }[] = [
-  { method: "GET", path: R, response: sourceImport, params: importRepoParams },
-  { method: "PUT", path: R, response: sourceImport, params: startImportParams },
-  { method: "PATCH", path: R, response: sourceImport, params: updateImportParams },
-  { method: "GET", path: `${R}/authors`, response: importAuthorList, params: getCommitAuthorsParams },
-  { method: "PATCH", path: `${R}/authors/{author_id}`, response: importAuthor, params: mapCommitAuthorParams, extra: { author_id: 2268557 } },
-  { method: "GET", path: `${R}/large_files`, response: importLargeFileList, params: importRepoParams },
-  { method: "PATCH", path: `${R}/lfs`, response: sourceImport, params: setLfsPreferenceParams },
+  { method: "GET", path: R, response: shiplog.sourceImport, params: shiplog.importRepoParams },
+  { method: "PUT", path: R, response: shiplog.sourceImport, params: shiplog.startImportParams },
+  { method: "PATCH", path: R, response: shiplog.sourceImport, params: shiplog.updateImportParams },
+  { method: "GET", path: `${R}/authors`, response: shiplog.importAuthorList, params: shiplog.getCommitAuthorsParams },
+  { method: "PATCH", path: `${R}/authors/{author_id}`, response: shiplog.importAuthor, params: shiplog.mapCommitAuthorParams, extra: { author_id: 2268557 } },
+  { method: "GET", path: `${R}/large_files`, response: shiplog.importLargeFileList, params: shiplog.importRepoParams },
+  { method: "PATCH", path: `${R}/lfs`, response: shiplog.sourceImport, params: shiplog.setLfsPreferenceParams },
 ];
 
 describe("official examples", () => {

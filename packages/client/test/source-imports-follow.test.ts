@@ -1,25 +1,12 @@
 // followImport against the emulator: progress yielded change by change, the next step offered for each problem
 // state, LFS decisions, abort and early exit. The injected sleep steps the simulated importer: no real waiting.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AbortedError, ShiplogClient, describeImport, followImport, type ImportUpdate, type SourceImport } from "@shiplog/client";
-import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { describe, expect, it } from "vitest";
+import { AbortedError, describeImport, followImport, type ImportUpdate, type SourceImport } from "@shiplog/client";
+import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
 
 process.noDeprecation = true;
 
-const target = { owner: "acme", repo: "api" };
-const SVN_URL = "https://svn.example.com/svn/myproject";
-
-let emulator: Emulator;
-let client: ShiplogClient;
-beforeAll(async () => {
-  emulator = await startEmulator();
-  client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false });
-});
-afterAll(() => emulator.stop());
-beforeEach(() => {
-  emulator.imports.reset();
-  emulator.clock.set("2024-03-01T12:00:00Z", { freeze: true });
-});
+useImportEmulator("2024-03-01T12:00:00Z");
 
 /** A sleep that advances the importer one step instead of waiting; records the intervals asked for. */
 function steppingSleep(intervals: number[] = []) {

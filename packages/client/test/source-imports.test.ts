@@ -2,7 +2,7 @@
 // the retirement switch on both sides of 2024-04-12, token rules, authors, LFS and large files, 422 and 503.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ForbiddenError,
   NotFoundError,
@@ -15,27 +15,15 @@ import {
   UnavailableError,
   type SourceImport,
 } from "@shiplog/client";
-import { startEmulator, type Emulator, type SimulatedStatus } from "@shiplog/emulator";
+import type { SimulatedStatus } from "@shiplog/emulator";
+import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
 
 // The deprecation warning is tested in a child process below; here it would only add noise.
 process.noDeprecation = true;
 
 const BEFORE_CUTOFF = "2024-04-11T23:59:59Z";
 const AT_CUTOFF = "2024-04-12T00:00:00Z";
-const target = { owner: "acme", repo: "api" };
-const SVN_URL = "https://svn.example.com/svn/myproject";
-
-let emulator: Emulator;
-let client: ShiplogClient;
-beforeAll(async () => {
-  emulator = await startEmulator();
-  client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false });
-});
-afterAll(() => emulator.stop());
-beforeEach(() => {
-  emulator.imports.reset();
-  emulator.clock.set(BEFORE_CUTOFF, { freeze: true });
-});
+useImportEmulator(BEFORE_CUTOFF);
 
 const status = async () => (await client.imports.getImportStatus(target)).status;
 const step = () => emulator.imports.step(target.owner, target.repo);
