@@ -1,3 +1,4 @@
+import { ShiplogError } from "@shiplog/client";
 /** Where a command writes; a test or an embedding program can capture it. */
 export interface CliIo {
   stdout(text: string): void;
@@ -26,6 +27,8 @@ export const EXIT = {
 } as const;
 
 /** Thrown by a command for bad usage; the runner prints the message and the command's help. */
-export class UsageError extends Error {
-  readonly code = "usage";
+export class UsageError extends ShiplogError {
+  constructor(message: string) {
+    super("usage", message);
+  }
 }

@@ -5,6 +5,7 @@
 // - `digests`: the raw 32 bytes of each record's sha256 digest, in record order: random data gzip cannot shrink,
 //   and hex would double it. With every record on its own digest they are most of the size (320 KB per 10,000).
 // Pure: no I/O.
+import { ShiplogError } from "@shiplog/client";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
@@ -14,11 +15,9 @@ import { recordKey, type RecordGroup } from "./pod-records.js";
 export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v1";
 
 /** Encoded state that cannot be read (corrupt, or written by an incompatible version). */
-export class AcknowledgedStateFormatError extends Error {
-  readonly code = "acknowledged_state_unreadable";
+export class AcknowledgedStateFormatError extends ShiplogError {
   constructor(message: string) {
-    super(message);
-    this.name = "AcknowledgedStateFormatError";
+    super("acknowledged_state_unreadable", message);
   }
 }
 

@@ -2,6 +2,7 @@
 // at most `batchSize` (≤ 1000) entries, with p-queue bounding the calls in flight. A failed call leaves its
 // entries pending (the caller retries them after a backoff); an entry the service refuses on its own (422 after
 // bisection, or listed in `errors` under partial success) is reported as rejected, never silently dropped.
+import { ShiplogError } from "@shiplog/client";
 import type { ClusterDeploymentEntry, ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
@@ -33,11 +34,9 @@ export interface BatchSenderOptions {
 }
 
 /** A batch was not sent because this replica is not (or no longer) the leader. */
-export class NotLeaderError extends Error {
-  readonly code = "not_leader";
+export class NotLeaderError extends ShiplogError {
   constructor() {
-    super("not the leader: deployment records are posted only by the replica holding the lease");
-    this.name = "NotLeaderError";
+    super("not_leader", "not the leader: deployment records are posted only by the replica holding the lease");
   }
 }
 

@@ -1,5 +1,6 @@
 // Controller configuration from environment variables and command-line flags (flags win), validated at start.
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
+import { ShiplogError } from "@shiplog/client";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -110,11 +111,9 @@ export interface ConfigIssue {
 }
 
 /** Invalid configuration; `issues` names every problem found. */
-export class ConfigError extends Error {
-  readonly code = "invalid_config";
+export class ConfigError extends ShiplogError {
   constructor(readonly issues: ConfigIssue[]) {
-    super(`invalid configuration:\n${issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n")}`);
-    this.name = "ConfigError";
+    super("invalid_config", `invalid configuration:\n${issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n")}`);
   }
 }
 

@@ -7,6 +7,7 @@
 //   (a previous leader's last write): read again, apply our changes since the last write on top, retry.
 // - The state belongs to one service (API URL), organization and cluster; state written for another, or without
 //   that identity, is ignored (and replaced).
+import { ShiplogError } from "@shiplog/client";
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
@@ -27,23 +28,19 @@ const MAX_CONFLICT_RETRIES = 5;
 const API_URL_KEY = "api-url";
 
 /** The state does not fit in one ConfigMap. */
-export class AcknowledgedStateTooLargeError extends Error {
-  readonly code = "acknowledged_state_too_large";
+export class AcknowledgedStateTooLargeError extends ShiplogError {
   constructor(
     readonly bytes: number,
     readonly records: number,
   ) {
-    super(`acknowledged state of ${records} records needs ${bytes} bytes, over the ConfigMap limit of ${CONFIGMAP_MAX_BYTES}`);
-    this.name = "AcknowledgedStateTooLargeError";
+    super("acknowledged_state_too_large", `acknowledged state of ${records} records needs ${bytes} bytes, over the ConfigMap limit of ${CONFIGMAP_MAX_BYTES}`);
   }
 }
 
 /** Writing the state kept failing with conflicts, or the API refused it. */
-export class AcknowledgedStateWriteError extends Error {
-  readonly code = "acknowledged_state_write_failed";
+export class AcknowledgedStateWriteError extends ShiplogError {
   constructor(message: string) {
-    super(message);
-    this.name = "AcknowledgedStateWriteError";
+    super("acknowledged_state_write_failed", message);
   }
 }
 

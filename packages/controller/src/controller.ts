@@ -3,7 +3,7 @@
 // Failed sends stay pending and are retried with backoff; a periodic full resync resends everything desired.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { ShiplogClient, type ApiVersion } from "@shiplog/client";
+import { ShiplogClient, type ApiVersion, ShiplogError } from "@shiplog/client";
 import type { KubeConfig } from "@kubernetes/client-node";
 import nodeFetch from "node-fetch";
 import { pino, type Logger } from "pino";
@@ -70,11 +70,9 @@ export interface ControllerStatus {
 }
 
 /** A flush was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
-export class StateNotLoadedError extends Error {
-  readonly code = "acknowledged_state_not_loaded";
+export class StateNotLoadedError extends ShiplogError {
   constructor() {
-    super("the acknowledged state could not be loaded yet; nothing is sent until it is (see the logs)");
-    this.name = "StateNotLoadedError";
+    super("acknowledged_state_not_loaded", "the acknowledged state could not be loaded yet; nothing is sent until it is (see the logs)");
   }
 }
 

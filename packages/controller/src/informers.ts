@@ -10,6 +10,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { ListWatch, Watch, type KubeConfig, type KubernetesObject } from "@kubernetes/client-node";
 import fetch from "node-fetch";
+import { ShiplogError } from "@shiplog/client";
 import type { Logger } from "pino";
 import { slimObject, type CronJob, type Job, type Pod, type WatchedKind, type Workload } from "./kube-objects.js";
 import type { ClusterSnapshot, WorkloadKind } from "./desired-state.js";
@@ -50,14 +51,12 @@ export interface InformerOptions {
 }
 
 /** An error with the HTTP status of a failed Kubernetes request (what ListWatch looks at for 410). */
-class KubeRequestError extends Error {
-  readonly code = "kube_request_failed";
+class KubeRequestError extends ShiplogError {
   constructor(
     message: string,
     readonly statusCode?: number,
   ) {
-    super(message);
-    this.name = "KubeRequestError";
+    super("kube_request_failed", message);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { toFieldIssues } from "@shiplog/client";
+import { toFieldIssues, ShiplogError } from "@shiplog/client";
 
 /** One thing wrong with an argument of a steering call. */
 export interface UsageIssue {
@@ -15,16 +15,14 @@ export interface UsageIssue {
  * A steering API of the emulator (fixture, faults, imports, activity, clocks and intervals) was called wrongly:
  * a bug in the test or demo driving it, not an answer of the service. `code` is stable: `emulator_usage`.
  */
-export class EmulatorUsageError extends Error {
-  readonly code = "emulator_usage";
+export class EmulatorUsageError extends ShiplogError {
   /** The call that refused, such as `startEmulator` or `faults.add`. */
   readonly operation: string;
   readonly issues: readonly UsageIssue[];
 
   constructor(operation: string, issues: UsageIssue | readonly UsageIssue[]) {
     const list = Array.isArray(issues) ? (issues as readonly UsageIssue[]) : [issues as UsageIssue];
-    super(`${operation}: ${list.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ")}`);
-    this.name = "EmulatorUsageError";
+    super("emulator_usage", `${operation}: ${list.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ")}`);
     this.operation = operation;
     this.issues = list;
   }
