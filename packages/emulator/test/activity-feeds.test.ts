@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError, NotFoundError, ShiplogClient, UnavailableError, type ActivityEvent } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { collect } from "./collect.js";
 
 // Spec 4.4 and 6.1 over HTTP: capacity, age, ETag/304, X-Poll-Interval, visibility, 301, 503, access.
 let emu: Emulator;
@@ -20,12 +21,6 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 const client = (token?: string) => new ShiplogClient({ baseUrl: emu.url, token: token === undefined ? undefined : emu.tokens[token], retry: false });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 async function get(path: string, token?: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${emu.url}${path}`, { headers: { ...(token ? { authorization: `Bearer ${emu.tokens[token]}` } : {}), ...headers }, redirect: "manual" });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForbiddenError, GoneError, NotFoundError, RequestValidationError, ShiplogClient, type IssueEvent } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { collect } from "./collect.js";
 
 // Spec 4.5 and 6.3 over HTTP: the repository list, one event (403, 404, 410), the per-issue list with labels.
 let emu: Emulator;
@@ -29,12 +30,6 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 const client = (token?: string) => new ShiplogClient({ baseUrl: emu.url, token: token === undefined ? undefined : emu.tokens[token], retry: false });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 describe("issue events", () => {
   it("the repository list carries each event's issue, newest first", async () => {

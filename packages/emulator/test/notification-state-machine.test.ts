@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ForbiddenError, MarkReadTimeoutError, NotFoundError, RequestValidationError, ShiplogClient, TokenTypeRefusedError, type NotificationThread } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { collect } from "./collect.js";
 
 // Spec 3.2, row by row, over HTTP with the real client. hubot acts; octo (classic token) receives.
 let emu: Emulator;
@@ -22,12 +23,6 @@ afterAll(() => emu.stop());
 beforeEach(() => {
   emu.state.notifications.markReadThreshold = 100;
 });
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
 
 let titles = 0;
 /** Opens an issue in `repo` that mentions octo, so octo has an unread, participating thread. */
