@@ -22,6 +22,9 @@ import {
   type ServiceErrorDetails,
   type ServiceFieldError,
 } from "./errors.js";
+import { fetchEngine } from "./fetch-engine.js";
+import type { EngineResponse, HttpEngine } from "./http-engine.js";
+import { undiciEngine } from "./undici-engine.js";
 import {
   backoffDelay,
   isRateLimitAnswer,
@@ -52,7 +55,10 @@ export interface TransportOptions {
   timeoutMs?: number;
   retry?: RetryOptions | false;
   hooks?: TransportHooks;
-  /** A fetch implementation (a proxy-aware one, for example). Default: the global fetch. */
+  /**
+   * A fetch implementation to send through (one with a custom dispatcher, for example). Default: undici's request
+   * API over a keep-alive pool, through the proxy that HTTPS_PROXY / HTTP_PROXY name (NO_PROXY honoured).
+   */
   fetch?: typeof fetch;
   /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
   tokenInfo?: DeclaredToken;
@@ -100,7 +106,7 @@ export class Transport {
   readonly #basePath: string;
   readonly #retry: ResolvedRetryOptions;
   readonly #hooks: TransportHooks;
-  readonly #fetch: typeof fetch;
+  readonly #engine: HttpEngine;
 
   constructor(options: TransportOptions = {}) {
     const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
@@ -136,7 +142,7 @@ export class Transport {
     this.#timeoutMs = timeoutMs;
     this.#retry = resolveRetryOptions(options.retry);
     this.#hooks = options.hooks ?? {};
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#engine = options.fetch ? fetchEngine(options.fetch) : undiciEngine();
     this.tokenInfo = options.tokenInfo;
   }
 
@@ -157,9 +163,9 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (req.signal?.aborted) throw new AbortedError(operation, { cause: req.signal.reason });
       const started = this.#hooks.onResponse ? performance.now() : 0;
-      let exchange: { response: Response; body: unknown };
+      let response: EngineResponse;
       try {
-        exchange = await this.#exchange(url, req.method, headers, body, req.signal, operation);
+        response = await this.#exchange(url, req.method, headers, body, req.signal, operation);
       } catch (error) {
         const canRetry = retryable && attempt < this.#retry.retries && !(error instanceof AbortedError);
         if (!canRetry) throw error;
@@ -168,11 +174,10 @@ export class Transport {
         await this.#wait(delayMs, req.signal, operation);
         continue;
       }
-      const { response } = exchange;
       this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs: performance.now() - started, attempt });
 
       if (response.status < 400) {
-        return { status: response.status, headers: response.headers, data: exchange.body as T, url: response.url || url };
+        return { status: response.status, headers: response.headers, data: response.body as T, url: response.url };
       }
 
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers)) {
@@ -184,7 +189,7 @@ export class Transport {
           continue;
         }
       }
-      throw errorFromResponse(req.method, req.route, response, exchange.body, this.#pathOf(url));
+      throw errorFromResponse(req.method, req.route, response, response.body, this.#pathOf(url));
     }
   }
 
@@ -251,14 +256,13 @@ export class Transport {
     body: string | undefined,
     callerSignal: AbortSignal | undefined,
     operation: string,
-  ): Promise<{ response: Response; body: unknown }> {
+  ): Promise<EngineResponse> {
     // A plain controller and timer, cleared when the attempt ends: cheaper per request than AbortSignal.timeout.
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     try {
-      const response = await this.#fetch(url, { method, headers, body, signal });
-      return { response, body: await readBody(response) };
+      return await this.#engine(url, { method, headers, body, signal });
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
@@ -277,29 +281,26 @@ export class Transport {
   }
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  if (response.status === 204 || response.status === 205 || response.status === 304) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  const text = await response.text();
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** The cause's code and message only: never the request, which carries the Authorization header. */
+/**
+ * The failure's code and message only, never the request, which carries the Authorization header. undici's own
+ * errors carry the code; fetch wraps them as the cause of a TypeError.
+ */
 function describeNetworkFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  type Coded = { code?: unknown; message?: string; cause?: Coded };
+  const failure = error as Coded | undefined;
+  const coded = typeof failure?.code === "string" ? failure : failure?.cause;
+  if (typeof coded?.code === "string") return `${coded.code}${coded.message ? ` (${coded.message})` : ""}`;
   return error instanceof Error ? error.message : String(error);
 }
 
 /** Maps an error status to the class for its meaning (spec section 7). */
-export function errorFromResponse(method: string, route: string, response: Response, body: unknown, path?: string): ServiceError {
+export function errorFromResponse(
+  method: string,
+  route: string,
+  response: Pick<Response, "status" | "statusText" | "headers">,
+  body: unknown,
+  path?: string,
+): ServiceError {
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const rawMessage = record["message"];
   const serviceMessage =
