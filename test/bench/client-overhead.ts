@@ -79,8 +79,8 @@ try {
   const rps = (sender: Sender) => median(sender.rates);
   const percentOf = (sender: Sender, base: Sender) => `${((rps(sender) / rps(base)) * 100).toFixed(1)}%`;
   console.log(
-    `client-overhead: ${measured} storage-record creates per path, concurrency 16, ${ROUNDS} rotating rounds, one process per path, node ${process.version}`,
-    "\n  req/s is the median round's rate",
+    `client-overhead: ${measured} storage-record creates per path, concurrency 16, ${ROUNDS} rotating rounds, one process per path, node ${process.version}\n` +
+      "  req/s is the median round's rate",
   );
   for (const sender of senders) {
     const cpu = (sender.cpuMicros / measured).toFixed(0);
