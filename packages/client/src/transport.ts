@@ -134,11 +134,17 @@ export class Transport {
         { field: "timeoutMs", rule: "minimum 1", message: "the timeout must be a positive number of milliseconds" },
       ]);
     }
+    const headerIssues = [
+      { field: "token", value: options.token },
+      { field: "userAgent", value: options.userAgent },
+    ].flatMap(({ field, value }) => (value === undefined || isHeaderValue(value) ? [] : [invalidHeaderValue(field)]));
+    if (headerIssues.length > 0) throw new RequestValidationError("client options", headerIssues);
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
     this.apiVersion = apiVersion;
-    this.#token = options.token;
-    this.#userAgent = options.userAgent ? `${options.userAgent} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
+    // Trimmed as fetch trims header values: a token read from a file keeps its final newline.
+    this.#token = options.token?.trim();
+    this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
     this.#timeoutMs = timeoutMs;
     this.#retry = resolveRetryOptions(options.retry);
     this.#hooks = options.hooks ?? {};
@@ -157,7 +163,7 @@ export class Transport {
     const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#checkSameService(req.url, operation);
     if (this.tokenInfo) guardDeclaredToken(req.method, this.#pathOf(url), this.tokenInfo, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
-    const headers = this.#headers(req);
+    const headers = this.#headers(req, operation);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
 
     for (let attempt = 0; ; attempt++) {
@@ -177,7 +183,8 @@ export class Transport {
       this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs: performance.now() - started, attempt });
 
       if (response.status < 400) {
-        return { status: response.status, headers: response.headers, data: response.body as T, url: response.url };
+        // Headers are built when read: most successful calls never read one.
+        return { status: response.status, get headers() { return response.headers; }, data: response.body as T, url: response.url };
       }
 
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers)) {
@@ -236,13 +243,17 @@ export class Transport {
     return basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || "/" : pathname;
   }
 
-  #headers(req: RouteRequest): Record<string, string> {
+  #headers(req: RouteRequest, operation: string): Record<string, string> {
     const headers: Record<string, string> = {
       accept: SERVICE_MEDIA_TYPE,
       "x-service-api-version": this.apiVersion,
       "user-agent": this.#userAgent,
-      ...req.headers,
     };
+    for (const name in req.headers) {
+      const value = req.headers[name]!;
+      if (!isHeaderValue(value)) throw new RequestValidationError(operation, [invalidHeaderValue(`headers.${name}`)]);
+      headers[name.toLowerCase()] = value.trim();
+    }
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (this.#token) headers["authorization"] = `Bearer ${this.#token}`;
     return headers;
@@ -266,7 +277,7 @@ export class Transport {
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
-      throw new NetworkError(operation, describeNetworkFailure(error));
+      throw new NetworkError(operation, describeNetworkFailure(error, this.#token));
     } finally {
       clearTimeout(timer);
     }
@@ -285,12 +296,23 @@ export class Transport {
  * The failure's code and message only, never the request, which carries the Authorization header. undici's own
  * errors carry the code; fetch wraps them as the cause of a TypeError.
  */
-function describeNetworkFailure(error: unknown): string {
+function describeNetworkFailure(error: unknown, token: string | undefined): string {
   type Coded = { code?: unknown; message?: string; cause?: Coded };
   const failure = error as Coded | undefined;
   const coded = typeof failure?.code === "string" ? failure : failure?.cause;
-  if (typeof coded?.code === "string") return `${coded.code}${coded.message ? ` (${coded.message})` : ""}`;
-  return error instanceof Error ? error.message : String(error);
+  const description =
+    typeof coded?.code === "string" ? `${coded.code}${coded.message ? ` (${coded.message})` : ""}` : error instanceof Error ? error.message : String(error);
+  // A fetch given by the caller may quote a header in its message; the token never leaves in one.
+  return token ? description.replaceAll(token, "[redacted]") : description;
+}
+
+/** A value fetch and undici both accept in a header: no line breaks, no other control characters. */
+function isHeaderValue(value: string): boolean {
+  return !/[\0-\x08\x0a-\x1f\x7f]/.test(value.trim());
+}
+
+function invalidHeaderValue(field: string) {
+  return { field, rule: "header value", message: "must not contain line breaks or other control characters" };
 }
 
 /** Maps an error status to the class for its meaning (spec section 7). */
