@@ -4,7 +4,6 @@ import { ArtifactMetadataApi, GitApi, Transport } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
-import { proxyAwareFetch } from "./proxy-aware-fetch.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { fileSubjects, matchFiles, type Subject } from "./subjects.js";
 
@@ -69,15 +68,14 @@ export async function run(): Promise<void> {
 
   const repository = `${plan.owner}/${plan.repo}`;
   const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
-  const http = proxyAwareFetch();
-  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT, fetch: http.fetch });
+  // The client's own engine honours the runner's HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
+  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT });
   const git = new GitApi(transport);
   const artifacts = new ArtifactMetadataApi(transport);
   // The tag and the storage records do not depend on each other: they go out together.
   const tagTask = plan.tag ? tagStep(git, plan, repository) : undefined;
   const recordTasks = plan.storage ? recordSteps(artifacts, plan, subjects) : [];
   const [tagResult, ...recordResults] = await Promise.allSettled([tagTask ?? Promise.resolve(undefined), ...recordTasks]);
-  await http.close();
   if (tagResult?.status === "fulfilled") report.tag = tagResult.value;
   const failures: FailureExplanation[] = [];
   if (tagResult?.status === "rejected") failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
