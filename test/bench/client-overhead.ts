@@ -89,10 +89,13 @@ try {
   const ratio = rps(client) / rps(rawFetch);
   const line = (label: string, value: string) => console.log(`  ${label.padEnd(32)}: ${value}`);
   line("raw fetch control vs raw fetch", `${percentOf(control, rawFetch)} (the noise of this measurement)`);
-  line("client vs bare undici request", `${percentOf(client, rawUndici)} (what validation, timeouts and errors cost)`);
+  line("client vs bare undici request", `${percentOf(client, rawUndici)} (the client's own work on the same engine: timeout, validation, errors)`);
   line("client vs raw fetch + timeout", percentOf(client, rawWithTimeout));
   line("client vs bare raw fetch", `${(ratio * 100).toFixed(1)}% (target >= 85%) ${ratio >= 0.85 ? "PASS" : "MISS"}`);
 } finally {
-  for (const sender of senders) sender.child.disconnect();
-  await emulator.stop();
+  try {
+    for (const sender of senders) if (sender.child.connected) sender.child.disconnect();
+  } finally {
+    await emulator.stop();
+  }
 }
