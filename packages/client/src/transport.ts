@@ -56,8 +56,9 @@ export interface TransportOptions {
   retry?: RetryOptions | false;
   hooks?: TransportHooks;
   /**
-   * A fetch implementation to send through (one with a custom dispatcher, for example). Default: undici's request
-   * API over a keep-alive pool, through the proxy that HTTPS_PROXY / HTTP_PROXY name (NO_PROXY honoured).
+   * A fetch implementation to send through (one with a custom dispatcher, or a test stub). Default: undici's request
+   * API over the client's own keep-alive pool, through the proxy that HTTPS_PROXY / HTTP_PROXY name (NO_PROXY
+   * honoured, loopback never proxied); the global fetch's dispatcher does not apply to it.
    */
   fetch?: typeof fetch;
   /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
@@ -142,7 +143,7 @@ export class Transport {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
     this.apiVersion = apiVersion;
-    // Trimmed as fetch trims header values: a token read from a file keeps its final newline.
+    // Trimmed as fetch trims header values, so a token read from a file with its final newline still works.
     this.#token = options.token?.trim();
     this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
     this.#timeoutMs = timeoutMs;
