@@ -18,6 +18,8 @@ const DECODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
 
 interface Pools {
   request: typeof undiciRequest;
+  /** undici's own Headers: the global one would load Node's second copy of undici (about 10 ms, once). */
+  Headers: typeof globalThis.Headers;
   direct: Dispatcher;
   /** Through the proxy the environment names, created on first use (undici 6 warns it is experimental). */
   proxied: () => Dispatcher;
@@ -28,7 +30,7 @@ interface Pools {
 let pools: Pools | undefined;
 
 async function load(): Promise<Pools> {
-  const { request, Agent, EnvHttpProxyAgent } = await import("undici");
+  const { request, Agent, EnvHttpProxyAgent, Headers } = await import("undici");
   if (pools) return pools;
   const direct = new Agent();
   let proxied: Dispatcher | undefined;
@@ -36,7 +38,7 @@ async function load(): Promise<Pools> {
   // NO_PROXY is honoured by EnvHttpProxyAgent; plain http goes to the proxy in absolute form, as curl sends it.
   // proxyTunnel is passed on to undici 6.29's ProxyAgent, though its types do not list it.
   const proxyOptions = { proxyTunnel: false } as ConstructorParameters<typeof EnvHttpProxyAgent>[0];
-  pools = { request, direct, proxied: () => (proxyConfigured ? (proxied ??= new EnvHttpProxyAgent(proxyOptions)) : direct) };
+  pools = { request, Headers: Headers as unknown as typeof globalThis.Headers, direct, proxied: () => (proxyConfigured ? (proxied ??= new EnvHttpProxyAgent(proxyOptions)) : direct) };
   return pools;
 }
 
@@ -53,7 +55,7 @@ function isLoopback(url: string): boolean {
  */
 export function undiciEngine(): HttpEngine {
   return async (url, { method, headers, body, signal }) => {
-    const { request, direct, proxied } = pools ?? (await load());
+    const { request, Headers, direct, proxied } = pools ?? (await load());
     const dispatcher = isLoopback(url) ? direct : proxied();
     const sent = request(url, {
       method: method as Dispatcher.HttpMethod,
@@ -70,7 +72,7 @@ export function undiciEngine(): HttpEngine {
     if (isBodiless(answer.statusCode)) await answer.body.dump();
     else data = parseBodyText(await decodedText(answer));
     const history = (answer.context as { history?: readonly URL[] } | undefined)?.history;
-    return new UndiciResponse(answer.statusCode, answer.headers, history?.length ? history[history.length - 1]!.href : url, data);
+    return new UndiciResponse(answer.statusCode, answer.headers, Headers, history?.length ? history[history.length - 1]!.href : url, data);
   };
 }
 
@@ -118,15 +120,18 @@ const statusPhrase = (status: number) => (statusCodes ??= (createRequire(import.
 /** An answer whose Headers object is only built when read: most successful calls never read a header. */
 class UndiciResponse implements EngineResponse {
   readonly #raw: Record<string, string | string[] | undefined>;
+  readonly #Headers: typeof globalThis.Headers;
   #headers: Headers | undefined;
 
   constructor(
     readonly status: number,
     raw: Record<string, string | string[] | undefined>,
+    HeadersClass: typeof globalThis.Headers,
     readonly url: string,
     readonly body: unknown,
   ) {
     this.#raw = raw;
+    this.#Headers = HeadersClass;
   }
 
   /** undici's request API does not pass the reason phrase on: the standard one for the status. */
@@ -136,7 +141,7 @@ class UndiciResponse implements EngineResponse {
 
   get headers(): Headers {
     if (!this.#headers) {
-      const headers = new Headers();
+      const headers = new this.#Headers();
       for (const [name, value] of Object.entries(this.#raw)) {
         if (Array.isArray(value)) for (const item of value) headers.append(name, item);
         else if (value !== undefined) headers.append(name, value);

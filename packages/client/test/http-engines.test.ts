@@ -67,7 +67,7 @@ describe("the default engine", () => {
       json(res, []);
     });
     const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/notifications" });
-    expect(response.headers).toBeInstanceOf(Headers);
+    expect([...response.headers.keys()]).toContain("x-poll-interval");
     expect(response.headers.get("x-poll-interval")).toBe("60");
     expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
   });
