@@ -1,3 +1,5 @@
+import type { ShiplogError } from "./errors.js";
+
 /** One HTTP attempt's request, as the transport hands it to an engine. */
 export interface EngineRequest {
   method: string;
@@ -33,5 +35,15 @@ export function parseBodyText(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/**
+ * A failure that trying again cannot mend (a proxy variable that is not a URL, an endless redirect, a body that
+ * does not decode): the transport raises the typed error it describes, and does not retry.
+ */
+export class FinalEngineFailure extends Error {
+  constructor(readonly toError: (operation: string) => ShiplogError) {
+    super("the attempt failed in a way a retry cannot mend");
   }
 }

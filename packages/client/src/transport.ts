@@ -23,7 +23,7 @@ import {
   type ServiceFieldError,
 } from "./errors.js";
 import { fetchEngine } from "./fetch-engine.js";
-import type { EngineResponse, HttpEngine } from "./http-engine.js";
+import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { undiciEngine } from "./undici-engine.js";
 import {
   backoffDelay,
@@ -92,6 +92,8 @@ export interface ServiceResponse<T = unknown> {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Errors an engine called final: the same request would fail the same way again. */
+const final = new WeakSet<Error>();
 const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
 
 /** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
@@ -174,7 +176,8 @@ export class Transport {
       try {
         response = await this.#exchange(url, req.method, headers, body, req.signal, operation);
       } catch (error) {
-        const canRetry = retryable && attempt < this.#retry.retries && !(error instanceof AbortedError);
+        // Only what may go differently next time: a lost connection or a timeout, not a verdict on the request.
+        const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError) && !final.has(error);
         if (!canRetry) throw error;
         const delayMs = backoffDelay(attempt, this.#retry);
         this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
@@ -252,7 +255,8 @@ export class Transport {
     };
     for (const name in req.headers) {
       const value = req.headers[name]!;
-      if (!isHeaderValue(value)) throw new RequestValidationError(operation, [invalidHeaderValue(`headers.${name}`)]);
+      const issue = headerNameIssue(name) ?? (isHeaderValue(value) ? undefined : invalidHeaderValue(`headers.${name}`));
+      if (issue) throw new RequestValidationError(operation, [issue]);
       headers[name.toLowerCase()] = value.trim();
     }
     if (req.body !== undefined) headers["content-type"] = "application/json";
@@ -278,6 +282,11 @@ export class Transport {
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
+      if (error instanceof FinalEngineFailure) {
+        const typed = error.toError(operation);
+        final.add(typed);
+        throw typed;
+      }
       throw new NetworkError(operation, describeNetworkFailure(error, this.#token));
     } finally {
       clearTimeout(timer);
@@ -307,13 +316,23 @@ function describeNetworkFailure(error: unknown, token: string | undefined): stri
   return token ? description.replaceAll(token, "[redacted]") : description;
 }
 
-/** A value fetch and undici both accept in a header: no line breaks, no other control characters. */
+/** A value both engines send: Latin-1 text without line breaks or other control characters (tabs allowed). */
 function isHeaderValue(value: string): boolean {
-  return !/[\0-\x08\x0a-\x1f\x7f]/.test(value.trim());
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value.trim());
 }
 
 function invalidHeaderValue(field: string) {
-  return { field, rule: "header value", message: "must not contain line breaks or other control characters" };
+  return { field, rule: "header value", message: "must be Latin-1 text without line breaks or other control characters" };
+}
+
+/** Headers the connection itself owns: undici refuses them from a caller. */
+const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "expect"]);
+
+function headerNameIssue(name: string) {
+  const field = `headers.${name}`;
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return { field, rule: "header name", message: "must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" };
+  if (CONNECTION_HEADERS.has(name.toLowerCase())) return { field, rule: "not a connection header", message: "is set by the connection, not by a caller" };
+  return undefined;
 }
 
 /** Maps an error status to the class for its meaning (spec section 7). */

@@ -1,20 +1,17 @@
 import { createRequire } from "node:module";
-import { promisify } from "node:util";
-import { brotliDecompress, gunzip, inflate } from "node:zlib";
 import type { Dispatcher, request as undiciRequest } from "undici";
-import { isBodiless, parseBodyText, type EngineResponse, type HttpEngine } from "./http-engine.js";
+import { ACCEPT_ENCODING, contentCodings, decodeBody, UndecodableBodyError } from "./content-decoding.js";
+import { NetworkError, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { FinalEngineFailure, isBodiless, parseBodyText, type EngineResponse, type HttpEngine } from "./http-engine.js";
 
-const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"];
-/** What fetch follows too; one more is an error, as with fetch. */
+/** What fetch follows too; an answer that still redirects after them is an error, as with fetch. */
 const MAX_REDIRECTIONS = 20;
-/** What fetch asks for; the engine decodes what comes back. */
-const ACCEPT_ENCODING = "gzip, deflate, br";
-const DECODERS: Record<string, (body: Buffer) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  "x-gzip": promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** The variables undici's EnvHttpProxyAgent reads, lower case first as it reads them. */
+const PROXY_VARIABLES = [
+  ["http_proxy", "HTTP_PROXY"],
+  ["https_proxy", "HTTPS_PROXY"],
+] as const;
 
 interface Pools {
   request: typeof undiciRequest;
@@ -33,13 +30,29 @@ async function load(): Promise<Pools> {
   const { request, Agent, EnvHttpProxyAgent, Headers } = await import("undici");
   if (pools) return pools;
   const direct = new Agent();
+  const misconfigured = misconfiguredProxyVariables();
+  const configured = PROXY_VARIABLES.some(([lower, upper]) => process.env[lower] || process.env[upper]);
   let proxied: Dispatcher | undefined;
-  const proxyConfigured = PROXY_VARIABLES.some((name) => process.env[name]);
-  // NO_PROXY is honoured by EnvHttpProxyAgent; plain http goes to the proxy in absolute form, as curl sends it.
-  // proxyTunnel is passed on to undici 6.29's ProxyAgent, though its types do not list it.
-  const proxyOptions = { proxyTunnel: false } as ConstructorParameters<typeof EnvHttpProxyAgent>[0];
-  pools = { request, Headers: Headers as unknown as typeof globalThis.Headers, direct, proxied: () => (proxyConfigured ? (proxied ??= new EnvHttpProxyAgent(proxyOptions)) : direct) };
+  const viaProxy = (): Dispatcher => {
+    if (misconfigured.length > 0) {
+      const issues = misconfigured.map((field) => ({ field, rule: "http(s) proxy URL", message: "must be an http:// or https:// URL (its value is not shown: it may hold credentials)" }));
+      throw new FinalEngineFailure((operation) => new RequestValidationError(operation, issues));
+    }
+    // NO_PROXY is honoured by EnvHttpProxyAgent; every request is tunnelled (CONNECT), as fetch's proxy agent does.
+    return (proxied ??= new EnvHttpProxyAgent());
+  };
+  pools = { request, Headers: Headers as unknown as typeof globalThis.Headers, direct, proxied: configured ? viaProxy : () => direct };
   return pools;
+}
+
+/** The proxy variables EnvHttpProxyAgent would read that are not http(s) URLs. */
+function misconfiguredProxyVariables(): string[] {
+  return PROXY_VARIABLES.flatMap(([lower, upper]) => {
+    const name = process.env[lower] ? lower : process.env[upper] ? upper : undefined;
+    if (!name) return [];
+    const protocol = URL.canParse(process.env[name]!) ? new URL(process.env[name]!).protocol : undefined;
+    return protocol === "http:" || protocol === "https:" ? [] : [name];
+  });
 }
 
 /** Loopback is never proxied (Go's rule too): an emulator or a local tunnel is reached directly. */
@@ -64,15 +77,18 @@ export function undiciEngine(): HttpEngine {
       signal,
       dispatcher,
       maxRedirections: MAX_REDIRECTIONS,
-      // Read by undici 6's redirect handler, though its types do not list it.
-      ...({ throwOnMaxRedirect: true } as object),
     });
-    const answer = await settledOrAborted(sent, signal);
+    const answer = await settledOrAborted(sent, signal).catch(finalOnInvalidArgument);
+    const status = answer.statusCode;
+    if (REDIRECT_STATUSES.has(status) && answer.headers["location"] !== undefined) {
+      await answer.body.dump();
+      throw new FinalEngineFailure((operation) => new NetworkError(operation, `more than ${MAX_REDIRECTIONS} redirects`));
+    }
     let data: unknown;
-    if (isBodiless(answer.statusCode)) await answer.body.dump();
-    else data = parseBodyText(await decodedText(answer));
+    if (isBodiless(status)) await answer.body.dump();
+    else data = await readBody(answer);
     const history = (answer.context as { history?: readonly URL[] } | undefined)?.history;
-    return new UndiciResponse(answer.statusCode, answer.headers, Headers, history?.length ? history[history.length - 1]!.href : url, data);
+    return new UndiciResponse(status, answer.headers, Headers, history?.length ? history[history.length - 1]!.href : url, data);
   };
 }
 
@@ -82,10 +98,16 @@ export function undiciEngine(): HttpEngine {
  * should it come after all.
  */
 function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  const releaseLate = () => sent.then((late) => late.body.destroy(), () => undefined);
+  // Aborted already (the timeout fired while undici was loading, say): addEventListener would never call back.
+  if (signal.aborted) {
+    releaseLate();
+    return Promise.reject(signal.reason);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       reject(signal.reason);
-      sent.then((late) => late.body.destroy(), () => undefined);
+      releaseLate();
     };
     signal.addEventListener("abort", onAbort, { once: true });
     sent.then(
@@ -101,15 +123,24 @@ function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortS
   });
 }
 
-async function decodedText(answer: Dispatcher.ResponseData): Promise<string> {
-  const encoding = answer.headers["content-encoding"];
-  if (encoding === undefined || encoding === "identity") return answer.body.text();
-  const decode = typeof encoding === "string" ? DECODERS[encoding.trim().toLowerCase()] : undefined;
-  if (!decode) {
-    await answer.body.dump();
-    throw new Error(`the answer is encoded as ${String(encoding)}, which the client cannot decode`);
+/** undici refuses an argument the same way on every attempt: say so once, without retrying. */
+function finalOnInvalidArgument(error: unknown): never {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: string };
+  if (code === "UND_ERR_INVALID_ARG") throw new FinalEngineFailure((operation) => new NetworkError(operation, `${code} (${message})`));
+  throw error;
+}
+
+/** The body as parsed JSON or text; an undecodable body is an error, except beside an error status, which wins. */
+async function readBody(answer: Dispatcher.ResponseData): Promise<unknown> {
+  const codings = contentCodings(answer.headers["content-encoding"]);
+  if (codings.length === 0) return parseBodyText(await answer.body.text());
+  try {
+    return parseBodyText(await decodeBody(codings, Buffer.from(await answer.body.arrayBuffer())));
+  } catch (error) {
+    if (!(error instanceof UndecodableBodyError)) throw error;
+    if (answer.statusCode >= 400) return undefined;
+    throw new FinalEngineFailure((operation) => new ResponseValidationError(operation, [{ field: "(body)", rule: `content-encoding ${error.encoding}`, message: error.message }]));
   }
-  return (await decode(Buffer.from(await answer.body.arrayBuffer()))).toString("utf8");
 }
 
 // Required rather than imported: on Node 24 an ESM import of node:http reads all its exports, and one of them

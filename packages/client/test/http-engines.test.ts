@@ -1,17 +1,19 @@
-// How requests leave the client: undici's request API by default (redirects, proxies from the environment), or the
-// caller's own fetch. Small real HTTP servers and a CONNECT proxy on loopback stand in for the service and network.
+// How requests leave the client: undici's request API by default (redirects, decoding, proxies from the
+// environment), or the caller's own fetch. Small real HTTP servers and a CONNECT proxy on loopback stand in for the
+// service and the network; what depends on the process's environment runs in a child process.
 import { execFile } from "node:child_process";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, createServer as createTcpServer, type Socket } from "node:net";
-import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, NetworkError, RequestValidationError, TimeoutError, Transport } from "@shiplog/client";
+import { AbortedError, NetworkError, NotFoundError, RequestValidationError, ResponseValidationError, TimeoutError, Transport } from "@shiplog/client";
 
 const clientEntry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "../dist/index.js")).href;
 const TOKEN = "secret-token-never-elsewhere";
+const fast = { retries: 2, minDelayMs: 1, maxDelayMs: 2 };
 const servers: Server[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
@@ -34,7 +36,30 @@ function json(res: ServerResponse, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-describe("the default engine", () => {
+/** Accepts TCP and never answers: a TLS handshake against it never ends. */
+async function silentTlsBase(): Promise<string> {
+  const silent = createTcpServer((socket) => sockets.push(socket));
+  return (await listen(silent as unknown as Server)).replace("http:", "https:");
+}
+
+/**
+ * One GET /meta from a fresh process with this environment: its result's data, or its error's code and issues.
+ * The child exits at once, whatever lookups or sockets are still pending.
+ */
+async function requestInChild(baseUrl: string, env: Record<string, string>, options = "{}"): Promise<unknown> {
+  const script = `const { Transport } = await import(${JSON.stringify(clientEntry)});
+    const transport = new Transport({ baseUrl: ${JSON.stringify(baseUrl)}, retry: false, timeoutMs: 3000, ...${options} });
+    const result = await transport.request({ method: "GET", route: "/meta" }).then((r) => r.data, (e) => ({ error: e.code, issues: e.issues, message: e.message }));
+    console.log(JSON.stringify(result));
+    process.exit(0);`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
+    env: { PATH: process.env["PATH"], NODE_NO_WARNINGS: "1", ...env },
+    timeout: 8000,
+  });
+  return JSON.parse(stdout) as unknown;
+}
+
+describe("the default engine: redirects", () => {
   it("follows a redirect on the service and reports the URL that answered", async () => {
     const service = await serve((req, res) => {
       if (req.url === "/repos/acme/old-name") {
@@ -60,66 +85,6 @@ describe("the default engine", () => {
     expect(seenElsewhere).toEqual([undefined]);
   });
 
-  it("builds the answer's headers when they are read, all values kept", async () => {
-    const service = await serve((_req, res) => {
-      res.setHeader("x-poll-interval", "60");
-      res.setHeader("set-cookie", ["a=1", "b=2"]);
-      json(res, []);
-    });
-    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/notifications" });
-    expect([...response.headers.keys()]).toContain("x-poll-interval");
-    expect(response.headers.get("x-poll-interval")).toBe("60");
-    expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
-  });
-
-  it("goes through the proxy HTTP_PROXY names, around it for NO_PROXY hosts, and never for loopback", async () => {
-    const service = await serve((_req, res) => json(res, { ok: true }));
-    const servicePort = new URL(service).port;
-    // A forward proxy: plain http arrives in absolute form; it alone knows where service.test is.
-    const forwarded: string[] = [];
-    const proxyUrl = await serve((req, res) => {
-      forwarded.push(`${req.method} ${req.url}`);
-      const target = new URL(req.url ?? "");
-      fetch(`http://127.0.0.1:${target.port}${target.pathname}`)
-        .then(async (upstream) => res.writeHead(upstream.status, { "content-type": "application/json" }).end(await upstream.text()))
-        .catch(() => res.writeHead(502).end());
-    });
-    // The proxy is chosen once per process, from the environment it starts with.
-    const run = async (baseUrl: string, env: Record<string, string>) => {
-      const script = `const { Transport } = await import(${JSON.stringify(clientEntry)});
-        const transport = new Transport({ baseUrl: ${JSON.stringify(baseUrl)}, retry: false, timeoutMs: 3000 });
-        console.log(JSON.stringify(await transport.request({ method: "GET", route: "/meta" }).then((r) => r.data, (e) => ({ error: e.code }))));`;
-      const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
-        env: { PATH: process.env["PATH"], NODE_NO_WARNINGS: "1", ...env },
-      });
-      return JSON.parse(stdout) as unknown;
-    };
-
-    expect(await run(`http://service.test:${servicePort}`, { HTTP_PROXY: proxyUrl })).toEqual({ ok: true });
-    expect(forwarded).toEqual([`GET http://service.test:${servicePort}/meta`]);
-
-    // service.test resolves nowhere but through the proxy: going around it fails.
-    expect(await run(`http://service.test:${servicePort}`, { HTTP_PROXY: proxyUrl, NO_PROXY: "service.test" })).toMatchObject({ error: expect.stringMatching(/network_error|timeout/) });
-    expect(await run(service, { HTTP_PROXY: proxyUrl })).toEqual({ ok: true });
-    expect(forwarded).toHaveLength(1);
-  });
-
-  it("asks for compressed answers and decodes them", async () => {
-    const service = await serve((req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
-      res.end(gzipSync(JSON.stringify({ asked: req.headers["accept-encoding"] })));
-    });
-    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" });
-    expect(response.data).toEqual({ asked: "gzip, deflate, br" });
-  });
-
-  it("refuses an answer in an encoding it cannot decode, rather than returning its bytes", async () => {
-    const service = await serve((_req, res) => res.writeHead(200, { "content-encoding": "zstd" }).end("\x28\xb5\x2f\xfd"));
-    const error = await new Transport({ baseUrl: service, retry: false }).request({ method: "GET", route: "/meta" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toContain("zstd");
-  });
-
   it("re-sends a POST and its body on 307, and turns it into a GET on 303", async () => {
     const seen: string[] = [];
     const service = await serve((req, res) => {
@@ -137,21 +102,137 @@ describe("the default engine", () => {
     expect(seen).toEqual(['POST /repos/acme/old/git/tags {"tag":"v1"}', 'POST /repos/acme/web/git/tags {"tag":"v1"}', "GET /repos/acme/web/git/tags/1 "]);
   });
 
-  it("gives up after 20 redirects with a network error, as fetch does", async () => {
+  it("follows 20 redirects, as fetch does, and fails on the 21st without retrying", async () => {
     let hops = 0;
-    const service = await serve((_req, res) => {
+    // Redirects /hop/N onward until N reaches the limit the path names.
+    const service = await serve((req, res) => {
       hops++;
-      res.writeHead(302, { location: `/loop/${hops}` }).end();
+      const [, , limit, n] = (req.url ?? "").split("/").map(Number);
+      if (n! < limit!) res.writeHead(302, { location: `/hop/${limit}/${n! + 1}` }).end();
+      else json(res, { after: n });
     });
-    const error = await new Transport({ baseUrl: service, retry: false }).request({ method: "GET", route: "/loop" }).catch((e: unknown) => e);
+    const transport = new Transport({ baseUrl: service, retry: fast });
+    expect((await transport.request({ method: "GET", route: "/hop/20/0" })).data).toEqual({ after: 20 });
+    expect(hops).toBe(21);
+
+    hops = 0;
+    const error = await transport.request({ method: "GET", route: "/hop/21/0" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toContain("more than 20 redirects");
     expect(hops).toBe(21);
   });
+});
 
+describe("the default engine: answers", () => {
+  it("builds the answer's headers with every value kept", async () => {
+    const service = await serve((_req, res) => {
+      res.setHeader("x-poll-interval", "60");
+      res.setHeader("set-cookie", ["a=1", "b=2"]);
+      json(res, []);
+    });
+    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/notifications" });
+    expect(response.headers.get("x-poll-interval")).toBe("60");
+    expect([...response.headers.keys()]).toContain("x-poll-interval");
+    expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+  });
+
+  const document = { ok: "yes", "ünïcode": "✓" };
+  const text = JSON.stringify(document);
+  const encodings: [string, string | string[], Buffer][] = [
+    ["gzip", "gzip", gzipSync(text)],
+    ["deflate with the zlib wrapper", "deflate", deflateSync(text)],
+    ["deflate without it", "deflate", deflateRawSync(text)],
+    ["brotli", "br", brotliCompressSync(text)],
+    ["gzip, then brotli", "gzip, br", brotliCompressSync(gzipSync(text))],
+    ["gzip, then brotli, in two headers", ["gzip", "br"], brotliCompressSync(gzipSync(text))],
+    ["gzip with a byte order mark inside", "gzip", gzipSync(`\ufeff${text}`)],
+  ];
+  it.each(encodings)("asks for compressed answers and decodes %s", async (_name, encoding, body) => {
+    let asked: string | undefined;
+    const service = await serve((req, res) => {
+      asked = req.headers["accept-encoding"];
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": encoding }).end(body);
+    });
+    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" });
+    expect(asked).toBe("gzip, deflate, br");
+    expect(response.data).toEqual(document);
+  });
+
+  it("reads an empty gzip body as empty, and a cut-short one as far as it goes", async () => {
+    const whole = gzipSync("0123456789".repeat(1000));
+    const service = await serve((req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" }).end(req.url === "/empty" ? "" : whole.subarray(0, whole.length - 8));
+    });
+    const transport = new Transport({ baseUrl: service, retry: false });
+    expect((await transport.request({ method: "GET", route: "/empty" })).data).toBeUndefined();
+    expect((await transport.request({ method: "GET", route: "/cut" })).data).toBe("0123456789".repeat(1000));
+  });
+
+  it("refuses an answer it cannot decode, once, rather than returning its bytes; an error status still wins", async () => {
+    let hits = 0;
+    const service = await serve((req, res) => {
+      hits++;
+      if (req.url === "/missing") res.writeHead(404, { "content-encoding": "gzip" }).end("not gzip at all");
+      else res.writeHead(200, { "content-encoding": "zstd" }).end("\x28\xb5\x2f\xfd");
+    });
+    const transport = new Transport({ baseUrl: service, retry: fast });
+    const undecodable = await transport.request({ method: "GET", route: "/meta" }).catch((e: unknown) => e);
+    expect(undecodable).toBeInstanceOf(ResponseValidationError);
+    expect(undecodable).toMatchObject({ code: "invalid_response", issues: [{ field: "(body)", rule: "content-encoding zstd" }] });
+    expect(hits).toBe(1);
+
+    const missing = await transport.request({ method: "GET", route: "/missing" }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("the default engine: proxies", () => {
+  it("tunnels through the proxy HTTP_PROXY names, goes around it for NO_PROXY hosts, and never proxies loopback", async () => {
+    const service = await serve((_req, res) => json(res, { ok: true }));
+    const servicePort = new URL(service).port;
+    // A CONNECT proxy that alone knows where service.test is.
+    const tunnels: string[] = [];
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on("connect", (req: IncomingMessage, client: Socket) => {
+      tunnels.push(req.url ?? "");
+      const port = Number((req.url ?? "").split(":")[1]);
+      const upstream = connect(port, "127.0.0.1", () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.pipe(client).pipe(upstream);
+      });
+      sockets.push(client, upstream);
+    });
+    const proxyUrl = await listen(proxy);
+    const remote = `http://service.test:${servicePort}`;
+
+    expect(await requestInChild(remote, { HTTP_PROXY: proxyUrl })).toEqual({ ok: true });
+    expect(tunnels).toEqual([`service.test:${servicePort}`]);
+
+    // service.test resolves nowhere but through the proxy: going around it fails.
+    expect(await requestInChild(remote, { HTTP_PROXY: proxyUrl, NO_PROXY: "service.test" })).toMatchObject({ error: expect.stringMatching(/network_error|timeout/) });
+    expect(await requestInChild(service, { HTTP_PROXY: proxyUrl })).toEqual({ ok: true });
+    expect(tunnels).toHaveLength(1);
+  });
+
+  it("names a proxy variable that is not an http(s) URL, without showing its value, and still reaches loopback", async () => {
+    const service = await serve((_req, res) => json(res, { ok: true }));
+    const env = { HTTPS_PROXY: "proxy.corp:3128", HTTP_PROXY: "socks5://user:secret-password@proxy.corp:1080" };
+    const refused = (await requestInChild("https://service.test", env)) as { error: string; issues: unknown[]; message: string };
+    expect(refused).toMatchObject({
+      error: "invalid_request",
+      issues: [
+        { field: "HTTP_PROXY", rule: "http(s) proxy URL" },
+        { field: "HTTPS_PROXY", rule: "http(s) proxy URL" },
+      ],
+    });
+    expect(refused.message).not.toContain("secret-password");
+    expect(await requestInChild(service, env)).toEqual({ ok: true });
+  });
+});
+
+describe("the default engine: timeouts and aborts", () => {
   it("times out, and stops at the caller's abort, while the connection is still being set up", async () => {
-    // Accepts TCP and never answers the TLS handshake.
-    const silent = createTcpServer((socket) => sockets.push(socket));
-    const base = (await listen(silent as unknown as Server)).replace("http:", "https:");
+    const base = await silentTlsBase();
     const timedOut = await new Transport({ baseUrl: base, timeoutMs: 200, retry: false }).request({ method: "GET", route: "/meta" }).catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(TimeoutError);
 
@@ -161,16 +242,22 @@ describe("the default engine", () => {
     expect(aborted).toBeInstanceOf(AbortedError);
     // Left to undici, each would settle only at its 10 s connect timeout: this bound is what fails then.
   }, 8000);
+
+  it("times out on a process's first request, when the timeout fires while the engine is still loading", async () => {
+    // 1 ms is over before undici has loaded: the attempt starts with its signal already aborted. The child is
+    // given 8 s, less than undici's 10 s connect timeout.
+    expect(await requestInChild(await silentTlsBase(), {}, "{ timeoutMs: 1 }")).toMatchObject({ error: "timeout" });
+  });
 });
 
-describe("header values", () => {
+describe("header values and names", () => {
   it("a token read from a file, final newline and all, is sent trimmed", async () => {
     const service = await serve((req, res) => json(res, { authorization: req.headers.authorization }));
     const response = await new Transport({ baseUrl: service, token: `${TOKEN}\n` }).request({ method: "GET", route: "/meta" });
     expect(response.data).toEqual({ authorization: `Bearer ${TOKEN}` });
   });
 
-  it("a token or header with a line break inside is refused before anything is sent, without echoing it", async () => {
+  it("a token or header that cannot be sent is refused before anything is, naming it and never echoing it", async () => {
     let requests = 0;
     const service = await serve((_req, res) => {
       requests++;
@@ -187,10 +274,17 @@ describe("header values", () => {
     expect(refused).toMatchObject({ code: "invalid_request", issues: [{ field: "token", rule: "header value" }] });
     expect(JSON.stringify(refused) + String(refused) + (refused as Error).stack).not.toContain(TOKEN);
 
-    const badHeader = await new Transport({ baseUrl: service })
-      .request({ method: "GET", route: "/meta", headers: { "if-none-match": 'W/"a"\r\nX-Injected: 1' } })
-      .catch((e: unknown) => e);
-    expect(badHeader).toMatchObject({ code: "invalid_request", issues: [{ field: "headers.if-none-match", rule: "header value" }] });
+    const transport = new Transport({ baseUrl: service, retry: fast });
+    const cases: [Record<string, string>, { field: string; rule: string }][] = [
+      [{ "if-none-match": 'W/"a"\r\nX-Injected: 1' }, { field: "headers.if-none-match", rule: "header value" }],
+      [{ "x-note": "5 €" }, { field: "headers.x-note", rule: "header value" }],
+      [{ "x bad": "1" }, { field: "headers.x bad", rule: "header name" }],
+      [{ Connection: "upgrade" }, { field: "headers.Connection", rule: "not a connection header" }],
+    ];
+    for (const [headers, issue] of cases) {
+      const error = await transport.request({ method: "GET", route: "/meta", headers }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "invalid_request", issues: [issue] });
+    }
     expect(requests).toBe(0);
   });
 });
