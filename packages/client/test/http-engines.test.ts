@@ -151,7 +151,8 @@ describe("the default engine: answers", () => {
     let asked: string | undefined;
     const service = await serve((req, res) => {
       asked = req.headers["accept-encoding"];
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": encoding }).end(body);
+      res.setHeader("content-encoding", encoding);
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
     });
     const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" });
     expect(asked).toBe("gzip, deflate, br");
