@@ -32,13 +32,17 @@ export function contentCodings(header: string | string[] | undefined): string[] 
     .filter((coding) => coding !== "" && coding !== "identity");
 }
 
-/** Undoes the codings (last applied first) and reads the result as UTF-8 text, without a byte order mark. */
+/**
+ * Undoes the codings (last applied first) and reads the result as UTF-8 text, without a byte order mark. A coding
+ * the client does not know leaves the body as it came, as fetch leaves it (servers write `none` or `utf-8` there).
+ */
 export async function decodeBody(codings: readonly string[], body: Buffer): Promise<string> {
   let bytes = body;
-  for (const coding of [...codings].reverse()) {
+  const known = codings.every((coding) => Object.hasOwn(DECODERS, coding));
+  for (const coding of known ? [...codings].reverse() : []) {
     if (bytes.length === 0) break;
     try {
-      bytes = await decodeOne(coding, bytes);
+      bytes = await DECODERS[coding]!(bytes);
     } catch (error) {
       throw new UndecodableBodyError(codings.join(", "), error instanceof Error ? error.message : String(error));
     }
@@ -47,20 +51,13 @@ export async function decodeBody(codings: readonly string[], body: Buffer): Prom
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function decodeOne(coding: string, bytes: Buffer): Promise<Buffer> {
-  switch (coding) {
-    case "gzip":
-    case "x-gzip":
-      return gunzipAsync(bytes, zlibOptions);
-    case "deflate":
-      // Servers send deflate both with the zlib wrapper (as the RFC says) and without it; fetch takes both.
-      return hasZlibWrapper(bytes) ? inflateAsync(bytes, zlibOptions) : inflateRawAsync(bytes, zlibOptions);
-    case "br":
-      return brotliAsync(bytes, { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_DECODED_BYTES });
-    default:
-      return Promise.reject(new Error(`unknown content-coding ${coding}`));
-  }
-}
+const DECODERS: Record<string, (bytes: Buffer) => Promise<Buffer>> = {
+  gzip: (bytes) => gunzipAsync(bytes, zlibOptions),
+  "x-gzip": (bytes) => gunzipAsync(bytes, zlibOptions),
+  // Servers send deflate both with the zlib wrapper (as the RFC says) and without it; fetch takes both.
+  deflate: (bytes) => (hasZlibWrapper(bytes) ? inflateAsync(bytes, zlibOptions) : inflateRawAsync(bytes, zlibOptions)),
+  br: (bytes) => brotliAsync(bytes, { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_DECODED_BYTES }),
+};
 
 /** RFC 1950's header: compression method 8, and the first two bytes a multiple of 31. */
 function hasZlibWrapper(bytes: Buffer): boolean {

@@ -180,13 +180,13 @@ export class UnexpectedStatusError extends ServiceError {
   }
 }
 
-/** The service answered, but the body does not match the documented schema. */
+/** The service answered, but the body does not match the documented schema, or cannot be read at all. */
 export class ResponseValidationError extends ShiplogError {
   readonly issues: readonly FieldIssue[];
 
-  constructor(operation: string, issues: FieldIssue[]) {
+  constructor(operation: string, issues: FieldIssue[], summary = "the service's response does not match its schema") {
     const lines = issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n");
-    super("invalid_response", `${operation}: the service's response does not match its schema\n${lines}`);
+    super("invalid_response", `${operation}: ${summary}\n${lines}`);
     this.issues = issues;
   }
 }

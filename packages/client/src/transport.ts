@@ -255,7 +255,7 @@ export class Transport {
     };
     for (const name in req.headers) {
       const value = req.headers[name]!;
-      const issue = headerNameIssue(name) ?? (isHeaderValue(value) ? undefined : invalidHeaderValue(`headers.${name}`));
+      const issue = headerNameIssue(name, value) ?? (isHeaderValue(value) ? undefined : invalidHeaderValue(`headers.${name}`));
       if (issue) throw new RequestValidationError(operation, [issue]);
       headers[name.toLowerCase()] = value.trim();
     }
@@ -325,13 +325,16 @@ function invalidHeaderValue(field: string) {
   return { field, rule: "header value", message: "must be Latin-1 text without line breaks or other control characters" };
 }
 
-/** Headers the connection itself owns: undici refuses them from a caller. */
-const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "expect"]);
+/** Headers the connection itself owns: undici refuses them from a caller (`connection` takes only close or keep-alive). */
+const CONNECTION_HEADERS = new Set(["keep-alive", "transfer-encoding", "upgrade", "expect"]);
 
-function headerNameIssue(name: string) {
+function headerNameIssue(name: string, value: string) {
   const field = `headers.${name}`;
+  const lower = name.toLowerCase();
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return { field, rule: "header name", message: "must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" };
-  if (CONNECTION_HEADERS.has(name.toLowerCase())) return { field, rule: "not a connection header", message: "is set by the connection, not by a caller" };
+  if (CONNECTION_HEADERS.has(lower) || (lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim()))) {
+    return { field, rule: "not a connection header", message: "is set by the connection, not by a caller (connection: close or keep-alive excepted)" };
+  }
   return undefined;
 }
 

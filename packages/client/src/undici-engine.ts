@@ -6,7 +6,8 @@ import { FinalEngineFailure, isBodiless, parseBodyText, type EngineResponse, typ
 
 /** What fetch follows too; an answer that still redirects after them is an error, as with fetch. */
 const MAX_REDIRECTIONS = 20;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** What undici 6 follows (300 too, which fetch does not). */
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 307, 308]);
 /** The variables undici's EnvHttpProxyAgent reads, lower case first as it reads them. */
 const PROXY_VARIABLES = [
   ["http_proxy", "HTTP_PROXY"],
@@ -31,7 +32,7 @@ async function load(): Promise<Pools> {
   if (pools) return pools;
   const direct = new Agent();
   const misconfigured = misconfiguredProxyVariables();
-  const configured = PROXY_VARIABLES.some(([lower, upper]) => process.env[lower] || process.env[upper]);
+  const configured = PROXY_VARIABLES.some((names) => proxyVariable(names) !== undefined);
   let proxied: Dispatcher | undefined;
   const viaProxy = (): Dispatcher => {
     if (misconfigured.length > 0) {
@@ -45,10 +46,16 @@ async function load(): Promise<Pools> {
   return pools;
 }
 
-/** The proxy variables EnvHttpProxyAgent would read that are not http(s) URLs. */
+/** The variable EnvHttpProxyAgent takes for a scheme (lower case, even when empty, hides upper); empty is none. */
+function proxyVariable([lower, upper]: readonly [string, string]): string | undefined {
+  const name = process.env[lower] !== undefined ? lower : upper;
+  return process.env[name] ? name : undefined;
+}
+
+/** The proxy variables EnvHttpProxyAgent would take that are not http(s) URLs. */
 function misconfiguredProxyVariables(): string[] {
-  return PROXY_VARIABLES.flatMap(([lower, upper]) => {
-    const name = process.env[lower] ? lower : process.env[upper] ? upper : undefined;
+  return PROXY_VARIABLES.flatMap((names) => {
+    const name = proxyVariable(names);
     if (!name) return [];
     const protocol = URL.canParse(process.env[name]!) ? new URL(process.env[name]!).protocol : undefined;
     return protocol === "http:" || protocol === "https:" ? [] : [name];
@@ -123,10 +130,10 @@ function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortS
   });
 }
 
-/** undici refuses an argument the same way on every attempt: say so once, without retrying. */
+/** An argument undici refuses (a redirect to a URL it cannot use, say) fails the same way every time: no retry. */
 function finalOnInvalidArgument(error: unknown): never {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: string };
-  if (code === "UND_ERR_INVALID_ARG") throw new FinalEngineFailure((operation) => new NetworkError(operation, `${code} (${message})`));
+  if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_URL") throw new FinalEngineFailure((operation) => new NetworkError(operation, `${code} (${message})`));
   throw error;
 }
 
@@ -139,7 +146,8 @@ async function readBody(answer: Dispatcher.ResponseData): Promise<unknown> {
   } catch (error) {
     if (!(error instanceof UndecodableBodyError)) throw error;
     if (answer.statusCode >= 400) return undefined;
-    throw new FinalEngineFailure((operation) => new ResponseValidationError(operation, [{ field: "(body)", rule: `content-encoding ${error.encoding}`, message: error.message }]));
+    const issues = [{ field: "(body)", rule: `content-encoding ${error.encoding}`, message: error.message }];
+    throw new FinalEngineFailure((operation) => new ResponseValidationError(operation, issues, "the service's response cannot be decoded"));
   }
 }
 
@@ -147,6 +155,14 @@ async function readBody(answer: Dispatcher.ResponseData): Promise<unknown> {
 // loads Node's own copy of undici (about 15 ms of the action's cold start).
 let statusCodes: Record<number, string | undefined> | undefined;
 const statusPhrase = (status: number) => (statusCodes ??= (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES)[status] ?? "";
+
+/**
+ * undici's request API reads header bytes as UTF-8; Headers (and fetch) hold them one byte to a character. Back to
+ * the bytes the server sent, so an ETag with a non-ASCII byte matches when it is sent back.
+ */
+function asLatin1(value: string): string {
+  return /^[\x00-\x7f]*$/.test(value) ? value : Buffer.from(value, "utf8").toString("latin1");
+}
 
 /** An answer whose Headers object is only built when read: most successful calls never read a header. */
 class UndiciResponse implements EngineResponse {
@@ -174,8 +190,8 @@ class UndiciResponse implements EngineResponse {
     if (!this.#headers) {
       const headers = new this.#Headers();
       for (const [name, value] of Object.entries(this.#raw)) {
-        if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-        else if (value !== undefined) headers.append(name, value);
+        if (Array.isArray(value)) for (const item of value) headers.append(name, asLatin1(item));
+        else if (value !== undefined) headers.append(name, asLatin1(value));
       }
       this.#headers = headers;
     }
