@@ -92,8 +92,6 @@ export interface ServiceResponse<T = unknown> {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** Errors an engine called final: the same request would fail the same way again. */
-const final = new WeakSet<Error>();
 const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
 
 /** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
@@ -177,7 +175,9 @@ export class Transport {
         response = await this.#exchange(url, req.method, headers, body, req.signal, operation);
       } catch (error) {
         // Only what may go differently next time: a lost connection or a timeout, not a verdict on the request.
-        const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError) && !final.has(error);
+        // The same request would fail the same way again.
+        if (error instanceof FinalEngineFailure) throw error.toError(operation);
+        const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError);
         if (!canRetry) throw error;
         const delayMs = backoffDelay(attempt, this.#retry);
         this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
@@ -282,11 +282,7 @@ export class Transport {
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
-      if (error instanceof FinalEngineFailure) {
-        const typed = error.toError(operation);
-        final.add(typed);
-        throw typed;
-      }
+      if (error instanceof FinalEngineFailure) throw error;
       throw new NetworkError(operation, describeNetworkFailure(error, this.#token));
     } finally {
       clearTimeout(timer);

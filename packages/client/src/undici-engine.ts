@@ -75,7 +75,7 @@ function isLoopback(url: string): boolean {
  */
 export function undiciEngine(): HttpEngine {
   return async (url, { method, headers, body, signal }) => {
-    const { request, Headers, direct, proxied } = pools ?? (await load());
+    const { request, direct, proxied } = pools ?? (await load());
     const dispatcher = isLoopback(url) ? direct : proxied();
     const sent = request(url, {
       method: method as Dispatcher.HttpMethod,
@@ -95,7 +95,7 @@ export function undiciEngine(): HttpEngine {
     if (isBodiless(status)) await answer.body.dump();
     else data = await readBody(answer);
     const history = (answer.context as { history?: readonly URL[] } | undefined)?.history;
-    return new UndiciResponse(status, answer.headers, Headers, history?.length ? history[history.length - 1]!.href : url, data);
+    return new UndiciResponse(status, answer.headers, history?.length ? history[history.length - 1]!.href : url, data);
   };
 }
 
@@ -167,18 +167,15 @@ function asLatin1(value: string): string {
 /** An answer whose Headers object is only built when read: most successful calls never read a header. */
 class UndiciResponse implements EngineResponse {
   readonly #raw: Record<string, string | string[] | undefined>;
-  readonly #Headers: typeof globalThis.Headers;
   #headers: Headers | undefined;
 
   constructor(
     readonly status: number,
     raw: Record<string, string | string[] | undefined>,
-    HeadersClass: typeof globalThis.Headers,
     readonly url: string,
     readonly body: unknown,
   ) {
     this.#raw = raw;
-    this.#Headers = HeadersClass;
   }
 
   /** undici's request API does not pass the reason phrase on: the standard one for the status. */
@@ -188,7 +185,8 @@ class UndiciResponse implements EngineResponse {
 
   get headers(): Headers {
     if (!this.#headers) {
-      const headers = new this.#Headers();
+      // pools is set: this answer came through it.
+      const headers = new pools!.Headers();
       for (const [name, value] of Object.entries(this.#raw)) {
         if (Array.isArray(value)) for (const item of value) headers.append(name, asLatin1(item));
         else if (value !== undefined) headers.append(name, asLatin1(value));

@@ -10,26 +10,12 @@ import { promisify } from "node:util";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortedError, NetworkError, NotFoundError, RequestValidationError, ResponseValidationError, TimeoutError, Transport } from "@shiplog/client";
+import { closeLoopbackServers, listen, serve, trackSocket } from "./loopback-servers.js";
 
 const clientEntry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "../dist/index.js")).href;
 const TOKEN = "secret-token-never-elsewhere";
 const fast = { retries: 2, minDelayMs: 1, maxDelayMs: 2 };
-const servers: Server[] = [];
-const sockets: Socket[] = [];
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(r); })));
-});
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  return listen(createServer(handler));
-}
+afterEach(closeLoopbackServers);
 
 function json(res: ServerResponse, body: unknown): void {
   res.setHeader("content-type", "application/json");
@@ -38,7 +24,7 @@ function json(res: ServerResponse, body: unknown): void {
 
 /** Accepts TCP and never answers: a TLS handshake against it never ends. */
 async function silentTlsBase(): Promise<string> {
-  const silent = createTcpServer((socket) => sockets.push(socket));
+  const silent = createTcpServer((socket) => trackSocket(socket));
   return (await listen(silent as unknown as Server)).replace("http:", "https:");
 }
 
@@ -235,7 +221,7 @@ describe("the default engine: proxies", () => {
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         upstream.pipe(client).pipe(upstream);
       });
-      sockets.push(client, upstream);
+      trackSocket(client, upstream);
     });
     const proxyUrl = await listen(proxy);
     const remote = `http://service.test:${servicePort}`;

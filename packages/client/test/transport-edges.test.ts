@@ -1,20 +1,10 @@
 // Answers the emulator does not give on purpose: a Link to another host, a body that stalls or breaks off.
 // Small real HTTP servers on loopback stand in for a misbehaving service or proxy.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ForeignUrlError, NetworkError, RequestValidationError, ShiplogClient, TimeoutError } from "@shiplog/client";
+import { closeLoopbackServers, serve } from "./loopback-servers.js";
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
-});
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
+afterEach(closeLoopbackServers);
 
 const TOKEN = "secret-token-never-elsewhere";
 const fast = { retries: 2, minDelayMs: 1, maxDelayMs: 2 };
