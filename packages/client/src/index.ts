@@ -3,6 +3,7 @@ export { Transport, errorFromResponse, type HttpMethod, type RouteRequest, type 
 export * from "./errors.js";
 export * from "./accepted-permissions.js";
 export * from "./api-versions.js";
+export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
 export { type RetryOptions, backoffDelay, serverRequestedDelay } from "./retry-policy.js";
 export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type PageLimits, type PageOptions } from "./pagination.js";
 export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";

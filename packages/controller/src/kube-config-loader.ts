@@ -1,0 +1,65 @@
+// Finds and reads the kubeconfig as kubectl does (the files of --kubeconfig / KUBECONFIG, else ~/.kube/config, else
+// in-cluster), refusing what would otherwise fail later and repeatedly: a missing or unreadable file, a file that is
+// not a kubeconfig, and no configuration at all (client-node would fall back to http://localhost:8080).
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { StartupError } from "./startup-error.js";
+
+const SETTING = "--kubeconfig / KUBECONFIG";
+
+/** Where a kubeconfig may come from; injectable for tests. */
+export interface KubeConfigSources {
+  /** `--kubeconfig` or `KUBECONFIG`: one path, or several joined by the path delimiter. */
+  paths?: string;
+  home?: string;
+  /** Whether the process runs in a pod (KUBERNETES_SERVICE_HOST set). */
+  inCluster?: boolean;
+}
+
+/** Loads the kubeconfig, or throws a StartupError (`kubeconfig_unusable`) that names the setting and the file. */
+export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  const files = (sources.paths ?? "").split(delimiter).filter((file) => file !== "");
+  if (files.length > 0) {
+    files.forEach((file, index) => {
+      const part = index === 0 ? kubeConfig : new KubeConfig();
+      readFile(part, file);
+      if (part !== kubeConfig) kubeConfig.mergeConfig(part);
+    });
+  } else {
+    const home = sources.home ?? homedir();
+    const inCluster = sources.inCluster ?? Boolean(process.env["KUBERNETES_SERVICE_HOST"]);
+    const defaultFile = home ? join(home, ".kube", "config") : undefined;
+    if (defaultFile && existsSync(defaultFile)) readFile(kubeConfig, defaultFile);
+    else if (inCluster) kubeConfig.loadFromCluster();
+    else {
+      throw new StartupError(
+        "kubeconfig_unusable",
+        SETTING,
+        "a cluster to watch",
+        `not set, ${defaultFile ?? "~/.kube/config"} does not exist and this is not a pod (KUBERNETES_SERVICE_HOST unset)`,
+      );
+    }
+  }
+  if (!kubeConfig.getCurrentCluster()) {
+    throw new StartupError("kubeconfig_unusable", SETTING, "current context with a cluster", `${files.join(delimiter) || "the kubeconfig"} names no current context with a cluster`);
+  }
+  return kubeConfig;
+}
+
+function readFile(kubeConfig: KubeConfig, file: string): void {
+  try {
+    kubeConfig.loadFromFile(file);
+  } catch (error) {
+    const failure = error as { code?: string; reason?: string; mark?: { line?: number }; message?: string };
+    // A YAML error's message quotes the file's lines, which may hold a token: only the reason and the line are shown.
+    const detail = failure.code
+      ? `cannot read ${file} (${failure.code})`
+      : failure.reason
+        ? `${file} is not valid YAML: ${failure.reason} at line ${(failure.mark?.line ?? 0) + 1}`
+        : `${file} is not a valid kubeconfig: ${(failure.message ?? "").split("\n")[0]}`;
+    throw new StartupError("kubeconfig_unusable", SETTING, "readable kubeconfig file", detail);
+  }
+}
