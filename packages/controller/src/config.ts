@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
-import { leaseTimingProblems } from "./lease-election.js";
+import { leaseTimingProblems } from "./lease-timing.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */

@@ -36,6 +36,7 @@ export {
   type ConfigMapStoreOptions,
   type StateWriteInfo,
 } from "./configmap-acknowledged-store.js";
-export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
 export { parseLabelSelector, labelKeyProblem, labelValueProblem, type LabelRequirement, type LabelSelector } from "./label-selector.js";

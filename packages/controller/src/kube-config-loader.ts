@@ -1,7 +1,7 @@
 // Finds and reads the kubeconfig as kubectl does (the files of --kubeconfig / KUBECONFIG, else ~/.kube/config, else
 // in-cluster), refusing what would otherwise fail later and repeatedly: a missing or unreadable file, a file that is
 // not a kubeconfig, and no configuration at all (client-node would fall back to http://localhost:8080).
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -43,8 +43,27 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
       );
     }
   }
-  if (!kubeConfig.getCurrentCluster()) {
-    throw new StartupError("kubeconfig_unusable", SETTING, "current context with a cluster", `${files.join(delimiter) || "the kubeconfig"} names no current context with a cluster`);
+  const cluster = kubeConfig.getCurrentCluster();
+  const source = files.join(delimiter) || "the kubeconfig";
+  if (!cluster) throw new StartupError("kubeconfig_unusable", SETTING, "current context with a cluster", `${source} names no current context with a cluster`);
+  if (!/^https?:\/\/[^\s/]/i.test(cluster.server) || !URL.canParse(cluster.server)) {
+    throw new StartupError("kubeconfig_unusable", SETTING, "cluster server URL", `the server of cluster ${cluster.name} in ${source} is not an http(s) URL`);
+  }
+  // Files the kubeconfig refers to are read at the first request: a missing one would fail every call, forever.
+  const user = kubeConfig.getCurrentUser();
+  const referenced = [
+    ["certificate-authority", cluster.caFile],
+    ["client-certificate", user?.certFile],
+    ["client-key", user?.keyFile],
+  ] as const;
+  for (const [field, file] of referenced) {
+    if (file === undefined || file === "") continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new StartupError("kubeconfig_unusable", SETTING, "readable referenced files", `${field} ${file} of ${source} cannot be read (${code})`);
+    }
   }
   return kubeConfig;
 }

@@ -2,9 +2,7 @@
 // Process entry of the controller: configuration, logging, the controller, the health server, and signals.
 import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
-import { Controller } from "./controller.js";
 import { startHealthServer, type HealthServer } from "./health-server.js";
-import { loadKubeConfig } from "./kube-config-loader.js";
 import { StartupError, listenError } from "./startup-error.js";
 
 async function main(): Promise<void> {
@@ -14,6 +12,8 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig(argv, process.env);
+  // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
+  const [{ loadKubeConfig }, { Controller }] = await Promise.all([import("./kube-config-loader.js"), import("./controller.js")]);
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
   const logger = pino({
     level: config.logLevel,

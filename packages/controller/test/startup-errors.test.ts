@@ -1,7 +1,7 @@
 // Each bad setting, given to the controller as a real process: one line on stderr naming the setting and the rule,
 // exit code 2, no stack trace, and never the token or a URL's credentials.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +29,11 @@ beforeAll(async () => {
       "current-context: x",
     ].join("\n"),
   );
+  writeFileSync(
+    join(dir, "missing-ca-kubeconfig"),
+    readFileSync(kubeconfig, "utf8").replace('server: "https://127.0.0.1:1"', 'server: "https://127.0.0.1:1", certificate-authority: /nonexistent/ca.crt'),
+  );
+  writeFileSync(join(dir, "bad-server-kubeconfig"), readFileSync(kubeconfig, "utf8").replace('"https://127.0.0.1:1"', '"not a url"'));
   writeFileSync(join(dir, "broken-kubeconfig"), "apiVersion: v1\nusers: [{name: u, user: {token: kube-token-never-printed}\n");
   busy = createServer();
   await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
@@ -36,8 +41,12 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
-/** Runs the controller until it exits (bounded: a process that would keep running is killed and fails the test). */
+/**
+ * Runs the controller until it exits (bounded: a process that would keep running is killed and fails the test).
+ * `$DIR` in a variable stands for the test's directory.
+ */
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  env = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace("$DIR", dir)]));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", ...args], {
       env: {
@@ -84,6 +93,14 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
   { name: "--kubeconfig missing", args: ["--kubeconfig", "/nonexistent/kubeconfig"], setting: "--kubeconfig / KUBECONFIG", rule: "readable kubeconfig file", also: /ENOENT/ },
   // Empty is unset, and without ~/.kube/config outside a pod there is no cluster (not client-node's localhost:8080).
   { name: "no kubeconfig at all (KUBECONFIG empty)", env: { KUBECONFIG: "" }, setting: "--kubeconfig / KUBECONFIG", rule: "a cluster to watch" },
+  {
+    name: "kubeconfig naming a CA file that does not exist",
+    env: { KUBECONFIG: "$DIR/missing-ca-kubeconfig" },
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "readable referenced files",
+    also: /certificate-authority \/nonexistent\/ca\.crt .* cannot be read \(ENOENT\)/,
+  },
+  { name: "kubeconfig whose server is not a URL", env: { KUBECONFIG: "$DIR/bad-server-kubeconfig" }, setting: "--kubeconfig / KUBECONFIG", rule: "cluster server URL" },
   { name: "unknown flag", args: ["--flush-intervall", "5s"], setting: "arguments", rule: "known flags" },
 ];
 
