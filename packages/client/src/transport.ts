@@ -123,6 +123,13 @@ export class Transport {
         { field: "baseUrl", rule: "absolute http(s) URL", message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})` },
       ]);
     }
+    const parsedBase = new URL(baseUrl);
+    if (parsedBase.username !== "" || parsedBase.password !== "") {
+      // Credentials in the URL would be sent to the service beside the token, and shown wherever the URL is.
+      throw new RequestValidationError("client options", [
+        { field: "baseUrl", rule: "no credentials in the URL", message: "must not contain credentials (user:password@); pass the token as `token`" },
+      ]);
+    }
     const retry = options.retry;
     if (retry) {
       const issues = (["retries", "minDelayMs", "maxDelayMs", "maxServerDelayMs"] as const)
