@@ -1,6 +1,7 @@
-// Finds and reads the kubeconfig as kubectl does (the files of --kubeconfig / KUBECONFIG, else ~/.kube/config, else
-// in-cluster), refusing what would otherwise fail later and repeatedly: a missing or unreadable file, a file that is
-// not a kubeconfig, and no configuration at all (client-node would fall back to http://localhost:8080).
+// Finds and reads the kubeconfig as controller-runtime does (the files of --kubeconfig / KUBECONFIG, else in-cluster,
+// else ~/.kube/config), refusing at start what would otherwise fail every call, forever: a missing or unreadable
+// file, a file that is not a kubeconfig, and no configuration at all (client-node would fall back to
+// http://localhost:8080).
 import { accessSync, constants, existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -32,8 +33,8 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
     const home = sources.home ?? homedir();
     const inCluster = sources.inCluster ?? Boolean(process.env["KUBERNETES_SERVICE_HOST"]);
     const defaultFile = home ? join(home, ".kube", "config") : undefined;
-    if (defaultFile && existsSync(defaultFile)) readFile(kubeConfig, defaultFile);
-    else if (inCluster) kubeConfig.loadFromCluster();
+    if (inCluster) kubeConfig.loadFromCluster();
+    else if (defaultFile && existsSync(defaultFile)) readFile(kubeConfig, defaultFile);
     else {
       throw new StartupError(
         "kubeconfig_unusable",

@@ -13,8 +13,9 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(argv, process.env);
   // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
-  const [{ loadKubeConfig }, { Controller }] = await Promise.all([import("./kube-config-loader.js"), import("./controller.js")]);
+  const { loadKubeConfig } = await import("./kube-config-loader.js");
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
+  const { Controller } = await import("./controller.js");
   const logger = pino({
     level: config.logLevel,
     base: { component: "shiplog-controller" },

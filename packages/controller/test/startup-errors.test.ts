@@ -65,7 +65,8 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    // Generous: under a full parallel suite on two cores, loading the Kubernetes client alone can take seconds.
+    const killer = setTimeout(() => child.kill("SIGKILL"), 50_000);
     child.on("exit", (code) => {
       clearTimeout(killer);
       resolve({ code, stdout, stderr });
