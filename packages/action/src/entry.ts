@@ -1,4 +1,5 @@
 import * as core from "@actions/core";
+import { redactSecrets } from "@shiplog/client";
 import { run } from "./main.js";
 
 // The entry the runner starts (bundled to dist/index.js by package.json `bundle`); run() reports its own failures
@@ -10,4 +11,6 @@ import { run } from "./main.js";
 // A few responses per run need nothing beyond the baseline compiler. Set at run time, the flag no longer brings
 // its implications on Node 24 (V8 13), so tier-up is switched off by name as well: without it Node 24 still
 // waited 40-55 ms after the exit event, against about 20 ms with it (measured on a full run).
-run().catch((error: unknown) => core.setFailed(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`));
+run().catch((error: unknown) =>
+  core.setFailed(redactSecrets(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`, [core.getInput("token")])),
+);

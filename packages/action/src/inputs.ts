@@ -2,6 +2,7 @@ import {
   IF_TAG_EXISTS,
   createStorageRecordParams,
   createTagParams,
+  serviceUrlProblem,
   toFieldIssues,
   type CreateStorageRecordParams,
   type CreateTagParams,
@@ -155,30 +156,10 @@ export function planFromInputs(raw: RawInputs, context: RunContext): { plan: Act
   return { plan: { token, apiUrl: apiUrl.replace(/\/+$/, ""), dryRun, owner, repo, tag, storage }, problems: [] };
 }
 
-/** Whether a URL's host is this machine (127.0.0.0/8, ::1, localhost): plain http never leaves it. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, "");
-  // URL has already normalized IPv4 forms (127.1 -> 127.0.0.1) and brackets IPv6.
-  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
-/** The API URL carries the token: https, or http only to a loopback host (an emulator on this machine). */
+/** The API URL carries the token: the client's rule for service URLs (https unless loopback, no credentials). */
 function checkApiUrl(apiUrl: string): InputProblem | undefined {
-  let url: URL | undefined;
-  try {
-    if (/^https?:\/\/[^\s/]+/.test(apiUrl)) url = new URL(apiUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url) return { input: "api-url", rule: "http(s) URL", message: `api-url must be an http(s) URL, got ${JSON.stringify(apiUrl)}` };
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-    return {
-      input: "api-url",
-      rule: "https, or http only for a loopback host",
-      message: `api-url must use https:// (over http:// the token would travel in clear text); http:// is allowed only for loopback hosts (127.0.0.0/8, ::1, localhost), got host ${url.hostname}`,
-    };
-  }
-  return undefined;
+  const problem = serviceUrlProblem(apiUrl);
+  return problem && { input: "api-url", rule: problem.rule, message: `api-url ${problem.message}` };
 }
 
 function planTag(raw: RawInputs, context: RunContext, owner: string, repo: string, problems: InputProblem[]): TagPlan | undefined {

@@ -31,6 +31,8 @@ export interface LocalRunOptions {
   /** A command node is started under, with its arguments (for example `["prlimit", "--nofile=64"]`). */
   wrapper?: string[];
   bundle?: string;
+  /** Kill the step after this long (a hang fails the test instead of stalling it). Default: no limit. */
+  timeoutMs?: number;
 }
 
 /** A `::error title=...::message` (or warning/notice) line the action printed. */
@@ -52,6 +54,8 @@ export interface LocalRunResult {
   /** The token values the action asked the runner to mask (`::add-mask::`). */
   masked: string[];
   wallMs: number;
+  /** Whether the step was killed at `timeoutMs`. */
+  timedOut: boolean;
 }
 
 /** The inputs action.yml declares, with their defaults. */
@@ -80,11 +84,12 @@ export async function runBundledAction(options: LocalRunOptions): Promise<LocalR
     ...inputEnv,
   };
   const started = performance.now();
-  const { exitCode, stdout, stderr } = await new Promise<{ exitCode: number; stdout: string; stderr: string }>((resolve) => {
+  const { exitCode, stdout, stderr, timedOut } = await new Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>((resolve) => {
     const [command, ...args] = [...(options.wrapper ?? []), options.node ?? process.execPath, options.bundle ?? BUNDLE_PATH];
-    execFile(command!, args, { env, cwd: options.cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const execOptions = { env, cwd: options.cwd, encoding: "utf8" as const, maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 0, killSignal: "SIGKILL" as const };
+    execFile(command!, args, execOptions, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ exitCode: code, stdout, stderr });
+      resolve({ exitCode: code, stdout, stderr, timedOut: Boolean(error?.killed) });
     });
   });
   const wallMs = performance.now() - started;
@@ -98,6 +103,7 @@ export async function runBundledAction(options: LocalRunOptions): Promise<LocalR
       annotations: parseAnnotations(stdout),
       masked: [...stdout.matchAll(/^::add-mask::(.*)$/gm)].map((m) => m[1]!),
       wallMs,
+      timedOut,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

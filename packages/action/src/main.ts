@@ -1,11 +1,11 @@
 import * as core from "@actions/core";
 import { context } from "@actions/github";
-import { ArtifactMetadataApi, GitApi, Transport } from "@shiplog/client";
+import { ArtifactMetadataApi, GitApi, Transport, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
-import { fileSubjects, matchFiles, type Subject } from "./subjects.js";
+import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 
 const USER_AGENT = "shiplog-action/0.1.0";
 /** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
@@ -32,14 +32,30 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
   if (!storage) return [];
   const subjects: Subject[] = storage.digests.map((digest) => ({ name: storage.name ?? "", digest }));
   if (storage.pathPatterns.length > 0) {
-    const files = await matchFiles(storage.pathPatterns);
-    if (files.length === 0) {
-      problems.push({ input: "subject-path", rule: "matches a file", message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}` });
+    try {
+      const files = await matchFiles(storage.pathPatterns);
+      if (files.length === 0) {
+        problems.push({ input: "subject-path", rule: "matches a file", message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}` });
+      }
+      const unusable = await unusableFiles(files);
+      if (unusable.length > 0) {
+        problems.push(...unusable.map(subjectPathProblem));
+        return [];
+      }
+      subjects.push(...(await fileSubjects(files, storage.name)));
+    } catch (error) {
+      if (!(error instanceof SubjectPathError)) throw error;
+      problems.push(subjectPathProblem(error));
+      return [];
     }
-    subjects.push(...(await fileSubjects(files, storage.name)));
   }
   for (const subject of subjects) problems.push(...storageRequestProblems(storage, subject.name, subject.digest));
   return subjects;
+}
+
+/** A file subject-path matched that cannot be used, as an input problem naming subject-path and the file. */
+function subjectPathProblem(error: SubjectPathError): InputProblem {
+  return { input: "subject-path", rule: error.rule, message: error.message };
 }
 
 function reportProblems(problems: InputProblem[]): void {
@@ -49,9 +65,32 @@ function reportProblems(problems: InputProblem[]): void {
   process.exitCode = core.ExitCode.Failure;
 }
 
+/**
+ * Outputs first (later steps read them), then the job summary. The work is done by now: a runner file that cannot be
+ * written is a warning naming it, not a failed step.
+ */
 async function finish(report: RunReport): Promise<void> {
-  for (const [name, value] of Object.entries(runOutputs(report))) core.setOutput(name, value);
-  if (process.env["GITHUB_STEP_SUMMARY"]) await core.summary.addRaw(renderSummary(report), true).write();
+  try {
+    for (const [name, value] of Object.entries(runOutputs(report))) core.setOutput(name, value);
+  } catch (error) {
+    core.warning(`The step's outputs were not written: ${runnerFileProblem("GITHUB_OUTPUT", error)}. What the step did is in its log above.`, {
+      title: "Outputs not written",
+    });
+  }
+  if (!process.env["GITHUB_STEP_SUMMARY"]) return;
+  try {
+    await core.summary.addRaw(renderSummary(report), true).write();
+  } catch (error) {
+    core.warning(`The job summary was not written: ${runnerFileProblem("GITHUB_STEP_SUMMARY", error)}.`, { title: "Summary not written" });
+  }
+}
+
+/** Why a runner file could not be written, naming its variable and path. */
+function runnerFileProblem(variable: string, error: unknown): string {
+  const path = process.env[variable] ?? "";
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (/^Missing file at path/.test((error as Error | undefined)?.message ?? "")) return `the file ${variable} names (${path}) does not exist`;
+  return `${variable} (${path}) cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`;
 }
 
 /** The action: validate everything, create the annotated tag, then one storage record per subject. */
@@ -87,7 +126,12 @@ export async function run(): Promise<void> {
       failures.push(explainFailure(result.reason, step));
     }
   });
-  for (const failure of failures) core.error(failure.message, { title: failure.title });
+  // A server may echo the token in what it answers: whatever the client did not already redact goes here.
+  for (const failure of failures) {
+    failure.title = redactSecrets(failure.title, [plan.token]);
+    failure.message = redactSecrets(failure.message, [plan.token]);
+    core.error(failure.message, { title: failure.title });
+  }
   if (failures.length > 0) {
     report.failures = failures;
     process.exitCode = core.ExitCode.Failure;

@@ -52,12 +52,16 @@ describe("planFromInputs", () => {
     for (const ok of ["https://api.service.example", "http://127.0.0.1:8080", "http://127.9.8.7/api", "http://127.1:9", "http://localhost:3000", "http://LOCALHOST./", "http://[::1]:4000"]) {
       expect(apiUrlProblems(ok), ok).toEqual([]);
     }
-    for (const bad of ["http://api.service.example", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.example", "http://[::2]:80", "http://127.0.0.1.nip.io"]) {
+    for (const bad of ["http://api.service.example", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.example", "http://[::2]:80", "http://127.0.0.1.nip.io", "http://web.localhost"]) {
       expect(apiUrlProblems(bad), bad).toEqual([
-        expect.objectContaining({ input: "api-url", rule: "https, or http only for a loopback host", message: expect.stringContaining("allowed only for loopback hosts (127.0.0.0/8, ::1, localhost)") }),
+        expect.objectContaining({ input: "api-url", rule: "https unless loopback", message: expect.stringContaining("allowed only for a loopback host (localhost, 127.0.0.0/8, ::1)") }),
       ]);
     }
-    expect(apiUrlProblems("ftp://api.service.example")).toEqual([expect.objectContaining({ rule: "http(s) URL" })]);
+    expect(apiUrlProblems("ftp://api.service.example")).toEqual([expect.objectContaining({ rule: "absolute http(s) URL" })]);
+    // Credentials in the URL are refused, and the message does not repeat them.
+    const withCredentials = apiUrlProblems("https://robot:s3cret-pass@api.service.example");
+    expect(withCredentials).toEqual([expect.objectContaining({ input: "api-url", rule: "no credentials in the URL" })]);
+    expect(JSON.stringify(withCredentials)).not.toContain("s3cret-pass");
     // The runner's GITHUB_API_URL is held to the same rule when api-url is left to its default.
     expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, apiUrl: "http://api.service.example" }).problems).toEqual([expect.objectContaining({ input: "api-url" })]);
   });

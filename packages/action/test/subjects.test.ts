@@ -51,6 +51,6 @@ describe("fileSubjects", () => {
     };
     expect((await fileSubjects(files, "app", { concurrency: 2, digest: counted })).map((s) => s.name)).toEqual(Array(10).fill("app"));
     expect(mostOpen).toBe(2);
-    await expect(fileSubjects([...files, join(dir, "out", "missing.bin")], undefined)).rejects.toThrow(/ENOENT/);
+    await expect(fileSubjects([...files, join(dir, "out", "missing.bin")], undefined)).rejects.toThrow(/^subject-path: .*missing\.bin does not exist \(any more\) \(ENOENT\)$/);
   });
 });

@@ -15,6 +15,7 @@ import {
   type SetClusterDeploymentRecordsParams,
   type StorageRecordList,
 } from "./schemas/artifact-metadata.js";
+import { PartialClusterWriteError } from "./partial-write-error.js";
 import { parseRequest, parseResponse } from "./schema-validation.js";
 import type { Transport } from "./transport.js";
 
@@ -55,7 +56,8 @@ export class ArtifactMetadataApi {
 
   /**
    * Sets the deployment records of a cluster. More than 1000 entries are sent as ordered chunks of
-   * 1000 (each an upsert, so safe to retry), and the answers are merged into one result.
+   * 1000 (each an upsert, so safe to retry), and the answers are merged into one result. A chunk after the
+   * first that fails raises a PartialClusterWriteError holding what was written and what was not.
    */
   async setClusterDeploymentRecords(
     params: SetClusterDeploymentRecordsParams,
@@ -64,17 +66,28 @@ export class ArtifactMetadataApi {
     const operation = `POST ${ROUTES.clusterRecords}`;
     const { org, cluster, deployments, ...rest } = parseRequest(setClusterDeploymentRecordsParams, params, operation);
     const merged: ClusterDeploymentResult = { total_count: 0, deployment_records: [] };
+    const chunkCount = Math.ceil(deployments.length / MAX_CLUSTER_ENTRIES);
     for (let start = 0; start < deployments.length; start += MAX_CLUSTER_ENTRIES) {
       const chunk = deployments.slice(start, start + MAX_CLUSTER_ENTRIES);
-      const response = await this.#transport.request({
-        method: "POST",
-        route: ROUTES.clusterRecords,
-        params: { org, cluster },
-        body: { ...rest, deployments: chunk },
-        signal: options.signal,
-        safeToRetry: true,
-      });
-      const result = parseResponse(clusterDeploymentResult, response.data ?? { total_count: 0 }, operation);
+      let result: ClusterDeploymentResult;
+      try {
+        const response = await this.#transport.request({
+          method: "POST",
+          route: ROUTES.clusterRecords,
+          params: { org, cluster },
+          body: { ...rest, deployments: chunk },
+          signal: options.signal,
+          safeToRetry: true,
+        });
+        result = parseResponse(clusterDeploymentResult, response.data ?? { total_count: 0 }, operation);
+      } catch (error) {
+        // Before any chunk was written, the error says it all: nothing changed (or, unanswered, as for one call).
+        if (start === 0) throw error;
+        const outcome = PartialClusterWriteError.outcomeOf(error);
+        const failedChunk = { index: start / MAX_CLUSTER_ENTRIES, start, count: chunk.length, outcome };
+        const notWritten = deployments.slice(start);
+        throw new PartialClusterWriteError({ operation, written: merged, writtenEntries: start, notWritten, failedChunk, chunkCount, cause: error });
+      }
       merged.total_count += result.total_count;
       merged.deployment_records.push(...result.deployment_records);
       if (result.errors?.length) (merged.errors ??= []).push(...result.errors);

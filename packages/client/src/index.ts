@@ -3,10 +3,13 @@ export { Transport, errorFromResponse, type HttpMethod, type RouteRequest, type 
 export * from "./errors.js";
 export * from "./accepted-permissions.js";
 export * from "./api-versions.js";
+export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
+export { redactError, redactSecrets, redactValue } from "./redaction.js";
 export { type RetryOptions, backoffDelay, serverRequestedDelay } from "./retry-policy.js";
 export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type PageLimits, type PageOptions } from "./pagination.js";
 export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";
 export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
+export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
 export * from "./schemas/common.js";
 export * from "./schemas/artifact-metadata.js";
 export { GitApi, type AnnotatedTagResult } from "./git.js";

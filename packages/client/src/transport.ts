@@ -24,6 +24,7 @@ import {
 } from "./errors.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
+import { redactError, redactSecrets, redactValue } from "./redaction.js";
 import { undiciEngine } from "./undici-engine.js";
 import {
   backoffDelay,
@@ -122,6 +123,13 @@ export class Transport {
         { field: "baseUrl", rule: "absolute http(s) URL", message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})` },
       ]);
     }
+    const parsedBase = new URL(baseUrl);
+    if (parsedBase.username !== "" || parsedBase.password !== "") {
+      // Credentials in the URL would be sent to the service beside the token, and shown wherever the URL is.
+      throw new RequestValidationError("client options", [
+        { field: "baseUrl", rule: "no credentials in the URL", message: "must not contain credentials (user:password@); pass the token as `token`" },
+      ]);
+    }
     const retry = options.retry;
     if (retry) {
       const issues = (["retries", "minDelayMs", "maxDelayMs", "maxServerDelayMs"] as const)
@@ -200,7 +208,9 @@ export class Transport {
           continue;
         }
       }
-      throw errorFromResponse(req.method, req.route, response, response.body, this.#pathOf(url));
+      // A server or proxy may echo the Authorization header: the token leaves in no part of the error.
+      const secrets = [this.#token];
+      throw redactError(errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#pathOf(url)), secrets);
     }
   }
 
@@ -309,7 +319,7 @@ function describeNetworkFailure(error: unknown, token: string | undefined): stri
   const description =
     typeof coded?.code === "string" ? `${coded.code}${coded.message ? ` (${coded.message})` : ""}` : error instanceof Error ? error.message : String(error);
   // A fetch given by the caller may quote a header in its message; the token never leaves in one.
-  return token ? description.replaceAll(token, "[redacted]") : description;
+  return redactSecrets(description, [token]);
 }
 
 /** A value both engines send: Latin-1 text without line breaks or other control characters (tabs allowed). */

@@ -3,6 +3,7 @@ import type { Dispatcher, request as undiciRequest } from "undici";
 import { ACCEPT_ENCODING, contentCodings, decodeBody, UndecodableBodyError } from "./content-decoding.js";
 import { NetworkError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { FinalEngineFailure, isBodiless, parseBodyText, type EngineResponse, type HttpEngine } from "./http-engine.js";
+import { isLoopbackHost } from "./loopback.js";
 
 /** What fetch follows too; an answer that still redirects after them is an error, as with fetch. */
 const MAX_REDIRECTIONS = 20;
@@ -64,8 +65,7 @@ function misconfiguredProxyVariables(): string[] {
 
 /** Loopback is never proxied (Go's rule too): an emulator or a local tunnel is reached directly. */
 function isLoopback(url: string): boolean {
-  const host = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url)?.[1]?.toLowerCase() ?? "";
-  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHost(/^https?:\/\/(?:[^@/]*@)?(\[[^\]]*\]|[^:/?#]*)/i.exec(url)?.[1] ?? "");
 }
 
 /**

@@ -75,6 +75,7 @@ describe("client options are checked when the client is made", () => {
   it.each([
     [{ baseUrl: "api.example.com" }, "baseUrl"],
     [{ baseUrl: "ftp://example.com" }, "baseUrl"],
+    [{ baseUrl: "https://robot:secret@api.example.com" }, "baseUrl"],
     [{ retry: { retries: -3 } }, "retry.retries"],
     [{ timeoutMs: 0 }, "timeoutMs"],
   ])("%o", (options, field) => {

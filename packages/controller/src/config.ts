@@ -1,11 +1,12 @@
 // Controller configuration from environment variables and command-line flags (flags win), validated at start.
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
-import { ShiplogError } from "@shiplog/client";
+import { ShiplogError, serviceUrlProblem } from "@shiplog/client";
+import { isIP } from "node:net";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
-import { leaseTimingProblems } from "./lease-election.js";
+import { leaseTimingProblems } from "./lease-timing.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */
@@ -110,12 +111,24 @@ export interface ConfigIssue {
   message: string;
 }
 
-/** Invalid configuration; `issues` names every problem found. */
+/** Invalid configuration; `issues` names every problem found, and the message holds one line for each. */
 export class ConfigError extends ShiplogError {
   constructor(readonly issues: ConfigIssue[]) {
-    super("invalid_config", `invalid configuration:\n${issues.map((i) => `  - ${i.field}: ${i.message}`).join("\n")}`);
+    super("invalid_config", issues.map(formatConfigIssue).join("\n"));
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
   }
 }
+
+/** One problem as one line: the setting, what is wrong, and the rule. */
+export function formatConfigIssue(issue: ConfigIssue): string {
+  return `invalid configuration: ${issue.field}: ${issue.message} [rule: ${issue.rule}]`;
+}
+
+/** The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
 export function parseDuration(text: string): number | undefined {
@@ -126,7 +139,8 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
 }
 
-const duration = (min: number) =>
+/** A duration of at least `min` ms and at most what a timer holds (`max`, default MAX_TIMER_MS). */
+const duration = (min: number, max = MAX_TIMER_MS) =>
   z.string().transform((text, ctx) => {
     const ms = parseDuration(text);
     if (ms === undefined) {
@@ -135,6 +149,15 @@ const duration = (min: number) =>
     }
     if (ms < min) {
       ctx.addIssue({ code: "custom", message: `must be at least ${min}ms`, params: { rule: `minimum ${min}ms` } });
+      return z.NEVER;
+    }
+    if (ms > max) {
+      const days = (max / 86_400_000).toFixed(1);
+      ctx.addIssue({
+        code: "custom",
+        message: `must be at most ${max}ms (about ${days} days), the longest a timer can wait (got "${text}")`,
+        params: { rule: `maximum ${max}ms` },
+      });
       return z.NEVER;
     }
     return ms;
@@ -177,15 +200,9 @@ const dnsSubdomain = z
   .max(253, { message: "must be at most 253 characters" })
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
 
-/** localhost, 127.0.0.0/8 and ::1: where plain http never leaves the machine. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1";
-}
-
 const booleanText = z.string().transform((text, ctx) => {
   const t = text.trim().toLowerCase();
-  if (["true", "1", "yes", ""].includes(t)) return true;
+  if (["true", "1", "yes"].includes(t)) return true;
   if (["false", "0", "no"].includes(t)) return false;
   ctx.addIssue({ code: "custom", message: `must be true or false (got "${text}")`, params: { rule: "boolean" } });
   return z.NEVER;
@@ -193,16 +210,10 @@ const booleanText = z.string().transform((text, ctx) => {
 
 const schema = z.object({
   apiUrl: z
-    .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+    .string()
     .superRefine((text, ctx) => {
-      const url = new URL(text);
-      if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `must be https (the token would cross the network in clear text); http is allowed only for a loopback host, not "${url.hostname}"`,
-          params: { rule: "https unless loopback" },
-        });
-      }
+      const problem = serviceUrlProblem(text);
+      if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { rule: problem.rule } });
     })
     .default("https://api.github.com"),
   org: z.string({ message: "is required" }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
@@ -230,7 +241,13 @@ const schema = z.object({
   watchIdleTimeout: duration(100).optional(),
   kubeconfig: z.string().min(1).optional(),
   apiVersion: z.enum(["2022-11-28", "2026-03-10"], { message: "must be 2022-11-28 or 2026-03-10" }).default("2026-03-10"),
-  httpHost: z.string().min(1).default("0.0.0.0"),
+  httpHost: z
+    .string()
+    .refine((text) => isIP(text) !== 0 || /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i.test(text), {
+      message: "must be an IP address (0.0.0.0, ::, 127.0.0.1) or a host name of this machine",
+      params: { rule: "IP address or host name" },
+    })
+    .default("0.0.0.0"),
   httpPort: z
     .string()
     .transform((text, ctx) => {
@@ -259,7 +276,11 @@ const schema = z.object({
 /** Usage text listing every flag and variable. */
 export function usage(): string {
   const lines = Object.values(SETTINGS).map((s: Setting) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(34)} ${s.help}`);
-  return ["Usage: shiplog-controller [flags]   (every flag can also be set by its environment variable)", ...lines, "  SHIPLOG_TOKEN (variable only)  the API token, when no token file is given"].join("\n");
+  return [
+    "Usage: shiplog-controller [flags]   (every flag can also be set by its environment variable; an empty variable is unset)",
+    ...lines,
+    "  SHIPLOG_TOKEN (variable only)  the API token, when no token file is given",
+  ].join("\n");
 }
 
 /** Reads and validates the configuration from argv (without node and script) and the environment. */
@@ -270,15 +291,17 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (error) {
-    throw new ConfigError([{ field: "arguments", rule: "known flags", message: `${(error as Error).message}\n${usage()}` }]);
+    const reason = (error as Error).message.split(". ")[0];
+    throw new ConfigError([{ field: "arguments", rule: "known flags", message: `${reason}; see --help for every flag` }]);
   }
 
   const raw: Record<string, string> = {};
   const fieldName = (name: SettingName) => `--${SETTINGS[name].flag} / ${SETTINGS[name].env}`;
   for (const [name, setting] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
     const flagValue = values[setting.flag];
+    // An empty variable (or flag value) is unset, for every setting: `SHIPLOG_DRY_RUN=` is not dry-run.
     const value = flagValue !== undefined ? String(flagValue) : env[setting.env];
-    if (value !== undefined && !(value === "" && !setting.boolean)) raw[name] = value;
+    if (value !== undefined && value !== "") raw[name] = value;
   }
 
   const issues: ConfigIssue[] = [];
@@ -341,7 +364,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     retryMaxDelayMs: c.retryMaxDelay,
     requestTimeoutMs: c.requestTimeout,
     watchTimeoutSeconds: Math.max(1, Math.round(c.watchTimeout / 1000)),
-    watchIdleTimeoutMs: c.watchIdleTimeout ?? c.watchTimeout + 30_000,
+    // The default idle timeout must fit a timer too.
+    watchIdleTimeoutMs: c.watchIdleTimeout ?? Math.min(MAX_TIMER_MS, c.watchTimeout + 30_000),
     apiVersion: c.apiVersion,
     httpHost: c.httpHost,
     httpPort: c.httpPort,

@@ -1,5 +1,7 @@
 export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
-export { loadConfig, parseDuration, redactedConfig, usage, ConfigError, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
+export { loadConfig, parseDuration, redactedConfig, usage, formatConfigIssue, ConfigError, MAX_TIMER_MS, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
+export { StartupError, type StartupErrorCode } from "./startup-error.js";
+export { loadKubeConfig, type KubeConfigSources } from "./kube-config-loader.js";
 export { parseImageReference, digestFromImageId, runningDigest, SHA256_DIGEST, type ImageReference, type Parsed } from "./image-reference.js";
 export { resolveWorkload, workloadActivity, controllerOf, type OwnerLookup, type ResolvedWorkload, type WorkloadActivity, type WorkloadRef } from "./workload-owner.js";
 export * from "./annotations.js";
@@ -34,6 +36,7 @@ export {
   type ConfigMapStoreOptions,
   type StateWriteInfo,
 } from "./configmap-acknowledged-store.js";
-export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
 export { parseLabelSelector, labelKeyProblem, labelValueProblem, type LabelRequirement, type LabelSelector } from "./label-selector.js";

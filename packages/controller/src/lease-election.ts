@@ -16,6 +16,7 @@
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { callOptions, kubeErrorMessage, kubeStatus } from "./kube-call-options.js";
+import { JITTER_FACTOR, leaseTimingProblems } from "./lease-timing.js";
 
 /** Settings of the election (client-go's defaults as used by controller-runtime: 15 s, 10 s, 2 s). */
 export interface LeaseElectionOptions {
@@ -48,17 +49,6 @@ export interface LeaseElectionStatus {
   lastRenewAt: number;
 }
 
-/** client-go's JitterFactor for the candidates' retry loop. */
-const JITTER_FACTOR = 1.2;
-
-/** Checks client-go's rules between the three durations; returns the problems found. */
-export function leaseTimingProblems(t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number }): string[] {
-  const problems: string[] = [];
-  if (t.leaseDurationMs <= t.renewDeadlineMs) problems.push("the lease duration must be longer than the renew deadline");
-  if (t.renewDeadlineMs <= JITTER_FACTOR * t.retryPeriodMs) problems.push(`the renew deadline must be longer than ${JITTER_FACTOR} × the retry period`);
-  if (t.leaseDurationMs < 1000) problems.push("the lease duration must be at least 1s (the Lease counts whole seconds)");
-  return problems;
-}
 
 function microTime(ms: number): V1MicroTime {
   return new V1MicroTime(ms);

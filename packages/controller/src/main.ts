@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Process entry of the controller: configuration, logging, the controller, the health server, and signals.
-import { KubeConfig } from "@kubernetes/client-node";
 import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
-import { Controller } from "./controller.js";
 import { startHealthServer, type HealthServer } from "./health-server.js";
+import { StartupError, listenError } from "./startup-error.js";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -12,16 +11,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${usage()}\n`);
     return;
   }
-  let config;
-  try {
-    config = loadConfig(argv, process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`shiplog-controller: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const config = loadConfig(argv, process.env);
+  // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
+  const { loadKubeConfig } = await import("./kube-config-loader.js");
+  const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
+  const { Controller } = await import("./controller.js");
   const logger = pino({
     level: config.logLevel,
     base: { component: "shiplog-controller" },
@@ -29,14 +23,13 @@ async function main(): Promise<void> {
   });
   logger.info({ config: redactedConfig(config) }, "configuration");
 
-  const kubeConfig = new KubeConfig();
-  if (config.kubeconfig) kubeConfig.loadFromFile(config.kubeconfig);
-  else kubeConfig.loadFromDefault();
-
   const controller = new Controller({ config, kubeConfig, logger });
   let health: HealthServer | undefined;
   if (config.httpPort !== "off") {
-    health = await startHealthServer(controller, { host: config.httpHost, port: config.httpPort, staleAfterMs: Math.max(30_000, config.flushIntervalMs * 5) });
+    const { httpHost: host, httpPort: port } = config;
+    health = await startHealthServer(controller, { host, port, staleAfterMs: Math.max(30_000, config.flushIntervalMs * 5) }).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
     logger.info({ url: health.url }, "health and metrics server listening");
   }
 
@@ -62,6 +55,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // The operator's mistakes: one line per problem naming the setting and the rule, exit code 2, no stack.
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    process.stderr.write(`${error.message.split("\n").map((line) => `shiplog-controller: ${line}`).join("\n")}\n`);
+    process.exit(2);
+  }
+  // Anything else is a defect of the controller: its stack helps whoever fixes it.
   process.stderr.write(`shiplog-controller: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(1);
 });

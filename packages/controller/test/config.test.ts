@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseDuration, redactedConfig } from "@shiplog/controller";
+import { ConfigError, MAX_TIMER_MS, SETTINGS, loadConfig, parseDuration, redactedConfig } from "@shiplog/controller";
 
 const ENV = { SHIPLOG_TOKEN: "ghs_secret_token_value", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
 
@@ -114,14 +114,43 @@ describe("loadConfig", () => {
     expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "Bad_Prefix/app=x" }))[0]!.field).toBe("--label-selector / SHIPLOG_LABEL_SELECTOR");
   });
 
+  it("an empty variable is unset, booleans included: SHIPLOG_DRY_RUN= is not dry-run", () => {
+    const empty = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.env, ""]));
+    const config = loadConfig([], { ...empty, ...ENV });
+    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushIntervalMs: 5000, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
+    expect(config.kubeconfig).toBeUndefined();
+    expect(loadConfig(["--dry-run"], { ...ENV, SHIPLOG_DRY_RUN: "" }).dryRun).toBe(true);
+    expect(loadConfig([], { ...ENV, SHIPLOG_DRY_RUN: "true" }).dryRun).toBe(true);
+  });
+
+  it("every duration fits a timer (2^31-1 ms): longer ones are refused by name, with the limit", () => {
+    const durations = Object.values(SETTINGS).filter((s) => /interval|timeout|delay|duration|deadline|period/.test(s.flag));
+    expect(durations.length).toBe(11);
+    for (const setting of durations) {
+      const issues = issuesOf(() => loadConfig([`--${setting.flag}`, "1000h"], ENV)).filter((i) => i.rule.startsWith("maximum"));
+      expect(issues, setting.flag).toEqual([{ field: `--${setting.flag} / ${setting.env}`, rule: `maximum ${MAX_TIMER_MS}ms`, message: expect.stringContaining("the longest a timer can wait") }]);
+    }
+    expect(loadConfig(["--flush-interval", `${MAX_TIMER_MS}ms`], ENV).flushIntervalMs).toBe(MAX_TIMER_MS);
+    // The idle timeout's default (watch timeout + 30 s) stays within the limit too.
+    expect(loadConfig(["--watch-timeout", `${MAX_TIMER_MS}ms`], ENV).watchIdleTimeoutMs).toBe(MAX_TIMER_MS);
+  });
+
+  it("refuses credentials in the API URL without repeating them", () => {
+    const issues = issuesOf(() => loadConfig(["--api-url", "https://robot:hunter2-secret@api.service.example"], ENV));
+    expect(issues).toEqual([expect.objectContaining({ field: "--api-url / SHIPLOG_API_URL", rule: "no credentials in the URL" })]);
+    expect(JSON.stringify(issues)).not.toContain("hunter2-secret");
+    expect(issuesOf(() => loadConfig(["--api-url", "not a url"], ENV))[0]).toMatchObject({ rule: "absolute http(s) URL" });
+  });
+
   it("allows http only for a loopback API URL: the token must not cross the network in clear text", () => {
     for (const url of ["http://127.0.0.1:8080", "http://localhost:3000/api", "http://[::1]:9000", "https://service.example.com/api/v3"]) {
       expect(loadConfig(["--api-url", url], ENV).apiUrl).toBe(url.replace(/\/+$/, ""));
     }
-    for (const url of ["http://service.example.com", "http://10.0.0.5:8080", "http://127.0.0.1.example.com"]) {
+    // One rule with the action and the client: *.localhost is resolved by DNS outside browsers, so it is not loopback.
+    for (const url of ["http://service.example.com", "http://10.0.0.5:8080", "http://127.0.0.1.example.com", "http://web.localhost"]) {
       const issues = issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_API_URL: url }));
       expect(issues).toEqual([expect.objectContaining({ field: "--api-url / SHIPLOG_API_URL", rule: "https unless loopback" })]);
-      expect(issues[0]!.message).toMatch(/must be https .* clear text/);
+      expect(issues[0]!.message).toMatch(/must use https:\/\/ .* clear text/);
     }
   });
 });
