@@ -124,10 +124,11 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
   });
 
   it("a value out of the schema names the key", () => {
-    const result = render({ values: [{ prometheusRule: { disabled: ["NoSuchAlert"] }, serviceMonitor: { scheme: "ftp" } }] });
+    const result = render({ values: [{ prometheusRule: { disabled: ["NoSuchAlert"] }, serviceMonitor: { scheme: "ftp" }, grafanaDashboard: { label: "not a label" } }] });
     expect(result.ok).toBe(false);
     expect(result.stderr).toContain("prometheusRule.disabled.0");
     expect(result.stderr).toContain("serviceMonitor.scheme");
+    expect(result.stderr).toContain("grafanaDashboard.label");
   });
 
   it("the ServiceMonitor passes scheme, tlsConfig, relabelings and metricRelabelings to its endpoint", () => {
