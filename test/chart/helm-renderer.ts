@@ -110,3 +110,15 @@ export function renderChart(binary: string, options: RenderOptions = {}): Render
 function sourceOf(comment: string | null | undefined): string {
   return /Source: (\S+)/.exec(comment ?? "")?.[1] ?? "";
 }
+
+/** The PrometheusRule the chart renders with its default values (rules on), for files/prometheus-rules.yaml. */
+export function renderDefaultPrometheusRule(binary: string): Manifest & { spec: { groups: unknown[] } } {
+  const result = renderChart(binary, {
+    values: [{ config: { org: "o", cluster: "c", logicalEnvironment: "l" }, token: { value: "t" }, prometheusRule: { enabled: true } }],
+    apiVersions: ["monitoring.coreos.com/v1"],
+  });
+  if (!result.ok) throw new Error(result.stderr);
+  const rule = result.manifests.find((m) => m.kind === "PrometheusRule");
+  if (!rule) throw new Error("the chart rendered no PrometheusRule with prometheusRule.enabled");
+  return rule as Manifest & { spec: { groups: unknown[] } };
+}

@@ -3,11 +3,11 @@
 // the container (environment and mounted Secret files).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
+import { PrometheusRule, ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
-import { Secret, Service, ServiceAccount } from "kubernetes-models/v1";
+import { ConfigMap, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 import type { Manifest } from "./helm-renderer.js";
 
 type Validatable = { validate(): void };
@@ -22,6 +22,8 @@ const MODELS: Record<string, new (data: never) => Validatable> = {
   "v1/Service": Service,
   "v1/ServiceAccount": ServiceAccount,
   "monitoring.coreos.com/v1/ServiceMonitor": ServiceMonitor,
+  "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
+  "v1/ConfigMap": ConfigMap,
 };
 
 /** Validates a manifest against its Kubernetes schema; throws naming the object and the problem. */

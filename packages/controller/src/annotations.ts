@@ -9,6 +9,11 @@
 //   shiplog.dev/ignore: "true"               the workload is not tracked
 //
 // An invalid annotation is skipped with a reason; the record is still produced without it.
+//
+// With the deployment-tracker option (migration from github/deployment-tracker), its annotations are read too:
+//   metadata.github.com/<key>: <value>          a tag; a tags.shiplog.dev/<key> of the same key wins
+//   metadata.github.com/runtime-risks: a, b     added to shiplog.dev/runtime-risks; case and spaces ignored, an
+//                                               unknown risk dropped alone (as deployment-tracker does)
 import { RUNTIME_RISKS, type RuntimeRisk } from "@shiplog/client";
 
 export const ANNOTATION_PREFIX = "shiplog.dev/";
@@ -18,6 +23,9 @@ export const REPOSITORY_ANNOTATION = "shiplog.dev/repository";
 export const LOGICAL_ENVIRONMENT_ANNOTATION = "shiplog.dev/logical-environment";
 export const PHYSICAL_ENVIRONMENT_ANNOTATION = "shiplog.dev/physical-environment";
 export const IGNORE_ANNOTATION = "shiplog.dev/ignore";
+
+export const DEPLOYMENT_TRACKER_PREFIX = "metadata.github.com/";
+export const DEPLOYMENT_TRACKER_RUNTIME_RISKS = "metadata.github.com/runtime-risks";
 
 export const MAX_TAGS = 5;
 export const MAX_TAG_LENGTH = 100;
@@ -45,25 +53,42 @@ export function mergeAnnotations(...sources: (Record<string, string> | undefined
   return merged;
 }
 
+/** Which annotation vocabularies are read besides shiplog's own. */
+export interface AnnotationOptions {
+  /** Also read github/deployment-tracker's `metadata.github.com/` annotations (migration). */
+  deploymentTracker?: boolean;
+}
+
+/** The tag annotations in the order they are taken: shiplog's by key, then deployment-tracker's by key. */
+function tagAnnotations(annotations: Record<string, string>, options: AnnotationOptions): { annotation: string; key: string }[] {
+  const keys = Object.keys(annotations).sort();
+  const own = keys.filter((k) => k.startsWith(TAG_ANNOTATION_PREFIX)).map((annotation) => ({ annotation, key: annotation.slice(TAG_ANNOTATION_PREFIX.length) }));
+  if (!options.deploymentTracker) return own;
+  const tracker = keys
+    .filter((k) => k.startsWith(DEPLOYMENT_TRACKER_PREFIX) && k !== DEPLOYMENT_TRACKER_RUNTIME_RISKS)
+    .map((annotation) => ({ annotation, key: annotation.slice(DEPLOYMENT_TRACKER_PREFIX.length) }));
+  return [...own, ...tracker];
+}
+
 /** Reads the record metadata for one container from merged annotations. */
 export function readRecordAnnotations(
   annotations: Record<string, string>,
   container: string,
+  options: AnnotationOptions = {},
 ): { value: RecordAnnotations; warnings: AnnotationWarning[] } {
   const warnings: AnnotationWarning[] = [];
   const value: RecordAnnotations = {};
 
-  const tagKeys = Object.keys(annotations)
-    .filter((k) => k.startsWith(TAG_ANNOTATION_PREFIX))
-    .sort();
   const tags: Record<string, string> = {};
-  for (const annotation of tagKeys) {
-    const key = annotation.slice(TAG_ANNOTATION_PREFIX.length);
+  for (const { annotation, key } of tagAnnotations(annotations, options)) {
     const tagValue = annotations[annotation]!;
-    if (key === "" || key.length > MAX_TAG_LENGTH) {
+    // Lengths in code points, as the service and deployment-tracker count them.
+    if (key === "" || [...key].length > MAX_TAG_LENGTH) {
       warnings.push({ annotation, reason: `tag key must be 1 to ${MAX_TAG_LENGTH} characters` });
-    } else if (tagValue.length > MAX_TAG_LENGTH) {
-      warnings.push({ annotation, reason: `tag value must be at most ${MAX_TAG_LENGTH} characters (has ${tagValue.length})` });
+    } else if ([...tagValue].length > MAX_TAG_LENGTH) {
+      warnings.push({ annotation, reason: `tag value must be at most ${MAX_TAG_LENGTH} characters (has ${[...tagValue].length})` });
+    } else if (key in tags) {
+      warnings.push({ annotation, reason: `tag "${key}" is already set by ${TAG_ANNOTATION_PREFIX}${key}, which wins` });
     } else if (Object.keys(tags).length >= MAX_TAGS) {
       warnings.push({ annotation, reason: `at most ${MAX_TAGS} tags; tags are taken in key order` });
     } else {
@@ -84,6 +109,18 @@ export function readRecordAnnotations(
     } else if (items.length > 0) {
       value.runtimeRisks = (items as RuntimeRisk[]).sort();
     }
+  }
+  const trackerRisks = options.deploymentTracker ? annotations[DEPLOYMENT_TRACKER_RUNTIME_RISKS] : undefined;
+  if (trackerRisks !== undefined) {
+    const read = readTrackerRisks(trackerRisks);
+    if (read.unknown.length > 0) {
+      warnings.push({
+        annotation: DEPLOYMENT_TRACKER_RUNTIME_RISKS,
+        reason: `unknown runtime risk ${read.unknown.map((u) => `"${u}"`).join(", ")} dropped; allowed: ${RUNTIME_RISKS.join(", ")}`,
+      });
+    }
+    const union = [...new Set([...(value.runtimeRisks ?? []), ...read.risks])].sort();
+    if (union.length > 0) value.runtimeRisks = union;
   }
 
   const perContainer = `${REPOSITORY_ANNOTATION}.${container}`;
@@ -124,4 +161,15 @@ export function readIgnore(annotations: Record<string, string>): { ignore: boole
   if (flag === undefined || flag === "false") return { ignore: false };
   if (flag === "true") return { ignore: true };
   return { ignore: false, warning: { annotation: IGNORE_ANNOTATION, reason: 'must be "true" or "false"' } };
+}
+
+/** deployment-tracker's reading of a runtime-risks list: trimmed, lower-cased, each unknown risk dropped alone. */
+function readTrackerRisks(text: string): { risks: RuntimeRisk[]; unknown: string[] } {
+  const risks: RuntimeRisk[] = [];
+  const unknown: string[] = [];
+  for (const item of text.split(",").map((r) => r.trim().toLowerCase()).filter((r) => r !== "")) {
+    if ((RUNTIME_RISKS as readonly string[]).includes(item)) risks.push(item as RuntimeRisk);
+    else unknown.push(item);
+  }
+  return { risks, unknown };
 }

@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-timing.js";
-import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
+import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "./pod-records.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */
 interface Setting {
@@ -31,7 +31,13 @@ export const SETTINGS = {
   deploymentNameTemplate: {
     flag: "deployment-name-template",
     env: "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
-    help: `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
+    help: `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}; deployment-tracker's {{namespace}} {{deploymentName}} {{containerName}} are read as {namespace} {workload} {container}`,
+  },
+  deploymentTrackerAnnotations: {
+    flag: "deployment-tracker-annotations",
+    env: "SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS",
+    boolean: true,
+    help: "also read github/deployment-tracker's metadata.github.com/<key> tags and metadata.github.com/runtime-risks (migration)",
   },
   flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
@@ -76,6 +82,8 @@ export interface ControllerConfig {
   excludeNamespaces: string[];
   labelSelector?: string;
   deploymentNameTemplate: string;
+  /** Also read github/deployment-tracker's annotations (migration). */
+  deploymentTrackerAnnotations: boolean;
   flushIntervalMs: number;
   batchSize: number;
   concurrency: number;
@@ -229,7 +237,8 @@ const schema = z.object({
       if (!parsed.ok) ctx.addIssue({ code: "custom", message: `not a valid Kubernetes label selector: ${parsed.reason}`, params: { rule: "label selector syntax" } });
     })
     .optional(),
-  deploymentNameTemplate: template.default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
+  deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
+  deploymentTrackerAnnotations: booleanText.default(false),
   flushInterval: duration(50).default(5000),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
@@ -356,6 +365,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     namespaces: c.namespaces,
     excludeNamespaces: c.excludeNamespaces,
     deploymentNameTemplate: c.deploymentNameTemplate,
+    deploymentTrackerAnnotations: c.deploymentTrackerAnnotations,
     flushIntervalMs: c.flushInterval,
     batchSize: c.batchSize,
     concurrency: c.concurrency,

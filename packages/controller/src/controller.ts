@@ -451,6 +451,7 @@ export class Controller {
       logicalEnvironment: this.#config.logicalEnvironment,
       ...(this.#config.physicalEnvironment !== undefined ? { physicalEnvironment: this.#config.physicalEnvironment } : {}),
       deploymentNameTemplate: this.#config.deploymentNameTemplate,
+      deploymentTrackerAnnotations: this.#config.deploymentTrackerAnnotations,
       namespaceAllowed: (ns) => (include.size === 0 || include.has(ns)) && !exclude.has(ns),
       ...(this.#selector ? { podLabelsMatch: this.#selector.matches } : {}),
       memo: this.#memo,

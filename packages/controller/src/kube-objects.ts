@@ -1,5 +1,6 @@
 // The slice of Kubernetes objects the controller reads, as plain JSON (what list and watch bodies carry).
 // Informer caches keep only these projections: a cluster of 10,000 pods must fit in a small controller.
+import { DEPLOYMENT_TRACKER_PREFIX } from "./annotations.js";
 
 /** Owner reference, as in metadata.ownerReferences. */
 export interface OwnerReference {
@@ -90,9 +91,12 @@ export interface CronJob {
 /** The kinds the controller watches. */
 export type WatchedKind = "Pod" | "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob";
 
-/** Annotation keys kept in the caches: ours, plus the Deployment revision used to rank ReplicaSets. */
+/**
+ * Annotation keys kept in the caches: ours, deployment-tracker's (for its migration option; only where a cluster
+ * still carries them), plus the Deployment revision used to rank ReplicaSets.
+ */
 export function isKeptAnnotation(key: string): boolean {
-  return key.includes("shiplog.dev/") || key === "deployment.kubernetes.io/revision";
+  return key.includes("shiplog.dev/") || key.startsWith(DEPLOYMENT_TRACKER_PREFIX) || key === "deployment.kubernetes.io/revision";
 }
 
 // Values repeated across thousands of objects (namespaces, kinds, images, image IDs) are stored once: JSON.parse

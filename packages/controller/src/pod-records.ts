@@ -20,6 +20,8 @@ export interface MappingOptions {
   physicalEnvironment?: string;
   /** Placeholders: {namespace}, {workload}, {kind}, {container}, {cluster}. */
   deploymentNameTemplate: string;
+  /** Also read github/deployment-tracker's annotations (see annotations.ts). */
+  deploymentTrackerAnnotations?: boolean;
 }
 
 /** The logical and physical environment a record lives in; one cluster call per group. */
@@ -48,6 +50,18 @@ export interface SkippedItem {
 
 export const DEPLOYMENT_NAME_PLACEHOLDERS = ["namespace", "workload", "kind", "container", "cluster"] as const;
 export const DEFAULT_DEPLOYMENT_NAME_TEMPLATE = "{namespace}-{workload}-{container}";
+
+/** github/deployment-tracker's DN_TEMPLATE placeholders and ours (its default: {{namespace}}/{{deploymentName}}/{{containerName}}). */
+const DEPLOYMENT_TRACKER_PLACEHOLDERS: Record<string, string> = { namespace: "namespace", deploymentName: "workload", containerName: "container" };
+
+/**
+ * A template written in deployment-tracker's syntax, in ours: `{{namespace}}/{{deploymentName}}/{{containerName}}`
+ * becomes `{namespace}/{workload}/{container}`. Its workload name is ours (the Deployment, DaemonSet, StatefulSet,
+ * CronJob or Job owning the pod), so the names, and the records they key, stay the same.
+ */
+export function fromDeploymentTrackerTemplate(template: string): string {
+  return template.replace(/\{\{(namespace|deploymentName|containerName)\}\}/g, (_, name: string) => `{${DEPLOYMENT_TRACKER_PLACEHOLDERS[name]}}`);
+}
 
 /** Fills the deployment-name template. */
 export function renderDeploymentName(
@@ -122,7 +136,7 @@ export function podRecords(
     const statuses = sidecar ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
     const status = statuses?.find((s) => s.name === container.name);
     if (!status?.state?.running) continue; // not running: nothing to record from this container now
-    const annotations = readRecordAnnotations(merged, container.name);
+    const annotations = readRecordAnnotations(merged, container.name, { deploymentTracker: options.deploymentTrackerAnnotations === true });
     for (const w of annotations.warnings) warnings.push({ subject, ...w });
 
     const digest = runningDigest(status);

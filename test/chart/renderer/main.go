@@ -1,7 +1,7 @@
 // Command helm-render renders a Helm chart the way `helm template` does, for machines without a helm binary.
 //
 // It implements what a single chart (no subcharts) uses from Helm's engine: .Values (values.yaml deep-merged with
-// -f files, a null removing a key), .Release, .Chart, .Capabilities, .Template; sprig plus Helm's own functions
+// -f files, a null removing a key), .Release, .Chart, .Capabilities, .Template, .Files.Get; sprig plus Helm's own functions
 // (include, tpl, required, fail, toYaml, fromYaml, fromYamlArray, toJson, fromJson, lookup); `_*` files as
 // partials; NOTES.txt apart; values validated against values.schema.json with the same library and message
 // layout Helm 3 used. Numbers in values are float64 and toYaml goes through JSON, as in Helm.
@@ -198,6 +198,17 @@ func blockStyle(n *yaml.Node) {
 	}
 }
 
+// chartFiles answers .Files.Get like Helm's Files: a file of the chart by its path, "" when it does not exist.
+type chartFiles struct{ dir string }
+
+func (f chartFiles) Get(name string) string {
+	data, err := os.ReadFile(filepath.Join(f.dir, filepath.FromSlash(name)))
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
 func render(chartDir, releaseName, namespace, kubeVersion string, valueFiles []string, versions apiVersions, notesOnly bool) (string, error) {
 	chart, err := chartMetadata(chartDir)
 	if err != nil {
@@ -332,6 +343,7 @@ func render(chartDir, releaseName, namespace, kubeVersion string, valueFiles []s
 			"IsInstall": true, "IsUpgrade": false, "Revision": 1,
 		},
 		"Chart": chart,
+		"Files": chartFiles{dir: chartDir},
 		"Capabilities": map[string]interface{}{
 			"KubeVersion": map[string]interface{}{
 				"Version": kubeVersion, "GitVersion": kubeVersion,

@@ -1,0 +1,28 @@
+// The metric names the chart's alerts and dashboard may read: the controller's own, plus the few other branches add.
+import { ControllerMetrics } from "@shiplog/controller";
+
+/**
+ * Metrics the alerts and the dashboard read that other branches add to the controller (not exported here yet):
+ * name and type, for the merge to reconcile.
+ */
+export const ASSUMED_METRICS: Record<string, string> = {
+  // #14 (auth): gauge, Unix time in seconds at which the current App installation token expires; 0 or absent for a
+  // static token.
+  shiplog_controller_token_expiry_timestamp_seconds: "gauge",
+};
+
+/** The controller's series names (a histogram's _bucket, _sum and _count) plus ASSUMED_METRICS. */
+export async function readableMetricNames(): Promise<Set<string>> {
+  const metrics = await new ControllerMetrics().registry.getMetricsAsJSON();
+  const names = new Set(Object.keys(ASSUMED_METRICS));
+  for (const m of metrics) {
+    names.add(m.name);
+    if (String(m.type) === "histogram") for (const suffix of ["_bucket", "_sum", "_count"]) names.add(`${m.name}${suffix}`);
+  }
+  return names;
+}
+
+/** The shiplog metric names a PromQL expression reads. */
+export function metricsIn(expr: string): string[] {
+  return [...new Set(expr.match(/\bshiplog_controller_[a-z_]+\b/g) ?? [])];
+}
