@@ -3,7 +3,11 @@ export { Transport, errorFromResponse, type HttpMethod, type RouteRequest, type 
 export * from "./errors.js";
 export * from "./accepted-permissions.js";
 export * from "./api-versions.js";
-export { type RetryOptions, backoffDelay, serverRequestedDelay } from "./retry-policy.js";
+export { type RetryOptions, backoffDelay, serverRequestedDelay, rateLimitDelay, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
+export { composePlugins, type Attempt, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
+export { Throttle, systemClock, type ThrottleOptions, type TransportClock } from "./throttle.js";
+export { staticToken, tokenProvider, type AuthContext, type AuthKind, type AuthStrategy, type ProvidedToken, type TokenProviderOptions } from "./auth.js";
+export { appInstallationAuth, type AppInstallationAuth, type AppInstallationAuthOptions, type InstallationTokenInfo } from "./app-installation-auth.js";
 export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type PageLimits, type PageOptions } from "./pagination.js";
 export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";
 export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
