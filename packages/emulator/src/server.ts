@@ -161,6 +161,9 @@ interface HookDeps {
   fixture: Fixture;
 }
 
+/** How the service words a secondary rate limit. */
+const SECONDARY_RATE_LIMIT_MESSAGE = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+
 /** The service's usual message for an injected status. */
 const STATUS_MESSAGES: Record<number, string> = {
   401: "Bad credentials",
@@ -219,8 +222,14 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
         const status = fault.status ?? 503;
         return sendError(reply, status, fault.message ?? STATUS_MESSAGES[status] ?? "Server Error", { headers });
       }
+      if (fault.kind === "secondary_rate_limit") {
+        return sendError(reply, fault.status === 429 ? 429 : 403, SECONDARY_RATE_LIMIT_MESSAGE, {
+          docs: "/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+          headers: fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) },
+        });
+      }
       if (fault.kind === "rate_limit") {
-        return sendError(reply, 403, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", {
+        return sendError(reply, 403, SECONDARY_RATE_LIMIT_MESSAGE, {
           docs: "/overview/rate-limits-for-the-rest-api",
           headers: { "retry-after": String(fault.retryAfterSeconds ?? 1), "x-ratelimit-remaining": "0" },
         });
