@@ -41,6 +41,7 @@ export class Throttle implements TransportPlugin {
     this.#clock = options.clock ?? systemClock;
     this.#serialize = options.serializeMutations ?? false;
     this.#onRateLimited = options.onRateLimited;
+    if (this.#serialize) this.wrap = (send, attempt) => this.#serialized(send, attempt);
   }
 
   /** When the gate opens (epoch ms); 0 or the past when open. */
@@ -53,18 +54,31 @@ export class Throttle implements TransportPlugin {
     if (until > this.#notBefore) this.#notBefore = until;
   }
 
-  async wrap(send: (attempt: Attempt) => Promise<EngineResponse>, attempt: Attempt): Promise<EngineResponse> {
-    if (!this.#serialize || !MUTATING.has(attempt.method)) {
-      await this.#passGate(attempt);
-      return this.#observe(await send(attempt), attempt);
-    }
+  /** Waits while the gate is closed; nothing to wait for (the usual case) costs no promise. */
+  before(attempt: Attempt): Promise<void> | undefined {
+    return this.#notBefore > this.#clock.now() ? this.#passGate(attempt) : undefined;
+  }
+
+  after(response: EngineResponse, attempt: Attempt): void {
+    // A serialised mutation was observed before it let the next one go.
+    if (!this.#serialize || !MUTATING.has(attempt.method)) this.#observe(response, attempt);
+  }
+
+  /** Present only when mutations are serialised: each waits for the one before it, then for the gate again. */
+  readonly wrap?: (send: (attempt: Attempt) => Promise<EngineResponse>, attempt: Attempt) => Promise<EngineResponse>;
+
+  async #serialized(send: (attempt: Attempt) => Promise<EngineResponse>, attempt: Attempt): Promise<EngineResponse> {
+    if (!MUTATING.has(attempt.method)) return send(attempt);
     const previous = this.#mutationTail;
     let release!: () => void;
     this.#mutationTail = new Promise<void>((resolve) => (release = resolve));
     try {
       await previous;
-      await this.#passGate(attempt);
-      return this.#observe(await send(attempt), attempt);
+      // The gate may have closed while this one queued.
+      await this.before(attempt);
+      const response = await send(attempt);
+      this.#observe(response, attempt);
+      return response;
     } finally {
       release();
     }
@@ -81,12 +95,12 @@ export class Throttle implements TransportPlugin {
     }
   }
 
-  #observe(response: EngineResponse, attempt: Attempt): EngineResponse {
+  #observe(response: EngineResponse, attempt: Attempt): void {
     const status = response.status;
-    if (status !== 403 && status !== 429) return response;
+    if (status !== 403 && status !== 429) return;
     const waitMs = rateLimitDelay(response.headers, response.body, this.#clock.now());
     // A 403 asking for no wait is a refusal, not a limit.
-    if (waitMs === undefined) return response;
+    if (waitMs === undefined) return;
     this.closeUntil(this.#clock.now() + waitMs);
     this.#onRateLimited?.({
       method: attempt.method,
@@ -95,6 +109,5 @@ export class Throttle implements TransportPlugin {
       waitMs,
       secondary: response.headers.get("x-ratelimit-remaining") !== "0",
     });
-    return response;
   }
 }

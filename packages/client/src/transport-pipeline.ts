@@ -50,27 +50,24 @@ export function composePlugins(plugins: readonly TransportPlugin[], send: SendAt
 function layer(plugin: TransportPlugin, next: SendAttempt): SendAttempt {
   const { before, after, error, wrap } = plugin;
   if (!before && !after && !error && !wrap) return next;
-  const inner: SendAttempt = wrap ? (attempt) => wrap.call(plugin, next, attempt) : next;
-  return async (attempt) => {
-    if (before) {
-      // Most before-hooks are synchronous (a header set): only a promise is awaited.
-      const pending = before.call(plugin, attempt);
-      if (pending) await pending;
+  const wrapped: SendAttempt = wrap ? (attempt) => wrap.call(plugin, next, attempt) : next;
+  const guarded: SendAttempt = error ? (attempt) => wrapped(attempt).catch((failure: unknown) => error.call(plugin, failure, attempt)) : wrapped;
+  const observed: SendAttempt = after
+    ? (attempt) =>
+        guarded(attempt).then((response) => {
+          const pending = after.call(plugin, response, attempt);
+          return pending ? pending.then(() => response) : response;
+        })
+    : guarded;
+  if (!before) return observed;
+  return (attempt) => {
+    // Most before-hooks are synchronous (a header set, an open gate): only a promise is waited for.
+    let pending: void | Promise<void>;
+    try {
+      pending = before.call(plugin, attempt);
+    } catch (failure) {
+      return Promise.reject(failure);
     }
-    let response: EngineResponse;
-    if (error) {
-      try {
-        response = await inner(attempt);
-      } catch (failure) {
-        response = await error.call(plugin, failure, attempt);
-      }
-    } else {
-      response = await inner(attempt);
-    }
-    if (after) {
-      const pending = after.call(plugin, response, attempt);
-      if (pending) await pending;
-    }
-    return response;
+    return pending ? pending.then(() => observed(attempt)) : observed(attempt);
   };
 }
