@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_VERSIONS } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
+import { AppRegistry } from "./app-registry.js";
+import { APP_JWT_ROUTES, registerAppRoutes } from "./routes/apps.js";
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
@@ -57,6 +59,8 @@ export interface Emulator {
   faults: FaultInjector;
   requests: RequestLog;
   rateLimits: RateLimits;
+  /** Apps, installations and the installation tokens minted (an App's private key: `apps.privateKey(id)`). */
+  apps: AppRegistry;
   state: EmulatorState;
   /** Source imports: step the simulated importer, inject failures, maintenance, webhooks. */
   imports: SourceImportStore;
@@ -80,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
   const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
+  const apps = new AppRegistry(fixture, clock);
 
   const app = Fastify({
     bodyLimit: 16 * 1024 * 1024,
@@ -95,12 +100,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.addHook("onRoute", (route) => {
     routes.add(route.url);
     for (const method of [route.method].flat()) {
-      const missing = uncoveredRoute(method, route.url);
+      // App endpoints are authenticated by the App's JWT, outside the permission matrix.
+      const missing = APP_JWT_ROUTES.has(route.url) ? undefined : uncoveredRoute(method, route.url);
       if (missing) unchecked.push(missing);
     }
   });
 
-  installHooks(app, { access, faults, requests, rateLimits, fixture });
+  installHooks(app, { access, faults, requests, rateLimits, fixture, apps });
+  registerAppRoutes(app, ctx, apps);
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
   registerSourceImportRoutes(app, ctx);
@@ -145,6 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     rateLimits,
+    apps,
     state,
     imports: state.imports,
     activity,
@@ -159,6 +167,7 @@ interface HookDeps {
   requests: RequestLog;
   rateLimits: RateLimits;
   fixture: Fixture;
+  apps: AppRegistry;
 }
 
 /** How the service words a secondary rate limit. */
@@ -202,7 +211,14 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     }
     reply.header("x-service-api-version-selected", request.apiVersion);
 
-    const principal = authenticate(request.headers.authorization, deps.fixture);
+    // An App's JWT is checked by its routes; it is not a token.
+    const jwtRoute = APP_JWT_ROUTES.has(request.routeOptions.url ?? "");
+    const minted = jwtRoute ? null : deps.apps.principalFor(request.headers.authorization);
+    const principal: Principal | null = jwtRoute
+      ? { kind: "anonymous" }
+      : minted
+        ? { kind: "token", token: minted }
+        : authenticate(request.headers.authorization, deps.fixture);
     if (principal === null) {
       request.principal = { kind: "anonymous" };
       return sendError(reply, 401, "Bad credentials", { docs: "/authentication" });
@@ -243,7 +259,9 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     }
   });
 
-  app.addHook("preHandler", async (request, reply) => authorize(request, reply, deps.access));
+  app.addHook("preHandler", async (request, reply) => {
+    if (!APP_JWT_ROUTES.has(request.routeOptions.url ?? "")) return authorize(request, reply, deps.access);
+  });
 
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.dropAfterHandler) {
