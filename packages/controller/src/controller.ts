@@ -16,7 +16,7 @@ import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { parseLabelSelector, type LabelSelector } from "./label-selector.js";
 import { LeaseElection } from "./lease-election.js";
 import { ControllerMetrics } from "./metrics.js";
-import { createServiceClient, tokenSourceAuth } from "./service-client.js";
+import { controllerAuth, createServiceClient } from "./service-client.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
 
@@ -169,10 +169,11 @@ export class Controller {
       options.api ??
       createServiceClient({
         baseUrl: config.apiUrl,
-        // The token source is asked on every attempt, so a rotated token (a Secret updated in place, an
-        // installation token renewed) is used without a restart.
-        auth: tokenSourceAuth(tokens),
+        // Asked on every attempt, so a rotated token (a Secret updated in place, an installation token renewed)
+        // is used without a restart.
+        auth: controllerAuth(config, tokens, this.logger, this.metrics),
         mayPost,
+        logger: this.logger,
         apiVersion: config.apiVersion as ApiVersion,
         userAgent: `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`,
         timeoutMs: config.requestTimeoutMs,

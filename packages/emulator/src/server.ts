@@ -276,6 +276,11 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
+    // Classic tokens are recognisable by their scopes on every answer, as the service sends them.
+    if (principal.kind === "token" && principal.token.type === "classic" && !reply.hasHeader("x-oauth-scopes")) {
+      reply.header("x-oauth-scopes", principal.token.scopes.join(", "));
+      reply.header("x-accepted-oauth-scopes", (request.accessRule?.classicScopes ?? []).join(", "));
+    }
     const rule = request.accessRule;
     if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {
       reply.header("x-accepted-service-permissions", acceptedPermissionsHeader(rule));
