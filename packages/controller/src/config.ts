@@ -39,6 +39,7 @@ export const SETTINGS = {
   flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
   concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
+  serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
   resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "full resend of every record (default 10m; 0 disables)" },
   retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
   retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
@@ -69,6 +70,8 @@ export interface ControllerConfig {
   apiUrl: string;
   /** The token as read at start (empty with `app`); with `tokenFile` the controller reads the file again when it changes. */
   token: string;
+  /** Mutating calls one at a time (the service's advice against secondary rate limits). */
+  serializeWrites: boolean;
   /** App installation auth, instead of a token. */
   app?: { appId: string; installationId?: number; privateKeyFile: string; privateKey: string };
   /** File holding the token (a mounted Secret), read again when it changes. */
@@ -231,6 +234,7 @@ const schema = z.object({
   flushInterval: duration(50).default(5000),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
+  serializeWrites: booleanText.default(true),
   resyncInterval: duration(0).default(600_000),
   retryMinDelay: duration(1).default(1000),
   retryMaxDelay: duration(1).default(60_000),
@@ -348,6 +352,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     flushIntervalMs: c.flushInterval,
     batchSize: c.batchSize,
     concurrency: c.concurrency,
+    serializeWrites: c.serializeWrites,
     resyncIntervalMs: c.resyncInterval,
     retryMinDelayMs: c.retryMinDelay,
     retryMaxDelayMs: c.retryMaxDelay,

@@ -174,6 +174,7 @@ export class Controller {
         auth: controllerAuth(config, tokens, this.logger, this.metrics),
         mayPost,
         logger: this.logger,
+        serializeMutations: config.serializeWrites,
         apiVersion: config.apiVersion as ApiVersion,
         userAgent: `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`,
         timeoutMs: config.requestTimeoutMs,
