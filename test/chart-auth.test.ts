@@ -21,7 +21,8 @@ type Deployment = Manifest & {
 describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: auth", () => {
   let renderer: string;
   beforeAll(() => {
-    renderer = buildRenderer(toolchain.go!);
+    if (!toolchain.ok) throw new Error(`CI=true, so the chart tests must run, but the renderer cannot be built: ${toolchain.reason}`);
+    renderer = buildRenderer(toolchain.go);
   });
   const render = (...values: object[]) => renderChart(renderer, { ...RELEASE, values: [REQUIRED, ...values] });
   const notes = (...values: object[]) => renderChart(renderer, { ...RELEASE, values: [REQUIRED, ...values], notes: true }).stdout.replace(/\s+/g, " ");

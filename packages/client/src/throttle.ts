@@ -21,6 +21,11 @@ export interface ThrottleOptions {
   serializeMutations?: boolean;
   /** Default: the system clock. */
   clock?: TransportClock;
+  /**
+   * The longest the gate stays closed for one answer. Default 60 s: a primary limit that resets in 40 minutes
+   * must not hang every caller for 40 minutes; after this, calls are sent and fail fast as `rate_limited`.
+   */
+  maxWaitMs?: number;
   /** Told whenever a rate-limited answer closes the gate (for logs and metrics). */
   onRateLimited?(info: { method: string; route: string; status: number; waitMs: number; secondary: boolean }): void;
 }
@@ -33,6 +38,7 @@ export class Throttle implements TransportPlugin {
   readonly #clock: TransportClock;
   readonly #serialize: boolean;
   readonly #onRateLimited: ThrottleOptions["onRateLimited"];
+  readonly #maxWaitMs: number;
   #notBefore = 0;
   /** The tail of the mutation queue: each mutating attempt waits for the one before it to settle. */
   #mutationTail: Promise<unknown> = Promise.resolve();
@@ -41,6 +47,7 @@ export class Throttle implements TransportPlugin {
     this.#clock = options.clock ?? systemClock;
     this.#serialize = options.serializeMutations ?? false;
     this.#onRateLimited = options.onRateLimited;
+    this.#maxWaitMs = options.maxWaitMs ?? 60_000;
     if (this.#serialize) this.wrap = (send, attempt) => this.#serialized(send, attempt);
   }
 
@@ -101,7 +108,7 @@ export class Throttle implements TransportPlugin {
     const waitMs = rateLimitDelay(response.headers, response.body, this.#clock.now());
     // A 403 asking for no wait is a refusal, not a limit.
     if (waitMs === undefined) return;
-    this.closeUntil(this.#clock.now() + waitMs);
+    this.closeUntil(this.#clock.now() + Math.min(waitMs, this.#maxWaitMs));
     this.#onRateLimited?.({
       method: attempt.method,
       route: attempt.route,

@@ -182,7 +182,13 @@ export class Transport {
     // Trimmed as fetch trims header values, so a token read from a file with its final newline still works.
     const auth = options.auth ?? (options.token?.trim() ? staticToken(options.token) : undefined);
     this.authKind = auth?.kind;
-    this.throttle = new Throttle({ ...options.throttle, clock: this.#clock, onRateLimited: this.#hooks.onRateLimited });
+    this.throttle = new Throttle({
+      ...options.throttle,
+      clock: this.#clock,
+      onRateLimited: this.#hooks.onRateLimited,
+      // The gate holds callers no longer than the client would wait for a retry (at least the secondary limit's minute).
+      maxWaitMs: Math.max(this.#retry.maxServerDelayMs, SECONDARY_LIMIT_MIN_WAIT_MS),
+    });
     const tokenInfo = this.tokenInfo;
     const plugins: TransportPlugin[] = [...(options.plugins ?? [])];
     if (tokenInfo) {

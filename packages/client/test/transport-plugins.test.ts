@@ -143,6 +143,25 @@ describe("secondary rate limits", () => {
     expect(log.sent.slice(1).every((s) => s.at >= start + 60_000)).toBe(true);
   });
 
+  it("a primary limit resetting in 40 minutes fails fast, and holds the client's other calls a minute at most", async () => {
+    const clock = virtualClock();
+    let calls = 0;
+    const url = await serve((_req, res) => {
+      const limited = calls++ === 0;
+      res.writeHead(limited ? 403 : 200, {
+        "content-type": "application/json",
+        "x-ratelimit-remaining": limited ? "0" : "4999",
+        "x-ratelimit-reset": String(Math.floor(clock.now() / 1000) + 2400),
+      });
+      res.end(limited ? JSON.stringify({ message: "API rate limit exceeded" }) : "{}");
+    });
+    const client = new ShiplogClient({ baseUrl: url, token: "t0ken", clock });
+    const error = await client.request({ method: "GET", route: "/x" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "rate_limited" });
+    await client.request({ method: "GET", route: "/x" });
+    expect(clock.sleeps).toEqual([60_000]);
+  });
+
   it("serialises mutating requests when asked: the server never sees two at once, while reads still overlap", async () => {
     let inFlight = 0;
     const most: Record<string, number> = {};
