@@ -78,5 +78,6 @@ describe("the packed client installs into an empty project and imports from plai
       JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["use-cjs.cts"] }),
     );
     execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.cjs.json"], { cwd: project, stdio: "pipe" });
-  });
+    // npm pack and install, and two type-checks: about 20 s alone, several times that on a loaded machine.
+  }, 240_000);
 });
