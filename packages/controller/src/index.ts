@@ -36,4 +36,5 @@ export {
 } from "./configmap-acknowledged-store.js";
 export { LeaseElection, leaseTimingProblems, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
+export { createServiceClient, controllerAuth, tokenSourceAuth, leaderFence, tokenKindProbe, CLASSIC_TOKEN_REFUSED, type ServiceClientOptions } from "./service-client.js";
 export { parseLabelSelector, labelKeyProblem, labelValueProblem, type LabelRequirement, type LabelSelector } from "./label-selector.js";

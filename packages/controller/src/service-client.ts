@@ -77,7 +77,7 @@ export function tokenKindProbe(logger: Logger): TransportPlugin {
   };
 }
 
-export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "plugins" | "token"> {
+export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "token"> {
   auth: AuthStrategy;
   mayPost: () => boolean;
   logger: Logger;
@@ -87,11 +87,11 @@ export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "plug
 
 /** The controller's ShiplogClient: fenced, authenticated by its strategy, mutations serialised by default. */
 export function createServiceClient(options: ServiceClientOptions): ShiplogClient {
-  const { auth, mayPost, logger, serializeMutations, ...rest } = options;
+  const { auth, mayPost, logger, serializeMutations, plugins, ...rest } = options;
   return new ShiplogClient({
     ...rest,
     auth,
-    plugins: [leaderFence(mayPost), tokenKindProbe(logger)],
+    plugins: [leaderFence(mayPost), tokenKindProbe(logger), ...(plugins ?? [])],
     throttle: { serializeMutations: serializeMutations ?? true },
   });
 }
