@@ -91,11 +91,24 @@ Names of the leader-election Lease and the ConfigMap of acknowledged state, both
 Checks that the values schema cannot express; fails the render with a message naming the values.
 */}}
 {{- define "shiplog-controller.validate" -}}
+{{- $app := .Values.auth.app }}
+{{- if $app.id }}
+{{- if or .Values.token.existingSecret .Values.token.value }}
+{{- fail "auth: set either token.existingSecret / token.value (an API token) or auth.app.id (an App), not both" }}
+{{- end }}
+{{- if not $app.existingSecret }}
+{{- fail "auth.app.existingSecret: name the Secret holding the App's private key" }}
+{{- end }}
+{{- else }}
+{{- if or $app.existingSecret $app.installationId }}
+{{- fail "auth.app.id: required when auth.app.existingSecret or auth.app.installationId is set" }}
+{{- end }}
 {{- if and .Values.token.existingSecret .Values.token.value }}
 {{- fail "token: set either token.existingSecret or token.value, not both" }}
 {{- end }}
 {{- if not (or .Values.token.existingSecret .Values.token.value) }}
-{{- fail "token: set token.existingSecret (the name of a Secret holding the API token) or token.value" }}
+{{- fail "token: set token.existingSecret (the name of a Secret holding the API token) or token.value, or authenticate as an App (auth.app.id and auth.app.existingSecret)" }}
+{{- end }}
 {{- end }}
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
@@ -169,8 +182,19 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
   value: {{ index . 1 | quote }}
 {{- end }}
 {{- end }}
+{{- if .Values.auth.app.id }}
+- name: SHIPLOG_APP_ID
+  value: {{ toString .Values.auth.app.id | quote }}
+{{- with .Values.auth.app.installationId }}
+- name: SHIPLOG_APP_INSTALLATION_ID
+  value: {{ toString . | quote }}
+{{- end }}
+- name: SHIPLOG_APP_PRIVATE_KEY_FILE
+  value: /var/run/secrets/shiplog-app/private-key.pem
+{{- else }}
 - name: SHIPLOG_TOKEN_FILE
   value: /var/run/secrets/shiplog/token
+{{- end }}
 # A heap cap makes V8 collect before the pod's memory grows: 10,000 pods peak at about 200-220 MB RSS with it,
 # 240-285 MB without (test/bench/controller-sync.ts). An entry in extraEnv, listed later, overrides it.
 - name: NODE_OPTIONS

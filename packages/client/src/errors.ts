@@ -58,6 +58,8 @@ export interface ServiceErrorDetails {
   /** Alternatives, any one of which suffices; each lists permissions needed together. */
   acceptedPermissions: AcceptedPermissionSet[];
   requestId?: string;
+  /** The answer's Date header: the service's clock, which App JWTs must agree with. */
+  serviceDate?: string;
   body?: unknown;
 }
 
@@ -70,6 +72,8 @@ export class ServiceError extends ShiplogError {
   readonly documentationUrl: string | undefined;
   readonly acceptedPermissions: readonly AcceptedPermissionSet[];
   readonly requestId: string | undefined;
+  /** The answer's Date header, if any. */
+  readonly serviceDate: string | undefined;
   /** The parsed error body, for details such as the cluster endpoint's `{cause, repositories}`. */
   readonly body: unknown;
 
@@ -83,6 +87,7 @@ export class ServiceError extends ShiplogError {
     this.documentationUrl = details.documentationUrl;
     this.acceptedPermissions = details.acceptedPermissions;
     this.requestId = details.requestId;
+    this.serviceDate = details.serviceDate;
     this.body = details.body;
   }
 

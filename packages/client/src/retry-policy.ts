@@ -48,17 +48,36 @@ export function serverRequestedDelay(headers: Headers, now: number = Date.now())
   return undefined;
 }
 
+/** The least wait after a secondary rate limit whose answer names none (the service's published advice). */
+export const SECONDARY_LIMIT_MIN_WAIT_MS = 60_000;
+
 /** Whether a status is worth another attempt: server errors, and rate limits the service asks us to wait out. */
-export function isRetryableStatus(status: number, headers: Headers): boolean {
+export function isRetryableStatus(status: number, headers: Headers, body?: unknown): boolean {
   if (status >= 500) return true;
   if (status === 429) return true;
-  if (status === 403) return isRateLimitAnswer(headers);
+  if (status === 403) return isRateLimitAnswer(headers, body);
   return false;
 }
 
-/** A 403 that means "slow down" rather than "not allowed". */
-export function isRateLimitAnswer(headers: Headers): boolean {
-  return headers.get("x-ratelimit-remaining") === "0" || headers.has("retry-after");
+/** A 403 that means "slow down" rather than "not allowed": the primary limit spent, a Retry-After, or a secondary limit. */
+export function isRateLimitAnswer(headers: Headers, body?: unknown): boolean {
+  return headers.get("x-ratelimit-remaining") === "0" || headers.has("retry-after") || isSecondaryRateLimit(body);
+}
+
+/** A 403 or 429 whose message says a secondary rate limit was exceeded (the service words it so). */
+export function isSecondaryRateLimit(body: unknown): boolean {
+  const message = typeof body === "object" && body !== null ? (body as { message?: unknown }).message : body;
+  return typeof message === "string" && /\bsecondary rate limit/i.test(message);
+}
+
+/**
+ * How long a rate-limited answer (403/429) asks us to wait: Retry-After, else the primary limit's reset when it is
+ * spent, else at least a minute for a secondary limit. Undefined when the answer asks for no wait.
+ */
+export function rateLimitDelay(headers: Headers, body: unknown, now: number = Date.now()): number | undefined {
+  const requested = serverRequestedDelay(headers, now);
+  if (requested !== undefined) return requested;
+  return isSecondaryRateLimit(body) ? SECONDARY_LIMIT_MIN_WAIT_MS : undefined;
 }
 
 /** Waits `ms`, or rejects early with the signal's reason. */

@@ -22,6 +22,7 @@ import {
   type ServiceErrorDetails,
   type ServiceFieldError,
 } from "./errors.js";
+import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
@@ -30,19 +31,26 @@ import {
   backoffDelay,
   isRateLimitAnswer,
   isRetryableStatus,
+  isSecondaryRateLimit,
+  rateLimitDelay,
   resolveRetryOptions,
-  serverRequestedDelay,
-  sleep,
+  SECONDARY_LIMIT_MIN_WAIT_MS,
   type ResolvedRetryOptions,
   type RetryOptions,
 } from "./retry-policy.js";
+import { systemClock, Throttle, type ThrottleOptions, type TransportClock } from "./throttle.js";
+import { composePlugins, type Attempt, type HttpMethod, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type { HttpMethod } from "./transport-pipeline.js";
 
 /** Observers for metrics and logs; they never see the token. */
 export interface TransportHooks {
   onRetry?(info: { method: HttpMethod; route: string; attempt: number; delayMs: number; reason: string }): void;
   onResponse?(info: { method: HttpMethod; route: string; status: number; durationMs: number; attempt: number }): void;
+  /** The service answered 401 and the auth strategy gave a credential for one more attempt. */
+  onAuthRetry?(info: { method: string; route: string; renewed: boolean }): void;
+  /** A rate-limited answer closed the client's gate for `waitMs`. */
+  onRateLimited?: ThrottleOptions["onRateLimited"];
 }
 
 export interface TransportOptions {
@@ -50,6 +58,17 @@ export interface TransportOptions {
   baseUrl?: string;
   /** Sent as `Authorization: Bearer`; omitted for anonymous reads of public resources. */
   token?: string;
+  /** How to authenticate, instead of `token`: `tokenProvider(...)` or `appInstallationAuth(...)`. */
+  auth?: AuthStrategy;
+  /**
+   * Plugins around every attempt, outermost first, before the client's own (declared-token guard, auth,
+   * throttle): leader fencing, say.
+   */
+  plugins?: readonly TransportPlugin[];
+  /** The client's rate-limit gate; `serializeMutations` sends POST/PATCH/PUT/DELETE one at a time. */
+  throttle?: Pick<ThrottleOptions, "serializeMutations">;
+  /** Time for retry waits and the gate. Default the system clock; tests inject one. */
+  clock?: TransportClock;
   apiVersion?: ApiVersion;
   userAgent?: string;
   /** Per attempt. Default 30 s. */
@@ -101,7 +120,12 @@ export class Transport {
   readonly apiVersion: ApiVersion;
   /** The caller's declaration of the token's type, if any. */
   readonly tokenInfo: DeclaredToken | undefined;
-  readonly #token: string | undefined;
+  /** How the client authenticates, if it does. */
+  readonly authKind: AuthKind | undefined;
+  /** The client's shared rate-limit gate. */
+  readonly throttle: Throttle;
+  readonly #clock: TransportClock;
+  readonly #send: SendAttempt;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
   /** The base URL's own path (`/api/v3` on some servers), without a trailing slash. */
@@ -143,6 +167,11 @@ export class Transport {
         { field: "timeoutMs", rule: "minimum 1", message: "the timeout must be a positive number of milliseconds" },
       ]);
     }
+    if (options.auth !== undefined && options.token !== undefined && options.token !== "") {
+      throw new RequestValidationError("client options", [
+        { field: "auth", rule: "one of token or auth", message: "give either token or auth, not both" },
+      ]);
+    }
     const headerIssues = [
       { field: "token", value: options.token },
       { field: "userAgent", value: options.userAgent },
@@ -151,26 +180,46 @@ export class Transport {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
     this.apiVersion = apiVersion;
-    // Trimmed as fetch trims header values, so a token read from a file with its final newline still works.
-    this.#token = options.token?.trim();
     this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
     this.#timeoutMs = timeoutMs;
     this.#retry = resolveRetryOptions(options.retry);
     this.#hooks = options.hooks ?? {};
     this.#engine = options.fetch ? fetchEngine(options.fetch) : undiciEngine();
     this.tokenInfo = options.tokenInfo;
+    this.#clock = options.clock ?? systemClock;
+    // Trimmed as fetch trims header values, so a token read from a file with its final newline still works.
+    const auth = options.auth ?? (options.token?.trim() ? staticToken(options.token) : undefined);
+    this.authKind = auth?.kind;
+    this.throttle = new Throttle({
+      ...options.throttle,
+      clock: this.#clock,
+      onRateLimited: this.#hooks.onRateLimited,
+      // The gate holds callers no longer than the client would wait for a retry (at least the secondary limit's minute).
+      maxWaitMs: Math.max(this.#retry.maxServerDelayMs, SECONDARY_LIMIT_MIN_WAIT_MS),
+    });
+    const tokenInfo = this.tokenInfo;
+    const plugins: TransportPlugin[] = [...(options.plugins ?? [])];
+    if (tokenInfo) {
+      plugins.push({ name: "declared-token guard", before: (a) => guardDeclaredToken(a.method, this.#pathOf(a.url), tokenInfo, a.operation) });
+    }
+    if (auth) {
+      const context = { request: <T>(req: RouteRequest, authorization: string) => this.request<T>({ ...req, headers: { ...req.headers, authorization } }) };
+      plugins.push(authPlugin(auth, context, this.#hooks.onAuthRetry));
+    }
+    // Innermost, so every attempt (an auth plugin's second one included) passes the gate.
+    plugins.push(this.throttle);
+    this.#send = composePlugins(plugins, (attempt) => this.#exchange(attempt));
   }
 
-  /** Whether the client was given a token (the token itself is never exposed). */
+  /** Whether the client authenticates (the token itself is never exposed). */
   get authenticated(): boolean {
-    return this.#token !== undefined && this.#token !== "";
+    return this.authKind !== undefined;
   }
 
   /** Sends one request, retrying what is safe to retry; throws a typed error for any failure. */
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
     const operation = `${req.method} ${req.route}`;
     const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#checkSameService(req.url, operation);
-    if (this.tokenInfo) guardDeclaredToken(req.method, this.#pathOf(url), this.tokenInfo, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
     const headers = this.#headers(req, operation);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -180,7 +229,8 @@ export class Transport {
       const started = this.#hooks.onResponse ? performance.now() : 0;
       let response: EngineResponse;
       try {
-        response = await this.#exchange(url, req.method, headers, body, req.signal, operation);
+        const attemptInfo: Attempt = { method: req.method, route: req.route, url, headers, body, attempt, operation, signal: req.signal };
+        response = await this.#send(attemptInfo);
       } catch (error) {
         // Only what may go differently next time: a lost connection or a timeout, not a verdict on the request.
         // The same request would fail the same way again.
@@ -199,8 +249,8 @@ export class Transport {
         return { status: response.status, get headers() { return response.headers; }, data: response.body as T, url: response.url };
       }
 
-      if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers)) {
-        const requested = serverRequestedDelay(response.headers);
+      if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers, response.body)) {
+        const requested = rateLimitDelay(response.headers, response.body, this.#clock.now());
         if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
           const delayMs = requested ?? backoffDelay(attempt, this.#retry);
           this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: `status ${response.status}` });
@@ -270,19 +320,11 @@ export class Transport {
       headers[name.toLowerCase()] = value.trim();
     }
     if (req.body !== undefined) headers["content-type"] = "application/json";
-    if (this.#token) headers["authorization"] = `Bearer ${this.#token}`;
     return headers;
   }
 
   /** One attempt: the request and its whole body, with failures (also mid-body) as typed errors. */
-  async #exchange(
-    url: string,
-    method: HttpMethod,
-    headers: Record<string, string>,
-    body: string | undefined,
-    callerSignal: AbortSignal | undefined,
-    operation: string,
-  ): Promise<EngineResponse> {
+  async #exchange({ url, method, headers, body, signal: callerSignal, operation }: Attempt): Promise<EngineResponse> {
     // A plain controller and timer, cleared when the attempt ends: cheaper per request than AbortSignal.timeout.
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
@@ -293,7 +335,7 @@ export class Transport {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
       if (error instanceof FinalEngineFailure) throw error;
-      throw new NetworkError(operation, describeNetworkFailure(error, this.#token));
+      throw new NetworkError(operation, describeNetworkFailure(error, headers["authorization"]?.replace(/^\S+\s+/, "")));
     } finally {
       clearTimeout(timer);
     }
@@ -301,7 +343,7 @@ export class Transport {
 
   async #wait(ms: number, signal: AbortSignal | undefined, operation: string): Promise<void> {
     try {
-      await sleep(ms, signal);
+      await this.#clock.sleep(ms, signal);
     } catch (reason) {
       throw new AbortedError(operation, { cause: reason });
     }
@@ -375,17 +417,20 @@ export function errorFromResponse(
         ? matrixAcceptedPermissions(method, path)
         : [],
     requestId: response.headers.get("x-service-request-id") ?? undefined,
+    serviceDate: response.headers.get("date") ?? undefined,
     body,
   };
   const status = response.status;
   if (status === 401) return new AuthenticationError(details);
-  if ((status === 403 && isRateLimitAnswer(response.headers)) || status === 429) {
+  if ((status === 403 && isRateLimitAnswer(response.headers, body)) || status === 429) {
     const reset = Number(response.headers.get("x-ratelimit-reset"));
     const retryAfter = Number(response.headers.get("retry-after"));
+    // A secondary limit that names no wait asks for at least a minute.
+    const secondaryWait = isSecondaryRateLimit(body) && response.headers.get("x-ratelimit-remaining") !== "0" ? SECONDARY_LIMIT_MIN_WAIT_MS / 1000 : undefined;
     return new RateLimitedError(
       details,
-      Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : undefined,
-      Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : undefined,
+      Number.isFinite(reset) && reset > 0 && response.headers.get("x-ratelimit-remaining") === "0" ? new Date(reset * 1000) : undefined,
+      Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
     );
   }
   if (status === 403) return new ForbiddenError(details);

@@ -19,6 +19,7 @@ describe("the packed client installs into an empty project and imports from plai
     const listing = execFileSync("tar", ["-tzf", join(work, tarball!)], { encoding: "utf8" }).split("\n");
     expect(listing).toContain("package/dist/index.js");
     expect(listing).toContain("package/dist/index.d.ts");
+    expect(listing).toContain("package/README.md");
     expect(listing.some((f) => f.startsWith("package/src/") || f.startsWith("package/test/"))).toBe(false);
 
     const project = join(work, "consumer");
@@ -52,5 +53,31 @@ describe("the packed client installs into an empty project and imports from plai
       JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["use.ts"] }),
     );
     execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", project], { cwd: project, stdio: "pipe" });
-  });
+
+    // CommonJS: require() of the package (Node >= 20.19 loads its ESM through require), run and type-checked.
+    const cjs = `
+      const { ShiplogClient, RequestValidationError, tokenProvider } = require("@shiplog/client");
+      const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", auth: tokenProvider(async () => "t") });
+      client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "nope", registry_url: "https://r/" }).catch((e) => {
+        console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code }));
+      });`;
+    const cjsOut = execFileSync(process.execPath, ["--input-type=commonjs", "-e", cjs], { cwd: project, encoding: "utf8" });
+    expect(JSON.parse(cjsOut.trim())).toEqual({ ok: true, code: "invalid_request" });
+    writeFileSync(
+      join(project, "use-cjs.cts"),
+      `import shiplog = require("@shiplog/client");
+       const client = new shiplog.ShiplogClient({ baseUrl: "http://127.0.0.1:9" });
+       export async function names(): Promise<string[]> {
+         const list = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: "sha256:0" });
+         return list.deployment_records.map((r: shiplog.DeploymentRecord) => r.deployment_name);
+       }
+       export const strategy: shiplog.AuthStrategy = shiplog.staticToken("t");`,
+    );
+    writeFileSync(
+      join(project, "tsconfig.cjs.json"),
+      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["use-cjs.cts"] }),
+    );
+    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.cjs.json"], { cwd: project, stdio: "pipe" });
+    // npm pack and install, and two type-checks: about 20 s alone, several times that on a loaded machine.
+  }, 240_000);
 });

@@ -2,6 +2,7 @@
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
 import { ShiplogError, serviceUrlProblem } from "@shiplog/client";
 import { isIP } from "node:net";
+import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -21,6 +22,9 @@ interface Setting {
 export const SETTINGS = {
   apiUrl: { flag: "api-url", env: "SHIPLOG_API_URL", help: "service API base URL (default https://api.github.com)" },
   tokenFile: { flag: "token-file", env: "SHIPLOG_TOKEN_FILE", help: "file holding the API token (or set SHIPLOG_TOKEN)" },
+  appId: { flag: "app-id", env: "SHIPLOG_APP_ID", help: "App id (or client id), to authenticate as an App installation instead of with a token" },
+  appInstallationId: { flag: "app-installation-id", env: "SHIPLOG_APP_INSTALLATION_ID", help: "the App's installation id (default: found from --org)" },
+  appPrivateKeyFile: { flag: "app-private-key-file", env: "SHIPLOG_APP_PRIVATE_KEY_FILE", help: "file holding the App's private key (PEM)" },
   org: { flag: "org", env: "SHIPLOG_ORG", help: "organization that owns the records (required)" },
   cluster: { flag: "cluster", env: "SHIPLOG_CLUSTER", help: "cluster name (required; letters, digits, . _ -)" },
   logicalEnvironment: { flag: "logical-environment", env: "SHIPLOG_LOGICAL_ENVIRONMENT", help: "stage, e.g. production (required)" },
@@ -42,6 +46,7 @@ export const SETTINGS = {
   flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
   concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
+  serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
   resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "full resend of every record (default 10m; 0 disables)" },
   retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
   retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
@@ -70,8 +75,12 @@ type SettingName = keyof typeof SETTINGS;
 /** The validated configuration. */
 export interface ControllerConfig {
   apiUrl: string;
-  /** The token as read at start; with `tokenFile` the controller reads the file again when it changes. */
+  /** The token as read at start (empty with `app`); with `tokenFile` the controller reads the file again when it changes. */
   token: string;
+  /** Mutating calls one at a time (the service's advice against secondary rate limits). */
+  serializeWrites: boolean;
+  /** App installation auth, instead of a token. */
+  app?: { appId: string; installationId?: number; privateKeyFile: string; privateKey: string };
   /** File holding the token (a mounted Secret), read again when it changes. */
   tokenFile?: string;
   org: string;
@@ -224,6 +233,9 @@ const schema = z.object({
       if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { rule: problem.rule } });
     })
     .default("https://api.github.com"),
+  appId: z.string().regex(/^[A-Za-z0-9.]+$/, { message: "must be the App's numeric id or client id" }).optional(),
+  appInstallationId: z.string().regex(/^[1-9]\d{0,15}$/, { message: "must be a positive integer" }).transform(Number).optional(),
+  appPrivateKeyFile: z.string().min(1).optional(),
   org: z.string({ message: "is required" }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
   cluster: z.string({ message: "is required" }).regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
   logicalEnvironment: z.string({ message: "is required" }).min(1, { message: "is required" }).max(128, { message: "must be at most 128 characters" }),
@@ -242,6 +254,7 @@ const schema = z.object({
   flushInterval: duration(50).default(5000),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
+  serializeWrites: booleanText.default(true),
   resyncInterval: duration(0).default(600_000),
   retryMinDelay: duration(1).default(1000),
   retryMaxDelay: duration(1).default(60_000),
@@ -324,7 +337,10 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   }
 
   let token: string | undefined;
-  if (raw.tokenFile !== undefined) {
+  const app = readAppSettings(raw, env, issues, fieldName);
+  if (app !== undefined) {
+    token = "";
+  } else if (raw.tokenFile !== undefined) {
     try {
       token = readFileSync(raw.tokenFile, "utf8").trim();
       if (token === "") issues.push({ field: fieldName("tokenFile"), rule: "non-empty", message: `token file ${raw.tokenFile} is empty` });
@@ -369,6 +385,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     flushIntervalMs: c.flushInterval,
     batchSize: c.batchSize,
     concurrency: c.concurrency,
+    serializeWrites: c.serializeWrites,
     resyncIntervalMs: c.resyncInterval,
     retryMinDelayMs: c.retryMinDelay,
     retryMaxDelayMs: c.retryMaxDelay,
@@ -388,6 +405,10 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     shutdownTimeoutMs: c.shutdownTimeout,
   };
   if (raw.tokenFile !== undefined) config.tokenFile = raw.tokenFile;
+  if (app !== undefined && c.appId !== undefined) {
+    config.app = { appId: c.appId, privateKeyFile: app.privateKeyFile, privateKey: app.privateKey };
+    if (c.appInstallationId !== undefined) config.app.installationId = c.appInstallationId;
+  }
   if (c.stateConfigMap !== undefined) config.stateConfigMap = c.stateConfigMap;
   if (c.leaseName !== undefined) config.leaseName = c.leaseName;
   if (c.podName !== undefined) config.podName = c.podName;
@@ -398,7 +419,49 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   return config;
 }
 
+/**
+ * The App settings, when any is given: App id and private key file both needed, and no token beside them. The key
+ * is read and checked here, never echoed. Undefined in token mode.
+ */
+function readAppSettings(
+  raw: Record<string, string>,
+  env: Readonly<Record<string, string | undefined>>,
+  issues: ConfigIssue[],
+  fieldName: (name: SettingName) => string,
+): { privateKeyFile: string; privateKey: string } | undefined {
+  if (raw.appId === undefined && raw.appPrivateKeyFile === undefined && raw.appInstallationId === undefined) return undefined;
+  const tokenGiven = raw.tokenFile !== undefined || (env.SHIPLOG_TOKEN ?? "").trim() !== "";
+  if (tokenGiven) {
+    issues.push({
+      field: `SHIPLOG_TOKEN / ${fieldName("tokenFile")}, ${fieldName("appId")}`,
+      rule: "one of token or App",
+      message: "give either an API token or an App (--app-id and --app-private-key-file), not both",
+    });
+  }
+  if (raw.appId === undefined) issues.push({ field: fieldName("appId"), rule: "required with an App", message: "the App's id is required to authenticate as an App" });
+  if (raw.appPrivateKeyFile === undefined) {
+    issues.push({ field: fieldName("appPrivateKeyFile"), rule: "required with an App", message: "the file holding the App's private key is required" });
+    return { privateKeyFile: "", privateKey: "" };
+  }
+  let privateKey = "";
+  try {
+    privateKey = readFileSync(raw.appPrivateKeyFile, "utf8");
+    const key = createPrivateKey(privateKey);
+    if (key.asymmetricKeyType !== "rsa") throw new Error("not RSA");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const unreadable = code !== undefined && !code.startsWith("ERR_");
+    issues.push({
+      field: fieldName("appPrivateKeyFile"),
+      rule: unreadable ? "readable" : "PEM RSA private key",
+      message: unreadable ? `cannot read ${raw.appPrivateKeyFile}: ${code}` : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
+    });
+  }
+  return { privateKeyFile: raw.appPrivateKeyFile, privateKey };
+}
+
 /** The configuration with the token masked, for logs. */
 export function redactedConfig(config: ControllerConfig): Omit<ControllerConfig, "token"> & { token: "[redacted]" } {
-  return { ...config, token: "[redacted]" };
+  const { app, ...rest } = config;
+  return { ...rest, token: "[redacted]", ...(app && { app: { ...app, privateKey: "[redacted]" } }) };
 }

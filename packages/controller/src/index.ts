@@ -39,4 +39,5 @@ export {
 export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
 export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
+export { createServiceClient, controllerAuth, tokenSourceAuth, leaderFence, tokenKindProbe, CLASSIC_TOKEN_REFUSED, type ServiceClientOptions } from "./service-client.js";
 export { parseLabelSelector, labelKeyProblem, labelValueProblem, type LabelRequirement, type LabelSelector } from "./label-selector.js";

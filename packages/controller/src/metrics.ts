@@ -21,6 +21,9 @@ export class ControllerMetrics {
   readonly leaderTransitions: Counter;
   readonly stateWrites: Counter<"result">;
   readonly stateBytes: Gauge;
+  readonly tokenRemaining: Gauge;
+  /** When the API token expires (epoch ms), read at every scrape; undefined when unknown. */
+  #tokenExpiry: (() => number | undefined) | undefined;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -48,5 +51,21 @@ export class ControllerMetrics {
     this.leaderTransitions = new Counter({ name: "shiplog_controller_leader_transitions_total", help: "Times this replica became the leader.", registers });
     this.stateWrites = new Counter({ name: "shiplog_controller_state_writes_total", help: "Writes of the acknowledged-state ConfigMap, by result.", labelNames: ["result"], registers });
     this.stateBytes = new Gauge({ name: "shiplog_controller_state_bytes", help: "Size of the acknowledged state last written to the ConfigMap.", registers });
+    const metrics = this;
+    this.tokenRemaining = new Gauge({
+      name: "shiplog_controller_token_remaining_seconds",
+      help: "Seconds until the API token expires (App installation tokens; absent when the expiry is unknown).",
+      registers,
+      collect() {
+        const at = metrics.#tokenExpiry?.();
+        if (at === undefined) this.reset();
+        else this.set(Math.max(0, (at - Date.now()) / 1000));
+      },
+    });
+  }
+
+  /** Where the token's expiry is read from at each scrape. */
+  watchTokenExpiry(read: () => number | undefined): void {
+    this.#tokenExpiry = read;
   }
 }

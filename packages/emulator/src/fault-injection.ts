@@ -7,6 +7,11 @@ export type FaultKind =
   | "status"
   /** Answer 403 with the rate limit spent and Retry-After, as the service does. */
   | "rate_limit"
+  /**
+   * Answer 403 (or `status` 429) saying a secondary rate limit was exceeded, the primary limit not spent; with
+   * Retry-After only when `retryAfterSeconds` is given (the service often names no wait).
+   */
+  | "secondary_rate_limit"
   /** Destroy the connection before the handler runs: nothing is applied, the client sees a network error. */
   | "drop"
   /**
@@ -34,7 +39,7 @@ export interface FaultRule {
   latencyMs?: number;
 }
 
-const FAULT_KINDS = ["status", "rate_limit", "drop", "drop_after", "latency"] as const satisfies readonly FaultKind[];
+const FAULT_KINDS = ["status", "rate_limit", "secondary_rate_limit", "drop", "drop_after", "latency"] as const satisfies readonly FaultKind[];
 
 /** The checks `add` applies to a rule. */
 const faultRuleSchema = z.strictObject({

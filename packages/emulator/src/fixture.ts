@@ -78,8 +78,35 @@ const attestationFixture = z.object({
   id: z.number().int(),
 });
 
+/** An App: it signs JWTs with its private key (made by the emulator on first use unless `public_key` is given). */
+const appFixture = z.object({
+  id: z.number().int().positive(),
+  client_id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  /** The organization that owns the App. */
+  owner: z.string(),
+  description: z.string().default(""),
+  /** PEM public key, when a test brings its own key pair. */
+  public_key: z.string().optional(),
+  permissions: z.record(z.string(), accessLevel).default({}),
+  events: z.array(z.string()).default([]),
+});
+
+/** An App installed on an organization, with what it was granted. */
+const installationFixture = z.object({
+  id: z.number().int().positive(),
+  app_id: z.number().int().positive(),
+  /** The organization it is installed on. */
+  account: z.string(),
+  repositories: z.union([z.literal("all"), z.array(z.string())]).default("all"),
+  permissions: z.record(z.string(), accessLevel).default({}),
+});
+
 /** Everything the emulator starts with. */
 export const fixtureSchema = z.object({
+  apps: z.array(appFixture).default([]),
+  installations: z.array(installationFixture).default([]),
   users: z.array(userFixture).default([]),
   orgs: z.array(orgFixture).default([]),
   tokens: z.array(tokenFixture).default([]),
@@ -103,6 +130,21 @@ const ALL_REPOSITORY_PERMISSIONS = {
  * and a few narrower tokens for permission tests. Token strings are fake and documented.
  */
 export const defaultFixture: FixtureInput = {
+  apps: [
+    {
+      id: 1_001_001,
+      client_id: "Iv23emuShiplogApp0001",
+      slug: "shiplog-app",
+      name: "shiplog-app",
+      owner: "acme",
+      description: "Tracks where artifacts are stored and running",
+      permissions: { artifact_metadata: "write", metadata: "read", contents: "read" },
+    },
+  ],
+  installations: [
+    { id: 3001, app_id: 1_001_001, account: "acme", repositories: "all", permissions: { artifact_metadata: "write", metadata: "read", contents: "read" } },
+    { id: 3002, app_id: 1_001_001, account: "globex", repositories: ["portal"], permissions: { artifact_metadata: "write", metadata: "read" } },
+  ],
   users: [
     { login: "octo", id: 1001 },
     { login: "hubot", id: 1002 },

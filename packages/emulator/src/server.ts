@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_VERSIONS } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
+import { AppRegistry } from "./app-registry.js";
+import { APP_JWT_ROUTES, registerAppRoutes } from "./routes/apps.js";
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
@@ -57,6 +59,8 @@ export interface Emulator {
   faults: FaultInjector;
   requests: RequestLog;
   rateLimits: RateLimits;
+  /** Apps, installations and the installation tokens minted (an App's private key: `apps.privateKey(id)`). */
+  apps: AppRegistry;
   state: EmulatorState;
   /** Source imports: step the simulated importer, inject failures, maintenance, webhooks. */
   imports: SourceImportStore;
@@ -80,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
   const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
+  const apps = new AppRegistry(fixture, clock);
 
   const app = Fastify({
     bodyLimit: 16 * 1024 * 1024,
@@ -95,12 +100,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.addHook("onRoute", (route) => {
     routes.add(route.url);
     for (const method of [route.method].flat()) {
-      const missing = uncoveredRoute(method, route.url);
+      // App endpoints are authenticated by the App's JWT, outside the permission matrix.
+      const missing = APP_JWT_ROUTES.has(route.url) ? undefined : uncoveredRoute(method, route.url);
       if (missing) unchecked.push(missing);
     }
   });
 
-  installHooks(app, { access, faults, requests, rateLimits, fixture });
+  installHooks(app, { access, faults, requests, rateLimits, fixture, apps });
+  registerAppRoutes(app, ctx, apps);
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
   registerSourceImportRoutes(app, ctx);
@@ -145,6 +152,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     rateLimits,
+    apps,
     state,
     imports: state.imports,
     activity,
@@ -159,7 +167,11 @@ interface HookDeps {
   requests: RequestLog;
   rateLimits: RateLimits;
   fixture: Fixture;
+  apps: AppRegistry;
 }
+
+/** How the service words a secondary rate limit. */
+const SECONDARY_RATE_LIMIT_MESSAGE = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
 
 /** The service's usual message for an injected status. */
 const STATUS_MESSAGES: Record<number, string> = {
@@ -199,7 +211,14 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     }
     reply.header("x-service-api-version-selected", request.apiVersion);
 
-    const principal = authenticate(request.headers.authorization, deps.fixture);
+    // An App's JWT is checked by its routes; it is not a token.
+    const jwtRoute = APP_JWT_ROUTES.has(request.routeOptions.url ?? "");
+    const minted = jwtRoute ? null : deps.apps.principalFor(request.headers.authorization);
+    const principal: Principal | null = jwtRoute
+      ? { kind: "anonymous" }
+      : minted
+        ? { kind: "token", token: minted }
+        : authenticate(request.headers.authorization, deps.fixture);
     if (principal === null) {
       request.principal = { kind: "anonymous" };
       return sendError(reply, 401, "Bad credentials", { docs: "/authentication" });
@@ -219,8 +238,14 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
         const status = fault.status ?? 503;
         return sendError(reply, status, fault.message ?? STATUS_MESSAGES[status] ?? "Server Error", { headers });
       }
+      if (fault.kind === "secondary_rate_limit") {
+        return sendError(reply, fault.status === 429 ? 429 : 403, SECONDARY_RATE_LIMIT_MESSAGE, {
+          docs: "/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+          headers: fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) },
+        });
+      }
       if (fault.kind === "rate_limit") {
-        return sendError(reply, 403, "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", {
+        return sendError(reply, 403, SECONDARY_RATE_LIMIT_MESSAGE, {
           docs: "/overview/rate-limits-for-the-rest-api",
           headers: { "retry-after": String(fault.retryAfterSeconds ?? 1), "x-ratelimit-remaining": "0" },
         });
@@ -234,7 +259,9 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     }
   });
 
-  app.addHook("preHandler", async (request, reply) => authorize(request, reply, deps.access));
+  app.addHook("preHandler", async (request, reply) => {
+    if (!APP_JWT_ROUTES.has(request.routeOptions.url ?? "")) return authorize(request, reply, deps.access);
+  });
 
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.dropAfterHandler) {
@@ -248,6 +275,11 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     const free = reply.statusCode === 304;
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
       if (!reply.hasHeader(name)) reply.header(name, value);
+    }
+    // Classic tokens are recognisable by their scopes on every answer, as the service sends them.
+    if (principal.kind === "token" && principal.token.type === "classic" && !reply.hasHeader("x-oauth-scopes")) {
+      reply.header("x-oauth-scopes", principal.token.scopes.join(", "));
+      reply.header("x-accepted-oauth-scopes", (request.accessRule?.classicScopes ?? []).join(", "));
     }
     const rule = request.accessRule;
     if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {

@@ -1,0 +1,62 @@
+// The controller's authentication settings: exactly one of a token or an App, the App's key read and checked at
+// start and never echoed; mutating calls serialised unless switched off.
+import { generateKeyPairSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, redactedConfig } from "../src/config.js";
+
+const BASE = { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
+const dir = mkdtempSync(join(tmpdir(), "shiplog-config-auth-"));
+const keyFile = join(dir, "app.pem");
+const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+writeFileSync(keyFile, pem);
+const keyLine = pem.split("\n")[1]!;
+
+function issuesOf(env: Record<string, string>): { field: string; rule: string; message: string }[] {
+  try {
+    loadConfig([], { ...BASE, ...env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(JSON.stringify(error) + (error as Error).message).not.toContain(keyLine);
+    return (error as ConfigError).issues as never;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig: authentication", () => {
+  it("an App: id and key file, installation found from the organization unless given; the key redacted in logs", () => {
+    const config = loadConfig([], { ...BASE, SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile });
+    expect(config.app).toEqual({ appId: "123456", privateKeyFile: keyFile, privateKey: pem });
+    expect(config.token).toBe("");
+    expect(JSON.stringify(redactedConfig(config))).not.toContain(keyLine);
+    expect(loadConfig(["--app-installation-id", "3001"], { ...BASE, SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile }).app?.installationId).toBe(3001);
+  });
+
+  it("refuses a token and an App together, naming both", () => {
+    const issues = issuesOf({ SHIPLOG_TOKEN: "ghs_x", SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile });
+    expect(issues).toEqual([expect.objectContaining({ field: "SHIPLOG_TOKEN / --token-file / SHIPLOG_TOKEN_FILE, --app-id / SHIPLOG_APP_ID", rule: "one of token or App" })]);
+  });
+
+  it("names what an App lacks, and a key file that is not a PEM RSA key, without showing it", () => {
+    expect(issuesOf({ SHIPLOG_APP_ID: "123456" }).map((i) => i.field)).toEqual(["--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE"]);
+    expect(issuesOf({ SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile }).map((i) => i.field)).toEqual(["--app-id / SHIPLOG_APP_ID"]);
+    const notPem = join(dir, "not.pem");
+    writeFileSync(notPem, `${keyLine}\n`);
+    expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: notPem })).toEqual([
+      { field: "--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE", rule: "PEM RSA private key", message: `${notPem} does not hold a PEM RSA private key (the App's .pem file)` },
+    ]);
+    expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "missing.pem") })[0]).toMatchObject({ rule: "readable" });
+    expect(issuesOf({ SHIPLOG_APP_ID: "12 34", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile })[0]).toMatchObject({ field: "--app-id / SHIPLOG_APP_ID" });
+  });
+
+  it("still needs a token or an App", () => {
+    expect(issuesOf({}).map((i) => i.field)).toEqual(["SHIPLOG_TOKEN / --token-file"]);
+  });
+
+  it("serialises writes by default; --serialize-writes=false switches it off", () => {
+    expect(loadConfig([], { ...BASE, SHIPLOG_TOKEN: "t" }).serializeWrites).toBe(true);
+    expect(loadConfig([], { ...BASE, SHIPLOG_TOKEN: "t", SHIPLOG_SERIALIZE_WRITES: "false" }).serializeWrites).toBe(false);
+  });
+});
