@@ -178,7 +178,7 @@ describe("the Grafana dashboard", () => {
       "shiplog_controller_requests_total",
       "shiplog_controller_request_duration_seconds_bucket",
       "shiplog_controller_leader",
-      "shiplog_controller_token_expiry_timestamp_seconds",
+      "shiplog_controller_token_remaining_seconds",
     ]) {
       expect(all, metric).toMatch(new RegExp(`\\b${metric}\\b`));
     }

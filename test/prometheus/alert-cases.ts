@@ -95,17 +95,17 @@ export const ALERT_CASES: AlertCase[] = [
   {
     alert: "ShiplogTokenExpiringSoon",
     name: "the installation token is not renewed and expires at 50 minutes",
-    series: { [`shiplog_controller_token_expiry_timestamp_seconds{${POD}}`]: "3000x60" },
+    series: { [`shiplog_controller_token_remaining_seconds{${POD}}`]: "3000-60x60" },
     evalTime: "45m",
     fires: POD_LABELS,
-    value: "1970-01-01 00:50:00 +0000 UTC",
+    value: "5m 0s",
   },
   {
     alert: "ShiplogTokenExpiringSoon",
-    name: "the token is renewed and stays an hour ahead; a static token reports 0",
+    name: "the token is renewed and stays an hour ahead; a static token exports no series",
     series: {
-      [`shiplog_controller_token_expiry_timestamp_seconds{${POD}}`]: "3600+60x60",
-      [`shiplog_controller_token_expiry_timestamp_seconds{${OTHER}}`]: "0x60",
+      [`shiplog_controller_token_remaining_seconds{${POD}}`]: "3600x60",
+      [`shiplog_controller_leader{${OTHER}}`]: "1x60",
     },
     evalTime: "45m",
     fires: null,

@@ -1,15 +1,8 @@
 // The metric names the chart's alerts and dashboard may read: the controller's own, plus the few other branches add.
 import { ControllerMetrics } from "@shiplog/controller";
 
-/**
- * Metrics the alerts and the dashboard read that other branches add to the controller (not exported here yet):
- * name and type, for the merge to reconcile.
- */
-export const ASSUMED_METRICS: Record<string, string> = {
-  // #14 (auth): gauge, Unix time in seconds at which the current App installation token expires; 0 or absent for a
-  // static token.
-  shiplog_controller_token_expiry_timestamp_seconds: "gauge",
-};
+/** Metrics the alerts and the dashboard may read that the controller's registry does not list when idle. */
+export const ASSUMED_METRICS: Record<string, string> = {};
 
 /** The controller's series names (a histogram's _bucket, _sum and _count) plus ASSUMED_METRICS. */
 export async function readableMetricNames(): Promise<Set<string>> {

@@ -42,11 +42,11 @@ Every alert names a runbook section of packages/controller/README.md.
   "anchor" "shiplogtokenrefused") -}}
 {{- $alerts = append $alerts (dict
   "alert" "ShiplogTokenExpiringSoon"
-  "expr" (printf "shiplog_controller_token_expiry_timestamp_seconds > 0 and shiplog_controller_token_expiry_timestamp_seconds - time() < %v" (int $r.tokenExpiryWarningSeconds))
+  "expr" (printf "shiplog_controller_token_remaining_seconds < %v" (int $r.tokenExpiryWarningSeconds))
   "for" "1m"
   "severity" "warning"
   "summary" (printf "The controller's App installation token expires in less than %v seconds and has not been renewed." (int $r.tokenExpiryWarningSeconds))
-  "description" "The installation token of {{ $labels.namespace }}/{{ $labels.pod }} expires at {{ $value | humanizeTimestamp }}. Check the `auth` log lines: the App's private key, the installation id, and that the service's App endpoints answer."
+  "description" "The installation token of {{ $labels.namespace }}/{{ $labels.pod }} expires in {{ $value | humanizeDuration }}. Check the `auth` log lines: the App's private key, the installation id, and that the service's App endpoints answer."
   "anchor" "shiplogtokenexpiringsoon") -}}
 {{- $alerts = append $alerts (dict
   "alert" "ShiplogNoLeader"

@@ -5,7 +5,6 @@ export * from "./accepted-permissions.js";
 export * from "./api-versions.js";
 export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
 export { redactError, redactSecrets, redactValue } from "./redaction.js";
-export { type RetryOptions, backoffDelay, serverRequestedDelay } from "./retry-policy.js";
 export { type RetryOptions, backoffDelay, serverRequestedDelay, rateLimitDelay, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
 export { composePlugins, type Attempt, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
 export { Throttle, systemClock, type ThrottleOptions, type TransportClock } from "./throttle.js";

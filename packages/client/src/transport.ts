@@ -125,6 +125,8 @@ export class Transport {
   /** The client's shared rate-limit gate. */
   readonly throttle: Throttle;
   readonly #clock: TransportClock;
+  #sentSecrets: string[] = [];
+  #lastAuthorization: string | undefined;
   readonly #send: SendAttempt;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
@@ -259,7 +261,7 @@ export class Transport {
         }
       }
       // A server or proxy may echo the Authorization header: the token leaves in no part of the error.
-      const secrets = [this.#token];
+      const secrets = this.#sentSecrets;
       throw redactError(errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#pathOf(url)), secrets);
     }
   }
@@ -323,12 +325,23 @@ export class Transport {
     return headers;
   }
 
+  /** Remembers the last few credentials sent (a provider's change), so server text echoing one is redacted. */
+  #noteAuthorization(value: string | undefined): void {
+    if (value === undefined || value === this.#lastAuthorization) return;
+    this.#lastAuthorization = value;
+    const secret = value.replace(/^\S+\s+/, "");
+    if (this.#sentSecrets.includes(secret)) return;
+    this.#sentSecrets.push(secret);
+    if (this.#sentSecrets.length > 4) this.#sentSecrets.shift();
+  }
+
   /** One attempt: the request and its whole body, with failures (also mid-body) as typed errors. */
   async #exchange({ url, method, headers, body, signal: callerSignal, operation }: Attempt): Promise<EngineResponse> {
     // A plain controller and timer, cleared when the attempt ends: cheaper per request than AbortSignal.timeout.
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
+    this.#noteAuthorization(headers["authorization"]);
     try {
       return await this.#engine(url, { method, headers, body, signal });
     } catch (error) {
