@@ -1,4 +1,4 @@
-export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
+export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, STATE_WRITE_FAILURES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
 export { loadConfig, parseDuration, redactedConfig, usage, ConfigError, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
 export { parseImageReference, digestFromImageId, runningDigest, SHA256_DIGEST, type ImageReference, type Parsed } from "./image-reference.js";
 export { resolveWorkload, workloadActivity, controllerOf, type OwnerLookup, type ResolvedWorkload, type WorkloadActivity, type WorkloadRef } from "./workload-owner.js";
@@ -20,7 +20,8 @@ export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnaps
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
-export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
+export { ClusterInformers, WATCHED_KINDS, isTooLargeResourceVersion, resourceVersionWentBack, type InformerOptions } from "./informers.js";
+export { SendGate, callBudget, classifyFailure, type CallFailure, type FailureAction, type SendGateOptions } from "./send-gate.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";

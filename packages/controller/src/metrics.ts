@@ -21,6 +21,8 @@ export class ControllerMetrics {
   readonly leaderTransitions: Counter;
   readonly stateWrites: Counter<"result">;
   readonly stateBytes: Gauge;
+  readonly inFlightRecords: Gauge;
+  readonly senderGateWaits: Counter<"reason">;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -48,5 +50,16 @@ export class ControllerMetrics {
     this.leaderTransitions = new Counter({ name: "shiplog_controller_leader_transitions_total", help: "Times this replica became the leader.", registers });
     this.stateWrites = new Counter({ name: "shiplog_controller_state_writes_total", help: "Writes of the acknowledged-state ConfigMap, by result.", labelNames: ["result"], registers });
     this.stateBytes = new Gauge({ name: "shiplog_controller_state_bytes", help: "Size of the acknowledged state last written to the ConfigMap.", registers });
+    this.inFlightRecords = new Gauge({
+      name: "shiplog_controller_in_flight_records",
+      help: "Entries of the write-ahead set: sent without an answer yet, so they may exist at the service.",
+      registers,
+    });
+    this.senderGateWaits = new Counter({
+      name: "shiplog_controller_sender_backoffs_total",
+      help: "Times the whole sender was held back after a whole-call refusal (spammed 422, repeated refusals), by reason.",
+      labelNames: ["reason"],
+      registers,
+    });
   }
 }
