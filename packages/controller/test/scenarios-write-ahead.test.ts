@@ -2,7 +2,7 @@
 // the emulator over loopback.
 import { InMemoryAcknowledgedStore, STATE_WRITE_FAILURES_UNREADY } from "@shiplog/controller";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, deployedRecords, eventually, startHarness, type Harness } from "./scenario-harness.js";
+import { REPO, converged, deployedRecords, eventually, metricValue, startHarness, type Harness } from "./scenario-harness.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
@@ -21,13 +21,6 @@ afterEach(async () => {
   await h?.stop();
   h = undefined;
 });
-
-async function metricValue(harness: Harness, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const metric = (await harness.controller.metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
-  return (metric?.values ?? [])
-    .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
-    .reduce((sum, v) => sum + v.value, 0);
-}
 
 describe("write-ahead state", () => {
   it("nothing is sent while the intent cannot be written; failures are retried, counted, and fail /readyz", async () => {
