@@ -44,7 +44,7 @@ describe("write-ahead state", () => {
     store.failing = false;
     await converged(h);
     await eventually(() => expect(h!.controller.ready).toBe(true));
-    expect(h.controller.status().inFlight).toBe(0);
+    await eventually(() => expect(h!.controller.status().inFlight).toBe(0));
   });
 });
 
