@@ -35,6 +35,8 @@ interface CellResult {
   missing: number;
   staleTotal: number;
   killedByHook: boolean;
+  /** `data.in-flight` of the state ConfigMap at the end. */
+  inFlight: string | undefined;
 }
 
 const processes: ControllerProcess[] = [];
@@ -109,6 +111,7 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
     staleTotal: [...deployed].filter(([name, digest]) => expected.get(name) !== digest).length,
     missing: [...expected].filter(([name]) => !deployed.has(name)).length,
     killedByHook,
+    inFlight: (cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data?.["in-flight"],
   };
 }
 
@@ -143,6 +146,7 @@ describe("crash matrix (controller processes, kill -9)", () => {
     console.log(["crash matrix (emulator records vs cluster after recovery):", line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
     for (const r of results) {
       expect(r.killedByHook, `${r.point}/${r.mode}: the hook killed the process`).toBe(true);
+      expect(r.inFlight, `${r.point}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
       expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({ cell: `${r.point}/${r.mode}`, stale: 0, missing: 0 });
     }
   }, 600_000);
