@@ -5,11 +5,13 @@
 // same state ConfigMap: time to reconcile and requests used.
 // Prints figures and the targets beside them; asserts nothing.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { CONFIGMAP_MAX_BYTES, encodeAcknowledgedState, recordKey } from "@shiplog/controller";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 
@@ -116,6 +118,19 @@ async function accepted(status?: string): Promise<number> {
   const text = await (await fetch(metricsUrl)).text();
   return [...text.matchAll(/^shiplog_controller_records_accepted_total\{status="([a-z]+)"\} (\d+)/gm)].reduce((n, m) => n + (status === undefined || m[1] === status ? Number(m[2]) : 0), 0);
 }
+/** A metric of the running controller, summed over its label sets. */
+async function metric(name: string): Promise<number> {
+  if (!metricsUrl) return 0;
+  const text = await (await fetch(metricsUrl)).text();
+  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "gm"))].reduce((n, m) => n + Number(m[1]), 0);
+}
+/** The write-ahead's cost so far: state ConfigMap writes per flush, and the size of the last one. */
+async function writeAheadCost(): Promise<string> {
+  const writes = await metric("shiplog_controller_state_writes_total");
+  const flushes = await metric("shiplog_controller_flush_duration_seconds_count");
+  const bytes = await metric("shiplog_controller_state_bytes");
+  return `${writes} state writes in ${flushes} flushes (${(writes / Math.max(1, flushes)).toFixed(2)} per flush; 2 per flush that sends a new or changed record: intent, then answer), last ${(bytes / 1e3).toFixed(0)} KB`;
+}
 const peakRss = (): number => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
 
 const coldOk = await until(() => deployed().size === expectedRecords, 120_000);
@@ -128,6 +143,7 @@ console.log(`  requests sent           ${coldRequests}   (one request per contai
 console.log(`  records posted          ${coldRecords}`);
 console.log(`  records per request     ${(coldRecords / Math.max(1, coldRequests)).toFixed(0)}   (target >= 900)`);
 console.log(`  time to converge        ${(coldMs / 1000).toFixed(1)} s   (target < 30 s; includes process start and informer lists)`);
+console.log(`  write-ahead             ${await writeAheadCost()}`);
 
 // ---- rolling update of 1,000 workloads --------------------------------------------------------------
 // A pod watch in this process notes when each new container first runs; the emulator's updated_at says when its
@@ -244,9 +260,34 @@ const needless = emulator.state.artifacts.deploymentRecords({ org: ORG, cluster:
 console.log(`  reconciled${restartOk ? "" : " (DID NOT CONVERGE)"} in ${(restartMs / 1000).toFixed(1)} s   (process start, state load, informer lists, one diff)`);
 console.log(`  requests sent           ${restartRequests}   (records decommissioned: ${await accepted("decommissioned")} of ${decommissionExpected.size}; deployed records posted: ${await accepted("deployed")})`);
 console.log(`  unchanged records posted again: ${needless} of ${expectedRecords - decommissionExpected.size}`);
+console.log(`  write-ahead             ${await writeAheadCost()}`);
 console.log(`  controller process peak RSS: ${(peakRss() / 1e6).toFixed(0)} MB`);
 
 child.kill("SIGTERM");
 await new Promise((resolve) => child.once("exit", resolve));
 await emulator.stop();
 await cluster.stop();
+
+// ---- state size at Kubernetes' limit ------------------------------------------------------------------------
+// 150,000 records (the cluster limit is 150,000 pods): 1,500 tenant namespaces running the same 50 two-container
+// apps, 5,000 distinct digests; and the same with every record on its own digest.
+{
+  const group = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+  const sha = (i: number) => `sha256:${createHash("sha256").update(String(i)).digest("hex")}` as const;
+  const shared = Array.from({ length: 5000 }, (_, i) => sha(i));
+  const records = (digestOf: (i: number) => `sha256:${string}`) =>
+    Array.from({ length: 150_000 }, (_, i) => {
+      const app = `app-${Math.floor(i / 1500) % 50}`;
+      const container = i % 2 === 0 ? "app" : "proxy";
+      const entry = { name: `ghcr.io/acme/${app}-${container}`, digest: digestOf(i), status: "deployed" as const, deployment_name: `tenant-${i % 1500}-${app}-${container}`, version: `1.${i % 7}.${i % 11}` };
+      return { key: recordKey(group, entry.deployment_name), group, entry };
+    });
+  console.log(`
+state ConfigMap at 150,000 records (limit ${CONFIGMAP_MAX_BYTES} B):`);
+  for (const [label, digestOfRecord] of [["5,000 distinct digests", (i: number) => shared[i % 5000]!], ["150,000 distinct digests", sha]] as const) {
+    const started = performance.now();
+    const encoded = encodeAcknowledgedState(records(digestOfRecord));
+    const bytes = encoded.text.length + encoded.digests.length;
+    console.log(`  ${label.padEnd(26)} ${(bytes / 1e3).toFixed(0)} KB (${(encoded.text.length / 1e3).toFixed(0)} KB text, ${(encoded.digests.length / 1e3).toFixed(0)} KB digests), encoded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${bytes <= CONFIGMAP_MAX_BYTES ? "fits" : "DOES NOT FIT"}`);
+  }
+}

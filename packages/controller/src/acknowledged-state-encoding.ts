@@ -2,8 +2,10 @@
 // - `text`: gzip of a column layout: the environments once, then one column per field with a line per record,
 //   records sorted by environment and deployment name. Columns of similar values compress far better than rows
 //   (10,000 records: ~55 KB), and stay readable (`base64 -d | gunzip`).
-// - `digests`: the raw 32 bytes of each record's sha256 digest, in record order: random data gzip cannot shrink,
-//   and hex would double it. With every record on its own digest they are most of the size (320 KB per 10,000).
+// - `digests`: the raw 32 bytes of each distinct sha256 digest (v2: a dictionary, records refer to it by index in the
+//   `digest_ref` column; v1, still read: one per record in record order). Random data gzip cannot shrink, and hex
+//   would double it: with every record on its own digest they are most of the size (320 KB per 10,000); records
+//   sharing images (sidecars, one app in many namespaces) share one.
 // Pure: no I/O.
 import { ShiplogError } from "@shiplog/client";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -12,7 +14,9 @@ import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import { recordKey, type RecordGroup } from "./pod-records.js";
 
 /** The first line of the encoded text; a different one is refused on decode. */
-export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v1";
+export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v2";
+/** The format before the digest dictionary: still read. */
+const FORMAT_V1 = "shiplog-acknowledged v1";
 
 /** Encoded state that cannot be read (corrupt, or written by an incompatible version). */
 export class AcknowledgedStateFormatError extends ShiplogError {
@@ -38,13 +42,14 @@ function unescapeField(text: string): string | undefined {
 const DIGEST = /^sha256:([a-f0-9]{64})$/;
 const DIGEST_BYTES = 32;
 /** Column order in the text part. */
-const COLUMNS = ["group", "deployment_name", "name", "version", "github_repository", "tags", "runtime_risks", "digest"] as const;
+const COLUMNS_V1 = ["group", "deployment_name", "name", "version", "github_repository", "tags", "runtime_risks", "digest"] as const;
+const COLUMNS = [...COLUMNS_V1, "digest_ref"] as const;
 
 /** Encoded acknowledged state. */
 export interface EncodedAcknowledgedState {
   /** gzip of the text columns. */
   text: Buffer;
-  /** 32 bytes per record, the sha256 digests in record order. */
+  /** 32 bytes per distinct sha256 digest, referred to by index. */
   digests: Buffer;
   records: number;
 }
@@ -65,11 +70,18 @@ export function encodeAcknowledgedState(records: Iterable<AcknowledgedRecord>): 
     rows.push({ group: id, sortKey: `${groupLine}\n${record.entry.deployment_name}`, record });
   }
   rows.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
-  const digests = Buffer.alloc(rows.length * DIGEST_BYTES);
+  const digestIndex = new Map<string, number>();
+  const digestList: string[] = [];
   const columns: string[][] = COLUMNS.map(() => []);
   rows.forEach(({ group, record: { entry } }, i) => {
     const match = DIGEST.exec(entry.digest);
-    if (match) digests.write(match[1]!, i * DIGEST_BYTES, "hex");
+    // A digest seen first here takes the next dictionary slot and writes nothing; a repeat names its slot.
+    let ref = "";
+    if (match) {
+      const index = digestIndex.get(match[1]!);
+      if (index === undefined) digestIndex.set(match[1]!, digestList.push(match[1]!) - 1);
+      else ref = index.toString(36);
+    }
     const values = [
       String(group),
       escapeField(entry.deployment_name),
@@ -80,11 +92,18 @@ export function encodeAcknowledgedState(records: Iterable<AcknowledgedRecord>): 
       entry.runtime_risks === undefined ? "" : escapeField(JSON.stringify(entry.runtime_risks)),
       // Only a digest that is not sha256 hex (never accepted by the service, kept for exactness) is spelled out.
       match ? "" : escapeField(entry.digest),
+      ref,
     ];
     values.forEach((value, c) => columns[c]!.push(value));
   });
+  const digests = Buffer.alloc(digestList.length * DIGEST_BYTES);
+  digestList.forEach((hex, i) => digests.write(hex, i * DIGEST_BYTES, "hex"));
   const lines = [ACKNOWLEDGED_STATE_FORMAT, `records ${rows.length}`, `environments ${groupLines.length}`, ...groupLines];
-  COLUMNS.forEach((name, c) => lines.push(`column ${name}`, ...columns[c]!));
+  // No spread: 150,000 arguments overflow the call stack.
+  COLUMNS.forEach((name, c) => {
+    lines.push(`column ${name}`);
+    for (const value of columns[c]!) lines.push(value);
+  });
   return { text: gzipSync(`${lines.join("\n")}\n`, { level: 9 }), digests, records: rows.length };
 }
 
@@ -97,14 +116,18 @@ export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer
     throw new AcknowledgedStateFormatError(`acknowledged state is not gzip data: ${(error as Error).message}`);
   }
   const lines = text.split("\n");
-  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT) {
+  const v1 = lines[0] === FORMAT_V1;
+  const names = v1 ? COLUMNS_V1 : COLUMNS;
+  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && !v1) {
     throw new AcknowledgedStateFormatError(`acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`);
   }
   const count = Number(/^records (\d+)$/.exec(lines[1] ?? "")?.[1] ?? NaN);
   const groupCount = Number(/^environments (\d+)$/.exec(lines[2] ?? "")?.[1] ?? NaN);
   if (!Number.isInteger(count) || !Number.isInteger(groupCount)) throw new AcknowledgedStateFormatError("acknowledged state: missing record or environment count");
-  if (encoded.digests.length !== count * DIGEST_BYTES) throw new AcknowledgedStateFormatError(`acknowledged state: ${encoded.digests.length} digest bytes for ${count} records`);
-  if (lines.length < 3 + groupCount + COLUMNS.length * (count + 1)) throw new AcknowledgedStateFormatError("acknowledged state is truncated");
+  if (v1 ? encoded.digests.length !== count * DIGEST_BYTES : encoded.digests.length % DIGEST_BYTES !== 0) {
+    throw new AcknowledgedStateFormatError(`acknowledged state: ${encoded.digests.length} digest bytes for ${count} records`);
+  }
+  if (lines.length < 3 + groupCount + names.length * (count + 1)) throw new AcknowledgedStateFormatError("acknowledged state is truncated");
   const groups: RecordGroup[] = lines.slice(3, 3 + groupCount).map((line, i) => {
     const [logical, physical, extra] = line.split("\t").map((f) => unescapeField(f));
     if (logical === undefined || extra !== undefined) throw new AcknowledgedStateFormatError(`environment ${i}: malformed`);
@@ -112,19 +135,26 @@ export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer
   });
   const columns = new Map<string, string[]>();
   let at = 3 + groupCount;
-  for (const name of COLUMNS) {
+  for (const name of names) {
     if (lines[at] !== `column ${name}`) throw new AcknowledgedStateFormatError(`acknowledged state: expected column ${name} at line ${at + 1}`);
     columns.set(name, lines.slice(at + 1, at + 1 + count));
     at += count + 1;
   }
   const column = (name: (typeof COLUMNS)[number], i: number) => unescapeField(columns.get(name)![i]!);
   const out: AcknowledgedRecord[] = [];
+  let nextDigest = 0;
   for (let i = 0; i < count; i++) {
     const group = groups[Number(columns.get("group")![i])];
     const deploymentName = column("deployment_name", i);
     const name = column("name", i);
     if (!group || deploymentName === undefined || name === undefined) throw new AcknowledgedStateFormatError(`record ${i}: environment, deployment name and name are required`);
-    const digest = column("digest", i) ?? `sha256:${encoded.digests.toString("hex", i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES)}`;
+    const spelled = column("digest", i);
+    const refText = v1 ? "" : (columns.get("digest_ref")![i] ?? "");
+    const ref = v1 ? i : spelled !== undefined ? -1 : refText === "" ? nextDigest++ : Number.parseInt(refText, 36);
+    if (spelled === undefined && !(ref >= 0 && (ref + 1) * DIGEST_BYTES <= encoded.digests.length)) {
+      throw new AcknowledgedStateFormatError(`record ${i}: no digest`);
+    }
+    const digest = spelled ?? `sha256:${encoded.digests.toString("hex", ref * DIGEST_BYTES, (ref + 1) * DIGEST_BYTES)}`;
     const entry: ClusterDeploymentEntry = { name, digest: digest as ClusterDeploymentEntry["digest"], status: "deployed", deployment_name: deploymentName };
     const version = column("version", i);
     const repository = column("github_repository", i);

@@ -10,13 +10,24 @@ export interface AcknowledgedRecord {
   entry: ClusterDeploymentEntry;
 }
 
-/** Storage of acknowledged records. */
+/**
+ * Storage of acknowledged records, and of the write-ahead "in flight" set: deployed entries that were (or are about
+ * to be) sent without an answer yet. An in-flight entry may exist at the service; it stays in the set until an
+ * answer for its key is acknowledged, so after any crash the next leader knows everything the service may hold.
+ */
 export interface AcknowledgedStore {
   /** Loads what earlier runs acknowledged (no-op for the in-memory store). */
   load(): Promise<void>;
   /** All acknowledged records, by key. */
   all(): ReadonlyMap<string, AcknowledgedRecord>;
-  /** Records accepted entries; decommissioned ones are forgotten once accepted (nothing more to do for them). */
+  /** Deployed entries sent or about to be sent whose outcome is unknown, by key. */
+  inFlight(): ReadonlyMap<string, AcknowledgedRecord>;
+  /** Records deployed entries about to be sent; persist() makes the intent durable before the call. */
+  intend(records: readonly AcknowledgedRecord[]): void;
+  /**
+   * Records accepted entries; decommissioned ones are forgotten once accepted (nothing more to do for them). An
+   * accepted entry settles its key's in-flight entry: the service now holds this one under that deployment name.
+   */
   acknowledge(records: readonly AcknowledgedRecord[]): void;
   /** Writes pending changes to durable storage (no-op for the in-memory store). */
   persist(): Promise<void>;
@@ -25,6 +36,7 @@ export interface AcknowledgedStore {
 /** An acknowledged-state store that lives as long as the process. */
 export class InMemoryAcknowledgedStore implements AcknowledgedStore {
   readonly #records = new Map<string, AcknowledgedRecord>();
+  readonly #inFlight = new Map<string, AcknowledgedRecord>();
 
   async load(): Promise<void> {}
 
@@ -32,8 +44,17 @@ export class InMemoryAcknowledgedStore implements AcknowledgedStore {
     return this.#records;
   }
 
+  inFlight(): ReadonlyMap<string, AcknowledgedRecord> {
+    return this.#inFlight;
+  }
+
+  intend(records: readonly AcknowledgedRecord[]): void {
+    for (const record of records) if ((record.entry.status ?? "deployed") === "deployed") this.#inFlight.set(record.key, record);
+  }
+
   acknowledge(records: readonly AcknowledgedRecord[]): void {
     for (const record of records) {
+      this.#inFlight.delete(record.key);
       if (record.entry.status === "decommissioned") this.#records.delete(record.key);
       else this.#records.set(record.key, record);
     }
@@ -57,10 +78,19 @@ export class DryRunAcknowledgedStore implements AcknowledgedStore {
     await this.base.load();
     this.#overlay = new InMemoryAcknowledgedStore();
     this.#overlay.acknowledge([...this.base.all().values()]);
+    this.#overlay.intend([...this.base.inFlight().values()]);
   }
 
   all(): ReadonlyMap<string, AcknowledgedRecord> {
     return this.#overlay.all();
+  }
+
+  inFlight(): ReadonlyMap<string, AcknowledgedRecord> {
+    return this.#overlay.inFlight();
+  }
+
+  intend(records: readonly AcknowledgedRecord[]): void {
+    this.#overlay.intend(records);
   }
 
   acknowledge(records: readonly AcknowledgedRecord[]): void {

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import type { RecordGroup } from "./pod-records.js";
 import type { PendingRecord } from "./record-diff.js";
+import { callBudget, classifyFailure, SendGate, type CallFailure } from "./send-gate.js";
 
 /** The one client call the sender needs (ShiplogClient#artifacts has it). */
 export interface ClusterRecordsApi {
@@ -31,6 +32,12 @@ export interface BatchSenderOptions {
    * Default: always yes.
    */
   mayPost?: () => boolean;
+  /** The sender-wide not-before gate; default one of its own (retry delays 1 s .. 60 s). */
+  gate?: SendGate;
+  /** Called when the gate closes, with the reason and delay. */
+  onGateClosed?: (reason: string, delayMs: number) => void;
+  /** The clock (ms). Default Date.now. */
+  now?: () => number;
 }
 
 /** A batch was not sent because this replica is not (or no longer) the leader. */
@@ -63,6 +70,19 @@ export interface SendResult {
   retryAfterMs?: number;
   /** The first failure, for logs. */
   error?: Error;
+  /** The most calls this send could make (see callBudget). */
+  budget?: number;
+  /** Entries left unsent because the gate closed or the call budget ran out. */
+  held?: number;
+}
+
+/** One send's bookkeeping across its batches. */
+interface SendRun {
+  result: SendResult;
+  signal: AbortSignal | undefined;
+  budget: number;
+  /** Whole-call refusals since the last success in this send. */
+  refusalsInARow: number;
 }
 
 /** Groups entries by environment, in a stable order. */
@@ -84,11 +104,6 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-function isEntryValidationError(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === "validation_failed" || code === "invalid_request";
-}
-
 /** The client refused the request before sending it (its own validation): no call was made. */
 function isUnsent(error: unknown): boolean {
   return (error as { code?: unknown })?.code === "invalid_request";
@@ -97,27 +112,40 @@ function isUnsent(error: unknown): boolean {
 /** Sends entries in batches through the cluster endpoint. */
 export class BatchSender {
   readonly #queue: PQueue;
+  /** The sender-wide not-before gate (shared by every flush). */
+  readonly gate: SendGate;
+  readonly #now: () => number;
 
   constructor(private readonly options: BatchSenderOptions) {
     this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.gate = options.gate ?? new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 });
+    this.#now = options.now ?? Date.now;
   }
 
   /** Sends the entries; resolves when every call has finished, successful or not. */
   async send(pending: readonly PendingRecord[], signal?: AbortSignal): Promise<SendResult> {
-    const result: SendResult = { requests: 0, succeeded: 0, refusedToken: 0, accepted: [], rejected: [], failed: [] };
-    const tasks: Promise<void>[] = [];
+    const result: SendResult = { requests: 0, succeeded: 0, refusedToken: 0, accepted: [], rejected: [], failed: [], held: 0 };
+    const batches: { group: RecordGroup; batch: PendingRecord[] }[] = [];
     for (const { group, records } of groupRecords(pending)) {
-      for (const batch of chunk(records, this.options.batchSize)) {
-        tasks.push(this.#queue.add(() => this.#sendBatch(group, batch, result, signal)));
-      }
+      for (const batch of chunk(records, this.options.batchSize)) batches.push({ group, batch });
     }
-    await Promise.all(tasks);
+    const run: SendRun = { result, signal, budget: callBudget(batches.length, this.options.batchSize), refusalsInARow: 0 };
+    result.budget = run.budget;
+    await Promise.all(batches.map(({ group, batch }) => this.#queue.add(() => this.#sendBatch(group, batch, run))));
     return result;
   }
 
-  async #sendBatch(group: RecordGroup, batch: PendingRecord[], result: SendResult, signal: AbortSignal | undefined): Promise<void> {
-    if (signal?.aborted) {
-      result.failed.push(...batch);
+  /** Leaves a batch pending unsent (gate closed, budget spent, aborted). */
+  #hold(batch: PendingRecord[], result: SendResult): void {
+    result.failed.push(...batch);
+    result.held = (result.held ?? 0) + batch.length;
+  }
+
+  async #sendBatch(group: RecordGroup, batch: PendingRecord[], run: SendRun): Promise<void> {
+    const { result, signal } = run;
+    if (signal?.aborted || !this.gate.isOpen(this.#now()) || result.requests >= run.budget) {
+      this.#hold(batch, result);
+      if (result.requests >= run.budget) result.error ??= new Error(`call budget of ${run.budget} spent; the rest waits for the next flush`);
       return;
     }
     const deployments: ClusterDeploymentEntry[] = batch.map((r) => r.entry);
@@ -158,6 +186,8 @@ export class BatchSender {
       result.requests += 1;
       this.options.onRequest?.({ ok: true, entries: batch.length, durationMs });
       result.succeeded += 1;
+      run.refusalsInARow = 0;
+      this.gate.succeeded();
       const refused = new Map<string, string>();
       for (const e of answer.errors ?? []) refused.set(e.deployment.deployment_name, e.cause);
       let accepted = 0;
@@ -187,21 +217,54 @@ export class BatchSender {
         { ...batchLog, failed: true, sent, code: code ?? null, status: status ?? null, durationMs: Math.round(durationMs) },
         sent ? "batch failed" : "batch not sent: the client refused it",
       );
-      if (isEntryValidationError(error)) {
-        // One bad entry must not hold back a thousand good ones: bisect until it is isolated.
+      const failure = error as CallFailure & { serviceMessage?: string; retryAfterSeconds?: number };
+      const action = classifyFailure({ ...failure, message: failure.serviceMessage ?? failure.message ?? "" });
+      const reason = (error as Error).message;
+      if (action.kind === "reject-named") {
+        // The service named the bad entries: reject them, send the rest again (one call, no bisection).
+        const rest: PendingRecord[] = [];
+        for (const record of batch) {
+          if (action.names.has(record.entry.deployment_name)) result.rejected.push({ record, reason });
+          else rest.push(record);
+        }
+        if (rest.length > 0 && rest.length < batch.length) await this.#sendBatch(group, rest, run);
+        else if (rest.length > 0) this.#failWhole(batch, run, error as Error, "whole-call");
+        return;
+      }
+      if (action.kind === "bisect" || (action.kind === "probe" && batch.length > 1 && run.refusalsInARow === 0)) {
+        // One bad entry must not hold back a thousand good ones: bisect until it is isolated. A 422 naming nothing
+        // is probed the same way, but a half refused likewise (refusalsInARow) closes the gate instead.
+        if (action.kind === "probe") run.refusalsInARow += 1;
         if (batch.length > 1) {
           const half = Math.ceil(batch.length / 2);
-          await this.#sendBatch(group, batch.slice(0, half), result, signal);
-          await this.#sendBatch(group, batch.slice(half), result, signal);
+          await this.#sendBatch(group, batch.slice(0, half), run);
+          await this.#sendBatch(group, batch.slice(half), run);
         } else {
-          result.rejected.push({ record: batch[0]!, reason: (error as Error).message });
+          result.rejected.push({ record: batch[0]!, reason });
         }
         return;
       }
-      result.failed.push(...batch);
-      result.error ??= error as Error;
-      const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
-      if (retryAfter !== undefined) result.retryAfterMs = Math.max(result.retryAfterMs ?? 0, retryAfter * 1000);
+      if (action.kind === "probe" && batch.length === 1 && run.refusalsInARow === 0) {
+        // A single entry refused right after a success: it is the bad one.
+        result.rejected.push({ record: batch[0]!, reason });
+        return;
+      }
+      this.#failWhole(batch, run, error as Error, action.kind === "spammed" ? "spammed" : action.kind === "probe" ? "refused" : "whole-call");
     }
+  }
+
+  /** A whole-call refusal: the batch stays pending; a spammed 422 or a repeat closes the sender-wide gate. */
+  #failWhole(batch: PendingRecord[], run: SendRun, error: Error, reason: "spammed" | "refused" | "whole-call"): void {
+    const { result } = run;
+    result.failed.push(...batch);
+    result.error ??= error;
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter !== undefined) result.retryAfterMs = Math.max(result.retryAfterMs ?? 0, retryAfter * 1000);
+    run.refusalsInARow += 1;
+    if (reason === "whole-call" && run.refusalsInARow < 2) return;
+    if (!this.gate.isOpen(this.#now())) return;
+    const delay = this.gate.close(this.#now(), reason, result.retryAfterMs ?? 0);
+    this.options.onGateClosed?.(reason, delay);
+    this.options.logger.warn({ reason, delayMs: delay, err: error.message }, "the service refuses whole calls; the sender backs off");
   }
 }

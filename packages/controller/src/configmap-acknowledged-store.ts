@@ -24,6 +24,9 @@ import { callOptions, kubeErrorMessage, kubeStatus } from "./kube-call-options.j
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
 const TEXT_KEY = "records.gz";
 const DIGESTS_KEY = "digests";
+/** The write-ahead set (AcknowledgedStore#inFlight), encoded as the acknowledged records are. */
+const IN_FLIGHT_TEXT_KEY = "in-flight.gz";
+const IN_FLIGHT_DIGESTS_KEY = "in-flight-digests";
 const MAX_CONFLICT_RETRIES = 5;
 const API_URL_KEY = "api-url";
 
@@ -60,12 +63,16 @@ export interface ConfigMapStoreOptions {
   logger: Logger;
   /** Checked right before every write (leader fencing); a write is skipped when it says no. */
   mayWrite?: () => boolean;
+  /** Called once a write's request has been issued, before its answer (the crash-matrix test's hook). */
+  onWriteStarted?: () => void;
 }
 
 /** The outcome of the last write, for metrics and logs. */
 export interface StateWriteInfo {
   bytes: number;
   records: number;
+  /** Entries in the write-ahead (in flight) set. */
+  inFlight: number;
   conflicts: number;
 }
 
@@ -76,6 +83,15 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #records = new Map<string, AcknowledgedRecord>();
   /** Changes since the last successful write: a record, or null for a forgotten one. */
   readonly #changes = new Map<string, AcknowledgedRecord | null>();
+  #inFlight = new Map<string, AcknowledgedRecord>();
+  /**
+   * The acknowledged records' encoding, kept while they do not change: an intent write (only the in-flight set
+   * changed) does not encode 150,000 records again.
+   */
+  #encoded: { version: number; value: EncodedAcknowledgedState } | undefined;
+  #version = 0;
+  /** In-flight changes since the last successful write, as #changes. */
+  readonly #inFlightChanges = new Map<string, AcknowledgedRecord | null>();
   /** resourceVersion of the ConfigMap as last read or written; undefined when it does not exist (yet). */
   #resourceVersion: string | undefined;
   #writing: Promise<StateWriteInfo | undefined> | undefined;
@@ -96,6 +112,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       if (kubeStatus(error) !== 404) throw error;
     }
     const records = new Map<string, AcknowledgedRecord>();
+    const inFlight = new Map<string, AcknowledgedRecord>();
     this.#resourceVersion = configMap?.metadata?.resourceVersion;
     if (configMap) {
       const data = configMap.data ?? {};
@@ -111,6 +128,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       } else {
         try {
           for (const record of decodeAcknowledgedState({ text: Buffer.from(text, "base64"), digests: Buffer.from(digests, "base64") })) records.set(record.key, record);
+          const flightText = configMap.binaryData?.[IN_FLIGHT_TEXT_KEY];
+          if (flightText !== undefined) {
+            const flightDigests = Buffer.from(configMap.binaryData?.[IN_FLIGHT_DIGESTS_KEY] ?? "", "base64");
+            for (const record of decodeAcknowledgedState({ text: Buffer.from(flightText, "base64"), digests: flightDigests })) inFlight.set(record.key, record);
+          }
         } catch (error) {
           if (!(error instanceof AcknowledgedStateFormatError)) throw error;
           logger.error({ configMap: `${namespace}/${name}`, err: error.message, code: error.code }, "acknowledged state unreadable; starting without it");
@@ -121,16 +143,39 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       if (change) records.set(key, change);
       else records.delete(key);
     }
+    for (const [key, change] of this.#inFlightChanges) {
+      if (change) inFlight.set(key, change);
+      else inFlight.delete(key);
+    }
     this.#records = records;
-    logger.info({ configMap: `${namespace}/${name}`, records: records.size, resourceVersion: this.#resourceVersion ?? null }, "acknowledged state loaded");
+    this.#version += 1;
+    this.#inFlight = inFlight;
+    logger.info(
+      { configMap: `${namespace}/${name}`, records: records.size, inFlight: inFlight.size, resourceVersion: this.#resourceVersion ?? null },
+      "acknowledged state loaded",
+    );
   }
 
   all(): ReadonlyMap<string, AcknowledgedRecord> {
     return this.#records;
   }
 
+  inFlight(): ReadonlyMap<string, AcknowledgedRecord> {
+    return this.#inFlight;
+  }
+
+  intend(records: readonly AcknowledgedRecord[]): void {
+    for (const record of records) {
+      if ((record.entry.status ?? "deployed") !== "deployed") continue;
+      this.#inFlight.set(record.key, record);
+      this.#inFlightChanges.set(record.key, record);
+    }
+  }
+
   acknowledge(records: readonly AcknowledgedRecord[]): void {
     for (const record of records) {
+      if (this.#inFlight.delete(record.key)) this.#inFlightChanges.set(record.key, null);
+      this.#version += 1;
       if (record.entry.status === "decommissioned") {
         if (!this.#records.delete(record.key)) continue;
         this.#changes.set(record.key, null);
@@ -143,7 +188,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   /** Changes acknowledged since the last successful write. */
   get unwritten(): number {
-    return this.#changes.size;
+    return this.#changes.size + this.#inFlightChanges.size;
   }
 
   /** Writes the state if anything changed since the last write; resolves with what was written, if anything. */
@@ -159,7 +204,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   async #write(): Promise<StateWriteInfo | undefined> {
-    if (this.#changes.size === 0) return undefined;
+    if (this.unwritten === 0) return undefined;
     const { namespace, name, logger } = this.#options;
     let conflicts = 0;
     for (;;) {
@@ -168,20 +213,31 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         return undefined;
       }
       const written = new Map(this.#changes);
-      const encoded = encodeAcknowledgedState(this.#records.values());
-      const body = this.#configMap(encoded);
+      const writtenInFlight = new Map(this.#inFlightChanges);
+      if (this.#encoded?.version !== this.#version) this.#encoded = { version: this.#version, value: encodeAcknowledgedState(this.#records.values()) };
+      const encoded = this.#encoded.value;
+      const inFlight = encodeAcknowledgedState(this.#inFlight.values());
+      const body = this.#configMap(encoded, inFlight);
       // What the API server counts against the limit: data values plus decoded binaryData.
-      const bytes = Object.values(body.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) + encoded.text.length + encoded.digests.length;
+      const bytes =
+        Object.values(body.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +
+        encoded.text.length +
+        encoded.digests.length +
+        inFlight.text.length +
+        inFlight.digests.length;
       if (bytes > CONFIGMAP_MAX_BYTES) throw new AcknowledgedStateTooLargeError(bytes, this.#records.size);
       try {
-        const result =
+        const request =
           this.#resourceVersion === undefined
-            ? await this.#api.createNamespacedConfigMap({ namespace, body }, callOptions(this.#options.requestTimeoutMs))
-            : await this.#api.replaceNamespacedConfigMap({ name, namespace, body }, callOptions(this.#options.requestTimeoutMs));
+            ? this.#api.createNamespacedConfigMap({ namespace, body }, callOptions(this.#options.requestTimeoutMs))
+            : this.#api.replaceNamespacedConfigMap({ name, namespace, body }, callOptions(this.#options.requestTimeoutMs));
+        this.#options.onWriteStarted?.();
+        const result = await request;
         this.#resourceVersion = result.metadata?.resourceVersion;
         // Forget only what this write carried: acknowledgements made while it was in flight are still to write.
         for (const [key, change] of written) if (this.#changes.get(key) === change) this.#changes.delete(key);
-        this.lastWrite = { bytes, records: this.#records.size, conflicts };
+        for (const [key, change] of writtenInFlight) if (this.#inFlightChanges.get(key) === change) this.#inFlightChanges.delete(key);
+        this.lastWrite = { bytes, records: this.#records.size, inFlight: this.#inFlight.size, conflicts };
         logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
         return this.lastWrite;
       } catch (error) {
@@ -195,7 +251,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
   }
 
-  #configMap(encoded: EncodedAcknowledgedState): V1ConfigMap {
+  #configMap(encoded: EncodedAcknowledgedState, inFlight: EncodedAcknowledgedState): V1ConfigMap {
     const { namespace, name, org, cluster, apiUrl, writer } = this.#options;
     const metadata: V1ConfigMap["metadata"] = {
       name,
@@ -213,10 +269,16 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         cluster,
         [API_URL_KEY]: apiUrl,
         records: String(encoded.records),
+        "in-flight": String(inFlight.records),
         "written-by": writer,
         "written-at": new Date().toISOString(),
       },
-      binaryData: { [TEXT_KEY]: encoded.text.toString("base64"), [DIGESTS_KEY]: encoded.digests.toString("base64") },
+      binaryData: {
+        [TEXT_KEY]: encoded.text.toString("base64"),
+        [DIGESTS_KEY]: encoded.digests.toString("base64"),
+        [IN_FLIGHT_TEXT_KEY]: inFlight.text.toString("base64"),
+        [IN_FLIGHT_DIGESTS_KEY]: inFlight.digests.toString("base64"),
+      },
     };
   }
 }

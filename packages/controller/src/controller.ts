@@ -19,11 +19,16 @@ import { ControllerMetrics } from "./metrics.js";
 import { controllerAuth, createServiceClient } from "./service-client.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
+import { TestCrashHook } from "./test-crash-hook.js";
+import { SendGate } from "./send-gate.js";
 
 export const CONTROLLER_VERSION = "0.1.0";
 
 /** Consecutive flushes whose every call the service refused for the token (401/403) before /readyz fails. */
 export const TOKEN_REFUSED_FLUSHES_UNREADY = 3;
+
+/** Consecutive failed state writes (each retried with backoff) before /readyz fails. */
+export const STATE_WRITE_FAILURES_UNREADY = 3;
 
 /** What the controller needs besides its configuration. */
 export interface ControllerOptions {
@@ -67,6 +72,10 @@ export interface ControllerStatus {
   lastTickAt: number;
   requests: number;
   recordsSent: number;
+  /** Entries of the write-ahead set: sent (or about to be) without an answer yet. */
+  inFlight: number;
+  /** Consecutive failed state writes. */
+  stateWriteFailures: number;
 }
 
 /** A flush was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
@@ -87,7 +96,8 @@ export class Controller {
   readonly #informers: ClusterInformers;
   readonly #sender: BatchSender;
   readonly #election: LeaseElection | undefined;
-  readonly #rejected = new Map<string, string>();
+  /** Entries the service refused on their merits: resent after a growing delay, or at once when they change. */
+  readonly #rejected = new Map<string, { fingerprint: string; attempts: number; retryAt: number; retried?: boolean }>();
   readonly #loggedSkips = new Set<string>();
   readonly #memo = new PodRecordsMemo();
   /** The label selector (validated by loadConfig), applied to workload templates as the API server applies it to pods. */
@@ -113,6 +123,12 @@ export class Controller {
   /** Consecutive flushes in which the service refused every call for the token; reset by any successful call. */
   #tokenRefusedFlushes = 0;
   #tokenRefusedStatus = 0;
+  /** The state holds changes a failed write did not persist: written again (with backoff) before anything is sent. */
+  #stateDirty = false;
+  #stateWriteFailures = 0;
+  #stateWriteError = "";
+  /** TEST ONLY (SHIPLOG_TEST_CRASH_AT): kill -9 at a chosen point of a flush. */
+  readonly #crash = TestCrashHook.fromEnv();
   readonly #abort = new AbortController();
   /** Aborted the moment this replica stops leading: in-flight calls of a deposed leader are cut off. */
   #leadership: AbortController | undefined;
@@ -160,6 +176,7 @@ export class Controller {
             requestTimeoutMs: config.requestTimeoutMs,
             logger: this.logger,
             mayWrite: mayPost,
+            onWriteStarted: () => this.#crash?.reached("state-write"),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
@@ -197,6 +214,8 @@ export class Controller {
       dryRun: config.dryRun,
       logger: this.logger,
       mayPost,
+      gate: new SendGate({ minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs }),
+      onGateClosed: (reason) => this.metrics.senderGateWaits.inc({ reason }),
       onRequest: ({ ok, code, durationMs }) => {
         this.metrics.requests.inc({ result: ok ? "success" : "failure", code: code ?? "" });
         this.metrics.requestDuration.observe({ result: ok ? "success" : "failure" }, durationMs / 1000);
@@ -304,7 +323,7 @@ export class Controller {
    */
   get ready(): boolean {
     if (!this.#informers.synced) return false;
-    if (this.#mayPost()) return this.#flushed && !this.#tokenRefused();
+    if (this.#mayPost()) return this.#flushed && !this.#tokenRefused() && !this.#stateUnwritable();
     // Not a standby until an election round has shown someone else holds the Lease.
     if (this.#election && !this.#election.status().decided) return false;
     return this.#config.readyWhenStandby;
@@ -314,6 +333,9 @@ export class Controller {
   notReadyReason(): string | undefined {
     if (this.ready) return undefined;
     if (!this.#informers.synced) return "informer caches not synced";
+    if (this.#mayPost() && this.#stateUnwritable()) {
+      return `writing the state ConfigMap failed ${this.#stateWriteFailures} times in a row (${this.#stateWriteError}); nothing is sent until it is written`;
+    }
     if (this.#mayPost() && this.#tokenRefused()) {
       return `the service refused the API token (${this.#tokenRefusedStatus}) on every call of the last ${this.#tokenRefusedFlushes} flushes`;
     }
@@ -337,6 +359,8 @@ export class Controller {
       lastTickAt: this.#lastTickAt,
       requests: this.#requests,
       recordsSent: this.#recordsSent,
+      inFlight: this.#store.inFlight().size,
+      stateWriteFailures: this.#stateWriteFailures,
     };
   }
 
@@ -348,6 +372,17 @@ export class Controller {
   /** Informer health, per kind and namespace. */
   informerStatus(): ReturnType<ClusterInformers["status"]> {
     return this.#informers.status();
+  }
+
+  /** A refused entry's retry time has come. */
+  #rejectedDue(): boolean {
+    const now = Date.now();
+    for (const r of this.#rejected.values()) if (r.retryAt <= now && !r.retried) return true;
+    return false;
+  }
+
+  #stateUnwritable(): boolean {
+    return this.#stateWriteFailures >= STATE_WRITE_FAILURES_UNREADY;
   }
 
   #tokenRefused(): boolean {
@@ -364,6 +399,8 @@ export class Controller {
     // The previous leader may have written since this replica last read: read again before the first diff.
     this.#stateLoaded = false;
     this.#stateFailures = 0;
+    this.#stateWriteFailures = 0;
+    this.#sender.gate.reset();
     this.#dirty = true;
     this.#consecutiveFailures = 0;
     this.#notBefore = 0;
@@ -400,15 +437,34 @@ export class Controller {
     }
   }
 
-  async #persistState(): Promise<void> {
+  /**
+   * Writes the state (acknowledged and in-flight sets). A failure is counted, retried with backoff by the flush loop
+   * (nothing is sent meanwhile: an unwritten intent must not be acted on), and after STATE_WRITE_FAILURES_UNREADY in a
+   * row makes /readyz fail with the reason.
+   */
+  async #persistState(): Promise<boolean> {
     try {
       await this.#store.persist();
       const info = (this.#store as { lastWrite?: { bytes: number } }).lastWrite;
       if (info) this.metrics.stateBytes.set(info.bytes);
       this.metrics.stateWrites.inc({ result: "success" });
+      this.metrics.inFlightRecords.set(this.#store.inFlight().size);
+      if (this.#stateWriteFailures > 0) this.logger.info({ failures: this.#stateWriteFailures }, "acknowledged state written again");
+      this.#stateDirty = false;
+      this.#stateWriteFailures = 0;
+      return true;
     } catch (error) {
       this.metrics.stateWrites.inc({ result: "failure" });
-      this.logger.error({ err: (error as Error).message, code: (error as { code?: string }).code }, "writing acknowledged state failed; it is written again after the next flush");
+      const delay = backoffDelay(this.#stateWriteFailures, this.#config.retryMinDelayMs, this.#config.retryMaxDelayMs);
+      this.#stateDirty = true;
+      this.#stateWriteFailures += 1;
+      this.#stateWriteError = (error as Error).message;
+      this.#notBefore = Math.max(this.#notBefore, Date.now() + delay);
+      this.logger.error(
+        { err: this.#stateWriteError, code: (error as { code?: string }).code, failures: this.#stateWriteFailures, retryInMs: delay },
+        "writing acknowledged state failed; retrying, and nothing is sent until it is written",
+      );
+      return false;
     }
   }
 
@@ -424,8 +480,9 @@ export class Controller {
       const status = this.#informers.status();
       for (const kind of WATCHED_KINDS) this.metrics.informerSynced.set({ kind }, status.filter((s) => s.kind === kind).every((s) => s.synced) ? 1 : 0);
       this.metrics.leader.set(this.#mayPost() ? 1 : 0);
-      const due = this.#dirty || this.#pending > 0 || this.#resyncDue || !this.#flushed;
-      if (this.#mayPost() && this.#informers.synced && due && Date.now() >= this.#notBefore && !this.#inFlight) {
+      const due = this.#dirty || this.#pending > 0 || this.#resyncDue || this.#stateDirty || !this.#flushed;
+      const gateOpen = this.#sender.gate.isOpen(Date.now());
+      if (this.#mayPost() && this.#informers.synced && (due || this.#rejectedDue()) && Date.now() >= this.#notBefore && gateOpen && !this.#inFlight) {
         if (!this.#stateLoaded) await this.#loadState();
         if (this.#stateLoaded && this.#mayPost()) await this.#runFlush();
       }
@@ -466,7 +523,13 @@ export class Controller {
     const resendAll = this.#resyncDue;
     const desired = this.#computeDesired();
     this.#report(desired);
-    const pending = diffRecords(desired, this.#store.all(), { resendAll, rejected: this.#rejected });
+    const now = Date.now();
+    const parked = new Map<string, string>();
+    for (const [key, r] of this.#rejected) {
+      if (r.retryAt > now) parked.set(key, r.fingerprint);
+      else r.retried = true;
+    }
+    const pending = diffRecords(desired, this.#store.all(), { resendAll, rejected: parked, inFlight: this.#store.inFlight() });
     const summary: FlushSummary = {
       desired: desired.records.size,
       pending: pending.length,
@@ -477,17 +540,45 @@ export class Controller {
       conflicts: desired.conflicts.length,
     };
     this.metrics.desiredRecords.set(desired.records.size);
+    // Write-ahead: deployed entries about to be sent are made durable first, so after a crash at any later instant
+    // the next leader knows they may exist at the service (see README, "Persisted state").
+    const inFlight = this.#store.inFlight();
+    const intents = pending.filter((r) => {
+      if ((r.entry.status ?? "deployed") !== "deployed") return false;
+      const flying = inFlight.get(r.key);
+      return !flying || entryFingerprint(flying.entry) !== entryFingerprint(r.entry);
+    });
+    if (intents.length > 0) this.#store.intend(intents);
+    if ((intents.length > 0 || this.#stateDirty) && !(await this.#persistState())) {
+      this.#pending = pending.length;
+      this.metrics.pendingRecords.set(this.#pending);
+      this.#flushed = true;
+      endTimer();
+      return summary;
+    }
     if (pending.length > 0) {
       if (this.#consecutiveFailures > 0) this.metrics.retries.inc({ reason: "flush" });
       const leadership = this.#leadership;
       const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership.signal]) : this.#abort.signal;
+      this.#crash?.consider(pending.map((r) => r.entry.deployment_name));
+      this.#crash?.reached("before-send");
+      this.#crash?.reached("in-flight");
       const result = await this.#sender.send(pending, signal);
+      this.#crash?.reached("after-answer");
       this.#store.acknowledge(result.accepted);
       for (const { record, reason } of result.rejected) {
-        this.#rejected.set(record.key, entryFingerprint(record.entry));
+        const fingerprint = entryFingerprint(record.entry);
+        const before = this.#rejected.get(record.key);
+        const attempts = before?.fingerprint === fingerprint ? before.attempts + 1 : 1;
+        const retryMaxMs = this.#config.retryMaxDelayMs;
+        const retryAt = Date.now() + backoffDelay(attempts - 1, retryMaxMs, retryMaxMs * 16);
+        this.#rejected.set(record.key, { fingerprint, attempts, retryAt });
         this.logger.warn({ deploymentName: record.entry.deployment_name, digest: record.entry.digest, reason }, "service refused a deployment record");
       }
-      for (const record of result.accepted) this.metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
+      for (const record of result.accepted) {
+        this.#rejected.delete(record.key);
+        this.metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
+      }
       this.metrics.recordsRejected.inc(result.rejected.length);
       if (result.succeeded > 0) this.#tokenRefusedFlushes = 0;
       else if (result.requests > 0 && result.refusedToken === result.requests) {

@@ -1,4 +1,4 @@
-export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
+export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, STATE_WRITE_FAILURES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
 export { loadConfig, parseDuration, redactedConfig, usage, formatConfigIssue, ConfigError, MAX_TIMER_MS, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
 export { StartupError, type StartupErrorCode } from "./startup-error.js";
 export { loadKubeConfig, type KubeConfigSources } from "./kube-config-loader.js";
@@ -22,7 +22,8 @@ export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnaps
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
-export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
+export { ClusterInformers, WATCHED_KINDS, isTooLargeResourceVersion, resourceVersionWentBack, type InformerOptions } from "./informers.js";
+export { SendGate, callBudget, classifyFailure, type CallFailure, type FailureAction, type SendGateOptions } from "./send-gate.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";

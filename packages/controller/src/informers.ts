@@ -47,7 +47,7 @@ export interface InformerOptions {
   /** Called on every cache change (add, update, delete), with the kind. */
   onChange?: (kind: WatchedKind) => void;
   /** Called when a watch or informer is restarted, with the reason. */
-  onRestart?: (kind: WatchedKind, reason: "error" | "idle" | "short-lived") => void;
+  onRestart?: (kind: WatchedKind, reason: "error" | "idle" | "short-lived" | "relist") => void;
 }
 
 /** An error with the HTTP status of a failed Kubernetes request (what ListWatch looks at for 410). */
@@ -83,6 +83,23 @@ async function statusMessage(response: { status: number; text(): Promise<string>
   }
   return `${response.status}`;
 }
+
+/** The Status of a watch at a resourceVersion the server has not reached (504 Timeout, cause ResourceVersionTooLarge). */
+export function isTooLargeResourceVersion(status: unknown): boolean {
+  const s = status as { code?: number; reason?: string; message?: string; details?: { causes?: { reason?: string }[] } } | undefined;
+  if (!s || s.code !== 504) return false;
+  // Servers before 1.18.6 set no cause: client-go matches the message too.
+  return (s.details?.causes ?? []).some((c) => c.reason === "ResourceVersionTooLarge") || (s.message ?? "").includes("Too large resource version");
+}
+
+/** Whether `next` is an older resourceVersion than `previous` (both numeric, as etcd's are; otherwise unknown). */
+export function resourceVersionWentBack(previous: string | undefined, next: string | undefined): boolean {
+  if (!previous || !next || !/^\d+$/.test(previous) || !/^\d+$/.test(next)) return false;
+  return BigInt(next) < BigInt(previous);
+}
+
+/** What ListWatch reads as "relist from scratch" (it knows only 410 Gone). */
+const RELIST = { code: 410, reason: "Expired" };
 
 /** A Watch whose requests have timeouts, a watchdog and reconnect backoff, and whose objects are projected. */
 class ResilientWatch extends Watch {
@@ -159,8 +176,23 @@ class ResilientWatch extends Watch {
       clearTimeout(headerTimer);
       if (finished) return controller;
       if (response.status !== 200) {
-        throw new KubeRequestError(`watch ${this.kind} failed: ${await statusMessage(response)}`, response.status);
+        const text = await response.text().catch(() => "");
+        let status: unknown;
+        try {
+          status = JSON.parse(text);
+        } catch {
+          status = undefined;
+        }
+        const message = `watch ${this.kind} failed: ${response.status}${(status as { message?: string })?.message ? `: ${(status as { message: string }).message}` : ""}`;
+        // Ahead of the server (its history restarted): relist, as client-go's reflector does.
+        if (isTooLargeResourceVersion(status)) {
+          this.options.logger.warn({ kind: this.kind, resourceVersion: queryParams.resourceVersion }, "watch ahead of the server (too large resource version); relisting");
+          this.options.onRestart?.(this.kind, "relist");
+          throw new KubeRequestError(message, 410);
+        }
+        throw new KubeRequestError(message, response.status);
       }
+      let lastVersion = queryParams.resourceVersion as string | undefined;
       armIdle();
       const body = response.body as unknown as Readable;
       body.on("error", (err) => finish(err));
@@ -176,6 +208,22 @@ class ResilientWatch extends Watch {
           return;
         }
         if (!event.type) return;
+        if (event.type === "ERROR" && isTooLargeResourceVersion(event.object)) {
+          this.options.logger.warn({ kind: this.kind, resourceVersion: lastVersion }, "watch ahead of the server (too large resource version); relisting");
+          this.options.onRestart?.(this.kind, "relist");
+          callback("ERROR", RELIST, event);
+          return;
+        }
+        const version = (event.object as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
+        if (event.type !== "ERROR" && resourceVersionWentBack(lastVersion, version)) {
+          // The server's history restarted lower (etcd restored, cluster rebuilt): what we hold may be stale.
+          this.options.logger.warn({ kind: this.kind, from: lastVersion, to: version }, "resourceVersion went backwards; relisting");
+          this.options.onRestart?.(this.kind, "relist");
+          callback("ERROR", RELIST, event);
+          finish(null);
+          return;
+        }
+        if (event.type !== "ERROR" && version) lastVersion = version;
         const object = event.type === "ERROR" ? event.object : slimObject(this.kind, event.object);
         callback(event.type, object, event);
       });

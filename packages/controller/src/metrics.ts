@@ -22,6 +22,8 @@ export class ControllerMetrics {
   readonly stateWrites: Counter<"result">;
   readonly stateBytes: Gauge;
   readonly tokenRemaining: Gauge;
+  readonly inFlightRecords: Gauge;
+  readonly senderGateWaits: Counter<"reason">;
   /** When the API token expires (epoch ms), read at every scrape; undefined when unknown. */
   #tokenExpiry: (() => number | undefined) | undefined;
 
@@ -61,6 +63,17 @@ export class ControllerMetrics {
         if (at === undefined) this.reset();
         else this.set(Math.max(0, (at - Date.now()) / 1000));
       },
+    });
+    this.inFlightRecords = new Gauge({
+      name: "shiplog_controller_in_flight_records",
+      help: "Entries of the write-ahead set: sent without an answer yet, so they may exist at the service.",
+      registers,
+    });
+    this.senderGateWaits = new Counter({
+      name: "shiplog_controller_sender_backoffs_total",
+      help: "Times the whole sender was held back after a whole-call refusal (spammed 422, repeated refusals), by reason.",
+      labelNames: ["reason"],
+      registers,
     });
   }
 

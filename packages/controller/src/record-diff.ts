@@ -32,11 +32,17 @@ export interface DiffOptions {
   resendAll?: boolean;
   /** Fingerprints the service rejected, by key: not resent until the entry changes or a full resync. */
   rejected?: ReadonlyMap<string, string>;
+  /**
+   * The write-ahead set: entries sent without an answer, which may or may not exist at the service. A desired record
+   * whose key is in flight with another entry is sent again; an in-flight key no longer desired is decommissioned
+   * (with the in-flight entry, the latest the service may hold), even when it was never acknowledged.
+   */
+  inFlight?: ReadonlyMap<string, AcknowledgedRecord>;
 }
 
 /**
- * Entries to send: desired records that differ from what was acknowledged, and decommissions for acknowledged
- * deployed records that are neither desired nor held. Pure.
+ * Entries to send: desired records that differ from what was acknowledged (or are in flight with another entry), and
+ * decommissions for acknowledged deployed or in-flight records that are neither desired nor held. Pure.
  */
 export function diffRecords(
   desired: DesiredState,
@@ -47,16 +53,22 @@ export function diffRecords(
   for (const [key, record] of desired.records) {
     const fingerprint = entryFingerprint(record.entry);
     const acked = acknowledged.get(key);
-    if (!options.resendAll && acked && entryFingerprint(acked.entry) === fingerprint) continue;
+    const flying = options.inFlight?.get(key);
+    const settled = acked && entryFingerprint(acked.entry) === fingerprint && (!flying || entryFingerprint(flying.entry) === fingerprint);
+    if (!options.resendAll && settled) continue;
     if (options.rejected?.get(key) === fingerprint) continue;
     pending.push({ key, group: record.group, entry: record.entry });
   }
+  const decommission = (key: string, latest: AcknowledgedRecord): void => {
+    if (desired.records.has(key) || desired.held.has(key)) return;
+    const entry: ClusterDeploymentEntry = { ...latest.entry, status: "decommissioned" };
+    if (options.rejected?.get(key) === entryFingerprint(entry)) return;
+    pending.push({ key, group: latest.group, entry });
+  };
+  const isDeployed = (record: AcknowledgedRecord | undefined) => record !== undefined && (record.entry.status ?? "deployed") === "deployed";
   for (const [key, acked] of acknowledged) {
-    if ((acked.entry.status ?? "deployed") !== "deployed") continue;
-    if (desired.records.has(key) || desired.held.has(key)) continue;
-    const entry: ClusterDeploymentEntry = { ...acked.entry, status: "decommissioned" };
-    if (options.rejected?.get(key) === entryFingerprint(entry)) continue;
-    pending.push({ key, group: acked.group, entry });
+    if (isDeployed(acked)) decommission(key, options.inFlight?.get(key) ?? acked);
   }
+  for (const [key, flying] of options.inFlight ?? []) if (!isDeployed(acknowledged.get(key))) decommission(key, flying);
   return pending;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   AcknowledgedStateFormatError,
@@ -88,5 +88,39 @@ describe("acknowledged state encoding", () => {
         expect((error as AcknowledgedStateFormatError).code).toBe("acknowledged_state_unreadable");
       }
     }
+  });
+
+  it("reads state written in format v1 (one digest per record, no dictionary)", () => {
+    const records = bigState(50);
+    const v2 = encodeAcknowledgedState(records);
+    // Rewrite the v2 encoding as v1: drop the digest_ref column, one digest per record in record order.
+    const lines = gunzipSync(v2.text).toString("utf8").split("\n");
+    lines[0] = "shiplog-acknowledged v1";
+    const at = lines.indexOf("column digest_ref");
+    const v1Lines = [...lines.slice(0, at), ""];
+    const decoded = decodeAcknowledgedState(v2);
+    const digests = Buffer.concat(decoded.map((r) => Buffer.from(r.entry.digest.slice(7), "hex")));
+    expect(byKey(decodeAcknowledgedState({ text: gzipSync(v1Lines.join("\n")), digests }))).toEqual(byKey(records));
+  });
+
+  it("records sharing images share one digest (dictionary): 30,000 records, 1,000 distinct digests", () => {
+    const group = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+    // 300 tenant namespaces running the same 50 two-container apps. (150,000 records: test/bench/controller-sync.)
+    const digests = Array.from({ length: 1000 }, (_, i) => digest(String(i)));
+    const records: AcknowledgedRecord[] = Array.from({ length: 30_000 }, (_, i) => {
+      const app = `app-${Math.floor(i / 300) % 50}`;
+      const container = i % 2 === 0 ? "app" : "proxy";
+      return record(group, {
+        deployment_name: `tenant-${i % 300}-${app}-${container}`,
+        name: `ghcr.io/acme/${app}-${container}`,
+        digest: digests[i % 1000]!,
+        version: `1.${i % 7}.${i % 11}`,
+        github_repository: "web",
+      });
+    });
+    const encoded = encodeAcknowledgedState(records);
+    expect(encoded.digests.length).toBe(1000 * 32);
+    expect(encoded.text.length + encoded.digests.length).toBeLessThan(CONFIGMAP_MAX_BYTES / 8);
+    expect(byKey(decodeAcknowledgedState(encoded))).toEqual(byKey(records));
   });
 });

@@ -1,6 +1,6 @@
 // The batch sender against the emulator: one bad entry is isolated by halving the batch, whether the service
 // refuses it (422) or the client does before sending (nothing sent); only calls really sent count as requests.
-import { BatchSender, recordKey, type ClusterRecordsApi, type PendingRecord } from "@shiplog/controller";
+import { BatchSender, SendGate, recordKey, type ClusterRecordsApi, type PendingRecord } from "@shiplog/controller";
 import { ShiplogClient, type ClusterDeploymentResult, type SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { pino } from "pino";
@@ -101,5 +101,37 @@ describe("BatchSender", () => {
     expect(result.requests).toBe(3);
     expect(result.succeeded).toBe(3);
     expect(calls).toEqual(logged.map(() => ({ ok: true })));
+  });
+
+  it("a 422 saying the endpoint is spammed: no bisection, at most one call per concurrent slot, the sender backs off", async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `svc-${i}`);
+    const records = pending(many, "none");
+    let now = 0;
+    const gate = new SendGate({ minDelayMs: 1000, maxDelayMs: 8000, random: () => 0 });
+    const make = () =>
+      new BatchSender({ api: client().artifacts, org: "acme", cluster: "spam", batchSize: 4, concurrency: 2, dryRun: false, logger, gate, now: () => now });
+    const fault = emulator.faults.add({ kind: "status", status: 422, message: "The endpoint has been spammed.", route: CLUSTER_ROUTE });
+    try {
+      const first = await make().send(records);
+      // 10 batches, 2 in flight: both refused, the gate closes, the 8 others are held without a call.
+      expect(first.requests).toBe(2);
+      expect(first.held).toBe(32);
+      expect(first.failed).toHaveLength(40);
+      expect(first.rejected).toEqual([]);
+      // While the gate is closed nothing goes at all.
+      now = 100;
+      expect((await make().send(records)).requests).toBe(0);
+      now = gate.notBefore;
+      expect((await make().send(records)).requests).toBe(2);
+      expect(gate.closures).toBe(2);
+      if (process.env.SHIPLOG_TEST_FIGURES) console.log(`spammed 422: 4 calls in 3 sends of 10 batches (bisection would make ${10 * 15})`);
+    } finally {
+      emulator.faults.remove(fault);
+    }
+    now = gate.notBefore;
+    const after = await make().send(records);
+    expect(after.accepted).toHaveLength(40);
+    expect(after.requests).toBe(10);
+    expect(gate.closures).toBe(0);
   });
 });

@@ -69,8 +69,8 @@ describe("ConfigMapAcknowledgedStore", () => {
     a.acknowledge([acked("shop-web-app"), acked("shop-api-app"), acked("shop-db-app")]);
     await a.persist();
     const written = configMap(name)!;
-    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v1", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "written-by": "pod-a" });
-    expect(Object.keys(written.binaryData).sort()).toEqual(["digests", "records.gz"]);
+    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v2", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "in-flight": "0", "written-by": "pod-a" });
+    expect(Object.keys(written.binaryData).sort()).toEqual(["digests", "in-flight-digests", "in-flight.gz", "records.gz"]);
     expect(Buffer.from(written.binaryData.digests!, "base64").length).toBe(3 * 32);
 
     const b = store(name);
@@ -182,5 +182,32 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect((error as AcknowledgedStateTooLargeError).code).toBe("acknowledged_state_too_large");
     expect((error as AcknowledgedStateTooLargeError).bytes).toBeGreaterThan(1024 * 1024);
     expect(configMap(name)).toBeUndefined();
+  });
+
+  it("write-ahead: intents are written beside the acknowledged records, read back, and settled by an answer", async () => {
+    const name = "state-intents";
+    const a = store(name);
+    await a.load();
+    a.acknowledge([acked("shop-web-app")]);
+    // About to send: a new record and a new digest for an acknowledged one.
+    a.intend([acked("shop-api-app"), acked("shop-web-app", "web-2")]);
+    await a.persist();
+    expect(configMap(name)!.data["in-flight"]).toBe("2");
+
+    // A crash now: the next leader knows both may exist at the service.
+    const b = store(name);
+    await b.load();
+    expect([...b.inFlight().keys()].sort()).toEqual([recordKey(GROUP, "shop-api-app"), recordKey(GROUP, "shop-web-app")]);
+    expect(b.inFlight().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("x", "web-2").entry.digest);
+    expect(b.all().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("shop-web-app").entry.digest);
+
+    // The answers: one accepted, the other decommissioned (its workload went away meanwhile).
+    b.acknowledge([acked("shop-web-app", "web-2"), acked("shop-api-app", "shop-api-app", "decommissioned")]);
+    await b.persist();
+    const c = store(name);
+    await c.load();
+    expect(c.inFlight().size).toBe(0);
+    expect([...c.all().keys()]).toEqual([recordKey(GROUP, "shop-web-app")]);
+    expect(configMap(name)!.data["in-flight"]).toBe("0");
   });
 });

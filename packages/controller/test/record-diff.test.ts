@@ -37,6 +37,26 @@ describe("diffRecords", () => {
     expect(diffRecords(desired, new Map(), { rejected: new Map([[recordKey(GROUP, "shop-web-app"), "older"]]) })).toHaveLength(1);
   });
 
+  it("write-ahead: an in-flight entry may exist at the service; resent while it differs, decommissioned once not desired", () => {
+    const web = recordKey(GROUP, "shop-web-app");
+    const entry = desired.records.get(web)!.entry;
+    const flying = (digest: string) => new Map([[web, acked("shop-web-app", digest)]]);
+    // Acknowledged and in flight with the desired content: nothing to do, whatever the answer was.
+    expect(diffRecords(desired, new Map([[web, acked("shop-web-app")]]), { inFlight: flying(DIGEST_A) })).toEqual([]);
+    // In flight with another entry: the service may hold either, so the desired one goes again.
+    expect(diffRecords(desired, new Map([[web, acked("shop-web-app")]]), { inFlight: flying(DIGEST_B) }).map((p) => p.entry)).toEqual([entry]);
+    // In flight only (never acknowledged): sent again.
+    expect(diffRecords(desired, new Map(), { inFlight: flying(DIGEST_A) }).map((p) => p.entry)).toEqual([entry]);
+    // No longer desired: decommissioned with the in-flight entry (the latest the service may hold), acknowledged or not.
+    const nothing = { ...desired, records: new Map() };
+    const gone = (ack: Map<string, AcknowledgedRecord>) => diffRecords(nothing, ack, { inFlight: flying(DIGEST_B) });
+    for (const ack of [new Map<string, AcknowledgedRecord>(), new Map([[web, acked("shop-web-app")]])]) {
+      expect(gone(ack)).toEqual([{ key: web, group: GROUP, entry: { ...acked("shop-web-app", DIGEST_B).entry, status: "decommissioned" } }]);
+    }
+    // Held names are left alone, in flight or not.
+    expect(diffRecords({ ...nothing, held: new Set([web]) }, new Map(), { inFlight: flying(DIGEST_B) })).toEqual([]);
+  });
+
   it("fingerprints ignore tag and risk order", () => {
     const a = acked("x", DIGEST_A, { tags: { a: "1", b: "2" }, runtime_risks: ["internet-exposed", "sensitive-data"] }).entry;
     const b = acked("x", DIGEST_A, { tags: { b: "2", a: "1" }, runtime_risks: ["sensitive-data", "internet-exposed"] }).entry;

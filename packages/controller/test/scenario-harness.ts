@@ -156,3 +156,11 @@ export async function converged(h: Harness, options: { allowEmpty?: boolean } = 
   });
   return expected;
 }
+
+/** The value of one of the in-process controller's metrics, summed over the label sets matching `labels`. */
+export async function metricValue(h: Harness, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = (await h.controller.metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return (metric?.values ?? [])
+    .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
+    .reduce((sum, v) => sum + v.value, 0);
+}

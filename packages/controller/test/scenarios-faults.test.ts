@@ -1,6 +1,6 @@
 import { AppsV1Api, KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+import { REPO, converged, eventually, metricValue, recordOf, startHarness, type Harness } from "./scenario-harness.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
@@ -9,13 +9,6 @@ afterEach(async () => {
   await h?.stop();
   h = undefined;
 });
-
-async function metricValue(h: Harness, name: string, labels: Record<string, string> = {}): Promise<number> {
-  const metric = (await h.controller.metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
-  return (metric?.values ?? [])
-    .filter((v) => Object.entries(labels).every(([k, value]) => (v.labels as Record<string, unknown>)[k] === value))
-    .reduce((sum, v) => sum + v.value, 0);
-}
 
 describe("controller scenarios: faults", () => {
   it("the service failing 30% of calls (and then all of them for a while): nothing is dropped", async () => {

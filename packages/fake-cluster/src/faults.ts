@@ -85,6 +85,18 @@ export class ClusterFaults {
     this.store.compactHistory();
   }
 
+  /**
+   * Restarts the resourceVersion sequence at `rv` (default: a tenth of the current one), lower than any a client
+   * holds, and ends every watch as an API server restart does. Watches resumed at an old resourceVersion are then
+   * ahead of the server and answered "Too large resource version".
+   */
+  restartHistory(rv?: number): number {
+    const next = rv ?? Math.max(1, Math.floor(this.store.currentRv() / 10));
+    this.store.restartHistory(next);
+    this.watches.cut(undefined, "end");
+    return next;
+  }
+
   /** How an expired resourceVersion is answered: in-stream ERROR event (default) or HTTP 410. */
   expiredResponse(mode: "event" | "http"): void {
     this.state.expiredResponse = mode;

@@ -268,6 +268,18 @@ export class ObjectStore {
     return final;
   }
 
+  /**
+   * Restarts the resourceVersion sequence lower (an etcd restored from a backup, a cluster rebuilt under the same
+   * address): every object is stamped `rv`, history is dropped, and new writes count on from there.
+   */
+  restartHistory(rv: number): void {
+    this.rv = rv;
+    for (const table of this.tables.values()) {
+      for (const [key, object] of table) table.set(key, { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } });
+    }
+    this.history.compact(rv);
+  }
+
   /** Drops all watch history: older resourceVersions get 410 from now on. */
   compactHistory(): void {
     this.history.compact(this.rv);

@@ -8,8 +8,22 @@ import type { ResourceName } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
 import { matchesFilter } from "./selectors.js";
-import type { ApiError } from "./status.js";
-import { badRequest } from "./status.js";
+import { ApiError, badRequest } from "./status.js";
+
+/** How long the API server's watch cache waits for a future resourceVersion before refusing it (client-go: 3 s). */
+export const TOO_LARGE_RV_WAIT_MS = 3000;
+
+/**
+ * What the API server says to a watch at a resourceVersion it has not reached (storage.NewTooLargeResourceVersionError):
+ * 504 Timeout, cause ResourceVersionTooLarge, retry after 1 s. client-go's reflector relists on it.
+ */
+export function tooLargeResourceVersion(requested: number, current: number): ApiError {
+  const error = new ApiError(504, "Timeout", `Timeout: Too large resource version: ${requested}, current: ${current}`, {
+    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+  });
+  (error.details as { retryAfterSeconds?: number }).retryAfterSeconds = 1;
+  return error;
+}
 
 /** What a watch request asked for. */
 export interface WatchRequest {
@@ -102,6 +116,10 @@ export class WatchHub {
     } else {
       const rv = Number(rvText);
       if (!Number.isInteger(rv) || rv < 0) throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
+      if (rv > this.store.currentRv()) {
+        this.openAhead(request, res, rv);
+        return;
+      }
       try {
         initial = [];
         for (const e of this.store.history.since(rv)) {
@@ -141,6 +159,36 @@ export class WatchHub {
       watcher.addTimer(timer);
     }
     this.checkWaiters();
+  }
+
+  /**
+   * A watch ahead of the store: as the watch cache, wait up to TOO_LARGE_RV_WAIT_MS for the store to reach it, then
+   * answer 200 with one ERROR event carrying the 504 "Too large resource version" Status (the cacher's errWatcher).
+   */
+  private openAhead(request: WatchRequest, res: ServerResponse, rv: number): void {
+    this.writeHead(res);
+    let unsubscribe = (): void => {};
+    const timer = setTimeout(() => {
+      unsubscribe();
+      if (res.destroyed) return;
+      res.end(`{"type":"ERROR","object":${JSON.stringify(tooLargeResourceVersion(rv, this.store.currentRv()).toStatus())}}\n`);
+    }, TOO_LARGE_RV_WAIT_MS);
+    unsubscribe = this.store.subscribe(() => {
+      if (this.store.currentRv() < rv) return;
+      clearTimeout(timer);
+      unsubscribe();
+      // Caught up: serve the watch as usual (nothing newer than rv has happened yet).
+      const watcher = new Watcher(request, res, this.store);
+      this.watchers.add(watcher);
+      res.on("close", () => {
+        watcher.clearTimers();
+        this.watchers.delete(watcher);
+      });
+    });
+    res.on("close", () => {
+      clearTimeout(timer);
+      unsubscribe();
+    });
   }
 
   private writeHead(res: ServerResponse): void {

@@ -110,6 +110,50 @@ describe("fault hooks", () => {
     fresh.abort();
   });
 
+  it("a watch ahead of the server waits, then gets 200 + ERROR 504 Timeout \"Too large resource version\" as the API server's", async () => {
+    const current = Number(cluster.store.resourceVersion());
+    const ahead = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${current + 1000}`);
+    // A watch at a version the store reaches while it waits is served as usual.
+    const soon = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${current + 1}`);
+    await cluster.script.createPod({ name: "p", image: "busybox:1.36" });
+    await soon.until((e) => e.some((x) => x.type === "MODIFIED"));
+    soon.abort();
+    expect(ahead.response.status).toBe(200);
+    await ahead.ended();
+    const now = cluster.store.resourceVersion();
+    expect(ahead.events).toEqual([
+      {
+        type: "ERROR",
+        object: {
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: `Timeout: Too large resource version: ${current + 1000}, current: ${now}`,
+          reason: "Timeout",
+          details: { causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }], retryAfterSeconds: 1 },
+          code: 504,
+        },
+      },
+    ]);
+  });
+
+  it("restartHistory: resourceVersions restart lower, open watches end, and a watch resumed at an old one is too large", async () => {
+    await cluster.script.createPod({ name: "p", image: "busybox:1.36" });
+    const before = cluster.store.resourceVersion();
+    const open = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${before}`);
+    const restarted = cluster.faults.restartHistory(5);
+    expect(restarted).toBe(5);
+    expect(await open.ended()).toBe(true);
+    expect(cluster.store.resourceVersion()).toBe("5");
+    const list = (await (await fetch(`${cluster.url}/api/v1/pods`)).json()) as { metadata: { resourceVersion: string }; items: { metadata: { resourceVersion: string } }[] };
+    expect(list.metadata.resourceVersion).toBe("5");
+    expect(list.items.map((p) => p.metadata.resourceVersion)).toEqual(["5"]);
+    const resumed = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${before}`);
+    await resumed.ended();
+    expect(resumed.events).toEqual([{ type: "ERROR", object: expect.objectContaining({ code: 504, reason: "Timeout" }) }]);
+  });
+
   it("reset clears faults", async () => {
     cluster.faults.failLists(5);
     await cluster.faults.reset();
