@@ -7,6 +7,8 @@ export const PUBLIC_EVENTS_PAGE_LIMITS = { defaultPerPage: 15, maxPerPage: 100 }
 export const EVENT_FEED_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 /** The most events one feed holds (spec 6.1). */
 export const MAX_FEED_EVENTS = 300;
+/** Events older than this have left every feed (spec 6.1). */
+export const FEED_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** The actor of an event (spec 2.7). */
 export const eventActor = z.looseObject({
