@@ -8,6 +8,7 @@ export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type P
 export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";
 export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
 export * from "./schemas/common.js";
+export { openEnum, isKnownValue, type OpenEnum, type UnknownValue } from "./schemas/open-enum.js";
 export * from "./schemas/artifact-metadata.js";
 export { GitApi, type AnnotatedTagResult } from "./git.js";
 export * from "./schemas/git.js";

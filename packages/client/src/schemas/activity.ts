@@ -88,7 +88,8 @@ export const pushEvent = z.looseObject({ ...eventBase, type: z.literal("PushEven
 export const createEvent = z.looseObject({ ...eventBase, type: z.literal("CreateEvent"), payload: createEventPayload });
 
 /**
- * Any other event type: its payload is kept as data, not rejected. A typed event with a malformed
+ * Any other event type (the service's list is open, spec 6.4): the documented unknown branch. Its `type` is the
+ * string received and its payload is kept as data, not rejected. A typed event with a malformed
  * payload does not fall through to this branch (its type is excluded), so it fails validation.
  */
 export const otherActivityEvent = z.looseObject({
