@@ -219,7 +219,8 @@ describe("late events (the emulator's latency mode)", () => {
     });
     const events: ActivityEvent[] = [];
     let gaps = 0;
-    for await (const event of client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, sleep: time.sleep, now: time.now, onGap: () => gaps++ })) events.push(event);
+    const poller = client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, per_page: 30, sleep: time.sleep, now: time.now, onGap: () => gaps++ });
+    for await (const event of poller) events.push(event);
 
     const late = emu.state.events.all().filter((e) => emu!.state.events.deliveredAtMs(e) > e.createdAtMs);
     expect(late.length).toBeGreaterThan(70);
