@@ -1,4 +1,4 @@
-import { open, readFile, rename, unlink } from "node:fs/promises";
+import { open, readFile, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ShiplogError } from "../errors.js";
 import type { CheckpointStore, PollCheckpoint } from "./checkpoint.js";
@@ -27,6 +27,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   async load(): Promise<PollCheckpoint | undefined> {
+    await this.#removeLeftovers();
     let text: string;
     try {
       text = await readFile(this.path, "utf8");
@@ -43,7 +44,7 @@ export class FileCheckpointStore implements CheckpointStore {
   }
 
   async save(checkpoint: PollCheckpoint): Promise<void> {
-    const temporary = join(dirname(this.path), `.${basename(this.path)}.${process.pid}.${++this.#sequence}.tmp`);
+    const temporary = join(dirname(this.path), `${this.#temporaryPrefix}${process.pid}.${++this.#sequence}.tmp`);
     try {
       const file = await open(temporary, "w", 0o600);
       try {
@@ -56,6 +57,21 @@ export class FileCheckpointStore implements CheckpointStore {
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       throw new CheckpointFileError(this.path, `cannot be written (${(error as NodeJS.ErrnoException).code ?? "error"})`, { cause: error });
+    }
+  }
+
+  get #temporaryPrefix(): string {
+    return `.${basename(this.path)}.`;
+  }
+
+  /** Temporary files a process killed in the middle of a save left behind (never the current process's). */
+  async #removeLeftovers(): Promise<void> {
+    const own = `${this.#temporaryPrefix}${process.pid}.`;
+    const names = await readdir(dirname(this.path)).catch(() => [] as string[]);
+    for (const name of names) {
+      if (name.startsWith(this.#temporaryPrefix) && name.endsWith(".tmp") && !name.startsWith(own)) {
+        await unlink(join(dirname(this.path), name)).catch(() => undefined);
+      }
     }
   }
 }
