@@ -13,9 +13,9 @@ import {
 import type { RouteRequest, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { pollNewestFirst } from "./newest-first-poll.js";
-import { resumablePoll, type ResumableState } from "./resumable-poll.js";
+import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { SeenIds, oldestFirst } from "./seen-ids.js";
+import { oldestFirst } from "./seen-ids.js";
 
 export interface FeedPollOptions extends PollerOptions {
   /** `backlog` (default): first yield what the feed holds now (up to 300 events); `now`: only what comes after. */
@@ -63,20 +63,16 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
     this.#request = feedRequest(feed);
     this.#listing = listingName(this.#request.route, this.#request.params);
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, feedPageLimits(this.#feed.feed));
-    this.#state = this.#stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint"));
+    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint"), FEED_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last item it yielded: keep it, and pass it as `checkpoint` to resume. */
   get checkpoint(): PollCheckpoint {
-    return { version: 1, listing: this.#listing, ...(this.#state.progress.validator ? { validator: this.#state.progress.validator } : {}), seen: this.#state.seen.entries() };
+    return checkpointOf(this.#listing, this.#state);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<ActivityEvent, void, undefined> {
     return this.#run();
-  }
-
-  #stateFrom(checkpoint: PollCheckpoint | undefined): ResumableState {
-    return { progress: { validator: checkpoint?.validator, first: !checkpoint }, seen: new SeenIds(FEED_SEEN_CAPACITY, checkpoint?.seen) };
   }
 
   /** A follow of the feed from the starting checkpoint (or from scratch): each iteration starts there again. */
@@ -87,7 +83,7 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
     const now = options.now ?? Date.now;
     return resumablePoll(this, options, {
       listing: this.#listing,
-      begin: (checkpoint) => (this.#state = this.#stateFrom(checkpoint)),
+      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
       target: (state) => ({
         poll: (etag, first) =>
           pollNewestFirst(this.#transport, this.#request, { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal }, (body) =>

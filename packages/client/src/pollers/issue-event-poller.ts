@@ -4,9 +4,9 @@ import { ISSUE_EVENTS_PAGE_LIMITS, issueEventList, issueEventsRepoParams, type I
 import type { RouteRequest, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { pollNewestFirst } from "./newest-first-poll.js";
-import { resumablePoll, type ResumableState } from "./resumable-poll.js";
+import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { SeenIds, oldestFirst } from "./seen-ids.js";
+import { oldestFirst } from "./seen-ids.js";
 
 export interface IssueEventPollOptions extends PollerOptions {
   /** `backlog` (default): first yield every event the repository lists now; `now`: only what comes after. */
@@ -40,13 +40,12 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
     this.#request = { route, params: { owner, repo } };
     this.#listing = listingName(route, { owner, repo });
     checkPageOptions(`GET ${route}`, { per_page: options.per_page }, ISSUE_EVENTS_PAGE_LIMITS);
-    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "issue event poller checkpoint"));
+    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "issue event poller checkpoint"), ISSUE_EVENT_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last event it yielded: keep it, and pass it as `checkpoint` to resume. */
   get checkpoint(): PollCheckpoint {
-    const { progress, seen } = this.#state;
-    return { version: 1, listing: this.#listing, ...(progress.validator ? { validator: progress.validator } : {}), seen: seen.entries() };
+    return checkpointOf(this.#listing, this.#state);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<IssueEvent, void, undefined> {
@@ -59,7 +58,7 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
     const operation = `GET ${this.#request.route}`;
     return resumablePoll(this, options, {
       listing: this.#listing,
-      begin: (checkpoint) => (this.#state = stateFrom(checkpoint)),
+      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
       target: (state) => ({
         poll: (etag, first) =>
           pollNewestFirst(this.#transport, this.#request, { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal }, (body) =>
@@ -76,8 +75,4 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
       }),
     });
   }
-}
-
-function stateFrom(checkpoint: PollCheckpoint | undefined): ResumableState {
-  return { progress: { validator: checkpoint?.validator, first: !checkpoint }, seen: new SeenIds(ISSUE_EVENT_SEEN_CAPACITY, checkpoint?.seen) };
 }

@@ -11,9 +11,8 @@ import { ownerName } from "../schemas/common.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { requestFirstPage } from "./poll-loop.js";
-import { resumablePoll, type ResumableState } from "./resumable-poll.js";
+import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { SeenIds } from "./seen-ids.js";
 
 export interface NotificationPollOptions extends PollerOptions {
   /** Follow one repository's threads instead of the whole inbox. */
@@ -66,13 +65,12 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, limits);
     this.#perPage = options.per_page ?? limits.maxPerPage;
     this.#listing = listingName(this.#request.route, this.#request.params, filters);
-    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint"));
+    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint"), NOTIFICATION_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last thread it yielded: keep it, and pass it as `checkpoint` to resume. */
   get checkpoint(): PollCheckpoint {
-    const { progress, seen, since } = this.#state;
-    return { version: 1, listing: this.#listing, ...(progress.validator ? { validator: progress.validator } : {}), seen: seen.entries(), ...(since ? { since } : {}) };
+    return checkpointOf(this.#listing, this.#state);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<NotificationThread, void, undefined> {
@@ -86,7 +84,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     const isNew = (state: ResumableState, thread: NotificationThread) => state.seen.at(thread.id) !== thread.updated_at;
     return resumablePoll(this, options, {
       listing: this.#listing,
-      begin: (checkpoint) => (this.#state = stateFrom(checkpoint)),
+      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, NOTIFICATION_SEEN_CAPACITY)),
       target: (state) => ({
         poll: (lastModified) => this.#pollOnce(lastModified, state.since),
         take: (answer, first) => {
@@ -130,14 +128,6 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     }
     return { status: 200, threads: [...latest.values()], pages, validator: newLastModified, intervalHeader };
   }
-}
-
-function stateFrom(checkpoint: PollCheckpoint | undefined): ResumableState {
-  return {
-    progress: { validator: checkpoint?.validator, first: !checkpoint },
-    seen: new SeenIds(NOTIFICATION_SEEN_CAPACITY, checkpoint?.seen),
-    ...(checkpoint?.since ? { since: checkpoint.since } : {}),
-  };
 }
 
 /** Moves `since` to shortly before the newest update yielded, and forgets updates before it. */

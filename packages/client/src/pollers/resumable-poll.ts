@@ -1,7 +1,7 @@
 import { checkCheckpoint, type PollCheckpoint } from "./checkpoint.js";
 import { pollLoop, type PollAnswer, type PollProgress, type PollTarget } from "./poll-loop.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import type { SeenIds } from "./seen-ids.js";
+import { SeenIds } from "./seen-ids.js";
 
 /** What a poller keeps while it runs, and what its checkpoint is made of. */
 export interface ResumableState {
@@ -38,4 +38,19 @@ export async function* resumablePoll<T, A extends PollAnswer>(
   }
   const state = spec.begin(start);
   yield* pollLoop(spec.target(state), options, poller.stats, state.progress, store && (() => store.save(poller.checkpoint)));
+}
+
+/** The state a poller starts from: the checkpoint's, or a fresh one (seen ids bounded to `capacity`). */
+export function stateFrom(checkpoint: PollCheckpoint | undefined, capacity: number): ResumableState {
+  return {
+    progress: { validator: checkpoint?.validator, first: !checkpoint },
+    seen: new SeenIds(capacity, checkpoint?.seen),
+    ...(checkpoint?.since ? { since: checkpoint.since } : {}),
+  };
+}
+
+/** The checkpoint of a poller's state: plain JSON. */
+export function checkpointOf(listing: string, state: ResumableState): PollCheckpoint {
+  const { progress, seen, since } = state;
+  return { version: 1, listing, ...(progress.validator ? { validator: progress.validator } : {}), seen: seen.entries(), ...(since ? { since } : {}) };
 }
