@@ -43,7 +43,11 @@ export function checkCheckpoint(checkpoint: unknown, listing: string, where: str
   const parsed = parseRequest(pollCheckpoint, checkpoint, where) as PollCheckpoint;
   if (parsed.listing !== listing) {
     throw new RequestValidationError(where, [
-      { field: "checkpoint.listing", rule: "same listing", message: `is ${JSON.stringify(parsed.listing)}, but this poller follows ${JSON.stringify(listing)}` },
+      {
+        field: "checkpoint.listing",
+        rule: "same listing",
+        message: `is ${JSON.stringify(parsed.listing)}, but this poller follows ${JSON.stringify(listing)}`,
+      },
     ]);
   }
   return parsed;

@@ -63,7 +63,8 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
     this.#request = feedRequest(feed);
     this.#listing = listingName(this.#request.route, this.#request.params);
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, feedPageLimits(this.#feed.feed));
-    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint"), FEED_SEEN_CAPACITY);
+    const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint");
+    this.#state = stateFrom(start, FEED_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last item it yielded: keep it, and pass it as `checkpoint` to resume. */
@@ -86,8 +87,11 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
       target: (state) => ({
         poll: (etag, first) =>
-          pollNewestFirst(this.#transport, this.#request, { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal }, (body) =>
-            parseResponse(activityEventList, body, operation) as ActivityEvent[],
+          pollNewestFirst(
+            this.#transport,
+            this.#request,
+            { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal },
+            (body) => parseResponse(activityEventList, body, operation) as ActivityEvent[],
           ),
         take: (answer, first) => {
           if (first && options.start === "now") {

@@ -40,7 +40,8 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
     this.#request = { route, params: { owner, repo } };
     this.#listing = listingName(route, { owner, repo });
     checkPageOptions(`GET ${route}`, { per_page: options.per_page }, ISSUE_EVENTS_PAGE_LIMITS);
-    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "issue event poller checkpoint"), ISSUE_EVENT_SEEN_CAPACITY);
+    const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "issue event poller checkpoint");
+    this.#state = stateFrom(start, ISSUE_EVENT_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last event it yielded: keep it, and pass it as `checkpoint` to resume. */
@@ -61,8 +62,11 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
       target: (state) => ({
         poll: (etag, first) =>
-          pollNewestFirst(this.#transport, this.#request, { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal }, (body) =>
-            parseResponse(issueEventList, body, operation),
+          pollNewestFirst(
+            this.#transport,
+            this.#request,
+            { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal },
+            (body) => parseResponse(issueEventList, body, operation),
           ),
         take: (answer, first) => {
           if (first && options.start === "now") {

@@ -65,7 +65,8 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, limits);
     this.#perPage = options.per_page ?? limits.maxPerPage;
     this.#listing = listingName(this.#request.route, this.#request.params, filters);
-    this.#state = stateFrom(options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint"), NOTIFICATION_SEEN_CAPACITY);
+    const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint");
+    this.#state = stateFrom(start, NOTIFICATION_SEEN_CAPACITY);
   }
 
   /** Where the poller stands after the last thread it yielded: keep it, and pass it as `checkpoint` to resume. */

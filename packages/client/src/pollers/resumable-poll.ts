@@ -52,5 +52,11 @@ export function stateFrom(checkpoint: PollCheckpoint | undefined, capacity: numb
 /** The checkpoint of a poller's state: plain JSON. */
 export function checkpointOf(listing: string, state: ResumableState): PollCheckpoint {
   const { progress, seen, since } = state;
-  return { version: 1, listing, ...(progress.validator ? { validator: progress.validator } : {}), seen: seen.entries(), ...(since ? { since } : {}) };
+  return {
+    version: 1,
+    listing,
+    ...(progress.validator ? { validator: progress.validator } : {}),
+    seen: seen.entries(),
+    ...(since ? { since } : {}),
+  };
 }
