@@ -12,10 +12,9 @@ import {
 } from "../schemas/activity.js";
 import type { RouteRequest, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
-import { pollNewestFirst } from "./newest-first-poll.js";
+import { newestFirstTarget, type NewestFirstAnswer } from "./newest-first-poll.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { oldestFirst } from "./seen-ids.js";
 
 export interface FeedPollOptions extends PollerOptions {
   /** `backlog` (default): first yield what the feed holds now (up to 300 events); `now`: only what comes after. */
@@ -85,28 +84,23 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
     return resumablePoll(this, options, {
       listing: this.#listing,
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
-      target: (state) => ({
-        poll: (etag, first) =>
-          pollNewestFirst(
-            this.#transport,
-            this.#request,
-            { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal },
-            (body) => parseResponse(activityEventList, body, operation) as ActivityEvent[],
-          ),
-        take: (answer, first) => {
-          if (first && options.start === "now") {
-            for (const event of answer.items) state.seen.add(event.id, event.created_at);
-            return [];
-          }
-          const batch = oldestFirst(answer.items);
-          // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
-          if (!first && !answer.metSeen && state.seen.size > 0 && batch.length >= MAX_FEED_EVENTS) options.onGap?.({ newEvents: batch.length });
-          return batch;
-        },
-        record: (event) => state.seen.add(event.id, event.created_at),
-        // Events older than 30 days have left the feed: their ids need no keeping.
-        settled: () => state.seen.dropOlderThan(now() - FEED_MAX_AGE_MS),
-      }),
+      target: (state) => {
+        const parse = (body: unknown) => parseResponse(activityEventList, body, operation) as ActivityEvent[];
+        const listing = { perPage, start: options.start, signal: options.signal };
+        const base = newestFirstTarget(this.#transport, this.#request, state, listing, parse);
+        return {
+          ...base,
+          take: (answer: NewestFirstAnswer<ActivityEvent>, first: boolean) => {
+            const batch = base.take(answer, first);
+            // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
+            const ranOff = !first && !answer.metSeen && state.seen.size > 0 && batch.length >= MAX_FEED_EVENTS;
+            if (ranOff) options.onGap?.({ newEvents: batch.length });
+            return batch;
+          },
+          // Events older than 30 days have left the feed: their ids need no keeping.
+          settled: () => state.seen.dropOlderThan(now() - FEED_MAX_AGE_MS),
+        };
+      },
     });
   }
 }

@@ -3,10 +3,9 @@ import { parseRequest, parseResponse } from "../schema-validation.js";
 import { ISSUE_EVENTS_PAGE_LIMITS, issueEventList, issueEventsRepoParams, type IssueEvent, type IssueEventsRepoParams } from "../schemas/issue-events.js";
 import type { RouteRequest, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
-import { pollNewestFirst } from "./newest-first-poll.js";
+import { newestFirstTarget } from "./newest-first-poll.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { oldestFirst } from "./seen-ids.js";
 
 export interface IssueEventPollOptions extends PollerOptions {
   /** `backlog` (default): first yield every event the repository lists now; `now`: only what comes after. */
@@ -60,23 +59,10 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
     return resumablePoll(this, options, {
       listing: this.#listing,
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
-      target: (state) => ({
-        poll: (etag, first) =>
-          pollNewestFirst(
-            this.#transport,
-            this.#request,
-            { perPage, etag, seen: state.seen, firstPageOnly: first && options.start === "now", signal: options.signal },
-            (body) => parseResponse(issueEventList, body, operation),
-          ),
-        take: (answer, first) => {
-          if (first && options.start === "now") {
-            for (const event of answer.items) state.seen.add(String(event.id), event.created_at);
-            return [];
-          }
-          return oldestFirst(answer.items);
-        },
-        record: (event) => state.seen.add(String(event.id), event.created_at),
-      }),
+      target: (state) =>
+        newestFirstTarget(this.#transport, this.#request, state, { perPage, start: options.start, signal: options.signal }, (body) =>
+          parseResponse(issueEventList, body, operation),
+        ),
     });
   }
 }

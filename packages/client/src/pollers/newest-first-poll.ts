@@ -1,7 +1,8 @@
 import { parseLinkHeader } from "../pagination.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
-import { requestFirstPage, type PollAnswer } from "./poll-loop.js";
-import type { SeenIds } from "./seen-ids.js";
+import { requestFirstPage, type PollAnswer, type PollTarget } from "./poll-loop.js";
+import type { ResumableState } from "./resumable-poll.js";
+import { oldestFirst, type SeenIds } from "./seen-ids.js";
 
 /** One poll of a listing that shows its newest items first (an activity feed, a repository's issue events). */
 export interface NewestFirstAnswer<T> extends PollAnswer {
@@ -41,4 +42,31 @@ export async function pollNewestFirst<T extends { id: string | number }>(
     response = await transport.request({ method: "GET", ...request, url: next, signal });
   }
   return { status: 200, items, pages, metSeen, validator, intervalHeader };
+}
+
+/**
+ * The polling target of a newest-first listing over a poller's state: one poll as above; the new items oldest
+ * first (with `start: "now"`, the first poll only marks what is there as seen); an item yielded is recorded by
+ * id with its `created_at`.
+ */
+export function newestFirstTarget<T extends { id: string | number; created_at: string | null }>(
+  transport: Transport,
+  request: Pick<RouteRequest, "route" | "params">,
+  state: ResumableState,
+  options: { perPage: number; start?: "backlog" | "now"; signal?: AbortSignal },
+  parse: (body: unknown) => T[],
+): PollTarget<T, NewestFirstAnswer<T>> {
+  const startNow = (first: boolean) => first && options.start === "now";
+  return {
+    poll: (etag, first) => {
+      const { perPage, signal } = options;
+      return pollNewestFirst(transport, request, { perPage, etag, seen: state.seen, firstPageOnly: startNow(first), signal }, parse);
+    },
+    take: (answer, first) => {
+      if (!startNow(first)) return oldestFirst(answer.items);
+      for (const item of answer.items) state.seen.add(String(item.id), item.created_at);
+      return [];
+    },
+    record: (item) => state.seen.add(String(item.id), item.created_at),
+  };
 }
