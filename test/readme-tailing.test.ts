@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -31,16 +31,10 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
   }
 }
 
-it("the README example tails an organization's events, prints each new one once, and stops cleanly on SIGINT", async () => {
-  // Under node_modules so that `@shiplog/client` resolves as it would in a user's project.
-  const dir = join(root, "node_modules", ".cache", "shiplog-readme");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "tail-org-events.mts");
-  writeFileSync(file, readmeExample());
-
-  emu.activity.push({ actor: "hubot", repo: "acme/web" }); // before the start: not printed (start: "now")
+/** Runs the example as its own process until `whileRunning` is done, then sends SIGINT; its output lines. */
+async function runExample(file: string, checkpointFile: string, whileRunning: (out: () => string[]) => Promise<void>): Promise<string[]> {
   const child = spawn(join(root, "node_modules", ".bin", "tsx"), [file], {
-    env: { ...process.env, SERVICE_URL: emu.url, SERVICE_TOKEN: emu.tokens["admin"] },
+    env: { ...process.env, SERVICE_URL: emu.url, SERVICE_TOKEN: emu.tokens["admin"], CHECKPOINT_FILE: checkpointFile },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -48,25 +42,66 @@ it("the README example tails an organization's events, prints each new one once,
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-
+  const lines = () => out.trim().split("\n").filter(Boolean);
   try {
-    await until(() => emu.requests.count({ route: "/orgs/:org/events" }) >= 1, "the first poll");
-    emu.activity.star({ actor: "octo", repo: "acme/web" });
-    emu.activity.createBranch({ actor: "hubot", repo: "acme/web", ref: "release-2" });
-    emu.activity.push({ actor: "octo", repo: "acme/web", commits: 3 });
-    await until(() => out.trim().split("\n").filter(Boolean).length >= 3, `three lines (stderr: ${err})`);
-    // Give it one more poll: nothing is printed twice.
-    const polls = emu.requests.count({ route: "/orgs/:org/events" });
-    await until(() => emu.requests.count({ route: "/orgs/:org/events" }) > polls, "another poll");
+    await whileRunning(lines);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (stderr: ${err})`);
   } finally {
     child.kill("SIGINT");
   }
   expect(await exited).toBe(0);
-  const lines = out.trim().split("\n");
-  expect(lines.map((line) => line.split(" ").slice(1))).toEqual([
+  return lines();
+}
+
+it("the README example tails an organization's events, prints each once, stops cleanly on SIGINT, and resumes after a restart", async () => {
+  // Under node_modules so that `@shiplog/client` resolves as it would in a user's project.
+  const dir = join(root, "node_modules", ".cache", "shiplog-readme");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "tail-org-events.mts");
+  writeFileSync(file, readmeExample());
+  const checkpointFile = join(dir, `acme-events-${process.pid}.checkpoint.json`);
+  rmSync(checkpointFile, { force: true });
+  const polls = () => emu.requests.list({ route: "/orgs/:org/events" });
+  const describe = (line: string) => line.split(" ").slice(1);
+
+  emu.activity.push({ actor: "hubot", repo: "acme/web" }); // before the first start: not printed (start: "now")
+  const first = await runExample(file, checkpointFile, async (lines) => {
+    await until(() => polls().length >= 1, "the first poll");
+    emu.activity.star({ actor: "octo", repo: "acme/web" });
+    emu.activity.createBranch({ actor: "hubot", repo: "acme/web", ref: "release-2" });
+    emu.activity.push({ actor: "octo", repo: "acme/web", commits: 3 });
+    await until(() => lines().length >= 3, "three lines");
+    // Give it one more poll: nothing is printed twice.
+    const count = polls().length;
+    await until(() => polls().length > count, "another poll");
+  });
+  expect(first.map(describe)).toEqual([
     ["octo", "WatchEvent", "acme/web"],
     ["hubot", "CreateEvent", "acme/web"],
     ["octo", "PushEvent", "acme/web"],
   ]);
-  expect(lines[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z /);
+  expect(first[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z /);
+
+  // While it is stopped, more happens: the next run prints exactly that, and nothing of the first run again.
+  emu.activity.star({ actor: "hubot", repo: "acme/web" });
+  emu.activity.createBranch({ actor: "octo", repo: "acme/web", ref: "hotfix" });
+  const second = await runExample(file, checkpointFile, async (lines) => {
+    await until(() => lines().length >= 2, "the events since the first run");
+    const count = polls().length;
+    await until(() => polls().length > count, "another poll");
+  });
+  expect(second.map(describe)).toEqual([
+    ["hubot", "WatchEvent", "acme/web"],
+    ["octo", "CreateEvent", "acme/web"],
+  ]);
+
+  // Nothing happened since: the third run's first request is conditional and answered 304.
+  const before = polls().length;
+  const third = await runExample(file, checkpointFile, async () => {
+    await until(() => polls().length > before, "the first poll of the third run");
+  });
+  expect(third).toEqual([]);
+  expect(polls()[before]?.status).toBe(304);
+  rmSync(checkpointFile, { force: true });
 });

@@ -15,6 +15,7 @@ export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.
 export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
 export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
 export * from "./schemas/common.js";
+export { openEnum, isKnownValue, type OpenEnum, type UnknownValue } from "./schemas/open-enum.js";
 export * from "./schemas/artifact-metadata.js";
 export { GitApi, type AnnotatedTagResult } from "./git.js";
 export * from "./schemas/git.js";
@@ -31,7 +32,10 @@ export { NotificationsApi, NOTIFICATION_ROUTES, type MarkReadResult, type MarkRe
 export { ActivityApi } from "./activity.js";
 export { IssueEventsApi, ISSUE_EVENT_ROUTES } from "./issue-events.js";
 export { FeedPoller, feedRequest, type FeedPollOptions } from "./pollers/feed-poller.js";
-export { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
+export { NotificationPoller, NOTIFICATION_SINCE_SLACK_MS, type NotificationPollOptions } from "./pollers/notification-poller.js";
+export { IssueEventPoller, type IssueEventPollOptions } from "./pollers/issue-event-poller.js";
+export { pollCheckpoint, type PollCheckpoint, type CheckpointStore } from "./pollers/checkpoint.js";
+export { FileCheckpointStore, CheckpointFileError } from "./pollers/file-checkpoint-store.js";
 export { PollSchedule, isTransientPollError, type PollScheduleOptions } from "./pollers/poll-schedule.js";
 export type { PollerOptions, PollInfo, PollerStats } from "./pollers/poller-options.js";
 export * from "./schemas/users.js";

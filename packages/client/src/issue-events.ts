@@ -14,6 +14,7 @@ import {
   type IssueEventsRepoParams,
 } from "./schemas/issue-events.js";
 import type { Transport } from "./transport.js";
+import { IssueEventPoller, type IssueEventPollOptions } from "./pollers/issue-event-poller.js";
 
 export const ISSUE_EVENT_ROUTES = {
   repo: "/repos/{owner}/{repo}/issues/events",
@@ -59,5 +60,13 @@ export class IssueEventsApi {
       ISSUE_EVENTS_PAGE_LIMITS,
       (body) => parseResponse(issueEventList, body, operation),
     );
+  }
+
+  /**
+   * Follows a repository's issue events: yields each new one once, oldest first, polling with `If-None-Match`.
+   * Stop it with `options.signal`; resume it with `options.checkpoint` or `options.checkpointStore`.
+   */
+  poll(params: IssueEventsRepoParams, options: IssueEventPollOptions = {}): IssueEventPoller {
+    return new IssueEventPoller(this.#transport, params, options);
   }
 }

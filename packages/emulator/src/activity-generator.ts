@@ -26,6 +26,7 @@ interface ResolvedRepo {
 export class ActivityGenerator {
   #pushId = 10_115_855_001;
   #commentId = 1_200_000_001;
+  #runId = 7_100_000_001;
   #shaCounter = 0;
   readonly #heads = new Map<string, string>();
 
@@ -196,6 +197,98 @@ export class ActivityGenerator {
   deleteIssue(input: { repo: RepoName; issue: number }): void {
     const repo = this.#repo(input.repo);
     this.#issue(repo, input.issue).deleted = true;
+  }
+
+  // ---- the other notification reasons of spec 2.5 ------------------------------------------------------------
+
+  /** A comment that @mentions a team: each member given gets `team_mention` (ending their ignore or mute). */
+  mentionTeam(input: { actor: string; repo: RepoName; issue: number; team: string; members: string[] }): { commentId: number; notified: string[] } {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor, "actor");
+    const issue = this.#issue(repo, input.issue);
+    const members = [...new Set(input.members.map((m) => this.#user(m, "members").login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
+    const commentId = this.#commentId++;
+    issue.comments++;
+    const commentPath = `/repos/${repo.owner}/${repo.name}/issues/comments/${commentId}`;
+    const body = `@${repo.owner}/${input.team} please have a look.`;
+    this.#event("IssueCommentEvent", actor, repo, { action: "created", ...this.#issuePayload(issue), comment: { id: commentId, body, user: { login: actor.login, id: actor.id }, url: commentPath } });
+    const subjectKey = this.#subjectKey(issue);
+    this.notifications.participate(actor.login, subjectKey, this.#threadRepo(repo), this.#subject(issue, commentPath), "comment");
+    const notified: string[] = [];
+    for (const user of members) {
+      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason: "team_mention", trigger: "mention", participates: true });
+      if (outcome.delivered) notified.push(user);
+    }
+    notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...members], commentPath));
+    return { commentId, notified };
+  }
+
+  /** Asks a user to review a pull request: a `review_requested` issue event and a `review_requested` notification. */
+  requestReview(input: { actor: string; repo: RepoName; pull: number; reviewer: string }): StoredIssueEvent {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor, "actor");
+    const reviewer = this.#user(input.reviewer, "reviewer");
+    const issue = this.#issue(repo, input.pull);
+    if (!issue.pullRequest) {
+      throw new EmulatorUsageError("activity", { argument: "pull", rule: "a pull request", message: `#${input.pull} of ${repo.owner}/${repo.name} is an issue, not a pull request` });
+    }
+    const event = this.issues.addEvent(issue, { event: "review_requested", actor: actor.login });
+    this.#event("PullRequestEvent", actor, repo, { action: "review_requested", requested_reviewer: { login: reviewer.login, id: reviewer.id }, ...this.#issuePayload(issue) });
+    this.notifications.deliver({ user: reviewer.login, subjectKey: this.#subjectKey(issue), repo: this.#threadRepo(repo), subject: this.#subject(issue, null), reason: "review_requested", trigger: "activity" });
+    return event;
+  }
+
+  /** A workflow run the actor triggered completed: the actor gets `ci_activity` about the run's check suite. */
+  completeWorkflowRun(input: { actor: string; repo: RepoName; workflow?: string; conclusion?: "success" | "failure" | "cancelled" }): { runId: number } {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor, "actor");
+    const runId = this.#runId++;
+    const title = `${input.workflow ?? "CI"} workflow run ${input.conclusion === "failure" ? "failed" : input.conclusion === "cancelled" ? "cancelled" : "succeeded"} for main branch`;
+    this.notifications.deliver({ user: actor.login, subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(), repo: this.#threadRepo(repo), subject: { title, type: "CheckSuite", path: null, latestCommentPath: null }, reason: "ci_activity", trigger: "activity" });
+    return { runId };
+  }
+
+  /** A deployment waits for approval: each reviewer gets `approval_requested` about the workflow run. */
+  requestDeploymentApproval(input: { actor: string; repo: RepoName; environment: string; reviewers: string[] }): { runId: number } {
+    const repo = this.#repo(input.repo);
+    this.#user(input.actor, "actor");
+    const runId = this.#runId++;
+    const path = `/repos/${repo.owner}/${repo.name}/actions/runs/${runId}`;
+    const subject = { title: `Deployment to ${input.environment} is waiting for your review`, type: "WorkflowRun", path, latestCommentPath: null };
+    for (const reviewer of input.reviewers) {
+      const user = this.#user(reviewer, "reviewers").login;
+      this.notifications.deliver({ user, subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(), repo: this.#threadRepo(repo), subject, reason: "approval_requested", trigger: "activity" });
+    }
+    return { runId };
+  }
+
+  /** The invitee accepted an invitation to contribute to the repository: they get `invitation`. */
+  acceptInvitation(input: { actor: string; repo: RepoName; invitee: string }): void {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor, "actor");
+    const invitee = this.#user(input.invitee, "invitee");
+    const subject = { title: `${actor.login} invited you to ${repo.owner}/${repo.name}`, type: "RepositoryInvitation", path: null, latestCommentPath: null };
+    this.#event("MemberEvent", actor, repo, { action: "added", member: { login: invitee.login, id: invitee.id } });
+    this.notifications.deliver({ user: invitee.login, subjectKey: `${repo.owner}/${repo.name}@invitation-${invitee.login}`.toLowerCase(), repo: this.#threadRepo(repo), subject, reason: "invitation", trigger: "activity" });
+  }
+
+  /** Members asked the organization to enable a feature: each owner given gets `member_feature_requested`. */
+  requestMemberFeature(input: { actor: string; repo: RepoName; feature: string; owners: string[] }): void {
+    const repo = this.#repo(input.repo);
+    const actor = this.#user(input.actor, "actor");
+    const subject = { title: `${actor.login} requested ${input.feature} for ${repo.owner}`, type: "MemberFeatureRequest", path: null, latestCommentPath: null };
+    for (const owner of input.owners) {
+      const user = this.#user(owner, "owners").login;
+      const subjectKey = `${repo.owner}@feature-${input.feature}`.toLowerCase();
+      this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject, reason: "member_feature_requested", trigger: "activity" });
+    }
+  }
+
+  /** The user subscribes to an issue's thread by hand: later activity reaches them with reason `manual`. */
+  subscribe(input: { user: string; repo: RepoName; issue: number }): void {
+    const repo = this.#repo(input.repo);
+    const issue = this.#issue(repo, input.issue);
+    this.notifications.participate(this.#user(input.user, "user").login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "manual");
   }
 
   #changeState(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: string }, kind: "closed" | "reopened"): StoredIssueEvent {

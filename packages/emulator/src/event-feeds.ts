@@ -1,5 +1,6 @@
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { Clock } from "./clock.js";
+import { FeedLatency, type FeedLatencyOptions } from "./feed-latency.js";
 import type { UserRef } from "./resource-views.js";
 
 /** The most events one feed holds (spec 6.1 rule 1). */
@@ -37,6 +38,7 @@ export class EventFeeds {
   #loadFactor = 1;
   /** Old network names (`owner/name`, lower case) and the network they now are. */
   readonly #renamedNetworks = new Map<string, { owner: string; name: string }>();
+  readonly #latency = new FeedLatency();
 
   constructor(private readonly clock: Clock) {}
 
@@ -55,6 +57,7 @@ export class EventFeeds {
   /** The events a feed shows: those matching, newest first, within 30 days, at most 300. */
   feed(matches: (event: StoredEvent) => boolean): StoredEvent[] {
     const oldest = this.clock.nowMs() - FEED_MAX_AGE_MS;
+    if (this.#latency.enabled) return this.#latency.visible(this.#events, this.clock.nowMs(), oldest, FEED_CAPACITY, matches);
     const out: StoredEvent[] = [];
     for (let i = this.#events.length - 1; i >= 0 && out.length < FEED_CAPACITY; i--) {
       const event = this.#events[i]!;
@@ -87,6 +90,20 @@ export class EventFeeds {
   /** The `X-Poll-Interval` in force, in whole seconds. */
   get pollIntervalSeconds(): number {
     return Math.ceil(this.#baseIntervalSeconds * this.#loadFactor);
+  }
+
+  /**
+   * Latency mode: a seeded share of events reaches the feeds late (by default 30 s to 6 h after `created_at`),
+   * then shows above events delivered before it. `null` turns it off.
+   */
+  setLatency(options: FeedLatencyOptions | null): void {
+    if (options === null) this.#latency.disable();
+    else this.#latency.enable(options);
+  }
+
+  /** When an event reaches the feeds (its creation, unless the latency mode makes it late). */
+  deliveredAtMs(event: StoredEvent): number {
+    return this.#latency.deliveredAtMs(event);
   }
 
   /** Makes `/networks/{owner}/{old}/events` answer 301 to the network's current name. */

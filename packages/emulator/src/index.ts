@@ -18,5 +18,6 @@ export { advance, createImport, updateImport, renderImport, defaultSource, vcsFr
 export { RETIRED_STATUS, RETIRED_MESSAGE } from "./routes/source-imports.js";
 export { ActivityGenerator, type RepoName } from "./activity-generator.js";
 export { EventFeeds, FEED_CAPACITY, FEED_MAX_AGE_MS, type StoredEvent } from "./event-feeds.js";
+export type { FeedLatencyOptions } from "./feed-latency.js";
 export { NotificationStore, type StoredThread, type SubscriptionState, type Delivery, type DeliveryTrigger } from "./notification-store.js";
 export { IssueEventStore, type StoredIssue, type StoredIssueEvent } from "./issue-event-store.js";

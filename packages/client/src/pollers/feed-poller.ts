@@ -1,7 +1,8 @@
-import { parseLinkHeader } from "../pagination.js";
+import { checkPageOptions } from "../pagination.js";
 import { parseRequest, parseResponse } from "../schema-validation.js";
 import {
   EVENT_FEED_ROUTES,
+  FEED_MAX_AGE_MS,
   MAX_FEED_EVENTS,
   activityEventList,
   eventFeed,
@@ -9,11 +10,11 @@ import {
   type ActivityEvent,
   type EventFeed,
 } from "../schemas/activity.js";
-import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
-import { checkPageOptions } from "../pagination.js";
-import { pollLoop, requestFirstPage } from "./poll-loop.js";
+import type { RouteRequest, Transport } from "../transport.js";
+import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
+import { newestFirstTarget, type NewestFirstAnswer } from "./newest-first-poll.js";
+import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
-import { SeenIds, oldestFirst } from "./seen-ids.js";
 
 export interface FeedPollOptions extends PollerOptions {
   /** `backlog` (default): first yield what the feed holds now (up to 300 events); `now`: only what comes after. */
@@ -34,11 +35,16 @@ export function feedRequest(feed: EventFeed): Pick<RouteRequest, "route" | "para
   return { route: EVENT_FEED_ROUTES[kind], params };
 }
 
+/** Ids kept as seen: twice what a feed shows, so events reordered within a poll or delivered late still match. */
+const FEED_SEEN_CAPACITY = 2 * MAX_FEED_EVENTS;
+
 /**
  * Follows one activity feed (spec 6.1): polls with `If-None-Match` and the exact ETag received, treats 304 as
  * nothing new (it costs no rate limit), waits at least `X-Poll-Interval` between polls, pages back until it meets
- * an event it has already seen, and yields each new event once, oldest first. Errors the service or network may
- * recover from are ridden out with backoff; the iteration ends cleanly when the signal aborts.
+ * an event it has already seen, and yields each new event once, oldest first. An event delivered late (an older
+ * `created_at` than events already yielded) is still yielded, once: what is new is decided by id, over the
+ * window the feed can show (300 events, 30 days). Errors the service or network may recover from are ridden out
+ * with backoff; the iteration ends cleanly when the signal aborts. `checkpoint` shows where it stands.
  */
 export class FeedPoller implements AsyncIterable<ActivityEvent> {
   readonly stats: PollerStats = { polls: 0, notModified: 0, errors: 0, yielded: 0, waits: [] };
@@ -46,69 +52,55 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
   readonly #feed: EventFeed;
   readonly #options: FeedPollOptions;
   readonly #request: Pick<RouteRequest, "route" | "params">;
+  readonly #listing: string;
+  #state: ResumableState;
 
   constructor(transport: Transport, feed: EventFeed, options: FeedPollOptions = {}) {
     this.#transport = transport;
     this.#feed = feed;
     this.#options = options;
     this.#request = feedRequest(feed);
+    this.#listing = listingName(this.#request.route, this.#request.params);
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, feedPageLimits(this.#feed.feed));
+    const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint");
+    this.#state = stateFrom(start, FEED_SEEN_CAPACITY);
+  }
+
+  /** Where the poller stands after the last item it yielded: keep it, and pass it as `checkpoint` to resume. */
+  get checkpoint(): PollCheckpoint {
+    return checkpointOf(this.#listing, this.#state);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<ActivityEvent, void, undefined> {
     return this.#run();
   }
 
-  /** A fresh follow of the feed: its own seen ids and ETag, so each iteration starts over. */
+  /** A follow of the feed from the starting checkpoint (or from scratch): each iteration starts there again. */
   #run(): AsyncGenerator<ActivityEvent, void, undefined> {
     const options = this.#options;
-    const seen = new SeenIds();
     const perPage = options.per_page ?? feedPageLimits(this.#feed.feed).maxPerPage;
     const operation = `GET ${this.#request.route}`;
-    return pollLoop(
-      {
-        poll: (etag, first) => this.#pollOnce(etag, perPage, seen, first && options.start === "now", operation),
-        take: (result, first) => {
-          if (first && options.start === "now") {
-            for (const event of result.events) seen.add(event.id);
-            return [];
-          }
-          const batch = oldestFirst(result.events);
-          // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
-          if (!first && !result.metSeen && seen.size > 0 && batch.length >= MAX_FEED_EVENTS) options.onGap?.({ newEvents: batch.length });
-          return batch;
-        },
-        admit: (event) => {
-          if (seen.has(event.id)) return false;
-          seen.add(event.id);
-          return true;
-        },
+    const now = options.now ?? Date.now;
+    return resumablePoll(this, options, {
+      listing: this.#listing,
+      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
+      target: (state) => {
+        const parse = (body: unknown) => parseResponse(activityEventList, body, operation) as ActivityEvent[];
+        const listing = { perPage, start: options.start, signal: options.signal };
+        const base = newestFirstTarget(this.#transport, this.#request, state, listing, parse);
+        return {
+          ...base,
+          take: (answer: NewestFirstAnswer<ActivityEvent>, first: boolean) => {
+            const batch = base.take(answer, first);
+            // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
+            const ranOff = !first && !answer.metSeen && state.seen.size > 0 && batch.length >= MAX_FEED_EVENTS;
+            if (ranOff) options.onGap?.({ newEvents: batch.length });
+            return batch;
+          },
+          // Events older than 30 days have left the feed: their ids need no keeping.
+          settled: () => state.seen.dropOlderThan(now() - FEED_MAX_AGE_MS),
+        };
       },
-      options,
-      this.stats,
-    );
-  }
-
-  /** One poll: page 1 conditionally, then further pages until an event seen before (or the feed's end). */
-  async #pollOnce(etag: string | undefined, perPage: number, seen: SeenIds, firstPageOnly: boolean, operation: string) {
-    const signal = this.#options.signal;
-    const firstPage = await requestFirstPage(this.#transport, this.#request, perPage, "etag", etag, signal);
-    const { intervalHeader, validator: newEtag } = firstPage;
-    let response: ServiceResponse = firstPage.response;
-    if (response.status === 304) return { status: 304, events: [], pages: 0, metSeen: true, validator: newEtag ?? etag, intervalHeader };
-    const events: ActivityEvent[] = [];
-    let pages = 0;
-    let metSeen = false;
-    for (;;) {
-      pages++;
-      for (const event of parseResponse(activityEventList, response.data, operation) as ActivityEvent[]) {
-        if (seen.has(event.id)) metSeen = true;
-        else events.push(event);
-      }
-      const next = parseLinkHeader(response.headers.get("link"))["next"];
-      if (metSeen || firstPageOnly || !next) break;
-      response = await this.#transport.request({ method: "GET", ...this.#request, url: next, signal });
-    }
-    return { status: 200, events, pages, metSeen, validator: newEtag, intervalHeader };
+    });
   }
 }

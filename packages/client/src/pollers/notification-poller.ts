@@ -9,7 +9,9 @@ import {
 } from "../schemas/notifications.js";
 import { ownerName } from "../schemas/common.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
-import { pollLoop, requestFirstPage } from "./poll-loop.js";
+import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
+import { requestFirstPage } from "./poll-loop.js";
+import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
 
 export interface NotificationPollOptions extends PollerOptions {
@@ -26,9 +28,18 @@ export interface NotificationPollOptions extends PollerOptions {
 }
 
 /**
+ * How far back of the newest update yielded the next poll asks (`since`): threads updated earlier were yielded
+ * in that state already, and the slack covers notifications the service delivers with an older `updated_at`.
+ */
+export const NOTIFICATION_SINCE_SLACK_MS = 6 * 3600 * 1000;
+/** Thread updates kept as seen at most: far more than the slack window holds for any inbox a poller can follow. */
+const NOTIFICATION_SEEN_CAPACITY = 5000;
+
+/**
  * Follows the notification inbox (spec 6.2): polls with `If-Modified-Since` carrying the exact `Last-Modified`
  * received, treats 304 as nothing new, waits at least `X-Poll-Interval` between polls, and yields each thread
- * once per update (a thread that is updated again comes again), oldest update first.
+ * once per update (a thread that is updated again comes again), oldest update first. After the first poll it
+ * asks only for threads updated since shortly before the newest update yielded, so its state stays small.
  */
 export class NotificationPoller implements AsyncIterable<NotificationThread> {
   readonly stats: PollerStats = { polls: 0, notModified: 0, errors: 0, yielded: 0, waits: [] };
@@ -36,6 +47,8 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
   readonly #options: NotificationPollOptions;
   readonly #request: Pick<RouteRequest, "route" | "params" | "query">;
   readonly #perPage: number;
+  readonly #listing: string;
+  #state: ResumableState;
 
   constructor(transport: Transport, options: NotificationPollOptions = {}) {
     this.#transport = transport;
@@ -51,44 +64,51 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       : { route: "/notifications", query: { ...filters } };
     checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, limits);
     this.#perPage = options.per_page ?? limits.maxPerPage;
+    this.#listing = listingName(this.#request.route, this.#request.params, filters);
+    const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint");
+    this.#state = stateFrom(start, NOTIFICATION_SEEN_CAPACITY);
+  }
+
+  /** Where the poller stands after the last thread it yielded: keep it, and pass it as `checkpoint` to resume. */
+  get checkpoint(): PollCheckpoint {
+    return checkpointOf(this.#listing, this.#state);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<NotificationThread, void, undefined> {
     return this.#run();
   }
 
-  /** A fresh follow of the inbox: its own record of what was yielded and its own Last-Modified. */
+  /** A follow of the inbox from the starting checkpoint (or from scratch): each iteration starts there again. */
   #run(): AsyncGenerator<NotificationThread, void, undefined> {
     const options = this.#options;
-    // Thread id -> the updated_at last yielded (or skipped at start).
-    const yielded = new Map<string, string>();
-    return pollLoop(
-      {
-        poll: (lastModified) => this.#pollOnce(lastModified),
-        take: (result, first) => {
-          const fresh = result.threads.filter((t) => yielded.get(t.id) !== t.updated_at);
+    // A thread is new when its id was not yielded, or was yielded with another updated_at.
+    const isNew = (state: ResumableState, thread: NotificationThread) => state.seen.at(thread.id) !== thread.updated_at;
+    return resumablePoll(this, options, {
+      listing: this.#listing,
+      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, NOTIFICATION_SEEN_CAPACITY)),
+      target: (state) => ({
+        poll: (lastModified) => this.#pollOnce(lastModified, state.since),
+        take: (answer, first) => {
+          const fresh = answer.threads.filter((t) => isNew(state, t));
           if (first && options.start === "now") {
-            for (const thread of fresh) yielded.set(thread.id, thread.updated_at);
+            for (const thread of fresh) state.seen.add(thread.id, thread.updated_at);
+            moveSince(state);
             return [];
           }
           return fresh.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || Number(a.id) - Number(b.id));
         },
-        admit: (thread) => {
-          if (yielded.get(thread.id) === thread.updated_at) return false;
-          yielded.set(thread.id, thread.updated_at);
-          return true;
-        },
-      },
-      options,
-      this.stats,
-    );
+        record: (thread) => state.seen.add(thread.id, thread.updated_at),
+        settled: () => moveSince(state),
+      }),
+    });
   }
 
   /** One poll: the first page conditionally; on a change, every page. */
-  async #pollOnce(lastModified: string | undefined) {
+  async #pollOnce(lastModified: string | undefined, since: string | undefined) {
     const signal = this.#options.signal;
     const operation = `GET ${this.#request.route}`;
-    const firstPage = await requestFirstPage(this.#transport, this.#request, this.#perPage, "last-modified", lastModified, signal);
+    const request = since ? { ...this.#request, query: { ...this.#request.query, since } } : this.#request;
+    const firstPage = await requestFirstPage(this.#transport, request, this.#perPage, "last-modified", lastModified, signal);
     const { intervalHeader, validator: newLastModified } = firstPage;
     let response: ServiceResponse = firstPage.response;
     if (response.status === 304) return { status: 304, threads: [], pages: 0, validator: newLastModified ?? lastModified, intervalHeader };
@@ -99,7 +119,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       threads.push(...parseResponse(notificationThreadList, response.data, operation));
       const next = parseLinkHeader(response.headers.get("link"))["next"];
       if (!next) break;
-      response = await this.#transport.request({ method: "GET", ...this.#request, url: next, signal });
+      response = await this.#transport.request({ method: "GET", ...request, url: next, signal });
     }
     // Pages can shift while they are read; keep one entry per thread, its latest update.
     const latest = new Map<string, NotificationThread>();
@@ -109,4 +129,15 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     }
     return { status: 200, threads: [...latest.values()], pages, validator: newLastModified, intervalHeader };
   }
+}
+
+/** Moves `since` to shortly before the newest update yielded, and forgets updates before it. */
+function moveSince(state: ResumableState): void {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const [, at] of state.seen.entries()) newest = Math.max(newest, at === null ? Number.NEGATIVE_INFINITY : Date.parse(at));
+  if (!Number.isFinite(newest)) return;
+  const cutoff = newest - NOTIFICATION_SINCE_SLACK_MS;
+  if (state.since !== undefined && Date.parse(state.since) >= cutoff) return;
+  state.since = new Date(cutoff).toISOString().replace(/\.\d{3}Z$/, "Z");
+  state.seen.dropOlderThan(cutoff);
 }

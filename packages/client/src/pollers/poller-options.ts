@@ -1,3 +1,4 @@
+import type { CheckpointStore, PollCheckpoint } from "./checkpoint.js";
 import type { PollScheduleOptions } from "./poll-schedule.js";
 
 /** What every poller accepts. */
@@ -12,6 +13,17 @@ export interface PollerOptions extends PollScheduleOptions {
   onPoll?: (info: PollInfo) => void;
   /** Called when a poll failed and the poller will try again after `delayMs`. */
   onError?: (error: unknown, info: { failures: number; delayMs: number }) => void;
+  /**
+   * Where to start: a checkpoint an earlier poller exposed (`poller.checkpoint`). The first poll is then
+   * conditional and nothing yielded before is yielded again; `start` does not apply.
+   */
+  checkpoint?: PollCheckpoint;
+  /**
+   * Keeps the checkpoint between runs (e.g. `new FileCheckpointStore(path)`): loaded when iteration starts (unless
+   * `checkpoint` is given) and saved each time the caller comes back for the next item and when iteration ends.
+   * An item is thus saved as handled only after the loop body that handled it ran: a crash repeats at most that one.
+   */
+  checkpointStore?: CheckpointStore;
 }
 
 /** What one poll found. */

@@ -7,6 +7,8 @@ export const PUBLIC_EVENTS_PAGE_LIMITS = { defaultPerPage: 15, maxPerPage: 100 }
 export const EVENT_FEED_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 /** The most events one feed holds (spec 6.1). */
 export const MAX_FEED_EVENTS = 300;
+/** Events older than this have left every feed (spec 6.1). */
+export const FEED_MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 /** The actor of an event (spec 2.7). */
 export const eventActor = z.looseObject({
@@ -86,7 +88,8 @@ export const pushEvent = z.looseObject({ ...eventBase, type: z.literal("PushEven
 export const createEvent = z.looseObject({ ...eventBase, type: z.literal("CreateEvent"), payload: createEventPayload });
 
 /**
- * Any other event type: its payload is kept as data, not rejected. A typed event with a malformed
+ * Any other event type (the service's list is open, spec 6.4): the documented unknown branch. Its `type` is the
+ * string received and its payload is kept as data, not rejected. A typed event with a malformed
  * payload does not fall through to this branch (its type is excluded), so it fails validation.
  */
 export const otherActivityEvent = z.looseObject({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ownerName, repositoryName, sha256Digest, timestamp } from "./common.js";
+import { openEnum } from "./open-enum.js";
 
 /** Values of `runtime_risks` (OpenAPI enum; the spec leaves them open). */
 export const RUNTIME_RISKS = ["critical-resource", "internet-exposed", "lateral-movement", "sensitive-data"] as const;
@@ -142,7 +143,7 @@ export const deploymentRecord = z.looseObject({
   cluster: z.string().optional(),
   deployment_name: z.string(),
   tags: z.record(z.string(), z.string()).optional(),
-  runtime_risks: z.array(z.string()).optional(),
+  runtime_risks: z.array(openEnum(RUNTIME_RISKS)).optional(),
   created: timestamp.optional(),
   created_at: timestamp.optional(),
   updated_at: timestamp.optional(),
@@ -175,7 +176,7 @@ export const storageRecord = z.looseObject({
   artifact_url: z.string().optional(),
   registry_url: z.string().optional(),
   repository: z.string().optional(),
-  status: z.string().optional(),
+  status: openEnum(STORAGE_STATUSES).optional(),
   created_at: timestamp.optional(),
   updated_at: timestamp.optional(),
 });

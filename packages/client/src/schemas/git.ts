@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { ownerName, repositoryName, timestamp } from "./common.js";
+import { openEnum, type UnknownValue } from "./open-enum.js";
 
 /** Types of git objects a tag may point at (the OpenAPI enum adds `tag` for tags of tags, which git allows). */
 export const GIT_OBJECT_TYPES = ["commit", "tree", "blob", "tag"] as const;
 export const gitObjectType = z.enum(GIT_OBJECT_TYPES);
 export type GitObjectType = z.infer<typeof gitObjectType>;
 
-/** `reason` values of a signature verification (spec 2.4), besides the `unknown_signature_<suffix>` family. */
+/**
+ * `reason` values of a signature verification (spec 2.4), besides the `unknown_signature_<suffix>` family.
+ * A reason the service adds later parses too, kept as the string received.
+ */
 export const VERIFICATION_REASONS = [
   "expired_key",
   "not_signing_key",
@@ -25,16 +29,13 @@ export const VERIFICATION_REASONS = [
 
 /** A non-PGP signature: `unknown_signature_` followed by the signature type (spec 2.4). */
 export type UnknownSignatureReason = `unknown_signature_${string}`;
-export type VerificationReason = (typeof VERIFICATION_REASONS)[number] | UnknownSignatureReason;
+export type VerificationReason = (typeof VERIFICATION_REASONS)[number] | UnknownSignatureReason | UnknownValue;
 
-export const verificationReason: z.ZodType<VerificationReason> = z.union([
-  z.enum(VERIFICATION_REASONS),
-  z.templateLiteral(["unknown_signature_", z.string()]),
-]);
+export const verificationReason: z.ZodType<VerificationReason, string> = openEnum(VERIFICATION_REASONS);
 
-/** A git object id: 40 lowercase hex digits (SHA-1). */
-export const GIT_SHA_PATTERN = /^[0-9a-f]{40}$/;
-export const gitSha = z.string().regex(GIT_SHA_PATTERN, { message: "must be 40 lowercase hex digits (a git object id)" });
+/** A git object id: 40 lowercase hex digits (SHA-1) or, in a repository using SHA-256 object ids, 64. */
+export const GIT_SHA_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+export const gitSha = z.string().regex(GIT_SHA_PATTERN, { message: "must be 40 (SHA-1) or 64 (SHA-256) lowercase hex digits (a git object id)" });
 
 /**
  * Why git's check-ref-format would refuse a reference name, or undefined when it is valid.
@@ -156,7 +157,7 @@ export const gitVerification = z.looseObject({
 export type GitVerification = z.infer<typeof gitVerification>;
 
 /** A git object another object or a reference points at. */
-export const gitObjectPointer = z.looseObject({ type: z.string(), sha: z.string(), url: z.string() });
+export const gitObjectPointer = z.looseObject({ type: openEnum(GIT_OBJECT_TYPES), sha: z.string(), url: z.string() });
 export type GitObjectPointer = z.infer<typeof gitObjectPointer>;
 
 /** A tag object (spec 2.4). */

@@ -1,6 +1,64 @@
 import { z } from "zod";
 import { ownerName, timestamp } from "./common.js";
+import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
+
+/**
+ * Issue event kinds known to this client (spec 6.3 leaves the list open; these are the OpenAPI description's).
+ * A kind the service adds later is kept as a string.
+ */
+export const ISSUE_EVENT_KINDS = [
+  "added_to_project",
+  "assigned",
+  "automatic_base_change_failed",
+  "automatic_base_change_succeeded",
+  "base_ref_changed",
+  "closed",
+  "commented",
+  "committed",
+  "connected",
+  "converted_note_to_issue",
+  "converted_to_discussion",
+  "cross-referenced",
+  "demilestoned",
+  "deployed",
+  "deployment_environment_changed",
+  "disconnected",
+  "head_ref_deleted",
+  "head_ref_force_pushed",
+  "head_ref_restored",
+  "labeled",
+  "locked",
+  "marked_as_duplicate",
+  "mentioned",
+  "merged",
+  "milestoned",
+  "moved_columns_in_project",
+  "pinned",
+  "ready_for_review",
+  "referenced",
+  "removed_from_project",
+  "renamed",
+  "reopened",
+  "review_dismissed",
+  "review_request_removed",
+  "review_requested",
+  "reviewed",
+  "subscribed",
+  "transferred",
+  "unassigned",
+  "unlabeled",
+  "unlocked",
+  "unmarked_as_duplicate",
+  "unpinned",
+  "unsubscribed",
+  "user_blocked",
+] as const;
+export type IssueEventKind = OpenEnum<(typeof ISSUE_EVENT_KINDS)[number]>;
+
+/** Why an issue is in its state; a reason the service adds later is kept as a string. */
+export const ISSUE_STATE_REASONS = ["completed", "not_planned", "reopened", "duplicate"] as const;
+export type IssueStateReason = OpenEnum<(typeof ISSUE_STATE_REASONS)[number]>;
 
 /** Page rules of the issue event lists (30 by default, at most 100). */
 export const ISSUE_EVENTS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
@@ -64,7 +122,7 @@ export const issueObject = z.looseObject({
   events_url: z.string().optional(),
   html_url: z.string(),
   number: z.number().int(),
-  state: z.string(),
+  state: openEnum(["open", "closed"]),
   title: z.string(),
   body: z.string().nullable().optional(),
   user: simpleUser.nullable(),
@@ -82,7 +140,7 @@ export const issueObject = z.looseObject({
   created_at: timestamp,
   updated_at: timestamp,
   author_association: z.string().optional(),
-  state_reason: z.string().nullable().optional(),
+  state_reason: openEnum(ISSUE_STATE_REASONS).nullable().optional(),
 });
 export type Issue = z.infer<typeof issueObject>;
 
@@ -95,7 +153,7 @@ export const issueEvent = z.looseObject({
   node_id: z.string(),
   url: z.string(),
   actor: simpleUser.nullable(),
-  event: z.string(),
+  event: openEnum(ISSUE_EVENT_KINDS),
   commit_id: z.string().nullable(),
   commit_url: z.string().nullable(),
   created_at: timestamp,

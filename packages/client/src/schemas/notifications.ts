@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ownerName, timestamp } from "./common.js";
+import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
-/** Values of a thread's `reason` (spec 2.5); `team_mentioned` is not one. Unknown reasons are kept as strings. */
+/** Values of a thread's `reason` (spec 2.5); `team_mentioned` is not one. A reason the service adds later is kept as a string. */
 export const NOTIFICATION_REASONS = [
   "approval_requested",
   "assign",
@@ -18,7 +19,26 @@ export const NOTIFICATION_REASONS = [
   "subscribed",
   "team_mention",
 ] as const;
-export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
+export type KnownNotificationReason = (typeof NOTIFICATION_REASONS)[number];
+/** A thread's `reason`: a known one, or (from a newer service) any other string, passed through. */
+export type NotificationReason = OpenEnum<KnownNotificationReason>;
+
+/** Subject types a thread is known to carry; the service adds others (they are kept as strings). */
+export const NOTIFICATION_SUBJECT_TYPES = [
+  "Issue",
+  "PullRequest",
+  "Commit",
+  "Release",
+  "Discussion",
+  "CheckSuite",
+  "WorkflowRun",
+  "RepositoryInvitation",
+  "RepositoryVulnerabilityAlert",
+  "RepositoryDependabotAlertsThread",
+  "SecurityAdvisory",
+  "MemberFeatureRequest",
+] as const;
+export type NotificationSubjectType = OpenEnum<(typeof NOTIFICATION_SUBJECT_TYPES)[number]>;
 
 /** The most threads one page of `GET /notifications` holds (spec 8), and its default. */
 export const NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 50 } as const;
@@ -44,7 +64,7 @@ export const notificationSubject = z.looseObject({
   title: z.string(),
   url: z.string().nullable(),
   latest_comment_url: z.string().nullable(),
-  type: z.string(),
+  type: openEnum(NOTIFICATION_SUBJECT_TYPES),
 });
 export type NotificationSubject = z.infer<typeof notificationSubject>;
 
@@ -53,7 +73,7 @@ export const notificationThread = z.looseObject({
   id: z.string(),
   repository: notificationRepository,
   subject: notificationSubject,
-  reason: z.string(),
+  reason: openEnum(NOTIFICATION_REASONS),
   unread: z.boolean(),
   updated_at: timestamp,
   /** Null until the thread was first read. */
@@ -68,7 +88,7 @@ export const notificationThreadList = z.array(notificationThread);
 export const threadSubscription = z.looseObject({
   subscribed: z.boolean(),
   ignored: z.boolean(),
-  reason: z.string().nullable(),
+  reason: openEnum(NOTIFICATION_REASONS).nullable(),
   created_at: timestamp.nullable(),
   url: z.string(),
   thread_url: z.string().optional(),

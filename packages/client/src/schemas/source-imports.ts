@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ownerName, repositoryName } from "./common.js";
+import { openEnum, type OpenEnum } from "./open-enum.js";
 
 /** The moment the source import endpoints closed (spec sections 1 and 9): 2024-04-12 00:00 UTC. */
 export const SOURCE_IMPORTS_RETIRED_AT = "2024-04-12T00:00:00Z";
@@ -32,8 +33,9 @@ export const IMPORT_STATUSES = [...IMPORT_WORKING_STATUSES, "complete", ...IMPOR
  */
 export const IMPORT_OTHER_STATUSES = ["auth", "none", "choose", "waiting_to_push", "setup", "unknown"] as const;
 
-export const importStatus = z.enum([...IMPORT_STATUSES, ...IMPORT_OTHER_STATUSES]);
-export type ImportStatus = z.infer<typeof importStatus>;
+/** An import's `status`: a known one or, from a newer service, any other string (a follower treats it as working). */
+export const importStatus = openEnum([...IMPORT_STATUSES, ...IMPORT_OTHER_STATUSES]);
+export type ImportStatus = OpenEnum<(typeof IMPORT_STATUSES)[number] | (typeof IMPORT_OTHER_STATUSES)[number]>;
 
 /** Git LFS preference values (spec 2.9 and 3.1). */
 export const LFS_PREFERENCES = ["opt_in", "opt_out", "undecided"] as const;
@@ -61,8 +63,8 @@ const count = z.number().int().nullable().optional();
  * both are accepted (see `importProgressOf`).
  */
 export const sourceImport = z.looseObject({
-  vcs: z.string().nullable(),
-  use_lfs: z.union([z.enum(LFS_PREFERENCES), z.boolean()]).optional(),
+  vcs: openEnum(IMPORT_VCS_TYPES).nullable(),
+  use_lfs: z.union([openEnum(LFS_PREFERENCES), z.boolean()]).optional(),
   vcs_url: z.string(),
   svc_root: z.string().optional(),
   svn_root: z.string().optional(),

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EVENT_FEED_PAGE_LIMITS, PUBLIC_EVENTS_PAGE_LIMITS } from "@shiplog/client";
 import type { Principal } from "../access-control.js";
@@ -6,6 +5,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredEvent } from "../event-feeds.js";
 import { actorView, baseUrlOf, eventOrgView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
+import { notModifiedSince } from "./conditional-get.js";
 import { pageOf, readPageLeniently, type ListLimits } from "./list-paging.js";
 
 const DOCS = "/activity/events";
@@ -41,12 +41,10 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     const base = baseUrlOf(request);
     const items = pageOf(events, page, perPage, request, reply, base);
     const lastPage = Math.max(1, Math.ceil(events.length / perPage));
-    const etag = `W/"${createHash("sha1").update(`${items.map((e) => e.id).join(",")}|${page}|${perPage}|${lastPage}`).digest("hex")}"`;
-    reply.header("etag", etag);
+    const unchanged = notModifiedSince(request, reply, `${items.map((e) => e.id).join(",")}|${page}|${perPage}|${lastPage}`);
     reply.header("x-poll-interval", String(feeds.pollIntervalSeconds));
     reply.header("cache-control", "private, max-age=60, s-maxage=60");
-    const ifNoneMatch = request.headers["if-none-match"];
-    if (ifNoneMatch !== undefined && String(ifNoneMatch).split(",").some((tag) => tag.trim() === etag || tag.trim() === "*")) {
+    if (unchanged) {
       reply.removeHeader("link");
       return reply.code(304).send();
     }

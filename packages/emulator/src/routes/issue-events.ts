@@ -4,6 +4,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
 import { baseUrlOf, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
+import { notModifiedSince } from "./conditional-get.js";
 import { pageOf, readPage } from "./list-paging.js";
 
 const DOCS = "/issues/events";
@@ -128,7 +129,14 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
       const events = store.repoEvents(owner, repo).filter((e) => !store.issue(owner, repo, e.issueNumber)?.deleted);
       const base = baseUrlOf(request);
-      return reply.send(pageOf(events, paging.page, paging.perPage, request, reply, base).map((e) => eventView(base, e, true)));
+      const page = pageOf(events, paging.page, paging.perPage, request, reply, base);
+      // Conditional reads as on every list of the service: an unchanged page answers 304, free of rate limit.
+      const pages = Math.ceil(events.length / paging.perPage);
+      if (notModifiedSince(request, reply, `${page.map((e) => `${e.id}@${store.issue(owner, repo, e.issueNumber)?.updatedAtMs}`).join(",")}|${paging.page}|${paging.perPage}|${pages}`)) {
+        reply.removeHeader("link");
+        return reply.code(304).send();
+      }
+      return reply.send(page.map((e) => eventView(base, e, true)));
     },
   );
 
