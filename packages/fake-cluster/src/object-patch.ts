@@ -2,7 +2,19 @@ import type { Operation } from "fast-json-patch";
 import fastJsonPatch from "fast-json-patch";
 import { badRequest, ApiError } from "./status.js";
 
-const { applyPatch, JsonPatchError } = fastJsonPatch;
+const { applyPatch, JsonPatchError, validator } = fastJsonPatch;
+
+/** RFC 6901: an array index has no leading zeros ("01" is not index 1). */
+function checkArrayIndexes(document: unknown, path: string | undefined): void {
+  if (!path) return;
+  let cur: unknown = document;
+  for (const raw of path.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(cur) && /^0\d+$/.test(token)) throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
+    if (cur === null || typeof cur !== "object") return;
+    cur = (cur as Record<string, unknown>)[token];
+  }
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -33,7 +45,12 @@ const MALFORMED = new Set([
 export function jsonPatch(target: unknown, operations: unknown): unknown {
   if (!Array.isArray(operations)) throw badRequest("json patch: the body must be an array of operations");
   try {
-    return applyPatch(structuredClone(target), operations as Operation[], true, true, false).newDocument;
+    const validate = (op: Operation, index: number, document: unknown, existing: string) => {
+      validator(op, index, document, existing);
+      checkArrayIndexes(document, op.path);
+      if ("from" in op) checkArrayIndexes(document, op.from);
+    };
+    return applyPatch(structuredClone(target), operations as Operation[], validate, true, false).newDocument;
   } catch (error) {
     if (!(error instanceof JsonPatchError)) throw error;
     const what = error.message.split("\n")[0];
