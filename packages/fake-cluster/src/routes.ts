@@ -155,12 +155,33 @@ function decodeBody(kind: ResourceKind, body: unknown, validation: FieldValidati
   return value;
 }
 
+// The API server's JSON decoder stops at this depth; deeper bodies would overflow recursive code further on.
+const MAX_JSON_DEPTH = 10000;
+
+/** Deepest bracket nesting of JSON text, outside strings (one pass, no recursion). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+
 function parseBody(request: FastifyRequest): any {
   const raw = request.body;
   if (raw === undefined || raw === null || raw === "") return undefined;
   if (typeof raw !== "string") return raw;
   const type = request.headers["content-type"] ?? "";
   if (type.includes("yaml") || type.includes("protobuf")) throw unsupportedMediaType(type);
+  if (nestingDepth(raw) > MAX_JSON_DEPTH) throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
   try {
     return JSON.parse(raw);
   } catch (error) {

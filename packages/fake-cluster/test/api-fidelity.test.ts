@@ -56,6 +56,13 @@ describe("API server fidelity over HTTP", () => {
     expect(cluster.store.resourceVersion()).toBe(rv);
   });
 
+  it("answers 400 for absurdly deep JSON instead of failing inside", async () => {
+    const deep = `{"metadata":{"name":"deep"},"data":{"k":"v"},"x":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const res = await call("POST", "/api/v1/namespaces/default/configmaps", deep);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/exceeded max depth/);
+  });
+
   it("drops unknown fields with a Warning header, refuses them with fieldValidation=Strict", async () => {
     const warned = await call("POST", deployments, deployment("unknown", { bogusField: 1 }));
     expect(warned.status).toBe(201);
