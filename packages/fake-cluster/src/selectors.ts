@@ -158,7 +158,7 @@ export function matchesLabels(selector: LabelSelector, labels: Record<string, st
   return true;
 }
 
-/** Splits on commas that are not inside parentheses. */
+/** Splits field selector terms on commas (values cannot contain them). */
 function splitTerms(text: string): string[] {
   return text
     .split(",")
@@ -232,4 +232,17 @@ export function selectorFromSpec(spec: { matchLabels?: Record<string, string>; m
     else if (e.operator === "DoesNotExist") requirements.push({ op: "!", key: e.key });
   }
   return { requirements };
+}
+
+/** metav1.FormatLabelSelector: a LabelSelector object as selector text ("app=web,tier in (a,b)"), "<none>" if empty. */
+export function formatLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+  const parts = Object.keys(selector?.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}=${selector!.matchLabels![k]}`);
+  for (const e of selector?.matchExpressions ?? []) {
+    if (e.operator === "Exists") parts.push(e.key);
+    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${e.operator === "In" ? "in" : "notin"} (${[...(e.values ?? [])].sort().join(",")})`);
+  }
+  return parts.length === 0 ? "<none>" : parts.join(",");
 }

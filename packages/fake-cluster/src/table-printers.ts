@@ -2,6 +2,7 @@
 // `kubectl get`, with the priority-1 columns `-o wide` adds, worded as the API server's printers fill them.
 import type { KubeObject } from "./kube-object.js";
 import type { ResourceName } from "./resource-kinds.js";
+import { formatLabelSelector as selectorText } from "./selectors.js";
 
 interface Column {
   name: string;
@@ -39,21 +40,6 @@ const age: Column = { name: "Age", type: "string", description: "CreationTimesta
 
 function templateOf(obj: KubeObject): any {
   return obj.kind === "CronJob" ? obj.spec?.jobTemplate?.spec?.template : obj.spec?.template;
-}
-
-/** metav1.FormatLabelSelector */
-function selectorText(selector: any): string {
-  if (!selector) return "<none>";
-  const parts = Object.keys(selector.matchLabels ?? {})
-    .sort()
-    .map((k) => `${k}=${selector.matchLabels[k]}`);
-  for (const e of selector.matchExpressions ?? []) {
-    const op = { In: "in", NotIn: "notin", Exists: "", DoesNotExist: "!" }[e.operator as string];
-    if (e.operator === "Exists") parts.push(e.key);
-    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
-    else parts.push(`${e.key} ${op} (${[...(e.values ?? [])].sort().join(",")})`);
-  }
-  return parts.length === 0 ? "<none>" : parts.join(",");
 }
 
 const wideTemplateColumns: Column[] = [
