@@ -14,21 +14,43 @@ function defaultPullPolicy(image: string | undefined): string {
   return colon < 0 || lastPart.slice(colon + 1) === "latest" ? "Always" : "IfNotPresent";
 }
 
-function containerDefaults(containers: any[] | undefined): any[] | undefined {
-  return containers?.map((c) => {
-    const out = { ...c };
-    fill(out, { resources: {}, terminationMessagePath: "/dev/termination-log", terminationMessagePolicy: "File", imagePullPolicy: defaultPullPolicy(c.image) });
-    if (Array.isArray(c.ports)) out.ports = c.ports.map((p: any) => ({ ...p, protocol: p.protocol ?? "TCP" }));
-    return out;
-  });
+const EMPTY = Object.freeze({});
+
+/** A container with the API server's defaults; the same object when it already has them all (the common case). */
+function containerDefaults(c: any): any {
+  const ports: any[] | undefined = Array.isArray(c.ports) && c.ports.some((p: any) => p.protocol === undefined) ? c.ports : undefined;
+  if (c.resources !== undefined && c.terminationMessagePath !== undefined && c.terminationMessagePolicy !== undefined && c.imagePullPolicy !== undefined && !ports) return c;
+  const out = { ...c };
+  if (out.resources === undefined) out.resources = EMPTY;
+  if (out.terminationMessagePath === undefined) out.terminationMessagePath = "/dev/termination-log";
+  if (out.terminationMessagePolicy === undefined) out.terminationMessagePolicy = "File";
+  if (out.imagePullPolicy === undefined) out.imagePullPolicy = defaultPullPolicy(c.image);
+  if (ports) out.ports = ports.map((p) => (p.protocol === undefined ? { ...p, protocol: "TCP" } : p));
+  return out;
 }
 
-/** SetDefaults_PodSpec and the container defaults, for pods and pod templates alike. */
+function containerListDefaults(list: any[]): any[] {
+  let changed = false;
+  const out = list.map((c) => {
+    const d = containerDefaults(c);
+    if (d !== c) changed = true;
+    return d;
+  });
+  return changed ? out : list;
+}
+
+/** SetDefaults_PodSpec and the container defaults, for pods and pod templates alike (a hot path: no needless copies). */
 export function podSpecDefaults(spec: any): any {
   if (spec === undefined || spec === null || typeof spec !== "object") return spec;
   const out = { ...spec };
-  fill(out, { restartPolicy: "Always", terminationGracePeriodSeconds: 30, dnsPolicy: "ClusterFirst", securityContext: {}, schedulerName: "default-scheduler" });
-  for (const field of ["containers", "initContainers", "ephemeralContainers"]) if (out[field]) out[field] = containerDefaults(out[field]);
+  if (out.restartPolicy === undefined) out.restartPolicy = "Always";
+  if (out.terminationGracePeriodSeconds === undefined) out.terminationGracePeriodSeconds = 30;
+  if (out.dnsPolicy === undefined) out.dnsPolicy = "ClusterFirst";
+  if (out.securityContext === undefined) out.securityContext = EMPTY;
+  if (out.schedulerName === undefined) out.schedulerName = "default-scheduler";
+  if (Array.isArray(out.containers)) out.containers = containerListDefaults(out.containers);
+  if (Array.isArray(out.initContainers)) out.initContainers = containerListDefaults(out.initContainers);
+  if (Array.isArray(out.ephemeralContainers)) out.ephemeralContainers = containerListDefaults(out.ephemeralContainers);
   return out;
 }
 
@@ -42,15 +64,27 @@ function templateDefaults(template: any): any {
  * comes back filled in): pod specs and templates, workload specs.
  */
 export function applySpecDefaults(resource: ResourceName, obj: KubeObject): KubeObject {
-  const spec = obj.spec === undefined || obj.spec === null ? undefined : { ...obj.spec };
   switch (resource) {
     case "pods": {
+      // podSpecDefaults copies the spec itself.
+      const spec = obj.spec === undefined || obj.spec === null ? undefined : obj.spec;
       // The ServiceAccount admission plugin and the priority admission fill these for pods only.
       const out = podSpecDefaults(spec ?? {});
-      fill(out, { serviceAccountName: "default", enableServiceLinks: true, priority: 0, preemptionPolicy: "PreemptLowerPriority" });
-      fill(out, { serviceAccount: out.serviceAccountName });
+      if (out.serviceAccountName === undefined) out.serviceAccountName = "default";
+      if (out.serviceAccount === undefined) out.serviceAccount = out.serviceAccountName;
+      if (out.enableServiceLinks === undefined) out.enableServiceLinks = true;
+      if (out.priority === undefined) out.priority = 0;
+      if (out.preemptionPolicy === undefined) out.preemptionPolicy = "PreemptLowerPriority";
       return { ...obj, spec: out };
     }
+    default:
+      return workloadSpecDefaults(resource, obj);
+  }
+}
+
+function workloadSpecDefaults(resource: ResourceName, obj: KubeObject): KubeObject {
+  const spec = obj.spec === undefined || obj.spec === null ? undefined : { ...obj.spec };
+  switch (resource) {
     case "deployments": {
       const out = spec ?? {};
       fill(out, { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });

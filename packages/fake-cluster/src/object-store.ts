@@ -245,7 +245,8 @@ export class ObjectStore {
     const prev = table.get(key);
     if (!prev) throw notFound(kind, next.metadata.name!);
     const meta: ObjectMeta = { ...next.metadata };
-    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
+    // Controllers write status with the stored spec object itself: no need to compare it.
+    if (next.spec !== undefined && next.spec !== prev.spec && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
       meta.generation = (prev.metadata.generation ?? 0) + 1;
     }
     // A terminating namespace also waits for spec.finalizers (its content being removed).
