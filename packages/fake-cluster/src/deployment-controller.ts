@@ -157,7 +157,11 @@ export class DeploymentController {
     };
     const unavailable = sum((rs) => rs.spec?.replicas ?? 0) - available;
     if (unavailable > 0) status.unavailableReplicas = unavailable;
-    if (statusChanged(current.status, status)) this.store.write("deployments", { ...current, status });
+    // The Deployment carries its newest ReplicaSet's revision (kubectl rollout history/undo read it).
+    const revision = fresh ? String(revisionOf(fresh)) : undefined;
+    const annotations = revision && current.metadata.annotations?.[REVISION] !== revision ? { ...current.metadata.annotations, [REVISION]: revision } : undefined;
+    if (annotations) this.store.write("deployments", { ...current, metadata: { ...current.metadata, annotations }, status });
+    else if (statusChanged(current.status, status)) this.store.write("deployments", { ...current, status });
   }
 
   private createReplicaSet(d: KubeObject, hash: string, replicas: number, revision: number, desired: number, maxReplicas: number): KubeObject | undefined {

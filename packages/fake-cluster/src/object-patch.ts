@@ -1,4 +1,20 @@
+import type { Operation } from "fast-json-patch";
+import fastJsonPatch from "fast-json-patch";
 import { badRequest, ApiError } from "./status.js";
+
+const { applyPatch, JsonPatchError, validator } = fastJsonPatch;
+
+/** RFC 6901: an array index has no leading zeros ("01" is not index 1). */
+function checkArrayIndexes(document: unknown, path: string | undefined): void {
+  if (!path) return;
+  let cur: unknown = document;
+  for (const raw of path.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(cur) && /^0\d+$/.test(token)) throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
+    if (cur === null || typeof cur !== "object") return;
+    cur = (cur as Record<string, unknown>)[token];
+  }
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -13,99 +29,32 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-interface Operation {
-  op: string;
-  path: string;
-  from?: string;
-  value?: unknown;
-}
+// Malformed operations are the client's syntax error (400); a path that does not resolve or a failed `test` is a
+// patch that does not apply to this object (422), as the API server answers them.
+const MALFORMED = new Set([
+  "SEQUENCE_NOT_AN_ARRAY",
+  "OPERATION_NOT_AN_OBJECT",
+  "OPERATION_OP_INVALID",
+  "OPERATION_PATH_INVALID",
+  "OPERATION_FROM_REQUIRED",
+  "OPERATION_VALUE_REQUIRED",
+  "OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED",
+]);
 
-function pointer(path: string): string[] {
-  if (path === "") return [];
-  if (!path.startsWith("/")) throw badRequest(`json patch: path "${path}" must start with "/"`);
-  return path
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-function parentOf(doc: unknown, tokens: string[], path: string): { parent: any; key: string } {
-  let cur: any = doc;
-  for (const t of tokens.slice(0, -1)) {
-    if (cur === null || typeof cur !== "object" || !(t in cur)) throw new ApiError(422, "Invalid", `json patch: path "${path}" does not exist`);
-    cur = Array.isArray(cur) ? cur[Number(t)] : cur[t];
-  }
-  if (cur === null || typeof cur !== "object") throw new ApiError(422, "Invalid", `json patch: path "${path}" does not exist`);
-  return { parent: cur, key: tokens[tokens.length - 1]! };
-}
-
-function read(doc: unknown, path: string): unknown {
-  let cur: any = doc;
-  for (const t of pointer(path)) {
-    if (cur === null || typeof cur !== "object" || !(t in cur)) throw new ApiError(422, "Invalid", `json patch: path "${path}" does not exist`);
-    cur = Array.isArray(cur) ? cur[Number(t)] : cur[t];
-  }
-  return cur;
-}
-
-function add(doc: unknown, path: string, value: unknown): unknown {
-  const tokens = pointer(path);
-  if (tokens.length === 0) return value;
-  const { parent, key } = parentOf(doc, tokens, path);
-  if (Array.isArray(parent)) {
-    const index = key === "-" ? parent.length : Number(key);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new ApiError(422, "Invalid", `json patch: index "${key}" out of range`);
-    parent.splice(index, 0, value);
-  } else parent[key] = value;
-  return doc;
-}
-
-function remove(doc: unknown, path: string): unknown {
-  const tokens = pointer(path);
-  const { parent, key } = parentOf(doc, tokens, path);
-  if (Array.isArray(parent)) {
-    const index = Number(key);
-    if (!Number.isInteger(index) || index < 0 || index >= parent.length) throw new ApiError(422, "Invalid", `json patch: index "${key}" out of range`);
-    parent.splice(index, 1);
-  } else {
-    if (!(key in parent)) throw new ApiError(422, "Invalid", `json patch: path "${path}" does not exist`);
-    delete parent[key];
-  }
-  return doc;
-}
-
-/** RFC 6902 JSON patch on a deep copy of `target`. */
+/** RFC 6902 JSON patch (fast-json-patch, operations validated) on a copy of `target`. */
 export function jsonPatch(target: unknown, operations: unknown): unknown {
-  if (!Array.isArray(operations)) throw badRequest("json patch: body must be an array of operations");
-  let doc = structuredClone(target);
-  for (const raw of operations as Operation[]) {
-    if (!isObject(raw) || typeof raw.op !== "string" || typeof raw.path !== "string") throw badRequest("json patch: each operation needs string op and path");
-    switch (raw.op) {
-      case "add":
-        doc = add(doc, raw.path, structuredClone(raw.value));
-        break;
-      case "remove":
-        doc = remove(doc, raw.path);
-        break;
-      case "replace":
-        doc = remove(doc, raw.path);
-        doc = add(doc, raw.path, structuredClone(raw.value));
-        break;
-      case "move": {
-        const value = read(doc, raw.from ?? "");
-        doc = remove(doc, raw.from ?? "");
-        doc = add(doc, raw.path, value);
-        break;
-      }
-      case "copy":
-        doc = add(doc, raw.path, structuredClone(read(doc, raw.from ?? "")));
-        break;
-      case "test":
-        if (JSON.stringify(read(doc, raw.path)) !== JSON.stringify(raw.value)) throw new ApiError(422, "Invalid", `json patch: test failed at "${raw.path}"`);
-        break;
-      default:
-        throw badRequest(`json patch: unsupported op "${raw.op}"`);
-    }
+  if (!Array.isArray(operations)) throw badRequest("json patch: the body must be an array of operations");
+  try {
+    const validate = (op: Operation, index: number, document: unknown, existing: string) => {
+      validator(op, index, document, existing);
+      checkArrayIndexes(document, op.path);
+      if ("from" in op) checkArrayIndexes(document, op.from);
+    };
+    return applyPatch(structuredClone(target), operations as Operation[], validate, true, false).newDocument;
+  } catch (error) {
+    if (!(error instanceof JsonPatchError)) throw error;
+    const what = error.message.split("\n")[0];
+    if (MALFORMED.has(error.name)) throw badRequest(`json patch: ${what}`);
+    throw new ApiError(422, "Invalid", `json patch: ${what}`);
   }
-  return doc;
 }

@@ -2,17 +2,22 @@ import type { KubeObject, ObjectMeta } from "./kube-object.js";
 import { objectKey } from "./kube-object.js";
 import type { StoreEvent } from "./history-log.js";
 import { HistoryLog } from "./history-log.js";
-import { applyCreateDefaults } from "./object-defaults.js";
-import { validateObject } from "./object-validation.js";
+import { applyCreateDefaults, applySpecDefaults } from "./object-defaults.js";
+import { validateObject } from "./validation/index.js";
 import type { NameGenerator } from "./name-generator.js";
 import type { ResourceKind, ResourceName } from "./resource-kinds.js";
 import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
 import { matchesFilter } from "./selectors.js";
-import { ApiError, alreadyExists, conflict, invalid, notFound } from "./status.js";
+import { ApiError, alreadyExists, conflict, invalid, invalidObject, notFound } from "./status.js";
 
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** names.SimpleNameGenerator: generateName is cut so that base + 5 random characters fit a DNS label. */
+const MAX_GENERATED_BASE = 58;
+
+/** Write options the API passes through: `dryRun` validates and answers without storing or notifying. */
+export interface WriteOptions {
+  dryRun?: boolean;
+}
 
 /** Kubernetes timestamps have second precision. */
 export function nowTimestamp(): string {
@@ -145,19 +150,12 @@ export class ObjectStore {
     return this.tables.get(resource)!.values();
   }
 
-  /** Creates an object as the API does: names, namespace existence, uid, resourceVersion; 409 if taken. */
-  create(resource: ResourceName, input: KubeObject): KubeObject {
+  /** Creates an object as the API does: defaults, namespace existence, validation, uid, resourceVersion; 409 if taken. */
+  create(resource: ResourceName, input: KubeObject, options: WriteOptions = {}): KubeObject {
     const kind = resourceKindOrThrow(resource);
     const meta: ObjectMeta = { ...(input.metadata ?? {}) };
-    if (!meta.name) {
-      if (meta.generateName) meta.name = `${meta.generateName}${this.names.suffix()}`;
-      else throw invalid(kind, "", "metadata.name", "Required value: name or generateName is required");
-    }
-    const name = meta.name;
-    const nameRule = resource === "namespaces" ? DNS_LABEL : DNS_SUBDOMAIN;
-    if (!nameRule.test(name) || name.length > (resource === "namespaces" ? 63 : 253)) {
-      throw invalid(kind, name, "metadata.name", `Invalid value: "${name}": a lowercase RFC 1123 ${resource === "namespaces" ? "label" : "subdomain"} must consist of lower case alphanumeric characters, '-' or '.'`);
-    }
+    if (!meta.name && meta.generateName) meta.name = `${meta.generateName.slice(0, MAX_GENERATED_BASE)}${this.names.suffix()}`;
+    const name = meta.name ?? "";
     if (kind.namespaced) {
       if (!meta.namespace) throw invalid(kind, name, "metadata.namespace", "Required value");
       const ns = this.get("namespaces", undefined, meta.namespace);
@@ -168,19 +166,23 @@ export class ObjectStore {
     } else {
       delete meta.namespace;
     }
-    validateObject(resource, { ...input, metadata: meta });
+    const defaulted = applySpecDefaults(resource, { ...input, metadata: meta });
+    const errors = validateObject(resource, defaulted);
+    if (errors.length > 0) throw invalidObject(kind, name, errors);
     const table = this.tables.get(resource)!;
     const key = objectKey(meta.namespace, name);
     if (table.has(key)) throw alreadyExists(kind, name);
-    this.rv++;
     meta.uid = this.names.uid();
-    meta.resourceVersion = String(this.rv);
     meta.creationTimestamp = nowTimestamp();
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     if (input.spec !== undefined) meta.generation = 1;
     else delete meta.generation;
-    const obj = applyCreateDefaults(resource, { ...input, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
+    if (options.dryRun) delete meta.resourceVersion;
+    else meta.resourceVersion = String(this.rv + 1);
+    const obj = applyCreateDefaults(resource, { ...defaulted, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
+    if (options.dryRun) return obj;
+    this.rv++;
     table.set(key, obj);
     this.index(resource, key, undefined, obj);
     this.emit({ type: "ADDED", resource, object: obj, prev: undefined, rv: this.rv });
@@ -191,19 +193,21 @@ export class ObjectStore {
    * Updates as PUT does: 409 on a stale metadata.resourceVersion (unconditional when absent); the main resource
    * keeps the stored status, the status subresource keeps everything but status.
    */
-  update(resource: ResourceName, input: KubeObject, subresource?: "status"): KubeObject {
+  update(resource: ResourceName, input: KubeObject, subresource?: "status", options: WriteOptions = {}): KubeObject {
     const kind = resourceKindOrThrow(resource);
     const name = input.metadata?.name;
     if (!name) throw invalid(kind, "", "metadata.name", "Required value");
     const existing = this.getOrThrow(resource, input.metadata.namespace, name);
     const wantRv = input.metadata.resourceVersion;
     if (wantRv !== undefined && wantRv !== "" && wantRv !== existing.metadata.resourceVersion) throw conflict(kind, name);
-    validateObject(resource, subresource === "status" ? existing : input);
     let next: KubeObject;
     if (subresource === "status") {
       next = { ...existing, status: input.status };
     } else {
-      next = { ...input, apiVersion: existing.apiVersion, kind: existing.kind };
+      const defaulted = applySpecDefaults(resource, input);
+      const errors = validateObject(resource, { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } }, existing);
+      if (errors.length > 0) throw invalidObject(kind, name, errors);
+      next = { ...defaulted, apiVersion: existing.apiVersion, kind: existing.kind };
       if (kind.hasStatus) {
         if (existing.status === undefined) delete next.status;
         else next.status = existing.status;
@@ -218,7 +222,16 @@ export class ObjectStore {
       else delete meta.namespace;
       next.metadata = meta;
     }
+    if (options.dryRun) return this.preview(resource, next);
     return this.write(resource, next);
+  }
+
+  /** What `write` would store, without storing it (dryRun): the generation bump, the same resourceVersion. */
+  private preview(resource: ResourceName, next: KubeObject): KubeObject {
+    const prev = this.getOrThrow(resource, next.metadata.namespace, next.metadata.name!);
+    const meta: ObjectMeta = { ...next.metadata, resourceVersion: prev.metadata.resourceVersion };
+    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) meta.generation = (prev.metadata.generation ?? 0) + 1;
+    return { ...next, metadata: meta };
   }
 
   /**
@@ -232,7 +245,8 @@ export class ObjectStore {
     const prev = table.get(key);
     if (!prev) throw notFound(kind, next.metadata.name!);
     const meta: ObjectMeta = { ...next.metadata };
-    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
+    // Controllers write status with the stored spec object itself: no need to compare it.
+    if (next.spec !== undefined && next.spec !== prev.spec && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
       meta.generation = (prev.metadata.generation ?? 0) + 1;
     }
     // A terminating namespace also waits for spec.finalizers (its content being removed).
@@ -241,6 +255,7 @@ export class ObjectStore {
       return this.removeStored(resource, key, prev, { ...next, metadata: meta });
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
+    if (meta.ownerReferences && meta.ownerReferences.length === 0) delete meta.ownerReferences;
     this.rv++;
     meta.resourceVersion = String(this.rv);
     const obj: KubeObject = { ...next, metadata: meta };

@@ -29,8 +29,9 @@ export class ReplicaSetController {
     const desired = rs.spec?.replicas ?? 1;
     if (pods.length < desired) {
       for (let i = pods.length; i < desired; i++) {
-        let podName = `${name}-${this.names.suffix()}`;
-        while (this.store.get("pods", namespace, podName)) podName = `${name}-${this.names.suffix()}`;
+        const base = `${name}-`.slice(0, 58);
+        let podName = `${base}${this.names.suffix()}`;
+        while (this.store.get("pods", namespace, podName)) podName = `${base}${this.names.suffix()}`;
         pods.push(this.store.create("pods", podFromTemplate(rs.spec.template, { namespace, name: podName, owner: controllerRef(rs) })));
       }
     } else if (pods.length > desired) {

@@ -25,22 +25,41 @@ export interface ResourceKind {
   hasStatus: boolean;
   /** Default DeleteOptions.propagationPolicy when the client gives none. */
   defaultPropagation: PropagationPolicy;
+  /** kubectl's abbreviations (`kubectl get deploy`), as discovery lists them. */
+  shortNames?: string[];
+  /** Groupings such as `all` (`kubectl get all`). */
+  categories?: string[];
+  /** Whether the resource has the autoscaling/v1 `scale` subresource. */
+  hasScale?: boolean;
+  /** Field selectors the resource supports beyond metadata.name and metadata.namespace. */
+  fieldLabels?: string[];
 }
 
 export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
 
 const kinds: ResourceKind[] = [
-  { resource: "pods", group: "", version: "v1", kind: "Pod", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "configmaps", group: "", version: "v1", kind: "ConfigMap", namespaced: true, hasStatus: false, defaultPropagation: "Background" },
-  { resource: "namespaces", group: "", version: "v1", kind: "Namespace", namespaced: false, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "nodes", group: "", version: "v1", kind: "Node", namespaced: false, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "replicasets", group: "apps", version: "v1", kind: "ReplicaSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "deployments", group: "apps", version: "v1", kind: "Deployment", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "statefulsets", group: "apps", version: "v1", kind: "StatefulSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
-  { resource: "daemonsets", group: "apps", version: "v1", kind: "DaemonSet", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  {
+    resource: "pods",
+    group: "",
+    version: "v1",
+    kind: "Pod",
+    namespaced: true,
+    hasStatus: true,
+    defaultPropagation: "Background",
+    shortNames: ["po"],
+    categories: ["all"],
+    fieldLabels: ["spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.podIPs", "status.nominatedNodeName"],
+  },
+  { resource: "configmaps", group: "", version: "v1", kind: "ConfigMap", namespaced: true, hasStatus: false, defaultPropagation: "Background", shortNames: ["cm"] },
+  { resource: "namespaces", group: "", version: "v1", kind: "Namespace", namespaced: false, hasStatus: true, defaultPropagation: "Background", shortNames: ["ns"], fieldLabels: ["status.phase"] },
+  { resource: "nodes", group: "", version: "v1", kind: "Node", namespaced: false, hasStatus: true, defaultPropagation: "Background", shortNames: ["no"], fieldLabels: ["spec.unschedulable"] },
+  { resource: "replicasets", group: "apps", version: "v1", kind: "ReplicaSet", namespaced: true, hasStatus: true, defaultPropagation: "Background", shortNames: ["rs"], categories: ["all"], hasScale: true, fieldLabels: ["status.replicas"] },
+  { resource: "deployments", group: "apps", version: "v1", kind: "Deployment", namespaced: true, hasStatus: true, defaultPropagation: "Background", shortNames: ["deploy"], categories: ["all"], hasScale: true },
+  { resource: "statefulsets", group: "apps", version: "v1", kind: "StatefulSet", namespaced: true, hasStatus: true, defaultPropagation: "Background", shortNames: ["sts"], categories: ["all"], hasScale: true },
+  { resource: "daemonsets", group: "apps", version: "v1", kind: "DaemonSet", namespaced: true, hasStatus: true, defaultPropagation: "Background", shortNames: ["ds"], categories: ["all"] },
   // batch/v1 Jobs orphan their pods by default, as the real API server does (kubectl asks for Background).
-  { resource: "jobs", group: "batch", version: "v1", kind: "Job", namespaced: true, hasStatus: true, defaultPropagation: "Orphan" },
-  { resource: "cronjobs", group: "batch", version: "v1", kind: "CronJob", namespaced: true, hasStatus: true, defaultPropagation: "Background" },
+  { resource: "jobs", group: "batch", version: "v1", kind: "Job", namespaced: true, hasStatus: true, defaultPropagation: "Orphan", categories: ["all"], fieldLabels: ["status.successful"] },
+  { resource: "cronjobs", group: "batch", version: "v1", kind: "CronJob", namespaced: true, hasStatus: true, defaultPropagation: "Background", shortNames: ["cj"], categories: ["all"] },
   { resource: "leases", group: "coordination.k8s.io", version: "v1", kind: "Lease", namespaced: true, hasStatus: false, defaultPropagation: "Background" },
 ];
 

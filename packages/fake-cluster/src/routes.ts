@@ -6,13 +6,20 @@ import type { KubeObject } from "./kube-object.js";
 import { objectJson, objectKey } from "./kube-object.js";
 import type { ObjectStore } from "./object-store.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
+import { apiGroupList, apiResourceList } from "./discovery.js";
+import { openApiDocument, openApiRoot } from "./openapi-v3.js";
+import { scaleOf } from "./scale-subresource.js";
+import { toTable, wantsTable } from "./table-printers.js";
+import { DecodeError, decodeObject } from "./validation/index.js";
+import { decode } from "./validation/schema.js";
+import { scaleSchema } from "./validation/kind-schemas.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 import type { RequestStats } from "./request-stats.js";
 import type { ResourceKind } from "./resource-kinds.js";
-import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
+import { apiVersionOf, resourceKind } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
-import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { ApiError, badRequest, expired, successStatus } from "./status.js";
+import { checkFieldSelector, parseFieldSelector, parseLabelSelector } from "./selectors.js";
+import { ApiError, badRequest, expired, invalidObject, successStatus } from "./status.js";
 import type { WatchHub } from "./watch-stream.js";
 
 /** What the routes need from the cluster. */
@@ -33,7 +40,30 @@ interface Target {
 
 type Query = Record<string, string | string[] | undefined>;
 
-const BODY_TYPES = ["application/json", "application/merge-patch+json", "application/strategic-merge-patch+json", "application/json-patch+json", "application/apply-patch+yaml", "application/yaml"];
+const BODY_TYPES = [
+  "application/json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/json-patch+json",
+  "application/apply-patch+yaml",
+  "application/yaml",
+  "application/vnd.kubernetes.protobuf",
+];
+
+/** The fake speaks JSON only: protobuf and server-side apply are refused with a 415 that says so. */
+function unsupportedMediaType(type: string): ApiError {
+  if (type.includes("apply-patch")) {
+    return new ApiError(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; use client-side apply (kubectl apply --server-side=false)");
+  }
+  if (type.includes("protobuf")) {
+    return new ApiError(415, "UnsupportedMediaType", "protobuf request bodies (application/vnd.kubernetes.protobuf) are not supported by the shiplog fake cluster; send application/json");
+  }
+  return new ApiError(
+    415,
+    "UnsupportedMediaType",
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+  );
+}
 
 function notFoundPath(): ApiError {
   return new ApiError(404, "NotFound", "the server could not find the requested resource");
@@ -70,16 +100,88 @@ function parseTarget(group: string, version: string, rest: string[]): Target {
 }
 
 function filterFrom(target: Target, query: Query): ObjectFilter {
-  return { namespace: target.namespace, labels: parseLabelSelector(one(query, "labelSelector")), fields: parseFieldSelector(one(query, "fieldSelector")) };
+  const fields = parseFieldSelector(one(query, "fieldSelector"));
+  checkFieldSelector(target.kind, fields);
+  return { namespace: target.namespace, labels: parseLabelSelector(one(query, "labelSelector")), fields };
+}
+
+/** Which subresources exist: 404 for the rest (a GET of `/pods/x/bogus` must not return the pod). */
+function checkSubresource(target: Target): void {
+  const sub = target.subresource;
+  if (sub === undefined) return;
+  if (sub === "status" && target.kind.hasStatus) return;
+  if (sub === "scale" && target.kind.hasScale) return;
+  if (sub === "ephemeralcontainers" && target.kind.resource === "pods") return;
+  throw notFoundPath();
+}
+
+type FieldValidation = "Strict" | "Warn" | "Ignore";
+
+/** Query options of a write: dryRun=All, fieldValidation (default Warn, as API servers from 1.27). */
+function writeOptions(query: Query): { dryRun: boolean; fieldValidation: FieldValidation } {
+  const raw = query.dryRun;
+  const dry = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  for (const value of dry) if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
+  const validation = one(query, "fieldValidation") ?? "Warn";
+  if (validation !== "Strict" && validation !== "Warn" && validation !== "Ignore") {
+    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(validation)}: supported values: "Ignore", "Strict", "Warn"`);
+  }
+  return { dryRun: dry.length > 0, fieldValidation: validation };
+}
+
+/** Adds `Warning: 299 - "<text>"` headers, as the API server does for dropped fields. */
+function addWarnings(reply: FastifyReply, texts: string[]): void {
+  const existing = reply.getHeader("Warning");
+  const before = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  reply.header("Warning", [...before, ...texts.map((t) => `299 - ${JSON.stringify(t)}`)]);
+}
+
+/** Decodes a body as the kind's Go type would: 400 for wrong types, unknown fields warned about or refused. */
+function decodeBody(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply, schema = decodeObject.bind(null, kind.resource)): KubeObject {
+  const obj = requireObjectBody(body, kind);
+  const cannot = `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}`;
+  let decoded;
+  try {
+    decoded = schema(obj);
+  } catch (error) {
+    if (error instanceof DecodeError) throw badRequest(`${cannot}: ${error.message}`);
+    throw error;
+  }
+  const unknown = decoded.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (unknown.length > 0 && validation === "Strict") throw badRequest(`${cannot}: strict decoding error: ${unknown.join(", ")}`);
+  if (unknown.length > 0 && validation === "Warn") addWarnings(reply, unknown);
+  const value = decoded.value as KubeObject;
+  value.metadata ??= {};
+  return value;
+}
+
+// The API server's JSON decoder stops at this depth; deeper bodies would overflow recursive code further on.
+const MAX_JSON_DEPTH = 10000;
+
+/** Deepest bracket nesting of JSON text, outside strings (one pass, no recursion). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
 }
 
 function parseBody(request: FastifyRequest): any {
   const raw = request.body;
   if (raw === undefined || raw === null || raw === "") return undefined;
   if (typeof raw !== "string") return raw;
-  if (request.headers["content-type"]?.includes("yaml")) {
-    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`);
-  }
+  const type = request.headers["content-type"] ?? "";
+  if (type.includes("yaml") || type.includes("protobuf")) throw unsupportedMediaType(type);
+  if (nestingDepth(raw) > MAX_JSON_DEPTH) throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
   try {
     return JSON.parse(raw);
   } catch (error) {
@@ -114,6 +216,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.setErrorHandler((error: unknown, _request, reply) => {
     if (error instanceof ApiError) return reply.code(error.code).send(error.toStatus());
     const e = error as { statusCode?: number; message?: string };
+    if (e.statusCode === 415) return reply.code(415).send(unsupportedMediaType(String(_request.headers["content-type"] ?? "")).toStatus());
     const code = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
     const apiError = new ApiError(code, code >= 500 ? "InternalError" : "BadRequest", e.message ?? "internal error");
     return reply.code(code).send(apiError.toStatus());
@@ -123,57 +226,74 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get("/version", async () => ({ major: "1", minor: "31", gitVersion: "v1.31.0-shiplog-fake", platform: "linux/amd64" }));
   for (const path of ["/healthz", "/readyz", "/livez"]) app.get(path, async (_req, reply) => reply.type("text/plain").send("ok"));
   app.get("/api", async () => ({ kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }] }));
-  app.get("/apis", async () => {
-    const groups = [...new Set(RESOURCE_NAMES.map((r) => resourceKind(r)!).filter((k) => k.group !== "").map((k) => `${k.group}/${k.version}`))];
-    return {
-      kind: "APIGroupList",
-      apiVersion: "v1",
-      groups: groups.map((gv) => {
-        const [group, version] = gv.split("/") as [string, string];
-        return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
-      }),
-    };
+  app.get("/apis", async () => apiGroupList());
+  app.get("/openapi/v3", async () => openApiRoot());
+  app.get("/openapi/v3/*", async (request) => {
+    const doc = openApiDocument(request.url.split("?")[0]!.slice("/openapi/v3/".length));
+    if (!doc) throw notFoundPath();
+    return doc;
   });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const parts = splitPath(request.url);
     if (!parts) throw notFoundPath();
-    if (parts.rest.length === 0 && request.method === "GET") return discovery(parts.group, parts.version);
+    if (parts.rest.length === 0 && request.method === "GET") {
+      const list = apiResourceList(parts.group, parts.version);
+      if (!list) throw notFoundPath();
+      return list;
+    }
     const target = parseTarget(parts.group, parts.version, parts.rest);
+    checkSubresource(target);
     const query = (request.query ?? {}) as Query;
+    const kind = target.kind;
     switch (request.method) {
-      case "GET":
+      case "GET": {
         if (target.name === undefined) {
           const watch = one(query, "watch");
           if (watch === "true" || watch === "1") return watchCollection(ctx, target, query, reply);
-          return listCollection(ctx, target, query, reply);
+          return listCollection(ctx, target, query, reply, request.headers.accept);
         }
-        return sendJson(reply, 200, objectJson(ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name)));
+        const obj = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
+        if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(scaleOf(obj)));
+        if (wantsTable(request.headers.accept)) {
+          const table = toTable(kind.resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, one(query, "includeObject"), Date.now());
+          return sendJson(reply, 200, JSON.stringify(table));
+        }
+        return sendJson(reply, 200, objectJson(obj));
+      }
       case "POST": {
         if (target.name !== undefined) throw notFoundPath();
-        const obj = requireObjectBody(parseBody(request), target.kind);
+        const options = writeOptions(query);
+        const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
         checkNamespace(target, obj);
-        return sendJson(reply, 201, objectJson(ctx.store.create(target.kind.resource, obj)));
+        return sendJson(reply, 201, objectJson(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun })));
       }
       case "PUT": {
         if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-        const obj = requireObjectBody(parseBody(request), target.kind);
+        const options = writeOptions(query);
+        if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, decodeScale(kind, parseBody(request), options.fieldValidation, reply), options.dryRun)));
+        const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
-        return sendJson(reply, 200, objectJson(update(ctx, target, obj)));
+        return sendJson(reply, 200, objectJson(update(ctx, target, obj, options.dryRun)));
       }
       case "PATCH": {
         if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-        const body = parseBody(request);
-        const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name);
+        const options = writeOptions(query);
         const type = request.headers["content-type"] ?? "";
-        const patched = (
-          type.includes("json-patch") ? jsonPatch(existing, body) : type.includes("strategic-merge-patch") ? strategicMergePatch(structuredClone(existing), body) : mergePatch(structuredClone(existing), body)
-        ) as KubeObject;
-        const obj = requireObjectBody(patched, target.kind);
+        if (type.includes("apply-patch")) throw unsupportedMediaType(type);
+        const body = parseBody(request);
+        const existing = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
+        const apply = (doc: KubeObject) =>
+          (type.includes("json-patch") ? jsonPatch(doc, body) : type.includes("strategic-merge-patch") ? strategicMergePatch(structuredClone(doc), body) : mergePatch(structuredClone(doc), body)) as KubeObject;
+        if (target.subresource === "scale") {
+          const scale = decodeScale(kind, apply(scaleOf(existing)), options.fieldValidation, reply);
+          return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, scale, options.dryRun)));
+        }
+        const obj = decodeBody(kind, apply(existing), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
-        return sendJson(reply, 200, objectJson(update(ctx, target, obj)));
+        return sendJson(reply, 200, objectJson(update(ctx, target, obj, options.dryRun)));
       }
       case "DELETE":
         return deleteRequest(ctx, target, query, parseBody(request), reply);
@@ -185,33 +305,38 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/apis/*", handler });
 }
 
-function discovery(group: string, version: string) {
-  const kinds = RESOURCE_NAMES.map((r) => resourceKind(r)!).filter((k) => k.group === group && k.version === version);
-  if (kinds.length === 0) throw notFoundPath();
-  const verbs = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
-  return {
-    kind: "APIResourceList",
-    apiVersion: "v1",
-    groupVersion: group ? `${group}/${version}` : version,
-    resources: kinds.flatMap((k) => [
-      { name: k.resource, singularName: k.kind.toLowerCase(), namespaced: k.namespaced, kind: k.kind, verbs },
-      ...(k.hasStatus ? [{ name: `${k.resource}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }] : []),
-    ]),
-  };
+/** A Scale body: decoded as autoscaling/v1 Scale. */
+function decodeScale(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply): KubeObject {
+  const scaleKind = { ...kind, kind: "Scale", version: "v1" };
+  return decodeBody(scaleKind, body, validation, reply, (obj) => decode(scaleSchema, obj));
 }
 
-function update(ctx: RouteContext, target: Target, obj: KubeObject): KubeObject {
+/** Sets spec.replicas from a Scale (its resourceVersion, when given, is a precondition); answers the new Scale. */
+function writeScale(ctx: RouteContext, target: Target, scale: KubeObject, dryRun: boolean): KubeObject {
+  const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name!);
+  const replicas = scale.spec?.replicas ?? 0;
+  if (replicas < 0) {
+    const scaleKind = { ...target.kind, kind: "Scale", group: "autoscaling" };
+    throw invalidObject(scaleKind, target.name!, [{ reason: "FieldValueInvalid", field: "spec.replicas", message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+  }
+  const rv = scale.metadata.resourceVersion;
+  const next = { ...existing, metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) }, spec: { ...existing.spec, replicas } };
+  return scaleOf(ctx.store.update(target.kind.resource, next, undefined, { dryRun }));
+}
+
+function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: boolean): KubeObject {
   const resource = target.kind.resource;
-  if (target.subresource === undefined) return ctx.store.update(resource, obj);
-  if (target.subresource === "status" && target.kind.hasStatus) return ctx.store.update(resource, obj, "status");
+  if (target.subresource === undefined) return ctx.store.update(resource, obj, undefined, { dryRun });
+  if (target.subresource === "status" && target.kind.hasStatus) return ctx.store.update(resource, obj, "status", { dryRun });
   if (target.subresource === "ephemeralcontainers" && resource === "pods") {
     const existing = ctx.store.getOrThrow(resource, target.namespace, target.name!);
     const rv = obj.metadata.resourceVersion;
-    return ctx.store.update(resource, {
-      ...existing,
-      metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) },
-      spec: { ...existing.spec, ephemeralContainers: obj.spec?.ephemeralContainers },
-    });
+    return ctx.store.update(
+      resource,
+      { ...existing, metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) }, spec: { ...existing.spec, ephemeralContainers: obj.spec?.ephemeralContainers } },
+      undefined,
+      { dryRun },
+    );
   }
   throw notFoundPath();
 }
@@ -238,7 +363,7 @@ function decodeContinue(text: string): ContinueToken {
 const INCONSISTENT_CONTINUE =
   "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
-function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
+function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept: string | undefined) {
   if (target.subresource !== undefined) throw notFoundPath();
   const resource = target.kind.resource;
   ctx.stats.count("list", resource);
@@ -278,6 +403,7 @@ function listCollection(ctx: RouteContext, target: Target, query: Query, reply: 
     meta.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
+  if (wantsTable(accept)) return sendJson(reply, 200, JSON.stringify(toTable(resource, items, meta, one(query, "includeObject"), Date.now())));
   const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
   return sendJson(reply, 200, `${head}${items.map(objectJson).join(",")}]}`);
 }
@@ -337,6 +463,7 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: an
   if (orphanDependents !== undefined) policy = orphanDependents ? "Orphan" : "Background";
   const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: body?.preconditions };
   const resource = target.kind.resource;
+  if (writeOptions({ dryRun: body?.dryRun ?? query.dryRun }).dryRun) return dryRunDelete(ctx, target, query, reply);
   if (target.name === undefined) {
     // deletecollection
     const items = ctx.store.list(resource, filterFrom(target, query));
@@ -351,4 +478,16 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: an
   if (result.pending) return sendJson(reply, orphanDependents === false ? 202 : 200, objectJson(result.object));
   if (resource === "pods") return sendJson(reply, 200, objectJson(result.object));
   return sendJson(reply, 200, JSON.stringify(successStatus(target.kind, target.name, result.object.metadata.uid)));
+}
+
+/** DELETE with dryRun=All: the answer a deletion would give, nothing removed, no watch event. */
+function dryRunDelete(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
+  const resource = target.kind.resource;
+  if (target.name === undefined) {
+    const items = ctx.store.list(resource, filterFrom(target, query));
+    return sendJson(reply, 200, `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`);
+  }
+  const obj = ctx.store.getOrThrow(resource, target.namespace, target.name);
+  if (resource === "pods") return sendJson(reply, 200, objectJson(obj));
+  return sendJson(reply, 200, JSON.stringify(successStatus(target.kind, target.name, obj.metadata.uid)));
 }

@@ -6,6 +6,9 @@ import type { KubeObject } from "./kube-object.js";
 import { cloneObject } from "./kube-object.js";
 import type { Kubelet } from "./kubelet.js";
 import type { ObjectStore } from "./object-store.js";
+import { kindOf } from "./object-store.js";
+import { badRequest } from "./status.js";
+import { DecodeError, decodeObject } from "./validation/index.js";
 import type { ResourceName } from "./resource-kinds.js";
 import type { WorkloadSimulator } from "./workload-simulator.js";
 
@@ -102,8 +105,15 @@ export class ClusterScript {
 
   /** Creates any object as POST would (namespace created on demand). */
   async create(resource: ResourceName, object: KubeObject, options: { wait?: boolean } = {}): Promise<KubeObject> {
-    const input = cloneObject(object);
-    if (input.metadata?.namespace && resource !== "namespaces") this.ensureNamespace(input.metadata.namespace);
+    let input: KubeObject;
+    try {
+      input = decodeObject(resource, cloneObject(object)).value as KubeObject;
+    } catch (error) {
+      if (error instanceof DecodeError) throw badRequest(`${kindOf(resource).kind} cannot be handled: ${error.message}`);
+      throw error;
+    }
+    input.metadata ??= {};
+    if (input.metadata.namespace && resource !== "namespaces") this.ensureNamespace(input.metadata.namespace);
     return this.finish(resource, this.store.create(resource, input), options.wait);
   }
 

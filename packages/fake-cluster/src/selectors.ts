@@ -1,10 +1,20 @@
 import type { KubeObject } from "./kube-object.js";
 import { badRequest } from "./status.js";
 
+import type { ResourceKind } from "./resource-kinds.js";
+import { labelValueProblems, qualifiedNameProblems } from "./validation/names.js";
+
+// labelSelector grammar as apimachinery's labels.Parse has it:
+//   selector    := requirement ( "," requirement )*
+//   requirement := key | "!" key | key ("=" | "==" | "!=") value | key ("in" | "notin") "(" values ")"
+//                | key (">" | "<") integer
+// keys are qualified names, values label values; `in ()` and a trailing comma are refused.
+
 type LabelRequirement =
   | { op: "=" | "!="; key: string; value: string }
   | { op: "in" | "notin"; key: string; values: Set<string> }
-  | { op: "exists" | "!"; key: string };
+  | { op: "exists" | "!"; key: string }
+  | { op: ">" | "<"; key: string; value: number };
 
 /** A parsed labelSelector: all requirements must hold. */
 export interface LabelSelector {
@@ -16,51 +26,101 @@ export interface FieldSelector {
   terms: { path: string[]; op: "=" | "!="; value: string }[];
 }
 
-/** Splits on commas that are not inside parentheses. */
-function splitTerms(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(text.slice(start, i));
-      start = i + 1;
+const SPECIAL = "=!(),<>";
+
+/** Lexes a selector into identifiers and operators ("" marks the end). */
+function lex(text: string): { type: "id" | "op" | "end"; text: string }[] {
+  const out: { type: "id" | "op" | "end"; text: string }[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) i++;
+    else if (SPECIAL.includes(ch)) {
+      const two = text.slice(i, i + 2);
+      const op = two === "==" || two === "!=" ? two : ch;
+      out.push({ type: "op", text: op });
+      i += op.length;
+    } else {
+      const start = i;
+      while (i < text.length && !SPECIAL.includes(text[i]!) && !/\s/.test(text[i]!)) i++;
+      out.push({ type: "id", text: text.slice(start, i) });
     }
   }
-  out.push(text.slice(start));
-  return out.map((t) => t.trim()).filter((t) => t.length > 0);
+  out.push({ type: "end", text: "" });
+  return out;
 }
 
-/** Parses a labelSelector query value (equality and set-based syntax). */
+const requirementError = (detail: string) => badRequest(`unable to parse requirement: ${detail}`);
+
+function checkKey(key: string): void {
+  const problem = qualifiedNameProblems(key)[0];
+  if (problem) throw requirementError(`key: Invalid value: ${JSON.stringify(key)}: ${problem}`);
+}
+
+function checkValue(key: string, value: string, index: number): void {
+  const problem = labelValueProblems(value)[0];
+  if (problem) throw requirementError(`values[${index}][${key}]: Invalid value: ${JSON.stringify(value)}: ${problem}`);
+}
+
+/** Parses a labelSelector query value; 400 BadRequest naming the first problem. */
 export function parseLabelSelector(text: string | undefined): LabelSelector | undefined {
   if (text === undefined || text.trim() === "") return undefined;
+  const tokens = lex(text);
+  let pos = 0;
+  const found = (expected: string) => badRequest(`unable to parse requirement: found '${tokens[pos - 1]?.text ?? ""}', expected: ${expected}`);
+  const next = () => tokens[pos++]!;
   const requirements: LabelRequirement[] = [];
-  for (const term of splitTerms(text)) {
-    let m = /^([^\s!=()]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(term);
-    if (m) {
-      const values = new Set(m[3]!.split(",").map((v) => v.trim()).filter((v) => v !== ""));
-      requirements.push({ op: m[2] as "in" | "notin", key: m[1]!, values });
-      continue;
+  for (;;) {
+    let token = next();
+    const negated = token.type === "op" && token.text === "!";
+    if (negated) token = next();
+    if (token.type !== "id") throw found("identifier");
+    const key = token.text;
+    checkKey(key);
+    const after = tokens[pos]!;
+    if (after.type === "end" || (after.type === "op" && after.text === ",")) {
+      requirements.push({ op: negated ? "!" : "exists", key });
+    } else if (negated) {
+      pos++;
+      throw found("',' or 'end of string'");
+    } else if (after.type === "op" && ["=", "==", "!="].includes(after.text)) {
+      pos++;
+      const value = tokens[pos]!.type === "id" ? next().text : "";
+      checkValue(key, value, 0);
+      requirements.push({ op: after.text === "!=" ? "!=" : "=", key, value });
+    } else if (after.type === "op" && (after.text === ">" || after.text === "<")) {
+      pos++;
+      const value = next();
+      if (value.type !== "id") throw requirementError("for 'Gt', 'Lt' operators, exactly one value is required");
+      if (!/^-?\d+$/.test(value.text)) throw requirementError("for 'Gt', 'Lt' operators, the value must be an integer");
+      requirements.push({ op: after.text, key, value: Number(value.text) });
+    } else if (after.type === "id" && (after.text === "in" || after.text === "notin")) {
+      pos++;
+      if (next().text !== "(") throw found("'('");
+      const values: string[] = [];
+      if (tokens[pos]!.text !== ")") {
+        for (;;) {
+          const value = tokens[pos]!.type === "id" ? next().text : "";
+          checkValue(key, value, values.length);
+          values.push(value);
+          const sep = next();
+          if (sep.text === ")") break;
+          if (sep.text !== ",") throw found("',' or ')'");
+        }
+      } else pos++;
+      if (values.length === 0) throw requirementError("values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty");
+      requirements.push({ op: after.text, key, values: new Set(values) });
+    } else {
+      pos++;
+      throw found("'=', '!=', '==', 'in', 'notin', '<', '>', ',' or 'end of string'");
     }
-    m = /^([^\s!=()]+)\s*(==|=|!=)\s*([^\s!=()]*)$/.exec(term);
-    if (m) {
-      requirements.push({ op: m[2] === "!=" ? "!=" : "=", key: m[1]!, value: m[3]! });
-      continue;
+    const sep = next();
+    if (sep.type === "end") break;
+    if (sep.text !== ",") throw found("',' or 'end of string'");
+    if (tokens[pos]!.type === "end") {
+      pos++;
+      throw found("identifier after ','");
     }
-    m = /^!\s*([^\s!=()]+)$/.exec(term);
-    if (m) {
-      requirements.push({ op: "!", key: m[1]! });
-      continue;
-    }
-    m = /^([^\s!=()]+)$/.exec(term);
-    if (m) {
-      requirements.push({ op: "exists", key: m[1]! });
-      continue;
-    }
-    throw badRequest(`unable to parse requirement: labelSelector term "${term}" is not valid`);
   }
   return { requirements };
 }
@@ -68,7 +128,7 @@ export function parseLabelSelector(text: string | undefined): LabelSelector | un
 /** True when `labels` satisfy the selector. */
 export function matchesLabels(selector: LabelSelector, labels: Record<string, string> | undefined): boolean {
   for (const r of selector.requirements) {
-    const v = labels?.[r.key];
+    const v = labels === undefined || !Object.hasOwn(labels, r.key) ? undefined : labels[r.key];
     switch (r.op) {
       case "=":
         if (v !== r.value) return false;
@@ -88,9 +148,31 @@ export function matchesLabels(selector: LabelSelector, labels: Record<string, st
       case "!":
         if (v !== undefined) return false;
         break;
+      case ">":
+      case "<":
+        if (v === undefined || !/^-?\d+$/.test(v)) return false;
+        if (r.op === ">" ? !(Number(v) > r.value) : !(Number(v) < r.value)) return false;
+        break;
     }
   }
   return true;
+}
+
+/** Splits field selector terms on commas (values cannot contain them). */
+function splitTerms(text: string): string[] {
+  return text
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0);
+}
+
+/** 400 unless every term of the field selector is one the resource supports (metadata.name/namespace + its own). */
+export function checkFieldSelector(kind: ResourceKind, selector: FieldSelector | undefined): void {
+  for (const term of selector?.terms ?? []) {
+    const field = term.path.join(".");
+    if (field === "metadata.name" || field === "metadata.namespace" || kind.fieldLabels?.includes(field)) continue;
+    throw badRequest(`field label not supported: ${field}`);
+  }
 }
 
 /** Parses a fieldSelector query value (`a.b=c,d!=e`). */
@@ -150,4 +232,17 @@ export function selectorFromSpec(spec: { matchLabels?: Record<string, string>; m
     else if (e.operator === "DoesNotExist") requirements.push({ op: "!", key: e.key });
   }
   return { requirements };
+}
+
+/** metav1.FormatLabelSelector: a LabelSelector object as selector text ("app=web,tier in (a,b)"), "<none>" if empty. */
+export function formatLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+  const parts = Object.keys(selector?.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}=${selector!.matchLabels![k]}`);
+  for (const e of selector?.matchExpressions ?? []) {
+    if (e.operator === "Exists") parts.push(e.key);
+    else if (e.operator === "DoesNotExist") parts.push(`!${e.key}`);
+    else parts.push(`${e.key} ${e.operator === "In" ? "in" : "notin"} (${[...(e.values ?? [])].sort().join(",")})`);
+  }
+  return parts.length === 0 ? "<none>" : parts.join(",");
 }

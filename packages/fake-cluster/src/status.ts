@@ -73,12 +73,15 @@ export function conflict(kind: ResourceKind, name: string, why = "the object has
 
 /** 422 for a field that breaks a validation rule. */
 export function invalid(kind: ResourceKind, name: string, field: string, message: string): ApiError {
-  return new ApiError(422, "Invalid", `${kind.kind} "${name}" is invalid: ${field}: ${message}`, {
-    name,
-    group: kind.group,
-    kind: kind.kind,
-    causes: [{ reason: "FieldValueInvalid", field, message }],
-  });
+  return invalidObject(kind, name, [{ reason: "FieldValueInvalid", field, message }]);
+}
+
+/** 422 Invalid naming every field error, worded as apierrors.NewInvalid ("Deployment.apps "x" is invalid: [...]"). */
+export function invalidObject(kind: ResourceKind, name: string, causes: { reason: string; field: string; message: string }[]): ApiError {
+  const qualifiedKind = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+  const each = causes.map((c) => `${c.field}: ${c.message}`);
+  const list = each.length === 1 ? each[0] : `[${each.join(", ")}]`;
+  return new ApiError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${list}`, { name, group: kind.group, kind: kind.kind, causes });
 }
 
 /** 400 for a body or parameter the server cannot read. */

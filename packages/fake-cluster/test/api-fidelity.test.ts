@@ -1,0 +1,156 @@
+// Answers a real API server gives over HTTP: validation Status bodies, decoding, unknown fields, dryRun, the scale
+// subresource, Table answers, selectors, media types.
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import type { FakeCluster } from "@shiplog/fake-cluster";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawWatch } from "./kube-clients.js";
+
+const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "main", image: "nginx:1.25" }] } }, ...spec },
+});
+
+describe("API server fidelity over HTTP", () => {
+  let cluster: FakeCluster;
+  /** fetch, with bodies read as plain JSON (Status, objects). */
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Omit<Response, "json"> & { json(): Promise<any> }> =>
+    fetch(`${cluster.url}${path}`, { method, headers: { "Content-Type": "application/json", ...headers }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const deployments = "/apis/apps/v1/namespaces/default/deployments";
+
+  beforeAll(async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    await call("POST", deployments, deployment("web"));
+    await cluster.settle();
+  });
+  afterAll(async () => {
+    await cluster.stop();
+  });
+
+  it("answers 422 Invalid with a cause per field, in the API server's words", async () => {
+    const res = await call("POST", deployments, deployment("bad", { replicas: -5, selector: { matchLabels: { app: "other" } } }));
+    expect(res.status).toBe(422);
+    const status = await res.json();
+    expect(status).toMatchObject({ kind: "Status", status: "Failure", reason: "Invalid", code: 422, details: { name: "bad", group: "apps", kind: "Deployment" } });
+    expect(status.message).toBe(
+      'Deployment.apps "bad" is invalid: [spec.replicas: Invalid value: -5: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: {"app":"bad"}: `selector` does not match template `labels`]',
+    );
+    expect(status.details.causes).toEqual([
+      { reason: "FieldValueInvalid", field: "spec.replicas", message: "Invalid value: -5: must be greater than or equal to 0" },
+      { reason: "FieldValueInvalid", field: "spec.template.metadata.labels", message: 'Invalid value: {"app":"bad"}: `selector` does not match template `labels`' },
+    ]);
+    expect(cluster.store.get("deployments", "default", "bad")).toBeUndefined();
+  });
+
+  it("answers 400 for a wrong type, never stores it, and never loops on it", async () => {
+    const rv = cluster.store.resourceVersion();
+    const res = await call("POST", deployments, deployment("three", { replicas: "three" }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
+    const patch = await call("PATCH", `${deployments}/web`, { spec: { replicas: "three" } }, { "Content-Type": "application/merge-patch+json" });
+    expect(patch.status).toBe(400);
+    await cluster.settle();
+    expect(cluster.store.resourceVersion()).toBe(rv);
+  });
+
+  it("answers 400 for absurdly deep JSON instead of failing inside", async () => {
+    const deep = `{"metadata":{"name":"deep"},"data":{"k":"v"},"x":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+    const res = await call("POST", "/api/v1/namespaces/default/configmaps", deep);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/exceeded max depth/);
+  });
+
+  it("drops unknown fields with a Warning header, refuses them with fieldValidation=Strict", async () => {
+    const warned = await call("POST", deployments, deployment("unknown", { bogusField: 1 }));
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get("warning")).toBe('299 - "unknown field \\"spec.bogusField\\""');
+    expect((await warned.json()).spec.bogusField).toBeUndefined();
+    const strict = await call("POST", `${deployments}?fieldValidation=Strict`, deployment("strict", { bogusField: 1 }));
+    expect(strict.status).toBe(400);
+    expect((await strict.json()).message).toBe('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogusField"');
+  });
+
+  it("dryRun=All validates and answers but stores nothing and sends no watch event", async () => {
+    const watch = await rawWatch(`${cluster.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${cluster.store.resourceVersion()}`);
+    const rv = cluster.store.resourceVersion();
+    const created = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", { metadata: { name: "dry" }, data: { k: "v" } });
+    expect(created.status).toBe(201);
+    expect((await created.json()).metadata).toMatchObject({ name: "dry", namespace: "default" });
+    const invalid = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", { metadata: { name: "dry" }, data: { "a/b": "v" } });
+    expect(invalid.status).toBe(422);
+    const patched = await call("PATCH", `${deployments}/web?dryRun=All`, { spec: { replicas: 7 } }, { "Content-Type": "application/merge-patch+json" });
+    expect((await patched.json()).spec.replicas).toBe(7);
+    const deleted = await call("DELETE", `${deployments}/web?dryRun=All`);
+    expect(deleted.status).toBe(200);
+    await call("POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "real" } });
+    const events = await watch.until((e) => e.length > 0);
+    watch.abort();
+    expect(events[0]!.object.metadata.name).toBe("real");
+    expect(Number(cluster.store.resourceVersion())).toBe(Number(rv) + 1);
+    expect(cluster.store.get("deployments", "default", "web")!.spec.replicas).toBe(1);
+    expect(cluster.store.get("configmaps", "default", "dry")).toBeUndefined();
+  });
+
+  it("serves the scale subresource and 404 for subresources that do not exist", async () => {
+    const scale = await (await call("GET", `${deployments}/web/scale`)).json();
+    expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name: "web" }, spec: { replicas: 1 }, status: { selector: "app=web" } });
+    const patched = await call("PATCH", `${deployments}/web/scale`, { spec: { replicas: 2 } }, { "Content-Type": "application/merge-patch+json" });
+    expect((await patched.json()).spec.replicas).toBe(2);
+    const put = await call("PUT", `${deployments}/web/scale`, { ...scale, spec: { replicas: 3 } });
+    expect(put.status).toBe(409); // the GET's resourceVersion is stale after the PATCH
+    const negative = await call("PUT", `${deployments}/web/scale`, { metadata: { name: "web" }, spec: { replicas: -1 } });
+    expect(negative.status).toBe(422);
+    expect(cluster.store.get("deployments", "default", "web")!.spec.replicas).toBe(2);
+    expect((await call("GET", `${deployments}/web/bogus`)).status).toBe(404);
+    expect((await call("GET", "/apis/apps/v1/namespaces/kube-system/daemonsets/x/scale")).status).toBe(404);
+  });
+
+  it("answers Tables with kubectl's columns", async () => {
+    const res = await call("GET", `${deployments}?fieldSelector=metadata.name%3Dweb`, undefined, { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" });
+    const table = await res.json();
+    expect(table.kind).toBe("Table");
+    expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Ready", "Up-to-date", "Available", "Age", "Containers", "Images", "Selector"]);
+    expect(table.rows[0].cells.slice(0, 4)).toEqual(["web", expect.stringMatching(/^\d\/2$/), expect.any(Number), expect.any(Number)]);
+    expect(table.rows[0].object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "web" } });
+  });
+
+  it("answers 400 for invalid label selectors and unsupported field selectors", async () => {
+    for (const selector of ["app in ()", "app=-bad-", `app=${"v".repeat(64)}`, "x notin ()", "app=web,"]) {
+      expect((await call("GET", `/api/v1/pods?labelSelector=${encodeURIComponent(selector)}`)).status, selector).toBe(400);
+    }
+    expect((await call("GET", "/api/v1/pods?fieldSelector=spec.containers.image%3Dx")).status).toBe(400);
+    expect((await call("GET", "/apis/apps/v1/deployments?fieldSelector=status.replicas%3D1")).status).toBe(400);
+    expect((await call("GET", "/api/v1/pods?fieldSelector=spec.nodeName%3Dnode-1")).status).toBe(200);
+  });
+
+  it("applies JSON Patch by value (member order does not matter) and refuses a leading-zero index", async () => {
+    const path = "/api/v1/namespaces/default/configmaps";
+    await call("POST", path, { metadata: { name: "jp", labels: { a: "1", b: "2" } } });
+    const jsonPatch = (ops: unknown) => call("PATCH", `${path}/jp`, ops, { "Content-Type": "application/json-patch+json" });
+    expect((await jsonPatch([{ op: "test", path: "/metadata/labels", value: { b: "2", a: "1" } }])).status).toBe(200);
+    expect((await jsonPatch([{ op: "add", path: "/metadata/finalizers", value: ["x/a", "x/b"] }])).status).toBe(200);
+    expect((await jsonPatch([{ op: "replace", path: "/metadata/finalizers/01", value: "x/c" }])).status).toBe(422);
+    expect((await jsonPatch([{ op: "bogus", path: "/a" }])).status).toBe(400);
+  });
+
+  it("refuses protobuf bodies and server-side apply with 415 and says so", async () => {
+    const proto = await call("POST", "/api/v1/namespaces/default/configmaps", "k8s\0", { "Content-Type": "application/vnd.kubernetes.protobuf" });
+    expect(proto.status).toBe(415);
+    expect((await proto.json()).message).toMatch(/protobuf .* not supported by the shiplog fake cluster/);
+    const apply = await call("PATCH", `${deployments}/web?fieldManager=me`, "{}", { "Content-Type": "application/apply-patch+yaml" });
+    expect(apply.status).toBe(415);
+    expect((await apply.json()).message).toMatch(/server-side apply .* is not supported/);
+  });
+
+  it("lists short names, the all category and the scale subresource in discovery", async () => {
+    const apps = await (await call("GET", "/apis/apps/v1")).json();
+    const byName = new Map<string, any>(apps.resources.map((r: any) => [r.name, r]));
+    expect(byName.get("deployments")).toMatchObject({ shortNames: ["deploy"], categories: ["all"] });
+    expect(byName.get("deployments/scale")).toMatchObject({ kind: "Scale", group: "autoscaling", version: "v1" });
+    const core = await (await call("GET", "/api/v1")).json();
+    expect(core.resources.find((r: any) => r.name === "namespaces").shortNames).toEqual(["ns"]);
+  });
+});
