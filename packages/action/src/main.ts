@@ -10,6 +10,8 @@ import { readChecksums } from "./checksums.js";
 import { collapseDuplicateDigests } from "./duplicate-subjects.js";
 
 const USER_AGENT = "shiplog-action/0.1.0";
+/** core.ExitCode.Failure, spelled out: GitHub's local-action toolkit stub has no ExitCode enum. */
+const FAILURE_EXIT_CODE = 1;
 /** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
 export const RECORD_CONCURRENCY = 4;
 
@@ -55,7 +57,7 @@ function reportProblems(problems: InputProblem[]): void {
   for (const problem of problems) core.error(problem.message, { title: `Invalid input: ${problem.input} (${problem.rule})` });
   core.info(`${problems.length} input problem${problems.length === 1 ? "" : "s"}: nothing was sent`);
   // Each problem is its own titled annotation already; setFailed would add an untitled duplicate.
-  process.exitCode = core.ExitCode.Failure;
+  process.exitCode = FAILURE_EXIT_CODE;
 }
 
 async function finish(report: RunReport): Promise<void> {
@@ -109,7 +111,7 @@ export async function run(): Promise<void> {
   for (const failure of failures) core.error(failure.message, { title: failure.title });
   if (failures.length > 0) {
     report.failures = failures;
-    process.exitCode = core.ExitCode.Failure;
+    process.exitCode = FAILURE_EXIT_CODE;
   }
   await finish(report);
 }
