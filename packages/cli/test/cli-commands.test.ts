@@ -52,7 +52,11 @@ function shiplog(args: string[], given?: string | null): Promise<Run> {
 }
 
 /** Starts a tail, waits until `ready` lines are printed, calls `more`, waits for `total` lines, then sends SIGINT. */
-async function tail(args: string[], token: string, expected: { ready: number; total: number; more: () => void }): Promise<Run & { lines: string[] }> {
+async function tail(
+  args: string[],
+  token: string,
+  expected: { ready: number; total: number; more: () => void; route?: string },
+): Promise<Run & { lines: string[] }> {
   const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: token };
   const child = spawn(process.execPath, [CLI, ...args], { env });
   let stdout = "";
@@ -73,8 +77,16 @@ async function tail(args: string[], token: string, expected: { ready: number; to
       stdout += chunk.toString();
       check();
     });
-    // A tail without backlog prints nothing before its first poll is answered: give it that poll, then go on.
-    if (expected.ready === 0) setTimeout(check, 1500);
+    // A tail without backlog prints nothing: once its first poll is answered, what happens next is new.
+    if (expected.ready === 0) {
+      const seen = emulator.requests.count({ method: "GET", route: expected.route });
+      const waitForPoll = setInterval(() => {
+        if (emulator.requests.count({ method: "GET", route: expected.route }) > seen) {
+          clearInterval(waitForPoll);
+          check();
+        }
+      }, 50);
+    }
   });
   child.kill("SIGINT");
   const code = await done;
@@ -162,6 +174,7 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
     emulator.state.events.setPollInterval(1);
     const run = await tail(["events", "tail", "repo:acme/web"], emulator.tokens.admin!, {
       ready: 0,
+      route: "/repos/:owner/:repo/events",
       total: 2,
       more: () => {
         emulator.activity.push({ actor: "octo", repo: "acme/web", commits: 2 });
@@ -189,6 +202,7 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
     const issue = emulator.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Checkout is slow" });
     const run = await tail(["notifications", "tail"], emulator.tokens.classic!, {
       ready: 0,
+      route: "/notifications",
       total: 1,
       more: () => void emulator.activity.mention({ actor: "hubot", repo: "acme/web", issue: issue.number, user: "octo" }),
     });

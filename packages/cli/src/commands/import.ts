@@ -7,8 +7,12 @@ import { withExamples, type CommandContext } from "../program.js";
 const percent = (value: number | undefined) => (value === undefined ? "" : `${value}%`);
 const updateRow = (u: ImportUpdate) => [u.status, u.phase, percent(u.progress.percent), percent(u.progress.push_percent), u.progress.commit_count, u.import.vcs_url, u.nextStep?.message ?? ""];
 const HEAD = ["status", "phase", "import", "push", "commits", "from", "next step"];
-const updateLine = (u: ImportUpdate) =>
-  `${u.status}  ${u.phase}${u.progress.percent === undefined ? "" : `  ${u.progress.percent}%`}${u.nextStep ? `  next: ${u.nextStep.message}` : ""}\n`;
+/** One line per change: status, phase, the import and push percentages, commits, and the next step if any. */
+const updateLine = (u: ImportUpdate) => {
+  const { percent: imported, push_percent: pushed, commit_count: commits } = u.progress;
+  const parts = [u.status, u.phase, imported === undefined ? "" : `import ${imported}%`, pushed === undefined ? "" : `push ${pushed}%`, commits === undefined ? "" : `${commits} commits`];
+  return `${[...parts.filter(Boolean), ...(u.nextStep ? [`next: ${u.nextStep.message}`] : [])].join("  ")}\n`;
+};
 
 /** The retired API's deprecation (the client emits it once), as one `warning:` line on stderr, not Node's format. */
 function sayRetired(ctx: CommandContext): void {

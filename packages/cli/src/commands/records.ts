@@ -60,13 +60,12 @@ export function recordsCommand(ctx: CommandContext): Command {
           const rows = list.storage_records.map((r) => [
             r.id,
             r.name,
-            (r as { version?: string }).version,
             r.registry_url,
             r.repository,
             r.status,
             date((r as { updated_at?: string }).updated_at),
           ]);
-          ctx.io.stdout(renderTable(["id", "name", "version", "registry", "repository", "status", "updated"], rows));
+          ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
           const count = list.storage_records.length;
           ctx.io.stderr(`${count} storage record${count === 1 ? "" : "s"} of ${subjectDigest}\n`);
         }),
