@@ -129,6 +129,18 @@ describe("records", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ total_count: 2500 });
   });
 
+  it("set-cluster draws a progress bar on a terminal (stderr a TTY, through script(1)), none when piped", async () => {
+    const file = join(dir, "tty.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: Array.from({ length: 1500 }, (_, i) => ({ name: "web", digest, deployment_name: `tty/web-${i}` })) }));
+    const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
+    const command = `"${process.execPath}" "${CLI}" records set-cluster --org acme --cluster tty-1 --file "${file}"`;
+    const screen = await new Promise<string>((resolve) => execFile("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" }, (_e, stdout) => resolve(stdout)));
+    expect(screen).toMatch(/={40} 1500\/1500 entries \| 100%/);
+    expect(screen).toContain("1000/1500 entries");
+    const piped = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "tty-1", "--file", file]);
+    expect(piped.stderr).toBe("");
+  });
+
   it("set-cluster refuses a bad entry before sending anything, naming the file and the field", async () => {
     const file = join(dir, "bad.json");
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest: "sha256:nope", deployment_name: "a" }] }));
