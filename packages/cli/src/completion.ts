@@ -16,6 +16,20 @@ function commandTable(root: Command): { path: string; words: string[]; described
   return out;
 }
 
+/** Shell code that walks the words typed so far and sets `path` to the deepest command they name. */
+function findPath(table: { path: string }[], first: string, current: string, words: string): string {
+  const known = table.filter((t) => t.path !== "").map((t) => `      "${t.path}") path="${t.path}" ;;`);
+  return [
+    `  for ((i = ${first}; i < ${current}; i++)); do`,
+    `    word="\${${words}[i]}"`,
+    '    [[ "$word" == -* ]] && continue',
+    '    case "${path:+$path }$word" in',
+    ...known,
+    "    esac",
+    "  done",
+  ].join("\n");
+}
+
 /** A bash completion script: completes commands, subcommands and options (global ones everywhere). */
 export function bashCompletion(root: Command): string {
   const table = commandTable(root);
@@ -25,13 +39,7 @@ export function bashCompletion(root: Command): string {
 _shiplog() {
   local cur path="" word words i
   cur="\${COMP_WORDS[COMP_CWORD]}"
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    [[ "$word" == -* ]] && continue
-    case "\${path:+$path }$word" in
-${table.filter((t) => t.path !== "").map((t) => `      "${t.path}") path="${t.path}" ;;`).join("\n")}
-    esac
-  done
+${findPath(table, "1", "COMP_CWORD", "COMP_WORDS")}
   case "$path" in
 ${cases}
   esac
@@ -54,13 +62,7 @@ export function zshCompletion(root: Command): string {
 _shiplog() {
   local path="" word i
   local -a items
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    [[ "$word" == -* ]] && continue
-    case "\${path:+$path }$word" in
-${table.filter((t) => t.path !== "").map((t) => `      "${t.path}") path="${t.path}" ;;`).join("\n")}
-    esac
-  done
+${findPath(table, "2", "CURRENT", "words")}
   case "$path" in
 ${cases}
   esac
