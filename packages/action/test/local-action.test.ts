@@ -62,7 +62,7 @@ const taggedCommit = (name: string) => {
 const sha256 = (content: string) => createHash("sha256").update(content).digest("hex");
 
 describe("@github/local-action runs the release flow", () => {
-  it("v1.4.0 created with v1 and v1.4 moved, a checksums file giving three records; a re-run skips the tags", { timeout: 120_000 }, async () => {
+  it("v1.4.0 created with v1 and v1.4 moved, a checksums file giving three records; a re-run skips the tags", { timeout: 240_000 }, async () => {
     emulator.state.git.repository("acme", "web")!.createRef("refs/tags/v1", commits[0]!);
     emulator.state.git.repository("acme", "web")!.createRef("refs/tags/v1.4", commits[1]!);
     writeFileSync(join(work, "SHA256SUMS"), ["a.tgz", "b.zip", "c.json"].map((name) => `${sha256(name)}  ${name}`).join("\n"));
@@ -81,7 +81,7 @@ describe("@github/local-action runs the release flow", () => {
     expect(again.stdout).toContain("Skipped (already there) refs/tags/v1.4.0");
   });
 
-  it("a bad value is refused naming the input, before anything is sent", { timeout: 60_000 }, async () => {
+  it("a bad value is refused naming the input, before anything is sent", { timeout: 120_000 }, async () => {
     emulator.requests.clear();
     const run = await localAction({ tag: "v2.0.0", "derived-tags": "minor" });
     expect(run.code).toBe(1);
