@@ -1,19 +1,30 @@
 import {
+  DERIVED_TAGS,
   IF_TAG_EXISTS,
+  derivedTagNames,
+  releaseTags,
   createStorageRecordParams,
   createTagParams,
   serviceUrlProblem,
   toFieldIssues,
   type CreateStorageRecordParams,
   type CreateTagParams,
-  type IfTagExists,
+  type DerivedTags,
+  type ReleaseTag,
 } from "@shiplog/client";
+import { imageLocation } from "./image-subject.js";
+
+/** What a storage record the service refuses for want of permission does to the run: fail it, or warn and go on. */
+export const STORAGE_PERMISSION_MODES = ["fail", "warn"] as const;
+export type StoragePermissionMode = (typeof STORAGE_PERMISSION_MODES)[number];
 
 /** The action's inputs, kebab-case as in action.yml. */
 export const INPUT_NAMES = [
   "token",
   "api-url",
   "tag",
+  "tags",
+  "derived-tags",
   "tag-message",
   "tag-object",
   "tag-type",
@@ -23,6 +34,7 @@ export const INPUT_NAMES = [
   "if-tag-exists",
   "subject-digest",
   "subject-path",
+  "subject-checksums",
   "subject-name",
   "subject-version",
   "registry-url",
@@ -31,6 +43,7 @@ export const INPUT_NAMES = [
   "artifact-path",
   "storage-status",
   "github-repository",
+  "storage-permission-missing",
   "dry-run",
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -56,8 +69,12 @@ export interface InputProblem {
 }
 
 export interface TagPlan {
+  /** The first tag's request (what the single-tag outputs describe); every tag shares its object, type and tagger. */
   params: CreateTagParams;
-  ifExists: IfTagExists;
+  /** Every tag to make, in order: the given ones, then the derived floating ones. */
+  tags: ReleaseTag[];
+  /** The message given, if any; otherwise each tag's message is its own name. */
+  message: string | undefined;
 }
 
 /** The storage record fields shared by every subject; each subject adds its digest (and name from a file). */
@@ -66,6 +83,10 @@ export interface StoragePlan {
   name: string | undefined;
   digests: string[];
   pathPatterns: string[];
+  /** The subject-checksums input as given: a file's path, or sha256sum lines inline. */
+  checksums: string | undefined;
+  /** What a refused storage record (403, or 404 for an owner that is not an organization) does to the run. */
+  onMissingPermission: StoragePermissionMode;
   fields: Omit<CreateStorageRecordParams, "org" | "name" | "digest">;
 }
 
@@ -123,6 +144,12 @@ function lineInput(value: string | undefined): string[] {
 
 const optional = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
+/** Defaults of action.yml that say "nothing special": an input holding one was not really set. */
+const NEUTRAL_DEFAULTS: Partial<Record<InputName, string>> = { "derived-tags": "none", "storage-permission-missing": "fail" };
+
+/** Whether an input was given a value of its own (not empty, not its neutral default). */
+const setBeyondDefault = (raw: RawInputs, input: InputName) => optional(raw[input]) !== undefined && raw[input] !== NEUTRAL_DEFAULTS[input];
+
 /** Checks every input and builds what the action will send; returns every problem at once. */
 export function planFromInputs(raw: RawInputs, context: RunContext): { plan: ActionPlan; problems: [] } | { plan?: undefined; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
@@ -147,9 +174,9 @@ export function planFromInputs(raw: RawInputs, context: RunContext): { plan: Act
 
   const tag = planTag(raw, context, owner, repo, problems);
   const storage = planStorage(raw, owner, repo, problems);
-  const asked = [raw.tag, raw["subject-digest"], raw["subject-path"]].some((value) => optional(value) !== undefined);
+  const asked = [raw.tag, raw.tags, raw["subject-digest"], raw["subject-path"], raw["subject-checksums"]].some((value) => optional(value) !== undefined);
   if (!asked && !problems.some((p) => p.rule.startsWith("needs"))) {
-    problems.push({ input: "tag", rule: "something to do", message: "give tag, subject-digest or subject-path: there is nothing to create" });
+    problems.push({ input: "tag", rule: "something to do", message: "give tag, tags, subject-digest, subject-path or subject-checksums: there is nothing to create" });
   }
 
   if (problems.length > 0) return { problems };
@@ -163,18 +190,27 @@ function checkApiUrl(apiUrl: string): InputProblem | undefined {
 }
 
 function planTag(raw: RawInputs, context: RunContext, owner: string, repo: string, problems: InputProblem[]): TagPlan | undefined {
-  const tag = optional(raw.tag);
-  const tagOnly: InputName[] = ["tag-message", "tagger-name", "tagger-email", "tagger-date"];
+  const names = [...lineInput(raw.tag).map((name) => ({ name, input: "tag" as const })), ...lineInput(raw.tags).map((name) => ({ name, input: "tags" as const }))];
+  const tag = names[0]?.name;
+  const tagOnly: InputName[] = ["tag-message", "tagger-name", "tagger-email", "tagger-date", "derived-tags"];
   if (!tag) {
     for (const input of tagOnly) {
-      if (optional(raw[input])) problems.push({ input, rule: "needs tag", message: `${input} is set but tag is empty: give the tag name to create` });
+      if (setBeyondDefault(raw, input)) problems.push({ input, rule: "needs tag", message: `${input} is set but tag is empty: give the tag name to create` });
     }
     return undefined;
   }
 
   const ifExists = optional(raw["if-tag-exists"]) ?? "skip";
   if (!(IF_TAG_EXISTS as readonly string[]).includes(ifExists)) {
-    problems.push({ input: "if-tag-exists", rule: `one of ${IF_TAG_EXISTS.join(", ")}`, message: `if-tag-exists must be skip or fail, got ${JSON.stringify(ifExists)}` });
+    problems.push({ input: "if-tag-exists", rule: `one of ${IF_TAG_EXISTS.join(", ")}`, message: `if-tag-exists must be one of ${IF_TAG_EXISTS.join(", ")}, got ${JSON.stringify(ifExists)}` });
+  }
+  const derive = optional(raw["derived-tags"]) ?? "none";
+  if (!(DERIVED_TAGS as readonly string[]).includes(derive)) {
+    problems.push({ input: "derived-tags", rule: `one of ${DERIVED_TAGS.join(", ")}`, message: `derived-tags must be one of ${DERIVED_TAGS.join(", ")}, got ${JSON.stringify(derive)}` });
+  }
+  for (const { name, input } of names) {
+    const checked = createTagParams.shape.tag.safeParse(name);
+    if (!checked.success) problems.push({ input, rule: "git check-ref-format", message: `${input} ${JSON.stringify(name)}: ${checked.error.issues[0]?.message ?? "invalid tag name"}` });
   }
 
   const taggerName = optional(raw["tagger-name"]);
@@ -205,20 +241,47 @@ function planTag(raw: RawInputs, context: RunContext, owner: string, repo: strin
   if (!checked.success) {
     for (const issue of toFieldIssues(checked.error)) {
       const input = TAG_FIELD_INPUTS[issue.field];
-      if (input) problems.push({ input, rule: issue.rule, message: `${input}: ${issue.message}` });
+      // Tag names were checked one by one above, each naming its input.
+      if (input && issue.field !== "tag") problems.push({ input, rule: issue.rule, message: `${input}: ${issue.message}` });
     }
     return undefined;
   }
-  return { params: checked.data, ifExists: ifExists as IfTagExists };
+  if (problems.length > 0) return undefined;
+  let tags: ReleaseTag[];
+  try {
+    tags = releaseTags(names.map((n) => n.name), derive as DerivedTags, ifExists as ReleaseTag["ifExists"]);
+  } catch (error) {
+    problems.push({ input: "derived-tags", rule: "one version per floating tag", message: `derived-tags: ${(error as Error).message}` });
+    return undefined;
+  }
+  if (derive !== "none" && !names.some((n) => derivedTagNames(n.name, derive as DerivedTags).length > 0)) {
+    const message = `derived-tags is ${derive} but no tag is a release version such as v1.4.0 (pre-releases never move floating tags)`;
+    problems.push({ input: "derived-tags", rule: "needs a release version tag", message });
+    return undefined;
+  }
+  return { params: checked.data, tags, message: optional(raw["tag-message"]) };
 }
 
 function planStorage(raw: RawInputs, owner: string, repo: string, problems: InputProblem[]): StoragePlan | undefined {
   const digests = listInput(raw["subject-digest"]);
   const pathPatterns = lineInput(raw["subject-path"]);
-  const storageOnly: InputName[] = ["subject-name", "subject-version", "registry-url", "artifact-url", "registry-repository", "artifact-path", "storage-status", "github-repository"];
-  if (digests.length === 0 && pathPatterns.length === 0) {
+  const checksums = optional(raw["subject-checksums"]);
+  const storageOnly: InputName[] = [
+    "subject-name",
+    "subject-version",
+    "registry-url",
+    "artifact-url",
+    "registry-repository",
+    "artifact-path",
+    "storage-status",
+    "github-repository",
+    "storage-permission-missing",
+  ];
+  if (digests.length === 0 && pathPatterns.length === 0 && checksums === undefined) {
     for (const input of storageOnly) {
-      if (optional(raw[input])) problems.push({ input, rule: "needs a subject", message: `${input} is set but no subject-digest or subject-path names what to record` });
+      if (setBeyondDefault(raw, input)) {
+        problems.push({ input, rule: "needs a subject", message: `${input} is set but no subject-digest, subject-path or subject-checksums names what to record` });
+      }
     }
     return undefined;
   }
@@ -226,20 +289,29 @@ function planStorage(raw: RawInputs, owner: string, repo: string, problems: Inpu
   if (digests.length > 0 && name === undefined) {
     problems.push({ input: "subject-name", rule: "required with subject-digest", message: "subject-name is required with subject-digest (file subjects default to the file's name)" });
   }
-  if (!optional(raw["registry-url"])) {
+  const onMissingPermission = optional(raw["storage-permission-missing"]) ?? "fail";
+  if (!(STORAGE_PERMISSION_MODES as readonly string[]).includes(onMissingPermission)) {
+    const rule = `one of ${STORAGE_PERMISSION_MODES.join(", ")}`;
+    problems.push({ input: "storage-permission-missing", rule, message: `storage-permission-missing must be ${rule}, got ${JSON.stringify(onMissingPermission)}` });
+  }
+  // A container image (subject-name ghcr.io/acme/web with subject-digest) names its own registry and repository.
+  const image = digests.length > 0 && name !== undefined ? imageLocation(name) : undefined;
+  if (image && "problem" in image) problems.push({ input: "subject-name", rule: "image name without tag or digest", message: `subject-name: ${image.problem}` });
+  const imageAt = image && !("problem" in image) ? image : undefined;
+  if (!optional(raw["registry-url"]) && !imageAt) {
     problems.push({ input: "registry-url", rule: "required", message: "registry-url is required for storage records (the registry's base URL, https://...)" });
   }
   const fields = {
     version: optional(raw["subject-version"]),
     artifact_url: optional(raw["artifact-url"]),
     path: optional(raw["artifact-path"]),
-    registry_url: optional(raw["registry-url"]) ?? "",
-    repository: optional(raw["registry-repository"]),
+    registry_url: optional(raw["registry-url"]) ?? imageAt?.registryUrl ?? "",
+    repository: optional(raw["registry-repository"]) ?? imageAt?.repository,
     status: optional(raw["storage-status"]) as CreateStorageRecordParams["status"],
     github_repository: optional(raw["github-repository"]) ?? repo,
     return_records: true,
   };
-  const plan: StoragePlan = { org: owner, name, digests, pathPatterns, fields };
+  const plan: StoragePlan = { org: owner, name, digests, pathPatterns, checksums, onMissingPermission: onMissingPermission as StoragePermissionMode, fields };
   // Check the shared fields and every digest now; file digests are checked once computed.
   const probes = digests.length > 0 ? digests : [`sha256:${"0".repeat(64)}`];
   const seen = new Set<string>();

@@ -1,13 +1,17 @@
 import * as core from "@actions/core";
 import { context } from "@actions/github";
-import { ArtifactMetadataApi, GitApi, Transport, redactSecrets } from "@shiplog/client";
+import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
+import { readChecksums } from "./checksums.js";
+import { collapseDuplicateDigests } from "./duplicate-subjects.js";
 
 const USER_AGENT = "shiplog-action/0.1.0";
+/** core.ExitCode.Failure, spelled out: GitHub's local-action toolkit stub has no ExitCode enum. */
+const FAILURE_EXIT_CODE = 1;
 /** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
 export const RECORD_CONCURRENCY = 4;
 
@@ -31,6 +35,11 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
   const storage = plan.storage;
   if (!storage) return [];
   const subjects: Subject[] = storage.digests.map((digest) => ({ name: storage.name ?? "", digest }));
+  if (storage.checksums !== undefined) {
+    const listed = await readChecksums(storage.checksums);
+    for (const message of listed.problems) problems.push({ input: "subject-checksums", rule: "sha256sum format", message });
+    subjects.push(...listed.subjects);
+  }
   if (storage.pathPatterns.length > 0) {
     try {
       const files = await matchFiles(storage.pathPatterns);
@@ -49,8 +58,10 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
       return [];
     }
   }
-  for (const subject of subjects) problems.push(...storageRequestProblems(storage, subject.name, subject.digest));
-  return subjects;
+  const collapsed = collapseDuplicateDigests(subjects);
+  for (const notice of collapsed.notices) core.notice(notice, { title: "Duplicate subject" });
+  for (const subject of collapsed.subjects) problems.push(...storageRequestProblems(storage, subject.name, subject.digest));
+  return collapsed.subjects;
 }
 
 /** A file subject-path matched that cannot be used, as an input problem naming subject-path and the file. */
@@ -62,7 +73,7 @@ function reportProblems(problems: InputProblem[]): void {
   for (const problem of problems) core.error(problem.message, { title: `Invalid input: ${problem.input} (${problem.rule})` });
   core.info(`${problems.length} input problem${problems.length === 1 ? "" : "s"}: nothing was sent`);
   // Each problem is its own titled annotation already; setFailed would add an untitled duplicate.
-  process.exitCode = core.ExitCode.Failure;
+  process.exitCode = FAILURE_EXIT_CODE;
 }
 
 /**
@@ -112,18 +123,28 @@ export async function run(): Promise<void> {
   const git = new GitApi(transport);
   const artifacts = new ArtifactMetadataApi(transport);
   // The tag and the storage records do not depend on each other: they go out together.
-  const tagTask = plan.tag ? tagStep(git, plan, repository) : undefined;
+  const tagTask = plan.tag ? tagSteps(git, plan, repository) : undefined;
   const recordTasks = plan.storage ? recordSteps(artifacts, plan, subjects) : [];
   const [tagResult, ...recordResults] = await Promise.allSettled([tagTask ?? Promise.resolve(undefined), ...recordTasks]);
-  if (tagResult?.status === "fulfilled") report.tag = tagResult.value;
   const failures: FailureExplanation[] = [];
+  if (tagResult?.status === "fulfilled" && tagResult.value) {
+    report.tags = tagResult.value.reports;
+    report.tag = report.tags[0];
+    failures.push(...tagResult.value.failures);
+  }
   if (tagResult?.status === "rejected") failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
   recordResults.forEach((result, index) => {
     if (result.status === "fulfilled") report.storageRecords.push(result.value as StorageRecordReport);
     else {
       const subject = subjects[index]!;
       const step: FailedStep = { kind: "storage-record", org: plan.owner, subject: `${subject.name}@${subject.digest}`, githubRepository: plan.storage!.fields.github_repository ?? plan.repo };
-      failures.push(explainFailure(result.reason, step));
+      const explained = explainFailure(result.reason, step);
+      // Like actions/attest for an owner that is not an organization or a token without the permission: opt-in leniency.
+      if (plan.storage!.onMissingPermission === "warn" && isMissingPermission(result.reason)) {
+        const warning = { title: `Storage record skipped: ${explained.title}`, message: `${explained.message} (storage-permission-missing: warn)` };
+        core.warning(warning.message, { title: warning.title });
+        (report.warnings ??= []).push(warning);
+      } else failures.push(explained);
     }
   });
   // A server may echo the token in what it answers: whatever the client did not already redact goes here.
@@ -134,19 +155,43 @@ export async function run(): Promise<void> {
   }
   if (failures.length > 0) {
     report.failures = failures;
-    process.exitCode = core.ExitCode.Failure;
+    process.exitCode = FAILURE_EXIT_CODE;
   }
   await finish(report);
 }
 
-/** Creates (or, re-run, finds) the annotated tag; in a dry run only describes it. */
-async function tagStep(git: GitApi, plan: ActionPlan, repository: string): Promise<TagReport> {
-  const { params, ifExists } = plan.tag!;
-  const ref = `refs/tags/${params.tag}`;
-  if (plan.dryRun) return { outcome: "dry-run", ref, object: { type: params.type, sha: params.object }, message: params.message };
-  const result = await git.createAnnotatedTag({ ...params, if_exists: ifExists });
-  core.info(`${result.outcome === "created" ? "Created" : "Skipped (already there)"} ${ref} in ${repository} → tag object ${result.tag.sha} → ${result.tag.object.type} ${result.tag.object.sha}`);
-  return { outcome: result.outcome, ref: result.ref.ref, sha: result.tag.sha, object: { type: result.tag.object.type, sha: result.tag.object.sha }, message: result.tag.message };
+/** A refusal that means the token or the owner cannot have storage records (403; 404 for a non-organization owner). */
+function isMissingPermission(error: unknown): boolean {
+  return error instanceof ForbiddenError || error instanceof NotFoundError;
+}
+
+const TAG_VERBS = { created: "Created", skipped: "Skipped (already there)", updated: "Moved" } as const;
+
+/** Creates (or, re-run, finds; or moves) each annotated tag in order; in a dry run only describes them. */
+async function tagSteps(git: GitApi, plan: ActionPlan, repository: string): Promise<{ reports: TagReport[]; failures: FailureExplanation[] }> {
+  const { params, tags, message } = plan.tag!;
+  const object = { type: params.type, sha: params.object };
+  if (plan.dryRun) {
+    return { reports: tags.map((t) => ({ outcome: "dry-run", ref: `refs/tags/${t.tag}`, object, message: message ?? t.tag })), failures: [] };
+  }
+  const tagger = params.tagger;
+  const results = await createReleaseTags(git, { owner: plan.owner, repo: plan.repo, tags, object: params.object, type: params.type, message, ...(tagger && { tagger }) });
+  const reports: TagReport[] = [];
+  const failures: FailureExplanation[] = [];
+  for (const entry of results) {
+    const ref = `refs/tags/${entry.tag}`;
+    if (entry.outcome === "failed") {
+      failures.push(explainFailure(entry.error, { kind: "tag", repository, tag: entry.tag }));
+      reports.push({ outcome: "failed", ref, object, message: message ?? entry.tag });
+    } else if (entry.outcome === "not-attempted") {
+      reports.push({ outcome: "not-attempted", ref, object, message: message ?? entry.tag });
+    } else {
+      const { tag } = entry.result;
+      core.info(`${TAG_VERBS[entry.outcome]} ${ref} in ${repository} → tag object ${tag.sha} → ${tag.object.type} ${tag.object.sha}`);
+      reports.push({ outcome: entry.outcome, ref: entry.result.ref.ref, sha: tag.sha, object: { type: tag.object.type, sha: tag.object.sha }, message: tag.message });
+    }
+  }
+  return { reports, failures };
 }
 
 /** One storage record per subject (upserts, so safe to send side by side); in a dry run only described. */

@@ -2,14 +2,19 @@
 export interface RunReport {
   dryRun: boolean;
   repository: string;
+  /** The first tag (what the single-tag outputs describe). */
   tag?: TagReport;
+  /** Every tag, in the order they were made: the given ones, then the derived floating ones. */
+  tags?: TagReport[];
   storageRecords: StorageRecordReport[];
   /** What failed, each explained (the tag and the records are attempted independently). */
   failures?: { title: string; message: string }[];
+  /** What was let pass with a warning (storage-permission-missing: warn). */
+  warnings?: { title: string; message: string }[];
 }
 
 export interface TagReport {
-  outcome: "created" | "skipped" | "dry-run";
+  outcome: "created" | "skipped" | "updated" | "dry-run" | "failed" | "not-attempted";
   ref: string;
   /** The tag object's sha (absent in a dry run: nothing was created). */
   sha?: string;
@@ -36,6 +41,7 @@ export function runOutputs(report: RunReport): Record<string, string> {
     "tag-sha": report.tag?.sha ?? "",
     "tag-ref": report.tag?.ref ?? "",
     "tag-outcome": report.tag?.outcome ?? "",
+    tags: JSON.stringify((report.tags ?? (report.tag ? [report.tag] : [])).map((t) => ({ tag: t.ref.replace(/^refs\/tags\//, ""), ref: t.ref, outcome: t.outcome, sha: t.sha ?? "" }))),
     "storage-records": JSON.stringify(report.storageRecords.map((r) => r.record ?? plannedRecord(r))),
   };
 }
@@ -55,17 +61,14 @@ const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
 /** The job summary: a table of the tag and of the storage records, created or (dry run) planned. */
 export function renderSummary(report: RunReport): string {
   const lines: string[] = [`## shiplog${report.dryRun ? " (dry run: nothing was sent)" : ""}`, ""];
-  for (const failure of report.failures ?? []) lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
-  if (report.tag) {
-    const t = report.tag;
-    lines.push(
-      `### Tag in ${cell(report.repository)}`,
-      "",
-      "| Tag | Outcome | Tag object | Object | Message |",
-      "| --- | --- | --- | --- | --- |",
-      `| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`,
-      "",
-    );
+  for (const failure of [...(report.failures ?? []), ...(report.warnings ?? [])]) lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
+  const tags = report.tags ?? (report.tag ? [report.tag] : []);
+  if (tags.length > 0) {
+    lines.push(`### ${tags.length === 1 ? "Tag" : `Tags (${tags.length})`} in ${cell(report.repository)}`, "", "| Tag | Outcome | Tag object | Object | Message |", "| --- | --- | --- | --- | --- |");
+    for (const t of tags) {
+      lines.push(`| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`);
+    }
+    lines.push("");
   }
   if (report.storageRecords.length > 0) {
     lines.push(

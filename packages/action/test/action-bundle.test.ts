@@ -151,7 +151,7 @@ describe("storage records", () => {
     expect(titles).toEqual(
       expect.arrayContaining([
         "Invalid input: tag (git check-ref-format)",
-        "Invalid input: if-tag-exists (one of skip, fail)",
+        "Invalid input: if-tag-exists (one of skip, fail, update)",
         "Invalid input: subject-digest (pattern /^sha256:[a-f0-9]{64}$/)",
         "Invalid input: registry-url (pattern /^https:\\/\\//)",
         "Invalid input: storage-status (one of active, inactive, eol, deleted)",

@@ -55,7 +55,7 @@ describe("action.yml", () => {
     // Inputs that make every default matter: a tag (tag-type, tag-object, if-tag-exists) and a storage record.
     const base: RawInputs = { token: "t0ken", tag: "v1", "subject-digest": `sha256:${"b".repeat(64)}`, "subject-name": "app", "registry-url": "https://r.example/" };
     const defaulted = Object.entries(action.inputs).filter(([, input]) => input.default !== undefined);
-    expect(defaulted.map(([name]) => name).sort()).toEqual(["api-url", "dry-run", "if-tag-exists", "tag-object", "tag-type", "token"]);
+    expect(defaulted.map(([name]) => name).sort()).toEqual(["api-url", "derived-tags", "dry-run", "if-tag-exists", "storage-permission-missing", "tag-object", "tag-type", "token"]);
     for (const [name, input] of defaulted) {
       const value = evaluateDefault(name, String(input.default), github);
       expect(value, `${name}'s default evaluates to something`).not.toBe("");

@@ -12,7 +12,7 @@ const plan = (raw: RawInputs) => planFromInputs({ token: "t0ken", ...raw }, cont
 describe("planFromInputs", () => {
   it("defaults: the workflow's commit, the tag name as message, skip, the runner's API URL, the repository's name", () => {
     const { plan: p } = plan({ tag: "v1", "subject-digest": digest, "subject-name": "app", "registry-url": "https://r.example/" });
-    expect(p?.tag).toEqual({ params: { owner: "acme", repo: "web", tag: "v1", message: "v1", object: "a".repeat(40), type: "commit" }, ifExists: "skip" });
+    expect(p?.tag).toEqual({ params: { owner: "acme", repo: "web", tag: "v1", message: "v1", object: "a".repeat(40), type: "commit" }, tags: [{ tag: "v1", ifExists: "skip" }], message: undefined });
     expect(p?.apiUrl).toBe("https://api.service.example");
     expect(p?.storage).toMatchObject({ org: "acme", name: "app", digests: [digest], fields: { github_repository: "web", registry_url: "https://r.example/" } });
     expect(p?.dryRun).toBe(false);
@@ -104,6 +104,7 @@ describe("report", () => {
       "tag-sha": "d".repeat(40),
       "tag-ref": "refs/tags/v1",
       "tag-outcome": "created",
+      tags: JSON.stringify([{ tag: "v1", ref: "refs/tags/v1", outcome: "created", sha: "d".repeat(40) }]),
       "storage-records": JSON.stringify([{ id: 7, name: "app", digest, status: "active" }]),
     });
     const summary = renderSummary(report);

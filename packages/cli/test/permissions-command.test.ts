@@ -61,18 +61,18 @@ describe("shiplog permissions", () => {
     expect(stdout).toContain("Token types come from 4.2");
   });
 
-  it("reports an unknown path clearly with exit code 2", async () => {
+  it("reports an unknown path clearly with exit code 3", async () => {
     const human = await shiplog("permissions", "GET", "/repos/acme/web/deployments");
-    expect(human.code).toBe(2);
+    expect(human.code).toBe(3);
     expect(human.stdout).toBe("");
     expect(human.stderr).toContain("the permission matrix does not cover GET /repos/acme/web/deployments");
 
     const json = await shiplog("permissions", "GET", "/repos/acme/web/issues/12", "--json");
-    expect(json.code).toBe(2);
+    expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ covered: false, reason: "method_not_covered", knownMethods: ["PATCH"] });
   });
 
-  it("treats bad usage as exit code 64 with the usage text", async () => {
+  it("treats bad usage as exit code 2 with one line naming the command and where help is", async () => {
     const cases = [
       ["permissions", "GET"],
       ["permissions", "FETCH", "/events"],
@@ -84,18 +84,19 @@ describe("shiplog permissions", () => {
     ];
     const results = await Promise.all(cases.map((args) => shiplog(...args)));
     for (const [index, { code, stderr, stdout }] of results.entries()) {
-      expect(code, cases[index]?.join(" ")).toBe(64);
+      expect(code, cases[index]?.join(" ")).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toContain("Usage: shiplog");
+      expect(stderr).toMatch(/^shiplog[a-z ]*: .*\n$/);
+      expect(stderr.trim().split("\n")).toHaveLength(1);
     }
   });
 
   it("prints help on --help, with exit code 0", async () => {
     const [command, main, topic] = await Promise.all([shiplog("permissions", "--help"), shiplog("--help"), shiplog("help", "permissions")]);
     expect(command.code).toBe(0);
-    expect(command.stdout).toContain("Usage: shiplog permissions <METHOD> <PATH> [--json]");
+    expect(command.stdout).toContain("Usage: shiplog permissions [options] <method> <path>");
     expect(main.code).toBe(0);
-    expect(main.stdout).toMatch(/permissions\s+what does this call need\?/);
+    expect(main.stdout).toMatch(/permissions <method> <path>\s+what does this call need\?/);
     expect(topic.stdout).toBe(command.stdout);
   });
 });

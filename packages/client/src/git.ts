@@ -4,18 +4,25 @@ import {
   createAnnotatedTagParams,
   createRefParams,
   createTagParams,
+  deleteRefParams,
   getRefParams,
   getTagParams,
   gitRef,
+  listMatchingRefsParams,
+  updateRefParams,
   gitTag,
   type CreateAnnotatedTagParams,
   type CreateRefParams,
   type CreateTagParams,
+  type DeleteRefParams,
   type GetRefParams,
   type GetTagParams,
   type GitRef,
   type GitTag,
+  type ListMatchingRefsParams,
+  type UpdateRefParams,
 } from "./schemas/git.js";
+import { z } from "zod";
 import { parseRequest, parseResponse } from "./schema-validation.js";
 import type { Transport } from "./transport.js";
 
@@ -24,11 +31,18 @@ const ROUTES = {
   tag: "/repos/{owner}/{repo}/git/tags/{tag_sha}",
   refs: "/repos/{owner}/{repo}/git/refs",
   ref: "/repos/{owner}/{repo}/git/ref/{ref}",
+  updateRef: "/repos/{owner}/{repo}/git/refs/{ref}",
+  matchingRefs: "/repos/{owner}/{repo}/git/matching-refs/{ref}",
 } as const;
 
-/** What `createAnnotatedTag` did: made the tag, or found the same tag already there. */
+/** The ref keeps its slashes in the path (`git/ref/tags/v1.0.0`), so each segment is encoded on its own. */
+function refPath(route: string, ref: string): string {
+  return route.replace("{ref}", ref.split("/").map(encodeURIComponent).join("/"));
+}
+
+/** What `createAnnotatedTag` did: made the tag, found the same tag already there, or moved an existing one. */
 export interface AnnotatedTagResult {
-  outcome: "created" | "skipped";
+  outcome: "created" | "skipped" | "updated";
   tag: GitTag;
   ref: GitRef;
 }
@@ -78,10 +92,43 @@ export class GitApi {
   async getRef(params: GetRefParams, options: CallOptions = {}): Promise<GitRef> {
     const operation = `GET ${ROUTES.ref}`;
     const { owner, repo, ref } = parseRequest(getRefParams, params, operation);
-    // The ref keeps its slashes in the path (`git/ref/tags/v1.0.0`), so each segment is encoded on its own.
-    const url = this.#transport.buildUrl(ROUTES.ref.replace("{ref}", ref.split("/").map(encodeURIComponent).join("/")), { owner, repo });
+    const url = this.#transport.buildUrl(refPath(ROUTES.ref, ref), { owner, repo });
     const response = await this.#transport.request({ method: "GET", route: ROUTES.ref, url, signal: options.signal });
     return parseResponse(gitRef, response.data, operation);
+  }
+
+  /**
+   * Lists the references whose names start with `ref` (without `refs/`): `tags/v1` gives v1, v1.4 and v10;
+   * `tags` gives every tag.
+   */
+  async listMatchingRefs(params: ListMatchingRefsParams, options: CallOptions = {}): Promise<GitRef[]> {
+    const operation = `GET ${ROUTES.matchingRefs}`;
+    const { owner, repo, ref } = parseRequest(listMatchingRefsParams, params, operation);
+    const url = this.#transport.buildUrl(refPath(ROUTES.matchingRefs, ref), { owner, repo });
+    const response = await this.#transport.request({ method: "GET", route: ROUTES.matchingRefs, url, signal: options.signal });
+    return parseResponse(z.array(gitRef), response.data, operation);
+  }
+
+  /**
+   * Points a reference (without `refs/`: `tags/v1`) at `sha`. Without `force` the service accepts only a
+   * fast-forward; a refusal, a missing reference or an unknown object is a ServiceValidationError (422).
+   */
+  async updateRef(params: UpdateRefParams, options: CallOptions = {}): Promise<GitRef> {
+    const operation = `PATCH ${ROUTES.updateRef}`;
+    const { owner, repo, ref, ...body } = parseRequest(updateRefParams, params, operation);
+    const url = this.#transport.buildUrl(refPath(ROUTES.updateRef, ref), { owner, repo });
+    // Setting a reference to a given sha is idempotent: a repeat after a lost answer changes nothing.
+    const response = await this.#transport.request({ method: "PATCH", route: ROUTES.updateRef, url, body, signal: options.signal, safeToRetry: true });
+    return parseResponse(gitRef, response.data, operation);
+  }
+
+  /** Deletes a reference (without `refs/`: `tags/v1`); the service answers 422 when it does not exist. */
+  async deleteRef(params: DeleteRefParams, options: CallOptions = {}): Promise<void> {
+    const operation = `DELETE ${ROUTES.updateRef}`;
+    const { owner, repo, ref } = parseRequest(deleteRefParams, params, operation);
+    const url = this.#transport.buildUrl(refPath(ROUTES.updateRef, ref), { owner, repo });
+    // Not retried: after a lost answer a retry would report "does not exist" for our own deletion.
+    await this.#transport.request({ method: "DELETE", route: ROUTES.updateRef, url, signal: options.signal, safeToRetry: false });
   }
 
   /** Like getRef, but undefined when the reference does not exist. */
@@ -98,7 +145,8 @@ export class GitApi {
    * Makes an annotated tag: the tag object, then `refs/tags/<tag>` pointing at the tag object (not at the
    * commit, which would make it lightweight). When the tag exists with the same object, type and message
    * the result is `skipped` (or TagExistsError under `if_exists: "fail"`); when it points elsewhere,
-   * TagExistsError says where.
+   * TagExistsError says where. Under `if_exists: "update"` a tag that differs is moved instead: a new tag
+   * object, then the reference updated with force (`updated`); one that matches is still `skipped`.
    */
   async createAnnotatedTag(params: CreateAnnotatedTagParams, options: CallOptions = {}): Promise<AnnotatedTagResult> {
     const { if_exists, ...tagParams } = parseRequest(createAnnotatedTagParams, params, "createAnnotatedTag");
@@ -124,10 +172,17 @@ export class GitApi {
 
   async #existingTag(
     ref: GitRef,
-    wanted: { owner: string; repo: string; tag: string; object: string; type: string; message: string },
-    ifExists: "skip" | "fail",
+    wanted: CreateTagParams & { owner: string; repo: string; tag: string; object: string; type: GitTag["object"]["type"]; message: string },
+    ifExists: "skip" | "fail" | "update",
     options: CallOptions,
   ): Promise<AnnotatedTagResult> {
+    if (ifExists === "update") {
+      const same = ref.object.type === "tag" && isSameTag(await this.getTag({ owner: wanted.owner, repo: wanted.repo, tag_sha: ref.object.sha }, options), wanted);
+      if (same) return { outcome: "skipped", tag: same, ref };
+      const tag = await this.createTag(wanted, options);
+      const moved = await this.updateRef({ owner: wanted.owner, repo: wanted.repo, ref: `tags/${wanted.tag}`, sha: tag.sha, force: true }, options);
+      return { outcome: "updated", tag, ref: moved };
+    }
     const found: ExistingTag = { ref: ref.ref, refTargetType: ref.object.type, refTargetSha: ref.object.sha };
     const place = `${ref.ref} in ${wanted.owner}/${wanted.repo}`;
     if (ref.object.type !== "tag") {
@@ -160,6 +215,12 @@ export class GitApi {
     }
     return { outcome: "skipped", tag, ref };
   }
+}
+
+/** The existing tag object when it tags the same object with the same message, else undefined. */
+function isSameTag(tag: GitTag, wanted: { object: string; type: string; message: string }): GitTag | undefined {
+  const same = tag.object.sha === wanted.object && tag.object.type === wanted.type;
+  return same && normaliseMessage(tag.message) === normaliseMessage(wanted.message) ? tag : undefined;
 }
 
 /** Git stores the message with a trailing newline; a request may omit it. */

@@ -19,6 +19,7 @@ export { openEnum, isKnownValue, type OpenEnum, type UnknownValue } from "./sche
 export * from "./schemas/artifact-metadata.js";
 export { GitApi, type AnnotatedTagResult } from "./git.js";
 export * from "./schemas/git.js";
+export * from "./release-tags.js";
 export * from "./permissions/permission-matrix.js";
 export * from "./permissions/token-rules.js";
 export { TemplateMatcher, parseTemplate, splitPath, MULTI_SEGMENT_PARAMETERS, PARAMETER_VALUES, type CompiledTemplate, type TemplateSegment, type TemplateMatch, type SplitPath } from "./permissions/path-templates.js";

@@ -93,6 +93,34 @@ export class GitRepository {
     return true;
   }
 
+  /** Points an existing reference at `sha`; false when the reference does not exist. */
+  updateRef(name: string, sha: string): boolean {
+    if (!this.#refs.has(name)) return false;
+    this.#refs.set(name, sha);
+    return true;
+  }
+
+  /** Removes a reference; false when it does not exist. */
+  deleteRef(name: string): boolean {
+    return this.#refs.delete(name);
+  }
+
+  /** Whether moving a reference from `from` to `to` is a fast-forward: both commits, `from` an ancestor of `to`. */
+  isFastForward(from: string, to: string): boolean {
+    const parents = new Map(this.#commits.map((c) => [c.sha, c.parents]));
+    if (!parents.has(from) || !parents.has(to)) return false;
+    const pending = [to];
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+      const sha = pending.pop()!;
+      if (sha === from) return true;
+      if (seen.has(sha)) continue;
+      seen.add(sha);
+      pending.push(...(parents.get(sha) ?? []));
+    }
+    return false;
+  }
+
   /** Every reference, sorted by name. */
   refs(): { ref: string; sha: string }[] {
     return [...this.#refs].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ref, sha]) => ({ ref, sha }));

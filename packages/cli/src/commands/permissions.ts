@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { Command } from "commander";
 import {
   TOKEN_KIND_TITLES,
   describeRequirements,
@@ -7,27 +7,9 @@ import {
   type Requirement,
   type UncoveredCall,
 } from "@shiplog/client";
-import { EXIT, UsageError, type CliIo, type Command } from "../command.js";
-
-const HELP = `Usage: shiplog permissions <METHOD> <PATH> [--json]
-
-What does this call need? Resolves a concrete call against the service's
-permission matrix and answers the fine-grained permissions and access levels,
-the token types accepted, the classic token scopes and whether public
-resources can be read without authentication.
-
-Arguments:
-  METHOD   GET, POST, PUT, PATCH or DELETE (any case)
-  PATH     a concrete path such as /repos/acme/web/git/tags, or a full URL
-
-Options:
-  --json       print the resolution as JSON (for scripts)
-  -h, --help   show this help
-
-Exit codes: 0 covered, 2 the matrix does not cover the call, 64 bad usage.
-
-Example:
-  shiplog permissions PUT /repos/acme/web/import`;
+import { UsageError } from "../cli-errors.js";
+import { EXIT } from "../exit-codes.js";
+import { withExamples, type CommandContext } from "../program.js";
 
 function yesNo(value: boolean): string {
   return value ? "yes" : "no";
@@ -95,41 +77,27 @@ export function formatUncovered(answer: UncoveredCall): string {
   return `shiplog permissions: ${answer.message}\n`;
 }
 
-export const permissionsCommand: Command = {
-  name: "permissions",
-  summary: "what does this call need? (permissions, levels, token types)",
-  help: HELP,
-  run(args: readonly string[], io: CliIo): number {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: [...args],
-        options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    if (parsed.values.help) {
-      io.stdout(`${HELP}\n`);
-      return EXIT.ok;
-    }
-    const [method, path, ...extra] = parsed.positionals;
-    if (method === undefined || path === undefined) throw new UsageError("expected a METHOD and a PATH");
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-
-    const answer = requiredPermissions(method, path);
-    if (!answer.covered && (answer.reason === "invalid_method" || answer.reason === "invalid_path")) {
-      throw new UsageError(answer.message);
-    }
-    if (parsed.values.json) {
-      io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-    } else if (answer.covered) {
-      io.stdout(formatResolution(answer));
-    } else {
-      io.stderr(formatUncovered(answer));
-    }
-    return answer.covered ? EXIT.ok : EXIT.notCovered;
-  },
-};
+export function permissionsCommand(ctx: CommandContext): Command {
+  return withExamples(
+    new Command("permissions")
+      .description(
+        "what does this call need? Resolves a concrete call against the service's permission matrix: the fine-grained " +
+          "permissions and access levels, the token types accepted, the classic token scopes, and whether public " +
+          "resources can be read without authentication (no token or network needed)",
+      )
+      .argument("<method>", "GET, POST, PUT, PATCH or DELETE (any case)")
+      .argument("<path>", "a concrete path such as /repos/acme/web/git/tags, or a full URL")
+      .action((method: string, path: string, _options, command: Command) => {
+        const options = ctx.options(command);
+        const answer = requiredPermissions(method, path);
+        if (!answer.covered && (answer.reason === "invalid_method" || answer.reason === "invalid_path")) {
+          throw new UsageError(answer.message);
+        }
+        if (options.json) ctx.io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+        else if (answer.covered) ctx.io.stdout(formatResolution(answer));
+        else ctx.io.stderr(formatUncovered(answer));
+        ctx.exitCode = answer.covered ? EXIT.ok : EXIT.notFound;
+      }),
+    "shiplog permissions PUT /repos/acme/web/import",
+  );
+}

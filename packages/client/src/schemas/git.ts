@@ -122,6 +122,10 @@ export type CreateTagBody = z.infer<typeof createTagBody>;
 export const createRefBody = z.strictObject({ ref: fullRefName, sha: gitSha });
 export type CreateRefBody = z.infer<typeof createRefBody>;
 
+/** Body of PATCH /repos/{owner}/{repo}/git/refs/{ref}: without `force` only a fast-forward is accepted. */
+export const updateRefBody = z.strictObject({ sha: gitSha, force: z.boolean().optional() });
+export type UpdateRefBody = z.infer<typeof updateRefBody>;
+
 const repoParams = { owner: ownerName, repo: repositoryName };
 
 export const createTagParams = createTagBody.extend(repoParams);
@@ -136,8 +140,25 @@ export type CreateRefParams = z.input<typeof createRefParams>;
 export const getRefParams = z.strictObject({ ...repoParams, ref: shortRefName });
 export type GetRefParams = z.input<typeof getRefParams>;
 
-/** What to do when `refs/tags/<tag>` already exists with the same object, type and message. */
-export const IF_TAG_EXISTS = ["skip", "fail"] as const;
+export const updateRefParams = updateRefBody.extend({ ...repoParams, ref: shortRefName });
+export type UpdateRefParams = z.input<typeof updateRefParams>;
+
+/** DELETE /repos/{owner}/{repo}/git/refs/{ref}: the reference without `refs/` (`tags/v1`). */
+export const deleteRefParams = getRefParams;
+export type DeleteRefParams = GetRefParams;
+
+/** GET /repos/{owner}/{repo}/git/matching-refs/{ref}: a prefix without `refs/` (`tags/v1`, `heads`). */
+export const listMatchingRefsParams = z.strictObject({
+  ...repoParams,
+  ref: z.string().min(1).refine((ref) => !ref.startsWith("refs/"), { message: "give the prefix without refs/ (tags/v1)" }),
+});
+export type ListMatchingRefsParams = z.input<typeof listMatchingRefsParams>;
+
+/**
+ * What to do when `refs/tags/<tag>` already exists: `skip` when it holds the same object, type and message
+ * (`fail` refuses even then); `update` moves it (a new tag object, then the reference updated with force).
+ */
+export const IF_TAG_EXISTS = ["skip", "fail", "update"] as const;
 export const ifTagExists = z.enum(IF_TAG_EXISTS);
 export type IfTagExists = z.infer<typeof ifTagExists>;
 

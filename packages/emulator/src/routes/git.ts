@@ -6,6 +6,7 @@ import { gitTime, isoFromGitTime, type GitIdent, type GitObjectKind } from "../g
 import type { GitRepository, StoredTag } from "../git-store.js";
 import { sendError } from "../service-errors.js";
 import { validateBody } from "./request-validation.js";
+import { registerGitRefRoutes } from "./git-refs.js";
 
 const TAG_DOCS = "/git/tags";
 const REF_DOCS = "/git/refs";
@@ -108,6 +109,8 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (sha === undefined) return sendError(reply, 404, "Not Found", { docs: REF_DOCS });
     return reply.send(refView(baseUrl(request), git, name, sha));
   });
+
+  registerGitRefRoutes(app, repositoryOf, (request, git, ref, sha) => refView(baseUrl(request), git, ref, sha));
 }
 
 /** The address the caller used, so URLs in answers point back at this emulator. */

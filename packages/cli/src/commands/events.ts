@@ -1,0 +1,61 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import type { ActivityEvent, EventFeed } from "@shiplog/client";
+import { jsonLine } from "../output.js";
+import { withExamples, type CommandContext } from "../program.js";
+import { printUntilStopped, pollerReporting } from "../tail.js";
+
+/** `kind[:args]` → the feed, e.g. `repo:acme/web`, `user-org:octo/acme`, `public`. */
+const FEEDS: Record<string, (arg: string) => EventFeed | undefined> = {
+  public: (a) => (a === "" ? { feed: "public" } : undefined),
+  repo: (a) => pair(a, (owner, repo) => ({ feed: "repo", owner, repo })),
+  network: (a) => pair(a, (owner, repo) => ({ feed: "network", owner, repo })),
+  org: (a) => one(a, (org) => ({ feed: "org", org })),
+  user: (a) => one(a, (username) => ({ feed: "user", username })),
+  "user-public": (a) => one(a, (username) => ({ feed: "user_public", username })),
+  "user-org": (a) => pair(a, (username, org) => ({ feed: "user_org", username, org })),
+  received: (a) => one(a, (username) => ({ feed: "received", username })),
+  "received-public": (a) => one(a, (username) => ({ feed: "received_public", username })),
+};
+const one = (a: string, make: (x: string) => EventFeed) => (/^[^/\s:]+$/.test(a) ? make(a) : undefined);
+const pair = (a: string, make: (x: string, y: string) => EventFeed) => {
+  const m = /^([^/\s:]+)\/([^/\s:]+)$/.exec(a);
+  return m ? make(m[1]!, m[2]!) : undefined;
+};
+const FEED_FORMS = "public, repo:OWNER/REPO, network:OWNER/REPO, org:ORG, user:USER, user-public:USER, user-org:USER/ORG, received:USER, received-public:USER";
+
+export function parseFeed(value: string): EventFeed {
+  const colon = value.indexOf(":");
+  const kind = colon === -1 ? value : value.slice(0, colon);
+  const feed = FEEDS[kind]?.(colon === -1 ? "" : value.slice(colon + 1));
+  if (!feed) throw new InvalidArgumentError(`expected one of ${FEED_FORMS}; got ${JSON.stringify(value)}`);
+  return feed;
+}
+
+/** One line per event: when, type, who, where, and what. */
+export function eventLine(event: ActivityEvent): string {
+  const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
+  const what =
+    event.type === "PushEvent" ? `${String(payload["ref"] ?? "")} ${String(payload["head"] ?? "").slice(0, 12)}`
+    : event.type === "CreateEvent" ? `${String(payload["ref_type"] ?? "")} ${String(payload["ref"] ?? "")}`
+    : String(payload["action"] ?? "");
+  return `${event.created_at ?? ""}  ${event.type}  ${event.actor.login}  ${event.repo.name}  ${what.trim()}\n`;
+}
+
+export function eventsCommand(ctx: CommandContext): Command {
+  const events = withExamples(new Command("events").description("activity event feeds"), "shiplog events tail org:acme");
+  events.addCommand(
+    withExamples(
+      new Command("tail")
+        .description("follow a feed, printing each new event once, oldest first, until Ctrl-C")
+        .argument("<feed>", FEED_FORMS, parseFeed)
+        .addOption(new Option("--backlog", "first print what the feed holds now (up to 300 events)"))
+        .action(async (feed: EventFeed, _options, command: Command) => {
+          const options = ctx.options<{ backlog?: boolean }>(command);
+          const poller = ctx.client(command).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
+          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : eventLine(event)));
+        }),
+      "shiplog events tail repo:acme/web --backlog",
+    ),
+  );
+  return events;
+}

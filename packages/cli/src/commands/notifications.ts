@@ -1,0 +1,89 @@
+import { Command, Option } from "commander";
+import type { NotificationThread } from "@shiplog/client";
+import { ownerRepo, positiveInteger } from "../arguments.js";
+import { UsageError } from "../cli-errors.js";
+import { json, jsonLine, renderTable } from "../output.js";
+import { withExamples, type CommandContext } from "../program.js";
+import { pollerReporting, printUntilStopped } from "../tail.js";
+
+const threadRow = (t: NotificationThread) => [t.id, t.unread ? "yes" : "no", t.reason, t.repository.full_name, t.subject.type, t.subject.title, t.updated_at];
+const HEAD = ["id", "unread", "reason", "repository", "type", "title", "updated"];
+const threadLine = (t: NotificationThread) => `${t.updated_at}  ${t.id}  ${t.unread ? "unread" : "read"}  ${t.reason}  ${t.repository.full_name}  ${t.subject.type}: ${t.subject.title}\n`;
+
+export function notificationsCommand(ctx: CommandContext): Command {
+  const notifications = withExamples(new Command("notifications").description("the notification inbox (classic token with notifications or repo)"), "shiplog notifications list");
+
+  notifications.addCommand(
+    withExamples(
+      new Command("list")
+        .description("list notification threads (unread ones unless --all)")
+        .option("--all", "include read threads")
+        .option("--participating", "only threads you participate in")
+        .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
+        .action(async (_options, command: Command) => {
+          const options = ctx.options<{ all?: boolean; participating?: boolean; repo?: { owner: string; repo: string } }>(command);
+          const api = ctx.client(command).notifications;
+          const filters = { ...(options.all && { all: true }), ...(options.participating && { participating: true }) };
+          const listing = options.repo ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal }) : api.list(filters, { signal: ctx.signal });
+          const threads: NotificationThread[] = [];
+          for await (const thread of listing) threads.push(thread);
+          if (options.json) return ctx.io.stdout(json(threads));
+          ctx.io.stdout(renderTable(HEAD, threads.map(threadRow)));
+        }),
+      "shiplog notifications list --all --repo acme/web",
+    ),
+  );
+
+  notifications.addCommand(
+    withExamples(
+      new Command("read")
+        .description("mark one thread read, or every thread (--all) and wait until the service has done it")
+        .argument("[thread-id]", "the thread to mark read", positiveInteger)
+        .option("--all", "mark every thread read")
+        .option("--repo <owner/repo>", "with --all: only one repository's threads", ownerRepo)
+        .action(async (threadId: number | undefined, _options, command: Command) => {
+          const options = ctx.options<{ all?: boolean; repo?: { owner: string; repo: string } }>(command);
+          if ((threadId === undefined) === !options.all) throw new UsageError("give a thread id or --all (not both)");
+          if (options.repo && !options.all) throw new UsageError("--repo goes with --all");
+          const api = ctx.client(command).notifications;
+          if (threadId !== undefined) {
+            await api.markThreadAsRead({ thread_id: threadId }, { signal: ctx.signal });
+            if (options.json) return ctx.io.stdout(json({ thread_id: String(threadId), read: true }));
+            return ctx.io.stdout(`thread ${threadId} marked read\n`);
+          }
+          const result = await api.markAllAsReadAndWait({ ...options.repo }, { signal: ctx.signal });
+          if (options.json) return ctx.io.stdout(json(result));
+          ctx.io.stdout(`${options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all"} notifications marked read${result.background ? ` (in the background; done after ${result.checks} check${result.checks === 1 ? "" : "s"})` : ""}\n`);
+        }),
+      "shiplog notifications read 42",
+      "shiplog notifications read --all --repo acme/web",
+    ),
+  );
+
+  notifications.addCommand(
+    withExamples(
+      new Command("tail")
+        .description("follow the inbox, printing each new or updated thread once, until Ctrl-C")
+        .option("--backlog", "first print the threads the inbox holds now")
+        .option("--all", "include read threads")
+        .option("--participating", "only threads you participate in")
+        .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
+        .addOption(new Option("--min-interval <seconds>", "poll no more often than this, whatever the service allows").argParser(positiveInteger))
+        .action(async (_options, command: Command) => {
+          const options = ctx.options<{ backlog?: boolean; all?: boolean; participating?: boolean; repo?: { owner: string; repo: string }; minInterval?: number }>(command);
+          const poller = ctx.client(command).notifications.poll({
+            start: options.backlog ? "backlog" : "now",
+            signal: ctx.signal,
+            ...(options.all && { all: true }),
+            ...(options.participating && { participating: true }),
+            ...(options.repo && { repository: options.repo }),
+            ...(options.minInterval && { minIntervalSeconds: options.minInterval }),
+            ...pollerReporting(ctx),
+          });
+          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : threadLine(t)));
+        }),
+      "shiplog notifications tail --participating",
+    ),
+  );
+  return notifications;
+}

@@ -1,0 +1,162 @@
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { MAX_CLUSTER_ENTRIES, parseRequest, setClusterDeploymentRecordsParams, type ClusterDeploymentResult, type RequestValidationError } from "@shiplog/client";
+import { SingleBar } from "cli-progress";
+import { digest } from "../arguments.js";
+import { UsageError } from "../cli-errors.js";
+import { json, renderTable } from "../output.js";
+import { withExamples, type CommandContext } from "../program.js";
+
+/** The organization: --org, else SHIPLOG_ORG. */
+function orgOf(options: { org?: string }, ctx: CommandContext): string {
+  const org = options.org ?? ctx.env["SHIPLOG_ORG"];
+  if (!org) throw new UsageError("--org is required (or set SHIPLOG_ORG): the organization whose records to read or write");
+  return org;
+}
+
+const orgOption = () => new Option("--org <org>", "the organization (default: SHIPLOG_ORG)");
+const date = (value: unknown) => (typeof value === "string" ? value.replace(/\.\d+Z$/, "Z") : "");
+
+/** `shiplog records deployments|storage|set-cluster`. */
+export function recordsCommand(ctx: CommandContext): Command {
+  const records = withExamples(new Command("records").description("deployment and storage records of artifacts"), "shiplog records storage --org acme sha256:<digest>");
+
+  records.addCommand(
+    withExamples(
+      new Command("deployments")
+        .description("list where an artifact (by digest) is deployed")
+        .argument("<digest>", "the artifact's digest, sha256:<64 hex>", digest)
+        .addOption(orgOption())
+        .action(async (subjectDigest: string, _options, command: Command) => {
+          const options = ctx.options<{ org?: string }>(command);
+          const list = await ctx.client(command).artifacts.listDeploymentRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          if (options.json) return ctx.io.stdout(json(list));
+          const rows = list.deployment_records.map((r) => [
+            r.id,
+            r.logical_environment,
+            r.physical_environment,
+            r.cluster,
+            r.deployment_name,
+            Object.entries(r.tags ?? {}).map(([k, v]) => `${k}=${v}`).join(","),
+            date(r.updated_at ?? r.created_at),
+          ]);
+          ctx.io.stdout(renderTable(["id", "environment", "physical", "cluster", "deployment", "tags", "updated"], rows));
+          ctx.io.stderr(`${list.total_count} deployment record${list.total_count === 1 ? "" : "s"} of ${subjectDigest}\n`);
+        }),
+      "shiplog records deployments --org acme sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+    ),
+  );
+
+  records.addCommand(
+    withExamples(
+      new Command("storage")
+        .description("list where an artifact (by digest) is stored")
+        .argument("<digest>", "the artifact's digest, sha256:<64 hex>", digest)
+        .addOption(orgOption())
+        .action(async (subjectDigest: string, _options, command: Command) => {
+          const options = ctx.options<{ org?: string }>(command);
+          const list = await ctx.client(command).artifacts.listStorageRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          if (options.json) return ctx.io.stdout(json(list));
+          const rows = list.storage_records.map((r) => [
+            r.id,
+            r.name,
+            r.registry_url,
+            r.repository,
+            r.status,
+            date((r as { updated_at?: string }).updated_at),
+          ]);
+          ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
+          const count = list.storage_records.length;
+          ctx.io.stderr(`${count} storage record${count === 1 ? "" : "s"} of ${subjectDigest}\n`);
+        }),
+      "shiplog records storage --org acme sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae --json",
+    ),
+  );
+
+  records.addCommand(
+    withExamples(
+      new Command("set-cluster")
+        .description(`set a cluster's deployment records from a JSON file (sent in chunks of ${MAX_CLUSTER_ENTRIES}, a progress bar on a terminal)`)
+        .addOption(orgOption())
+        .requiredOption("--cluster <name>", "the cluster")
+        .requiredOption("--file <path>", 'JSON: {"logical_environment": "prod", "deployments": [...]} as the cluster call takes it')
+        .action(async (_options, command: Command) => {
+          const options = ctx.options<{ org?: string; cluster: string; file: string }>(command);
+          const body = readClusterFile(options.file);
+          const params = checkClusterParams({ ...body, org: orgOf(options, ctx), cluster: options.cluster }, options.file);
+          const client = ctx.client(command);
+          const result = await sendInChunks(params, ctx, (chunk) => client.artifacts.setClusterDeploymentRecords(chunk, { signal: ctx.signal }));
+          if (options.json) return ctx.io.stdout(json(result));
+          const errors = result.errors ?? [];
+          ctx.io.stdout(
+            renderTable(
+              ["cluster", "entries", "records", "errors"],
+              [[options.cluster, params.deployments.length, result.total_count, errors.length]],
+            ),
+          );
+          for (const error of errors) ctx.io.stderr(`${error.deployment.deployment_name}: ${error.cause}\n`);
+          if (errors.length > 0) ctx.exitCode = 1;
+        }),
+      "shiplog records set-cluster --org acme --cluster prod-eu-1 --file deployments.json",
+    ),
+  );
+  return records;
+}
+
+function readClusterFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--file ${JSON.stringify(path)}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--file ${path}: not JSON (${(error as Error).message})`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new UsageError(`--file ${path}: expected an object {"logical_environment": ..., "deployments": [...]}`);
+  }
+  return body as Record<string, unknown>;
+}
+
+type ClusterParams = ReturnType<typeof setClusterDeploymentRecordsParams.parse>;
+
+/** The whole file is checked before the first chunk goes out: nothing half-applied for a typo in entry 4000. */
+function checkClusterParams(input: Record<string, unknown>, file: string): ClusterParams {
+  try {
+    return parseRequest(setClusterDeploymentRecordsParams, input, "set-cluster");
+  } catch (error) {
+    const issues = (error as RequestValidationError).issues ?? [];
+    const first = issues.slice(0, 3).map((i) => `${i.field}: ${i.message}`).join("; ");
+    throw new UsageError(`--file ${file}: ${first}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""}`);
+  }
+}
+
+/** Sends the entries in chunks the service takes, one call each, drawing a bar on a terminal. */
+async function sendInChunks(
+  params: ClusterParams,
+  ctx: CommandContext,
+  send: (chunk: ClusterParams) => Promise<ClusterDeploymentResult>,
+): Promise<ClusterDeploymentResult> {
+  const total = params.deployments.length;
+  const bar = ctx.io.progressStream
+    ? new SingleBar({ stream: ctx.io.progressStream, format: "{bar} {value}/{total} entries | {percentage}% | ETA {eta_formatted}", hideCursor: true, clearOnComplete: false })
+    : undefined;
+  bar?.start(total, 0);
+  const merged: ClusterDeploymentResult = { total_count: 0, deployment_records: [] };
+  try {
+    for (let start = 0; start < total; start += MAX_CLUSTER_ENTRIES) {
+      const result = await send({ ...params, deployments: params.deployments.slice(start, start + MAX_CLUSTER_ENTRIES) });
+      merged.total_count += result.total_count;
+      merged.deployment_records.push(...result.deployment_records);
+      if (result.errors?.length) (merged.errors ??= []).push(...result.errors);
+      bar?.update(Math.min(start + MAX_CLUSTER_ENTRIES, total));
+    }
+  } finally {
+    bar?.stop();
+  }
+  return merged;
+}

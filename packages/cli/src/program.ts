@@ -1,0 +1,115 @@
+import { createRequire } from "node:module";
+import { Command, CommanderError, Option } from "commander";
+import { UsageError, exitCodeOf, oneLine } from "./cli-errors.js";
+import { connect, type ConnectionOptions, type Environment } from "./connection.js";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+import type { CliIo } from "./output.js";
+import type { ShiplogClient } from "@shiplog/client";
+
+/** What every command's action gets: where to write, the environment, and how to reach the service. */
+export interface CommandContext {
+  io: CliIo;
+  env: Environment;
+  /** Aborts on Ctrl-C (SIGINT): tails stop cleanly. */
+  signal: AbortSignal;
+  /** The global options merged with the command's own. */
+  options<T>(command: Command): T & GlobalOptions;
+  /** A client for `--api-url` with the token. */
+  client(command: Command): ShiplogClient;
+  /** The exit code when the action returns normally (a command may set a non-zero one, as permissions does). */
+  exitCode: number;
+}
+
+export interface GlobalOptions extends ConnectionOptions {
+  json?: boolean;
+}
+
+export const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Adds the example and the exit codes to a command's --help. */
+export function withExamples(command: Command, ...examples: string[]): Command {
+  return command.addHelpText("after", `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((e) => `  ${e}`).join("\n")}\n\n${EXIT_CODES_HELP}`);
+}
+
+/** The name a command is called by, from the root (`shiplog records storage`). */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** The root command with the global options; each command module adds its commands to it. */
+export function rootCommand(): Command {
+  return new Command("shiplog")
+    .description("Look at and record where software artifacts are stored and running, from a terminal.")
+    .version(VERSION, "-V, --version")
+    .addOption(new Option("--api-url <url>", "base URL of the service's REST API (default: SHIPLOG_API_URL, else the public service)"))
+    .addOption(new Option("--token-file <path>", "read the token from this file (default: SHIPLOG_TOKEN_FILE, else SHIPLOG_TOKEN)"))
+    .option("--json", "print JSON instead of tables (one document per line for tails)")
+    .showSuggestionAfterError(true)
+    .addHelpText("after", `\nThe token comes from SHIPLOG_TOKEN or a file (--token-file, SHIPLOG_TOKEN_FILE), never from an option.\n\n${EXIT_CODES_HELP}`);
+}
+
+/**
+ * Makes every command report instead of exit: commander's own messages (an unknown option, a missing argument)
+ * become one line naming the command, and --help / --version print through `io`.
+ */
+export function routeOutput(root: Command, io: CliIo, lastError: { command?: string; message?: string }): void {
+  const visit = (command: Command) => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      outputError: (text) => {
+        lastError.command = commandPath(command);
+        lastError.message = text.replace(/^error:\s*/, "").trim();
+      },
+    });
+    command.commands.forEach(visit);
+  };
+  visit(root);
+}
+
+/** Builds the context commands run with. */
+export function commandContext(io: CliIo, env: Environment, signal: AbortSignal): CommandContext {
+  return {
+    io,
+    env,
+    signal,
+    options: <T>(command: Command) => command.optsWithGlobals<T & GlobalOptions>(),
+    client: (command: Command) => connect(command.optsWithGlobals<GlobalOptions>(), env, `shiplog-cli/${VERSION}`),
+    exitCode: EXIT.ok,
+  };
+}
+
+/** Runs a built program: resolves to the exit code; every failure is one line on stderr. */
+export async function runProgram(root: Command, argv: readonly string[], ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
+  const lastError: { command?: string; message?: string } = {};
+  routeOutput(root, io, lastError);
+  let current = "shiplog";
+  root.hook("preAction", (_, action) => {
+    current = commandPath(action);
+  });
+  if (argv.length === 0) {
+    io.stderr(`shiplog: a command is needed (see shiplog --help)\n`);
+    return EXIT.usage;
+  }
+  try {
+    await root.parseAsync([...argv], { from: "user" });
+    return ctx.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (error.code === "commander.executeSubCommandAsync") return EXIT.ok;
+      const where = lastError.command ?? "shiplog";
+      const hint = where === "shiplog" && error.code === "commander.missingArgument" ? "" : ` (see ${where} --help)`;
+      io.stderr(`${where}: ${(lastError.message ?? error.message).replace(/\n+/g, " ")}${hint}\n`);
+      return EXIT.usage;
+    }
+    const code = exitCodeOf(error);
+    const hint = error instanceof UsageError ? ` (see ${current} --help)` : "";
+    io.stderr(`${current}: ${oneLine(error)}${hint}\n`);
+    return code;
+  }
+}
