@@ -15,6 +15,7 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
+import { checkRequest } from "./request-checks.js";
 import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
 import { ActivityGenerator } from "./activity-generator.js";
 import { EventFeeds } from "./event-feeds.js";
@@ -110,9 +111,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.addHook("onClose", async () => state.notifications.stop());
   if (options.importStepIntervalMs) state.imports.startTimer(options.importStepIntervalMs);
 
-  // Like the service, an empty body is no body (an empty PATCH restarts an import), not a JSON error.
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  // Like the service, an empty body is no body (an empty PATCH restarts an import), and a body is read as JSON
+  // whatever its content type says (`curl -d` sends form encoding; octokit sends empty text/plain bodies).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === "") return done(null, undefined);
     try {
@@ -235,6 +237,8 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   });
 
   app.addHook("preHandler", async (request, reply) => authorize(request, reply, deps.access));
+  // After the access decision (401/403/404 come first, as the service answers), the official request schemas.
+  app.addHook("preHandler", checkRequest);
 
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.dropAfterHandler) {
@@ -250,6 +254,11 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
     const rule = request.accessRule;
+    // Classic tokens: the token's scopes and the scopes the endpoint accepts (empty when it needs none).
+    if (principal.kind === "token" && principal.token.type === "classic") {
+      reply.header("x-oauth-scopes", principal.token.scopes.join(", "));
+      if (!reply.hasHeader("x-accepted-oauth-scopes")) reply.header("x-accepted-oauth-scopes", (rule?.classicScopes ?? []).join(", "));
+    }
     if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {
       reply.header("x-accepted-service-permissions", acceptedPermissionsHeader(rule));
     }

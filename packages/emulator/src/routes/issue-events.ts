@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { ISSUE_EVENTS_PAGE_LIMITS } from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
 import { baseUrlOf, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
-import { pageOf, readPage } from "./list-paging.js";
+import { pageOf, readPage, type ListLimits } from "./list-paging.js";
 
 const DOCS = "/issues/events";
+/** Section 8: issue event lists page by 100 at most; the default is the service's usual 30. */
+const ISSUE_EVENTS_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
 
 /** The app the fixture's bot user stands for, as `performed_via_service_app` shows it. */
 const APP = { id: 1_001_001, slug: "shiplog-app", name: "shiplog-app", description: "Tracks where artifacts are stored and running", createdAtMs: Date.UTC(2025, 0, 15) };
