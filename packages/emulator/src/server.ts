@@ -16,6 +16,7 @@ import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
 import { checkRequest } from "./request-checks.js";
+import { startAdminApi } from "./admin-api.js";
 import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
 import { ActivityGenerator } from "./activity-generator.js";
 import { EventFeeds } from "./event-feeds.js";
@@ -45,6 +46,11 @@ export interface EmulatorOptions {
   importWebhookUrl?: string;
   /** Advance source imports on a timer (for the demo); without it they advance by `imports.step`. */
   importStepIntervalMs?: number;
+  /**
+   * The admin API (clock, activity, faults, request log, imports) on its own port; off unless given.
+   * `true` picks a free port on the emulator's host.
+   */
+  admin?: boolean | { port?: number; host?: string };
 }
 
 /** A running emulator and the handles tests use to steer and inspect it. */
@@ -64,12 +70,14 @@ export interface Emulator {
   /** Generates activity (pushes, stars, branches, issues, comments, mentions, closes) into feeds, notifications and issue events. */
   activity: ActivityGenerator;
   app: FastifyInstance;
+  /** The admin API's address when `admin` was asked for. */
+  adminUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 /** Starts the service emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const parsed = fixtureSchema.safeParse(options.fixture ?? defaultFixture, { reportInput: true });
+  const parsed = fixtureSchema.safeParse(options.fixture === undefined ? defaultFixture : options.fixture, { reportInput: true });
   if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
   const fixture = parsed.data;
   const clock = new Clock();
@@ -138,6 +146,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
   const port = Number(new URL(address).port);
+  let admin: Awaited<ReturnType<typeof startAdminApi>> | undefined;
+  if (options.admin) {
+    const adminOptions = options.admin === true ? {} : options.admin;
+    try {
+      admin = await startAdminApi({ clock, faults, requests, activity, imports: state.imports }, { host: options.host, ...adminOptions });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   return {
     url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     port,
@@ -151,7 +169,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     imports: state.imports,
     activity,
     app,
-    stop: () => app.close(),
+    adminUrl: admin?.url,
+    stop: async () => {
+      await admin?.app.close();
+      await app.close();
+    },
   };
 }
 
