@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { ActivityGenerator } from "./activity-generator.js";
 import type { Clock } from "./clock.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
+import { readBodiesAsJson } from "./json-body-parser.js";
 import type { FaultInjector, FaultRule } from "./fault-injection.js";
 import type { SourceImportStore } from "./import-store.js";
 import type { RequestLog } from "./request-log.js";
@@ -42,6 +43,7 @@ type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 export async function startAdminApi(targets: AdminTargets, options: { port?: number; host?: string }): Promise<{ url: string; app: FastifyInstance }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const { clock, faults, requests, activity, imports } = targets;
+  readBodiesAsJson(app, "the body is not JSON");
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
     if (error instanceof EmulatorUsageError) {

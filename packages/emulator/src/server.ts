@@ -17,6 +17,7 @@ import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
 import { checkRequest } from "./request-checks.js";
 import { startAdminApi } from "./admin-api.js";
+import { readBodiesAsJson } from "./json-body-parser.js";
 import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
 import { ActivityGenerator } from "./activity-generator.js";
 import { EventFeeds } from "./event-feeds.js";
@@ -121,16 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   // Like the service, an empty body is no body (an empty PATCH restarts an import), and a body is read as JSON
   // whatever its content type says (`curl -d` sends form encoding; octokit sends empty text/plain bodies).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error("Problems parsing JSON"), { statusCode: 400 }), undefined);
-    }
-  });
+  readBodiesAsJson(app, "Problems parsing JSON");
 
   if (unchecked.length > 0) throw new Error(`emulator routes the permission matrix does not cover: ${unchecked.join(", ")}`);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));

@@ -56,7 +56,8 @@ describe("admin API with curl", () => {
     const feed = json("GET", `${service}/repos/acme/web/events`);
     expect(feed.status).toBe(200);
     expect((feed.body as { type: string; created_at: string }[])[0]).toMatchObject({ type: "PushEvent", created_at: "2026-03-10T08:00:00Z" });
-    expect(json("POST", `${admin}/clock`, { advance_ms: 3_600_000 }).body).toEqual({ now: "2026-03-10T09:00:00Z" });
+    // As the README shows it: `curl -d` without a content type (form encoding) is read as JSON.
+    expect(curl(["-X", "POST", `${admin}/clock`, "-d", '{"advance_ms":3600000}']).body).toEqual({ now: "2026-03-10T09:00:00Z" });
     expect(json("POST", `${admin}/activity`, { kind: "explode" }).status).toBe(400);
   });
 

@@ -95,7 +95,7 @@ describe("tag object ids equal git hash-object -t tag", () => {
       if (signed < 0) expect(read.verification).toMatchObject({ verified: false, reason: "unsigned", signature: null, payload: null });
       else {
         expect(read.verification).toMatchObject({ verified: false, signature: body.slice(signed), payload: fromFields.slice(0, fromFields.length - body.length + signed) });
-        expect(read.verification.reason).toBe(body.includes("not base64") ? "malformed_signature" : "unknown_key");
+        expect(read.verification!.reason).toBe(body.includes("not base64") ? "malformed_signature" : "unknown_key");
       }
     });
   }

@@ -151,7 +151,7 @@ describe("@octokit/rest against the emulator", () => {
 
   it("git tags and refs (4.2)", async () => {
     const octokit = client(emu.tokens.admin!);
-    const head = emu.state.git.repository("acme", "web")!.head();
+    const head = emu.state.git.repository("acme", "web")!.head()!;
     const tag = await behaviour("createTag 201", () => octokit.rest.git.createTag({
       owner: "acme", repo: "web", tag: "v1", message: "one", object: head, type: "commit", tagger: { name: "T", email: "t@e", date: "2024-02-01T10:00:00+02:00" },
     }), (o) => o.status === 201 && (o.data as { message: string }).message === "one\n");

@@ -119,7 +119,7 @@ beforeAll(async () => {
   // An attestation links the digest to acme/web, so requests without github_repository resolve (spec 4.1).
   emu = await startEmulator({ fixture: { ...defaultFixture, attestations: [{ org: "acme", repository: "web", digest: DIGEST, id: 9001 }] } });
   emu.clock.set("2024-03-01T10:00:00Z", { freeze: true });
-  head = emu.state.git.repository("acme", "web")!.head();
+  head = emu.state.git.repository("acme", "web")!.head()!;
   const issue = emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "t" });
   emu.activity.comment({ actor: "hubot", repo: "acme/web", issue: issue.number, mentions: ["octo"] });
   emu.activity.closeIssue({ actor: "octo", repo: "acme/web", issue: issue.number });
@@ -190,5 +190,21 @@ describe("the shipped validators", () => {
     for (const file of files) expect(readFileSync(join(dist, file), "utf8"), file).not.toMatch(/(from |require\()["'](ajv|@octokit\/openapi)/);
     const pkg = JSON.parse(readFileSync(resolve(here, "../package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).not.toContain("ajv");
+  });
+});
+
+describe("leniency where the service is lenient", () => {
+  it("reads a JSON body sent as form encoding or text/plain, and an empty body as no parameters", async () => {
+    const auth = { authorization: `Bearer ${emu.tokens.admin}` };
+    const form = await fetch(`${emu.url}/orgs/acme/artifacts/metadata/storage-record`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+      body: JSON.stringify({ name: "web", digest: DIGEST, registry_url: "https://reg.example.com/" }),
+    });
+    expect(form.status).toBe(200);
+    const empty = await fetch(`${emu.url}/notifications`, { method: "PUT", headers: { authorization: `Bearer ${emu.tokens.classic}`, "content-type": "text/plain" }, body: "" });
+    expect(empty.status).toBe(205);
+    const notJson = await fetch(`${emu.url}/notifications`, { method: "PUT", headers: { authorization: `Bearer ${emu.tokens.classic}` }, body: "last_read_at=now" });
+    expect(notJson.status).toBe(400);
   });
 });
