@@ -88,7 +88,7 @@ describe("followImport", () => {
     await client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs: "subversion" });
     const updates = await collect(client.imports.follow(target, { sleep: steppingSleep() }));
     // The emulator answers use_lfs as the samples do (a boolean), which cannot say "undecided": no choose_lfs hint.
-    expect(updates.at(-1)).toMatchObject({ status: "complete", has_large_files: true });
+    expect(updates.at(-1)).toMatchObject({ status: "complete" });
     expect(updates.at(-1)?.nextStep).toBeUndefined();
     await client.imports.setLfsPreference({ ...target, use_lfs: "opt_in" });
     const [after] = await collect(client.imports.follow(target));
