@@ -40,7 +40,10 @@ type ActivityKind = (typeof ACTIVITY_KINDS)[number];
  * collide with the service's, and so a user's code pointed at the service address cannot reach it. Off unless
  * asked for (`admin` option, `--admin` flag). Documented with curl examples in the emulator README.
  */
-export async function startAdminApi(targets: AdminTargets, options: { port?: number; host?: string }): Promise<{ url: string; app: FastifyInstance }> {
+export async function startAdminApi(
+  targets: AdminTargets,
+  options: { port?: number; host?: string },
+): Promise<{ url: string; app: FastifyInstance }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   const { clock, faults, requests, activity, imports } = targets;
   readBodiesAsJson(app, "the body is not JSON");
@@ -52,7 +55,8 @@ export async function startAdminApi(targets: AdminTargets, options: { port?: num
     return reply.code(error.statusCode && error.statusCode < 500 ? error.statusCode : 500).send({ message: error.message });
   });
   const bad = (reply: FastifyReply, message: string) => reply.code(400).send({ message, code: "emulator_usage" });
-  const objectBody = (body: unknown): Record<string, unknown> => (body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {});
+  const objectBody = (body: unknown): Record<string, unknown> =>
+    body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
   app.get("/clock", async () => ({ now: clock.timestamp() }));
   // {"set": "2026-03-10T08:00:00Z", "freeze": true} or {"advance_ms": 3600000} or {"reset": true}
@@ -100,7 +104,8 @@ export async function startAdminApi(targets: AdminTargets, options: { port?: num
   app.post("/imports/step", async (request, reply) => {
     const body = objectBody(request.body);
     if (typeof body["owner"] !== "string" || typeof body["repo"] !== "string") return bad(reply, "give owner and repo (strings)");
-    const status = body["to_completion"] === true ? imports.runToCompletion(body["owner"], body["repo"]) : imports.step(body["owner"], body["repo"]);
+    const [owner, repo] = [body["owner"], body["repo"]];
+    const status = body["to_completion"] === true ? imports.runToCompletion(owner, repo) : imports.step(owner, repo);
     return { status };
   });
 

@@ -54,7 +54,9 @@ if (values.help) {
 const port = portOf("port", values.port);
 const adminPort = portOf("admin-port", values["admin-port"]);
 const rateLimit = Number(values["rate-limit"]);
-if (!/^\d+$/.test(values["rate-limit"]) || rateLimit < 1) fail(`--rate-limit must be a positive integer (got ${JSON.stringify(values["rate-limit"])})`);
+if (!/^\d+$/.test(values["rate-limit"]) || rateLimit < 1) {
+  fail(`--rate-limit must be a positive integer (got ${JSON.stringify(values["rate-limit"])})`);
+}
 
 let fixture: unknown;
 if (values.fixture !== undefined) {
@@ -96,7 +98,8 @@ try {
   });
 } catch (error) {
   if (error instanceof EmulatorUsageError) {
-    fail(`--fixture ${values.fixture}: not a valid fixture: ${error.issues.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ")}`);
+    const issues = error.issues.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ");
+    fail(`--fixture ${values.fixture}: not a valid fixture: ${issues}`);
   }
   const problem = listenProblem(error as NodeJS.ErrnoException);
   if (problem) fail(problem);

@@ -61,7 +61,8 @@ export function checkAgainstSchemas(
   const validator = OPERATION_VALIDATORS[key];
   // A path segment of the wrong type (`/notifications/threads/abc`) matches no route of the service: 404.
   if (validator && !validator.params({ ...query, ...renameWildcard(params) })) {
-    const pathTypeError = (validator.params.errors ?? []).some((e) => e.keyword === "type" && fieldName(e.instancePath) in renameWildcard(params));
+    const pathParams = renameWildcard(params);
+    const pathTypeError = (validator.params.errors ?? []).some((e) => e.keyword === "type" && fieldName(e.instancePath) in pathParams);
     if (pathTypeError) return { status: 404 };
   }
   const errors = requestViolations(method, routeUrl, params, query, body);
@@ -75,7 +76,13 @@ function renameWildcard(params: Record<string, unknown>): Record<string, unknown
 }
 
 /** The field errors of one request under its operation's schemas and the spec's rules; empty when valid. */
-export function requestViolations(method: string, routeUrl: string, params: Record<string, unknown>, query: Record<string, unknown>, body: unknown): ValidationDetail[] {
+export function requestViolations(
+  method: string,
+  routeUrl: string,
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+  body: unknown,
+): ValidationDetail[] {
   const path = openApiPath(routeUrl);
   const key = `${method} ${path}`;
   const operation = OPERATION_VALIDATORS[key];

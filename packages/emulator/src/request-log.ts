@@ -41,7 +41,8 @@ export class RequestLog {
     const entries: LoggedRequest[] = [];
     for (let i = 0; i < this.#size; i++) {
       const entry = this.#ring[(start + i) % this.limit]!;
-      if ((!filter?.method || entry.method === filter.method.toUpperCase()) && (!filter?.route || entry.route === filter.route)) entries.push(entry);
+      const methodMatches = !filter?.method || entry.method === filter.method.toUpperCase();
+      if (methodMatches && (!filter?.route || entry.route === filter.route)) entries.push(entry);
     }
     return entries;
   }

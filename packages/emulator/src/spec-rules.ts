@@ -45,7 +45,9 @@ const uniqueDeploymentNames: Rule = (body) => {
     else {
       violations.push({
         field: `deployments[${index}].deployment_name`,
-        message: `deployments[${index}].deployment_name repeats deployments[${first}].deployment_name; it must be unique across the entries (spec 4.1)`,
+        message:
+          `deployments[${index}].deployment_name repeats deployments[${first}].deployment_name; ` +
+          "it must be unique across the entries (spec 4.1)",
       });
     }
   });
@@ -110,7 +112,9 @@ const tagNames: Rule = (body) => {
   const violations: Violation[] = [];
   const problem = refFormatProblem(String(body["tag"]));
   if (problem) violations.push({ field: "tag", message: `tag ${problem} (git-check-ref-format, as refs/tags/<tag>)` });
-  if (!SHA.test(String(body["object"]))) violations.push({ field: "object", message: "object must be a 40-character hexadecimal SHA (spec 4.2)" });
+  if (!SHA.test(String(body["object"]))) {
+    violations.push({ field: "object", message: "object must be a 40-character hexadecimal SHA (spec 4.2)" });
+  }
   return violations;
 };
 
