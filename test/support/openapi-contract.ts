@@ -47,7 +47,7 @@ const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
 const cache = new Map<string, ValidateFunction>();
 
 /** Strips OpenAPI-only keywords and turns `nullable` into a JSON Schema type union. */
-function toJsonSchema(schema: unknown): unknown {
+export function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (!schema || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};

@@ -15,7 +15,7 @@ import {
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 
 const digest = `sha256:${"f".repeat(64)}`;
-const LIST_ROUTE = "/orgs/:org/artifacts/:digest/metadata/deployment-records";
+const LIST_ROUTE = "/orgs/:org/artifacts/:subject_digest/metadata/deployment-records";
 
 let emulator: Emulator;
 beforeAll(async () => {

@@ -51,7 +51,7 @@ async function reachProblem(problem: "auth_failed" | "error" | "detection_needs_
 describe("state table of spec 3.1, row by row", () => {
   it("(none) | PUT without vcs -> detecting: the importer identifies the source-control type", async () => {
     const created = await client.imports.startImport({ ...target, vcs_url: SVN_URL });
-    expect(created).toMatchObject({ status: "detecting", vcs: null, vcs_url: SVN_URL, use_lfs: "undecided" });
+    expect(created).toMatchObject({ status: "detecting", vcs: null, vcs_url: SVN_URL, use_lfs: true });
     expect(created.percent).toBeUndefined();
   });
 
@@ -383,7 +383,7 @@ describe("authors, LFS and large files", () => {
     await expect(client.imports.mapCommitAuthor({ ...target, author_id: 999_999_999, name: "x" })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it("files over 100MB set has_large_files; use_lfs stays undecided until PATCH import/lfs", async () => {
+  it("files over 100MB set has_large_files; use_lfs is a boolean as the service's samples show (true until an opt-out)", async () => {
     const MB = 1024 * 1024;
     emulator.imports.defineSource(SVN_URL, {
       files: [
@@ -396,11 +396,11 @@ describe("authors, LFS and large files", () => {
     expect((await client.imports.getImportStatus(target)).has_large_files).toBe(false);
     step();
     const found: SourceImport = await client.imports.getImportStatus(target);
-    expect(found).toMatchObject({ has_large_files: true, large_files_count: 1, large_files_size: 1, use_lfs: "undecided" });
+    expect(found).toMatchObject({ has_large_files: true, large_files_count: 1, large_files_size: 1, use_lfs: true });
     const files = await client.imports.getLargeFiles(target);
     expect(files).toEqual([expect.objectContaining({ path: "assets/video.mp4", size: 150 * MB, ref_name: "refs/heads/main" })]);
     expect(files[0]!.oid).toMatch(/^[0-9a-f]{32}$/);
-    expect((await client.imports.setLfsPreference({ ...target, use_lfs: "opt_in" })).use_lfs).toBe("opt_in");
-    expect((await client.imports.setLfsPreference({ ...target, use_lfs: "opt_out" })).use_lfs).toBe("opt_out");
+    expect((await client.imports.setLfsPreference({ ...target, use_lfs: "opt_in" })).use_lfs).toBe(true);
+    expect((await client.imports.setLfsPreference({ ...target, use_lfs: "opt_out" })).use_lfs).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import type { EventFeeds, StoredEvent } from "./event-feeds.js";
 import type { Fixture } from "./fixture.js";
 import type { IssueEventStore, StoredIssue, StoredIssueEvent } from "./issue-event-store.js";
 import type { NotificationStore, ThreadRepo, ThreadSubject } from "./notification-store.js";
-import type { UserRef } from "./resource-views.js";
+import { issueObjectView, labelView, nodeId, userView, type UserRef } from "./resource-views.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 
 /** A repository named `owner/name`. */
@@ -129,7 +129,7 @@ export class ActivityGenerator {
     this.#event("IssueCommentEvent", actor, repo, {
       action: "created",
       ...this.#issuePayload(issue),
-      comment: { id: commentId, body, user: { login: actor.login, id: actor.id }, url: commentPath },
+      comment: this.#commentView(commentId, body, actor, issue, commentPath),
     });
     const subjectKey = this.#subjectKey(issue);
     this.notifications.participate(actor.login, subjectKey, this.#threadRepo(repo), this.#subject(issue, commentPath), "comment");
@@ -166,7 +166,7 @@ export class ActivityGenerator {
     const issue = this.#issue(repo, input.issue);
     const label = this.issues.label(input.label);
     if (!issue.labels.some((l) => l.id === label.id)) issue.labels.push(label);
-    this.#event("IssuesEvent", actor, repo, { action: "labeled", label: { name: label.name, color: label.color }, ...this.#issuePayload(issue) });
+    this.#event("IssuesEvent", actor, repo, { action: "labeled", label: labelView(`/repos/${repo.owner}/${repo.name}`, label), ...this.#issuePayload(issue) });
     return this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label, viaApp: input.viaApp });
   }
 
@@ -338,8 +338,8 @@ export class ActivityGenerator {
   /** The subject of an IssuesEvent (`issue`) or a PullRequestEvent (`number`, `pull_request`); paths become URLs when rendered. */
   #issuePayload(issue: StoredIssue): Record<string, unknown> {
     const path = `/repos/${issue.owner}/${issue.repo}`;
-    const summary = { id: issue.id, number: issue.number, title: issue.title, state: issue.state, user: { login: issue.user }, url: `${path}/issues/${issue.number}` };
-    if (!issue.pullRequest) return { issue: summary };
+    // The whole issue object as it stands at the event (spec 2.8), with paths that become URLs when rendered.
+    if (!issue.pullRequest) return { issue: issueObjectView("", issue, (login) => this.#userRef(login), (ms) => this.clock.timestamp(new Date(ms))) };
     const head = this.#heads.get(`${issue.owner}/${issue.repo}:refs/heads/main`.toLowerCase()) ?? this.#sha();
     return {
       number: issue.number,
@@ -350,6 +350,28 @@ export class ActivityGenerator {
         head: { ref: `pr-${issue.number}`, sha: this.#sha(), repo: { id: 0, name: issue.repo, url: path } },
         base: { ref: "main", sha: head, repo: { id: 0, name: issue.repo, url: path } },
       },
+    };
+  }
+
+  #userRef(login: string): UserRef {
+    const user = this.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
+    return { login: user?.login ?? login, id: user?.id ?? 0, type: user?.type ?? "User" };
+  }
+
+  /** An issue comment as IssueCommentEvent payloads carry it. */
+  #commentView(id: number, body: string, actor: UserRef, issue: StoredIssue, path: string): Record<string, unknown> {
+    const now = this.clock.timestamp();
+    return {
+      id,
+      node_id: nodeId("IssueComment", id),
+      url: path,
+      html_url: `/web/${issue.owner}/${issue.repo}/issues/${issue.number}#issuecomment-${id}`,
+      issue_url: `/repos/${issue.owner}/${issue.repo}/issues/${issue.number}`,
+      body,
+      user: userView("", actor),
+      created_at: now,
+      updated_at: now,
+      author_association: "MEMBER",
     };
   }
 

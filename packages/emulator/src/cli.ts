@@ -4,58 +4,109 @@ import { readFile } from "node:fs/promises";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 import { startEmulator, type Emulator } from "./server.js";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: "8080" },
-    host: { type: "string", default: "127.0.0.1" },
-    fixture: { type: "string" },
-    log: { type: "boolean", default: false },
-    "rate-limit": { type: "string", default: "5000" },
-    "show-tokens": { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
-
-if (values.help) {
-  console.log(`Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixture world.json] [--rate-limit 5000] [--log] [--show-tokens]
+const USAGE = `Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixture world.json] [--rate-limit 5000] [--log]
+                        [--show-tokens] [--admin] [--admin-port 0]
 
 Starts the service emulator. Prints its URL and the fixture's token names and types.
 --show-tokens also prints the token values: the default fixture's are fake and only
-valid here, but a fixture of your own may hold tokens you do not want in a terminal log.`);
+valid here, but a fixture of your own may hold tokens you do not want in a terminal log.
+--admin starts the admin API (clock, activity, faults, request log, imports) on its own
+port (--admin-port, default a free one) and prints its URL; see the emulator README.`;
+
+/** A user's mistake: one line on stderr, exit 64 (EX_USAGE), no stack. */
+function fail(message: string): never {
+  console.error(`shiplog-emulator: ${message.replace(/\s*\n\s*/g, "; ")}`);
+  process.exit(64);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: "string", default: "8080" },
+        host: { type: "string", default: "127.0.0.1" },
+        fixture: { type: "string" },
+        log: { type: "boolean", default: false },
+        "rate-limit": { type: "string", default: "5000" },
+        "show-tokens": { type: "boolean", default: false },
+        admin: { type: "boolean", default: false },
+        "admin-port": { type: "string", default: "0" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    // parseArgs names the flag: "Unknown option '--prot'", "Option '--port <value>' argument missing".
+    return fail(`${(error as Error).message.split("\n")[0]} (see --help)`);
+  }
+}
+
+function portOf(flag: string, raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) fail(`--${flag} must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`);
+  return port;
+}
+
+const values = parse();
+if (values.help) {
+  console.log(USAGE);
   process.exit(0);
 }
-
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`--port must be an integer from 0 to 65535 (got ${values.port})`);
-  process.exit(64);
-}
-
+const port = portOf("port", values.port);
+const adminPort = portOf("admin-port", values["admin-port"]);
 const rateLimit = Number(values["rate-limit"]);
-if (!Number.isInteger(rateLimit) || rateLimit < 1) {
-  console.error(`--rate-limit must be a positive integer (got ${values["rate-limit"]})`);
-  process.exit(64);
+if (!/^\d+$/.test(values["rate-limit"]) || rateLimit < 1) {
+  fail(`--rate-limit must be a positive integer (got ${JSON.stringify(values["rate-limit"])})`);
 }
 
 let fixture: unknown;
-if (values.fixture) {
+if (values.fixture !== undefined) {
+  let text: string;
   try {
-    fixture = JSON.parse(await readFile(values.fixture, "utf8"));
+    text = await readFile(values.fixture, "utf8");
   } catch (error) {
-    console.error(`--fixture ${values.fixture}: ${(error as Error).message}`);
-    process.exit(64);
+    fail(`--fixture ${values.fixture}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  try {
+    fixture = JSON.parse(text);
+  } catch (error) {
+    fail(`--fixture ${values.fixture}: not JSON (${(error as Error).message})`);
+  }
+}
+
+/** What a failed listen means for the user, in one line. */
+function listenProblem(error: NodeJS.ErrnoException): string | undefined {
+  const which = (error as { port?: number }).port;
+  const flag = values.admin && which === adminPort && adminPort !== port ? "--admin-port" : "--port";
+  if (error.code === "EADDRINUSE") return `${flag} ${which ?? ""}: the port is in use`.replace(" :", ":");
+  if (error.code === "EACCES") return `${flag}: not allowed to listen on that port`;
+  if (error.code === "EADDRNOTAVAIL") return `--host ${values.host}: not an address of this machine`;
+  if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") return `--host ${values.host}: no such host`;
+  return undefined;
 }
 
 let emulator: Emulator;
 try {
-  emulator = await startEmulator({ port, host: values.host, fixture: fixture as never, logger: values.log, rateLimit });
+  emulator = await startEmulator({
+    port,
+    host: values.host,
+    fixture: fixture as never,
+    logger: values.log,
+    rateLimit,
+    ...(values.admin ? { admin: { port: adminPort } } : {}),
+    // A fixture file that holds `null` is refused, not read as "no fixture".
+    ...(values.fixture !== undefined && fixture === null ? { fixture: null as never } : {}),
+  });
 } catch (error) {
-  if (!(error instanceof EmulatorUsageError)) throw error;
-  console.error(`--fixture ${values.fixture}: not a valid fixture\n${error.issues.map((i) => `  - ${i.argument}: ${i.message} [rule: ${i.rule}]`).join("\n")}`);
-  process.exit(64);
+  if (error instanceof EmulatorUsageError) {
+    const issues = error.issues.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ");
+    fail(`--fixture ${values.fixture}: not a valid fixture: ${issues}`);
+  }
+  const problem = listenProblem(error as NodeJS.ErrnoException);
+  if (problem) fail(problem);
+  throw error;
 }
 console.log(`shiplog emulator listening on ${emulator.url}`);
+if (emulator.adminUrl) console.log(`admin API on ${emulator.adminUrl}`);
 for (const token of emulator.fixture.tokens) {
   const line = `  token ${token.name.padEnd(14)} ${token.type}`;
   console.log(values["show-tokens"] ? `${line.padEnd(38)} ${token.token}` : line);

@@ -102,6 +102,11 @@ export class FaultInjector {
     return id;
   }
 
+  /** The active faults, with their ids and how often each has hit. */
+  list(): (FaultRule & { id: number; hits: number })[] {
+    return this.#faults.map((f) => ({ ...f }));
+  }
+
   remove(id: number): void {
     this.#faults = this.#faults.filter((f) => f.id !== id);
   }

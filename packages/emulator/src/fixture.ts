@@ -103,15 +103,39 @@ const installationFixture = z.object({
   permissions: z.record(z.string(), accessLevel).default({}),
 });
 
-/** Everything the emulator starts with. */
-export const fixtureSchema = z.object({
-  apps: z.array(appFixture).default([]),
-  installations: z.array(installationFixture).default([]),
-  users: z.array(userFixture).default([]),
-  orgs: z.array(orgFixture).default([]),
-  tokens: z.array(tokenFixture).default([]),
-  attestations: z.array(attestationFixture).default([]),
-});
+/**
+ * Everything the emulator starts with, checked strictly: an unknown top-level key (a typo gives an empty world),
+ * a token value or name used twice, a token with whitespace (it could never be sent in a header), and a grant
+ * or attestation for an organization the fixture lacks are refused, each named by its path.
+ */
+export const fixtureSchema = z
+  .strictObject({
+    apps: z.array(appFixture).default([]),
+    installations: z.array(installationFixture).default([]),
+    users: z.array(userFixture).default([]),
+    orgs: z.array(orgFixture).default([]),
+    tokens: z.array(tokenFixture).default([]),
+    attestations: z.array(attestationFixture).default([]),
+  })
+  .superRefine((fixture, ctx) => {
+    const orgs = new Set(fixture.orgs.map((o) => o.login.toLowerCase()));
+    const issue = (path: (string | number)[], message: string, rule: string) => ctx.addIssue({ code: "custom", path, message, params: { rule } });
+    const firstIndex = new Map<string, number>();
+    fixture.tokens.forEach((token, i) => {
+      if (/\s/.test(token.token)) issue(["tokens", i, "token"], "must not contain whitespace", "no whitespace");
+      for (const key of ["token", "name"] as const) {
+        const seen = firstIndex.get(`${key}:${token[key]}`);
+        if (seen === undefined) firstIndex.set(`${key}:${token[key]}`, i);
+        else issue(["tokens", i, key], `repeats tokens[${seen}].${key}`, "unique");
+      }
+      token.grants.forEach((grant, g) => {
+        if (!orgs.has(grant.org.toLowerCase())) issue(["tokens", i, "grants", g, "org"], "names no organization of the fixture", "an organization of the fixture");
+      });
+    });
+    fixture.attestations.forEach((a, i) => {
+      if (!orgs.has(a.org.toLowerCase())) issue(["attestations", i, "org"], "names no organization of the fixture", "an organization of the fixture");
+    });
+  });
 export type Fixture = z.infer<typeof fixtureSchema>;
 export type FixtureInput = z.input<typeof fixtureSchema>;
 export type TokenFixture = Fixture["tokens"][number];

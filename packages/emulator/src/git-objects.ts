@@ -41,8 +41,20 @@ export function isoFromGitTime(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+/**
+ * A git time in ISO 8601 with the offset it was stored with (`1308347615`, `-0700` → `2011-06-17T14:53:35-07:00`;
+ * `+0000` → `Z`), so the answer's date reproduces the object's tagger line.
+ */
+export function isoWithOffset(seconds: number, offset: string): string {
+  const match = /^([+-])(\d\d)(\d\d)$/.exec(offset);
+  if (!match || offset === "+0000") return isoFromGitTime(seconds);
+  const shiftSeconds = (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 3600 + Number(match[3]) * 60);
+  const local = new Date((seconds + shiftSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, "");
+  return `${local}${match[1]}${match[2]}:${match[3]}`;
+}
+
 /** Git ends a non-empty message with a newline (as `git tag -m` and `git commit -m` do). */
-function withFinalNewline(message: string): string {
+export function withFinalNewline(message: string): string {
   return message === "" || message.endsWith("\n") ? message : `${message}\n`;
 }
 

@@ -5,6 +5,7 @@ import {
   hashObject,
   tagContent,
   treeContent,
+  withFinalNewline,
   type GitIdent,
   type GitObjectKind,
   type TreeEntry,
@@ -20,7 +21,7 @@ export interface StoredGitObject {
 export interface StoredTag {
   sha: string;
   tag: string;
-  /** The message as the request gave it (the object holds it with git's final newline). */
+  /** The message as the object holds it: with git's final newline, so the fields reproduce the sha. */
   message: string;
   tagger: GitIdent;
   object: string;
@@ -72,7 +73,7 @@ export class GitRepository {
   /** Writes a tag object; the reference is a separate step. */
   createTag(input: Omit<StoredTag, "sha">): StoredTag {
     const sha = this.put("tag", tagContent(input));
-    const stored = { sha, ...input };
+    const stored = { sha, ...input, message: withFinalNewline(input.message) };
     if (!this.#tags.has(sha)) this.#tags.set(sha, stored);
     return this.#tags.get(sha)!;
   }

@@ -17,6 +17,12 @@ export function accessRuleFromResolution(resolution: PermissionResolution, princ
     .map((r) => ({ permission: r.permission, access: r.access }));
   // allOf: one set with every permission; anyOf, and multi lines the spec leaves open: any one suffices.
   const anyOf = needs.length === 0 ? [] : resolution.combine === "allOf" ? [needs] : needs.map((n) => [n]);
+  // Spec 5.1: classic tokens are governed by their scopes, not by the token-type lines of 4.1/4.2 (which list the
+  // fine-grained kinds of 5.2). Where the spec names no scope (artifact metadata, git data) the repository scope
+  // `repo` is needed: these are repository resources (README, assumptions).
+  if (principal.kind === "token" && principal.token.type === "classic" && !resolution.tokenKinds.includes("classic")) {
+    return { anyOf, tokenTypes: [...resolution.tokenKinds, "classic"], classicScopes: ["repo"], publicRead: resolution.publicReadable };
+  }
   return {
     anyOf,
     tokenTypes: resolution.tokenKinds,
@@ -36,7 +42,7 @@ export function matrixAccessRule(method: string, path: string, principal: Princi
 
 /** A concrete path for a route template (`/orgs/:org/…` → `/orgs/sample/…`), to ask the matrix about it. */
 function samplePath(fastifyRoute: string): string {
-  return fastifyRoute.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === "digest" ? `sha256:${"0".repeat(64)}` : /_id$|_number$/.test(name) ? "1" : "sample"));
+  return fastifyRoute.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === "subject_digest" ? `sha256:${"0".repeat(64)}` : /_id$|_number$/.test(name) ? "1" : "sample"));
 }
 
 /**

@@ -14,29 +14,46 @@ export interface LoggedRequest {
   time: string;
 }
 
-/** The requests the emulator has answered, for tests to read (bounded to the newest entries). */
+/**
+ * The requests the emulator has answered, for tests to read: a ring buffer of the newest `limit` entries, so
+ * recording is O(1) however long the emulator runs.
+ */
 export class RequestLog {
-  #entries: LoggedRequest[] = [];
+  #ring: (LoggedRequest | undefined)[];
+  /** Where the next entry goes. */
+  #next = 0;
+  #size = 0;
 
-  constructor(private readonly limit = 100_000) {}
+  constructor(private readonly limit = 100_000) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`request log limit must be a positive integer (got ${limit})`);
+    this.#ring = new Array<LoggedRequest | undefined>(limit);
+  }
 
   record(entry: LoggedRequest): void {
-    this.#entries.push(entry);
-    if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
+    this.#ring[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.limit;
+    if (this.#size < this.limit) this.#size++;
   }
 
   /** Every logged request, oldest first; optionally only those matching. */
   list(filter?: { method?: string; route?: string }): LoggedRequest[] {
-    return this.#entries.filter(
-      (e) => (!filter?.method || e.method === filter.method.toUpperCase()) && (!filter?.route || e.route === filter.route),
-    );
+    const start = (this.#next - this.#size + this.limit) % this.limit;
+    const entries: LoggedRequest[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const entry = this.#ring[(start + i) % this.limit]!;
+      const methodMatches = !filter?.method || entry.method === filter.method.toUpperCase();
+      if (methodMatches && (!filter?.route || entry.route === filter.route)) entries.push(entry);
+    }
+    return entries;
   }
 
   count(filter?: { method?: string; route?: string }): number {
-    return this.list(filter).length;
+    return filter ? this.list(filter).length : this.#size;
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#ring = new Array<LoggedRequest | undefined>(this.limit);
+    this.#next = 0;
+    this.#size = 0;
   }
 }

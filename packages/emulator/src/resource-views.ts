@@ -4,6 +4,8 @@
  * against the emulator itself.
  */
 
+import type { StoredIssue } from "./issue-event-store.js";
+
 export interface UserRef {
   login: string;
   id: number;
@@ -134,4 +136,62 @@ export function baseUrlOf(request: { protocol: string; headers: { host?: string 
 /** An HTTP-date (`Last-Modified`, `Date`), second precision. */
 export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
+}
+
+/** A label (spec 2.8) of the repository at `repoUrl`. */
+export function labelView(repoUrl: string, label: StoredIssue["labels"][number]) {
+  return {
+    id: label.id,
+    node_id: nodeId("Label", label.id),
+    url: `${repoUrl}/labels/${encodeURIComponent(label.name)}`,
+    name: label.name,
+    description: label.description,
+    color: label.color,
+    default: false,
+  };
+}
+
+/** The issue object (spec 2.8) as the issue event reads and the activity payloads embed it. */
+export function issueObjectView(base: string, issue: StoredIssue, userRef: (login: string) => UserRef, ts: (ms: number) => string) {
+  const repoUrl = `${base}/repos/${issue.owner}/${issue.repo}`;
+  const url = `${repoUrl}/issues/${issue.number}`;
+  const assignees = issue.assignees.map((login) => userView(base, userRef(login)));
+  return {
+    id: issue.id,
+    node_id: nodeId("Issue", issue.id),
+    url,
+    repository_url: repoUrl,
+    labels_url: `${url}/labels{/name}`,
+    comments_url: `${url}/comments`,
+    events_url: `${url}/events`,
+    html_url: `${base}/web/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`,
+    number: issue.number,
+    state: issue.state,
+    title: issue.title,
+    body: issue.body,
+    user: userView(base, userRef(issue.user)),
+    pinned_comment: null,
+    labels: issue.labels.map((l) => labelView(repoUrl, l)),
+    assignee: assignees[0] ?? null,
+    assignees,
+    milestone: null,
+    locked: issue.locked,
+    active_lock_reason: null,
+    comments: issue.comments,
+    ...(issue.pullRequest
+      ? {
+          pull_request: {
+            url: `${repoUrl}/pulls/${issue.number}`,
+            html_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}`,
+            diff_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.diff`,
+            patch_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.patch`,
+          },
+        }
+      : {}),
+    closed_at: issue.closedAtMs === null ? null : ts(issue.closedAtMs),
+    created_at: ts(issue.createdAtMs),
+    updated_at: ts(issue.updatedAtMs),
+    author_association: "MEMBER",
+    state_reason: issue.stateReason,
+  };
 }

@@ -17,6 +17,9 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
+import { checkRequest } from "./request-checks.js";
+import { startAdminApi } from "./admin-api.js";
+import { readBodiesAsJson } from "./json-body-parser.js";
 import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
 import { ActivityGenerator } from "./activity-generator.js";
 import { EventFeeds } from "./event-feeds.js";
@@ -46,6 +49,11 @@ export interface EmulatorOptions {
   importWebhookUrl?: string;
   /** Advance source imports on a timer (for the demo); without it they advance by `imports.step`. */
   importStepIntervalMs?: number;
+  /**
+   * The admin API (clock, activity, faults, request log, imports) on its own port; off unless given.
+   * `true` picks a free port on the emulator's host.
+   */
+  admin?: boolean | { port?: number; host?: string };
 }
 
 /** A running emulator and the handles tests use to steer and inspect it. */
@@ -67,12 +75,14 @@ export interface Emulator {
   /** Generates activity (pushes, stars, branches, issues, comments, mentions, closes) into feeds, notifications and issue events. */
   activity: ActivityGenerator;
   app: FastifyInstance;
+  /** The admin API's address when `admin` was asked for. */
+  adminUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 /** Starts the service emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const parsed = fixtureSchema.safeParse(options.fixture ?? defaultFixture, { reportInput: true });
+  const parsed = fixtureSchema.safeParse(options.fixture === undefined ? defaultFixture : options.fixture, { reportInput: true });
   if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
   const fixture = parsed.data;
   const clock = new Clock();
@@ -117,17 +127,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   app.addHook("onClose", async () => state.notifications.stop());
   if (options.importStepIntervalMs) state.imports.startTimer(options.importStepIntervalMs);
 
-  // Like the service, an empty body is no body (an empty PATCH restarts an import), not a JSON error.
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(Object.assign(new Error("Problems parsing JSON"), { statusCode: 400 }), undefined);
-    }
-  });
+  // Like the service, an empty body is no body (an empty PATCH restarts an import), and a body is read as JSON
+  // whatever its content type says (`curl -d` sends form encoding; octokit sends empty text/plain bodies).
+  readBodiesAsJson(app, "Problems parsing JSON");
 
   if (unchecked.length > 0) throw new Error(`emulator routes the permission matrix does not cover: ${unchecked.join(", ")}`);
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
@@ -143,6 +145,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
   const port = Number(new URL(address).port);
+  let admin: Awaited<ReturnType<typeof startAdminApi>> | undefined;
+  if (options.admin) {
+    const adminOptions = options.admin === true ? {} : options.admin;
+    try {
+      admin = await startAdminApi({ clock, faults, requests, activity, imports: state.imports }, { host: options.host, ...adminOptions });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   return {
     url: `http://${options.host ?? "127.0.0.1"}:${port}`,
     port,
@@ -157,7 +169,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     imports: state.imports,
     activity,
     app,
-    stop: () => app.close(),
+    adminUrl: admin?.url,
+    stop: async () => {
+      await admin?.app.close();
+      await app.close();
+    },
   };
 }
 
@@ -262,6 +278,8 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   app.addHook("preHandler", async (request, reply) => {
     if (!APP_JWT_ROUTES.has(request.routeOptions.url ?? "")) return authorize(request, reply, deps.access);
   });
+  // After the access decision (401/403/404 come first, as the service answers), the official request schemas.
+  app.addHook("preHandler", checkRequest);
 
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.dropAfterHandler) {
@@ -276,12 +294,12 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
-    // Classic tokens are recognisable by their scopes on every answer, as the service sends them.
-    if (principal.kind === "token" && principal.token.type === "classic" && !reply.hasHeader("x-oauth-scopes")) {
-      reply.header("x-oauth-scopes", principal.token.scopes.join(", "));
-      reply.header("x-accepted-oauth-scopes", (request.accessRule?.classicScopes ?? []).join(", "));
-    }
     const rule = request.accessRule;
+    // Classic tokens: the token's scopes and the scopes the endpoint accepts (empty when it needs none).
+    if (principal.kind === "token" && principal.token.type === "classic") {
+      reply.header("x-oauth-scopes", principal.token.scopes.join(", "));
+      if (!reply.hasHeader("x-accepted-oauth-scopes")) reply.header("x-accepted-oauth-scopes", (rule?.classicScopes ?? []).join(", "));
+    }
     if (rule && rule.anyOf.length > 0 && !reply.hasHeader("x-accepted-service-permissions")) {
       reply.header("x-accepted-service-permissions", acceptedPermissionsHeader(rule));
     }

@@ -360,7 +360,9 @@ export function renderImport(state: ImportState, urls: { api: string; web: strin
   const largeBytes = state.largeFiles.reduce((sum, f) => sum + f.size, 0);
   const body: Record<string, unknown> = {
     vcs: state.vcs,
-    use_lfs: state.use_lfs,
+    // Spec 2.9: "string or boolean ... sample responses show a boolean"; the samples show true from the start
+    // import on, so only an opt-out reads false (README, divergences).
+    use_lfs: state.use_lfs !== "opt_out",
     vcs_url: state.vcs_url,
   };
   if (state.tfvc_project !== undefined) body["tfvc_project"] = state.tfvc_project;

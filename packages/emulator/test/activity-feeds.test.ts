@@ -44,8 +44,14 @@ describe("feed rules (6.1)", () => {
     expect(firstPage.headers.get("link")).toMatch(/page=2>; rel="next".*page=10>; rel="last"/);
     const publicPage = await get("/events");
     expect(publicPage.body).toHaveLength(15);
-    const big = await get("/repos/acme/web/events?per_page=500");
+    const big = await get("/repos/acme/web/events?per_page=100");
     expect(big.body).toHaveLength(100);
+    // Section 8: 100 at most; page from 1; integers only.
+    for (const query of ["per_page=101", "page=0", "per_page=abc"]) {
+      const refused = await get(`/repos/acme/web/events?${query}`);
+      expect(refused.status, query).toBe(422);
+      expect(JSON.stringify(refused.body), query).toContain(query.split("=")[0]);
+    }
   });
 
   it("only events of the last 30 days are included, even when fewer than 300 exist", async () => {

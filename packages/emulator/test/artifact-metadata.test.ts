@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterName } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 
 let emu: Emulator;
@@ -37,9 +36,8 @@ describe("storage records", () => {
 });
 
 describe("the cluster in the path", () => {
-  it("is checked with the client's clusterName schema: the same rules and words as the client's own check", async () => {
-    for (const [cluster, rule] of [["prod 1", "pattern"], ["c".repeat(129), "maxLength 128"]] as const) {
-      expect(clusterName.safeParse(cluster).success).toBe(false);
+  it("is checked with the OpenAPI's cluster parameter schema (pattern, 128 characters at most)", async () => {
+    for (const [cluster, rule] of [["prod 1", "pattern"], ["c".repeat(129), "128"]] as const) {
       const answer = await postCluster(cluster);
       expect(answer.status).toBe(422);
       expect(answer.body.errors).toEqual([expect.objectContaining({ field: "cluster", code: "invalid" })]);

@@ -48,12 +48,14 @@ const MESSAGES = [
   "emoji only 🏷️",
   "line one\r\nwindows line two",
   "Signed-off-by: Somebody <s@example.com>",
+  "Signed release\n-----BEGIN PGP SIGNATURE-----\n\niQEzBAABCAAdFiEEq5ps2Jx0K0Yg9xS0aGzDHw7uNgoFAmYAAAAACgkQaGzDHw7u\n=abcd\n-----END PGP SIGNATURE-----\n",
+  "No final newline after the block\n-----BEGIN PGP SIGNATURE-----\n\nnot base64 at all!\n-----END PGP SIGNATURE-----",
 ];
 const TAG_NAMES = ["v1.0.0", "v2.0.0-rc.1", "release/2026.03", "v1.2.3+build.7", "ünï-tag", "日本-1", "deploy/prod/42", "v0.0.1_alpha", "x", "a.b.c"];
 const OFFSETS = [0, 60, -420, 330, -210, 765, -720, 840, 45, -60];
 
 describe("tag object ids equal git hash-object -t tag", () => {
-  const cases = Array.from({ length: 24 }, (_, i) => ({
+  const cases = Array.from({ length: 26 }, (_, i) => ({
     tag: `${TAG_NAMES[i % TAG_NAMES.length]}-${i}`,
     message: MESSAGES[i % MESSAGES.length]!,
     name: NAMES[i % NAMES.length]!,
@@ -81,17 +83,37 @@ describe("tag object ids equal git hash-object -t tag", () => {
       const content = `object ${object}\ntype commit\ntag ${c.tag}\ntagger ${c.name} <${c.email}> ${c.seconds} ${gitOffset(c.offset)}\n\n${body}`;
       expect(created.sha).toBe(gitHashTag(content));
       const read = await client.git.getTag({ owner: "acme", repo: "web", tag_sha: created.sha });
-      expect(read).toMatchObject({ sha: created.sha, tag: c.tag, message: c.message, tagger: { name: c.name, email: c.email } });
+      expect(read).toMatchObject({ sha: created.sha, tag: c.tag, message: body, tagger: { name: c.name, email: c.email } });
       expect(Date.parse(read.tagger.date) / 1000).toBe(c.seconds);
+      // The returned fields alone reproduce the returned sha: message as stored, date with its offset.
+      const zone = /(Z|[+-]\d\d:\d\d)$/.exec(read.tagger.date)![1]!;
+      const fromFields =
+        `object ${read.object.sha}\ntype ${read.object.type}\ntag ${read.tag}\n` +
+        `tagger ${read.tagger.name} <${read.tagger.email}> ${Date.parse(read.tagger.date) / 1000} ${zone === "Z" ? "+0000" : zone.replace(":", "")}\n\n${read.message}`;
+      expect(gitHashTag(fromFields)).toBe(read.sha);
+      const signed = body.indexOf("-----BEGIN PGP SIGNATURE-----");
+      if (signed < 0) expect(read.verification).toMatchObject({ verified: false, reason: "unsigned", signature: null, payload: null });
+      else {
+        expect(read.verification).toMatchObject({ verified: false, signature: body.slice(signed), payload: fromFields.slice(0, fromFields.length - body.length + signed) });
+        expect(read.verification!.reason).toBe(body.includes("not base64") ? "malformed_signature" : "unknown_key");
+      }
     });
   }
 
-  it("a tag of a tag, of a tree and of a blob hash like git's too", async () => {
+  it("a tag of a tree and of a blob hash like git's too; a tag of a tag is outside the OpenAPI's enum (422)", async () => {
     const repo = emulator.state.git.repository("acme", "web")!;
     const head = repo.commits().at(-1)!;
     const first = await client.git.createTag({ owner: "acme", repo: "web", tag: "inner", message: "inner", object: head.sha, type: "commit", tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" } });
     const blobSha = execFileSync("git", ["hash-object", "--stdin"], { input: "# web\n" }).toString().trim();
-    for (const [object, type] of [[first.sha, "tag"], [head.tree, "tree"], [blobSha, "blob"]] as const) {
+    const ofTag = { tag: "of-tag", message: "m", object: first.sha, type: "tag", tagger: { name: "T", email: "t@e" } };
+    const refused = await fetch(`${emulator.url}/repos/acme/web/git/tags`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${emulator.tokens.admin}`, "content-type": "application/json" },
+      body: JSON.stringify(ofTag),
+    });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: { field: string }[] }).errors[0]).toMatchObject({ field: "type" });
+    for (const [object, type] of [[head.tree, "tree"], [blobSha, "blob"]] as const) {
       const created = await client.git.createTag({ owner: "acme", repo: "web", tag: `of-${type}`, message: `of a ${type}`, object, type, tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" } });
       expect(created.object).toMatchObject({ type, sha: object });
       expect(created.sha).toBe(gitHashTag(`object ${object}\ntype ${type}\ntag of-${type}\ntagger T <t@e> 1773144000 +0000\n\nof a ${type}\n`));

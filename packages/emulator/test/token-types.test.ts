@@ -17,11 +17,11 @@ type Caller = (typeof CALLERS)[number];
 // prettier-ignore
 const EXPECTED: Record<string, Record<Caller, string>> = {
   //                                  anonymous  classicRepo  classicNotifications  fineGrained  fineGrainedWithout                 uat    iat
-  "artifact metadata write":         row("401",  "403 type",  "403 type",           "200",       "403 artifact_metadata=write",     "200", "200"),
-  "artifact listing":                row("401",  "403 type",  "403 type",           "200",       "403 artifact_metadata=read",      "200", "200"),
-  "git tag create":                  row("401",  "403 type",  "403 type",           "201",       "403 contents=write",              "201", "201"),
+  "artifact metadata write":         row("401",  "200",       "403 scope",           "200",       "403 artifact_metadata=write",     "200", "200"),
+  "artifact listing":                row("401",  "200",       "403 scope",           "200",       "403 artifact_metadata=read",      "200", "200"),
+  "git tag create":                  row("401",  "201",       "403 scope",           "201",       "403 contents=write",              "201", "201"),
   "git tag get, public repository":  row("200",  "200",       "200",                "200",       "200",                             "200", "200"),
-  "git tag get, private repository": row("404",  "403 type",  "403 type",           "200",       "403 contents=read",               "200", "200"),
+  "git tag get, private repository": row("404",  "200",       "403 scope",           "200",       "403 contents=read",               "200", "200"),
   "notifications list":              row("401",  "200",       "200",                "403 type",  "403 type",                        "403 type", "403 type"),
   "organization feed of a user":     row("401",  "200",       "403 organization_events=read", "200", "403 organization_events=read", "200", "403 type"),
   "repository events, private":      row("404",  "200",       "404",                "200",       "403 metadata=read",               "200", "200"),

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { EVENT_FEED_PAGE_LIMITS, PUBLIC_EVENTS_PAGE_LIMITS } from "@shiplog/client";
 import type { Principal } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredEvent } from "../event-feeds.js";
@@ -9,6 +8,9 @@ import { notModifiedSince } from "./conditional-get.js";
 import { pageOf, readPageLeniently, type ListLimits } from "./list-paging.js";
 
 const DOCS = "/activity/events";
+/** Section 8: feeds page by 100 at most; defaults are not in the spec (the OpenAPI gives 30, and 15 for /events). */
+const EVENT_FEED_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
+const PUBLIC_EVENTS_PAGE_LIMITS: ListLimits = { defaultPerPage: 15, maxPerPage: 100 };
 
 
 /** Activity event feeds (spec 4.4) with the rules of 6.1: 300 events, 30 days, ETag and 304, X-Poll-Interval. */
@@ -113,6 +115,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   userFeed("/users/:username/events/public", (e, login) => byUser(e, login) && e.public);
   userFeed("/users/:username/received_events", (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
   userFeed("/users/:username/received_events/public", (e, login) => received(e, login) && e.public);
+}
+
+/** RFC 9110 13.1.2: If-None-Match uses weak comparison: the opaque tags match, with or without `W/`. */
+export function weaklyMatches(ifNoneMatch: string, etag: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
 /** Payloads keep API paths in `url` and `*_url` fields; the answer gives them as URLs on the request's base. */

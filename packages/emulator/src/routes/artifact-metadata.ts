@@ -1,13 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import {
-  clusterDeploymentRecordsBody,
-  clusterName,
-  deploymentRecordBody,
-  sha256Digest,
-  storageRecordBody,
-  type ClusterDeploymentEntry,
-} from "@shiplog/client";
+import type { ClusterDeploymentEntry, ClusterDeploymentRecordsBody, DeploymentRecordBody, StorageRecordBody } from "./request-bodies.js";
 import type { Principal } from "../access-control.js";
 import {
   resolveArtifactRepository,
@@ -19,11 +11,8 @@ import {
 import { deploymentRecordView, storageRecordView, type DeploymentWrite, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
-import { validateBody } from "./request-validation.js";
 
 const DOCS = "/orgs/artifact-metadata";
-/** The cluster in the path, checked with the client's schema. */
-const clusterPath = z.strictObject({ cluster: clusterName });
 
 /** Deployment and storage records (spec 4.1) with the service's identity and permission rules. */
 export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -46,8 +35,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
   app.post<{ Params: { org: string } }>(
     "/orgs/:org/artifacts/metadata/deployment-record",
     async (request, reply) => {
-      const body = validateBody(reply, deploymentRecordBody, request.body, "DeploymentRecord", DOCS);
-      if (!body) return reply;
+      // Bodies and parameters are checked by request-checks.ts (the official request schemas) before handlers.
+      const body = request.body as DeploymentRecordBody;
       const org = access.findOrg(request.params.org)!.login;
       const resolved = resolve(org, body.digest, body.github_repository, factsFor(org, request.principal));
       if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
@@ -61,11 +50,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
   app.post<{ Params: { org: string; cluster: string } }>(
     "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster",
     async (request, reply) => {
-      const path = validateBody(reply, clusterPath, { cluster: request.params.cluster }, "DeploymentRecord", DOCS);
-      if (!path) return reply;
-      const cluster = path.cluster;
-      const body = validateBody(reply, clusterDeploymentRecordsBody, request.body, "DeploymentRecord", DOCS);
-      if (!body) return reply;
+      const cluster = request.params.cluster;
+      const body = request.body as ClusterDeploymentRecordsBody;
       const org = access.findOrg(request.params.org)!.login;
 
       // Resolve every entry before writing any, so a refused call changes nothing.
@@ -92,8 +78,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
   app.post<{ Params: { org: string } }>(
     "/orgs/:org/artifacts/metadata/storage-record",
     async (request, reply) => {
-      const body = validateBody(reply, storageRecordBody, request.body, "StorageRecord", DOCS);
-      if (!body) return reply;
+      const body = request.body as StorageRecordBody;
       const org = access.findOrg(request.params.org)!.login;
       const resolved = resolve(org, body.digest, body.github_repository, factsFor(org, request.principal));
       if (!resolved.ok) return failSingle(reply, resolved.failure, resolved.repository);
@@ -114,11 +99,10 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.get<{ Params: { org: string; digest: string } }>(
-    "/orgs/:org/artifacts/:digest/metadata/deployment-records",
+  app.get<{ Params: { org: string; subject_digest: string } }>(
+    "/orgs/:org/artifacts/:subject_digest/metadata/deployment-records",
     async (request, reply) => {
-      const digest = checkDigest(request.params.digest);
-      if (!digest) return invalidDigest(reply);
+      const digest = request.params.subject_digest;
       const org = access.findOrg(request.params.org)!.login;
       const visible = state.artifacts
         .deploymentRecords({ org, digest })
@@ -127,11 +111,10 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.get<{ Params: { org: string; digest: string } }>(
-    "/orgs/:org/artifacts/:digest/metadata/storage-records",
+  app.get<{ Params: { org: string; subject_digest: string } }>(
+    "/orgs/:org/artifacts/:subject_digest/metadata/storage-records",
     async (request, reply) => {
-      const digest = checkDigest(request.params.digest);
-      if (!digest) return invalidDigest(reply);
+      const digest = request.params.subject_digest;
       const org = access.findOrg(request.params.org)!.login;
       const principal = request.principal;
       // Only repositories the caller can read; a fine-grained token also needs contents read.
@@ -174,17 +157,6 @@ function deploymentWrite(
 
 function recordList(records: StoredDeploymentRecord[], returnRecords: boolean) {
   return { total_count: records.length, ...(returnRecords && { deployment_records: records.map(deploymentRecordView) }) };
-}
-
-function checkDigest(raw: string): string | undefined {
-  return sha256Digest.safeParse(raw).success ? raw : undefined;
-}
-
-function invalidDigest(reply: import("fastify").FastifyReply) {
-  return sendError(reply, 422, "Validation Failed", {
-    docs: DOCS,
-    errors: [{ resource: "Artifact", field: "subject_digest", code: "invalid", message: "subject_digest must be sha256: followed by 64 lowercase hex digits" }],
-  });
 }
 
 function failSingle(reply: import("fastify").FastifyReply, failure: EntryFailure, repository?: string | number) {

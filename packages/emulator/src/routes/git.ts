@@ -1,17 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { GIT_SHA_PATTERN, createRefBody, createTagBody } from "@shiplog/client";
+import type { CreateRefBody, CreateTagBody } from "./request-bodies.js";
 import type { Principal } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
-import { gitTime, isoFromGitTime, type GitIdent, type GitObjectKind } from "../git-objects.js";
+import { gitTime, isoWithOffset, tagContent, type GitIdent, type GitObjectKind } from "../git-objects.js";
+import { tagVerification } from "../tag-signature.js";
 import type { GitRepository, StoredTag } from "../git-store.js";
 import { sendError } from "../service-errors.js";
-import { validateBody } from "./request-validation.js";
 import { registerGitRefRoutes } from "./git-refs.js";
 
 const TAG_DOCS = "/git/tags";
 const REF_DOCS = "/git/refs";
-
-const UNSIGNED = { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null } as const;
 
 const OBJECT_PATHS: Record<GitObjectKind, string> = { commit: "commits", tree: "trees", blob: "blobs", tag: "tags" };
 
@@ -49,8 +47,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
   app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
-    const body = validateBody(reply, createTagBody, request.body, "Tag", TAG_DOCS);
-    if (!body) return reply;
+    const body = request.body as CreateTagBody;
     const target = git.object(body.object);
     if (!target) {
       return sendError(reply, 422, "Object does not exist", {
@@ -75,7 +72,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const sha = request.params.tag_sha.toLowerCase();
-    const stored = GIT_SHA_PATTERN.test(sha) ? git.tag(sha) : undefined;
+    const stored = /^[0-9a-f]{40}$/.test(sha) ? git.tag(sha) : undefined;
     if (!stored) return sendError(reply, 404, "Not Found", { docs: TAG_DOCS });
     return reply.send(tagView(baseUrl(request), git, stored));
   });
@@ -83,8 +80,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
   app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
-    const body = validateBody(reply, createRefBody, request.body, "Reference", REF_DOCS);
-    if (!body) return reply;
+    const body = request.body as CreateRefBody;
     if (!git.object(body.sha)) {
       return sendError(reply, 422, "Object does not exist", {
         docs: REF_DOCS,
@@ -125,7 +121,7 @@ function objectPointer(base: string, git: GitRepository, sha: string) {
   return { type, sha, url: `${base}/repos/${git.owner}/${git.name}/git/${OBJECT_PATHS[type]}/${sha}` };
 }
 
-/** A tag object as the service shows it: an unsigned tag's verification, dates in UTC. */
+/** A tag object as the service shows it: its fields reproduce its sha (message as stored, date with its offset). */
 function tagView(base: string, git: GitRepository, tag: StoredTag) {
   return {
     node_id: nodeId("Tag", tag.sha),
@@ -133,9 +129,9 @@ function tagView(base: string, git: GitRepository, tag: StoredTag) {
     sha: tag.sha,
     url: `${base}/repos/${git.owner}/${git.name}/git/tags/${tag.sha}`,
     message: tag.message,
-    tagger: { name: tag.tagger.name, email: tag.tagger.email, date: isoFromGitTime(tag.tagger.seconds) },
+    tagger: { name: tag.tagger.name, email: tag.tagger.email, date: isoWithOffset(tag.tagger.seconds, tag.tagger.offset) },
     object: objectPointer(base, git, tag.object),
-    verification: UNSIGNED,
+    verification: tagVerification(tagContent(tag).toString("utf8"), tag.message),
   };
 }
 

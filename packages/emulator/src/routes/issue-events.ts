@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { ISSUE_EVENTS_PAGE_LIMITS } from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
-import { baseUrlOf, nodeId, userView, type UserRef } from "../resource-views.js";
+import { baseUrlOf, issueObjectView, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { notModifiedSince } from "./conditional-get.js";
-import { pageOf, readPage } from "./list-paging.js";
+import { pageOf, readPage, type ListLimits } from "./list-paging.js";
 
 const DOCS = "/issues/events";
+/** Section 8: issue event lists page by 100 at most; the default is the service's usual 30. */
+const ISSUE_EVENTS_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
 
 /** The app the fixture's bot user stands for, as `performed_via_service_app` shows it. */
 const APP = { id: 1_001_001, slug: "shiplog-app", name: "shiplog-app", description: "Tracks where artifacts are stored and running", createdAtMs: Date.UTC(2025, 0, 15) };
@@ -41,57 +42,7 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     };
   }
 
-  function issueView(base: string, issue: StoredIssue) {
-    const repoUrl = `${base}/repos/${issue.owner}/${issue.repo}`;
-    const url = `${repoUrl}/issues/${issue.number}`;
-    const assignees = issue.assignees.map((login) => userView(base, userRef(login)));
-    return {
-      id: issue.id,
-      node_id: nodeId("Issue", issue.id),
-      url,
-      repository_url: repoUrl,
-      labels_url: `${url}/labels{/name}`,
-      comments_url: `${url}/comments`,
-      events_url: `${url}/events`,
-      html_url: `${base}/web/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`,
-      number: issue.number,
-      state: issue.state,
-      title: issue.title,
-      body: issue.body,
-      user: userView(base, userRef(issue.user)),
-      pinned_comment: null,
-      labels: issue.labels.map((l) => ({
-        id: l.id,
-        node_id: nodeId("Label", l.id),
-        url: `${repoUrl}/labels/${encodeURIComponent(l.name)}`,
-        name: l.name,
-        description: l.description,
-        color: l.color,
-        default: false,
-      })),
-      assignee: assignees[0] ?? null,
-      assignees,
-      milestone: null,
-      locked: issue.locked,
-      active_lock_reason: null,
-      comments: issue.comments,
-      ...(issue.pullRequest
-        ? {
-            pull_request: {
-              url: `${repoUrl}/pulls/${issue.number}`,
-              html_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}`,
-              diff_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.diff`,
-              patch_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.patch`,
-            },
-          }
-        : {}),
-      closed_at: issue.closedAtMs === null ? null : ts(issue.closedAtMs),
-      created_at: ts(issue.createdAtMs),
-      updated_at: ts(issue.updatedAtMs),
-      author_association: "MEMBER",
-      state_reason: issue.stateReason,
-    };
-  }
+  const issueView = (base: string, issue: StoredIssue) => issueObjectView(base, issue, userRef, ts);
 
   /** One event; `withIssue` on the repository list and the single read, the kind's own fields on the per-issue list. */
   function eventView(base: string, event: StoredIssueEvent, withIssue: boolean) {

@@ -1,24 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import {
-  NOTIFICATIONS_PAGE_LIMITS,
-  REPO_NOTIFICATIONS_PAGE_LIMITS,
-  markNotificationsReadBody,
-  markRepoNotificationsReadParams,
-  setThreadSubscriptionBody,
-} from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredThread } from "../notification-store.js";
 import { baseUrlOf, httpDate, repositoryView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
-import { validateBody } from "./request-validation.js";
 
 const DOCS = "/activity/notifications";
 
 
 const BACKGROUND_MESSAGE = "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.";
 
-const repoMarkBody = markRepoNotificationsReadParams.omit({ owner: true, repo: true });
+/** Section 8: GET /notifications pages by 50 at most (default 50); a repository's by 100 (default 30). */
+const NOTIFICATIONS_PAGE_LIMITS: ListLimits = { defaultPerPage: 50, maxPerPage: 50 };
+const REPO_NOTIFICATIONS_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
 
 type ListQuery = { all?: string; participating?: string; since?: string; before?: string; page?: string; per_page?: string };
 
@@ -122,8 +116,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   app.get<{ Querystring: ListQuery }>("/notifications", (request, reply) => list(request, reply, NOTIFICATIONS_PAGE_LIMITS));
 
   app.put("/notifications", (request, reply) => {
-    const body = validateBody(reply, markNotificationsReadBody, request.body ?? {}, "Notification", DOCS);
-    if (!body) return reply;
+    const body = (request.body ?? {}) as { last_read_at?: string; read?: boolean };
     const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);
     const { background } = store.markRead(userOf(request), { lastReadAtMs, read: body.read ?? true });
     return markResult(reply, background !== undefined);
@@ -158,8 +151,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   });
 
   app.put<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
-    const body = validateBody(reply, setThreadSubscriptionBody, request.body ?? {}, "Subscription", DOCS);
-    if (!body) return reply;
+    const body = (request.body ?? {}) as { ignored?: boolean };
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.setSubscription(thread, body.ignored ?? false);
@@ -180,8 +172,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   });
 
   app.put<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/notifications", (request, reply) => {
-    const body = validateBody(reply, repoMarkBody, request.body ?? {}, "Notification", DOCS);
-    if (!body) return reply;
+    const body = (request.body ?? {}) as { last_read_at?: string };
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;
     const owner = ctx.access.findOrg(request.params.owner)!.login;
     const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);

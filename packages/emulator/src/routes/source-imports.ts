@@ -1,16 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import {
-  SOURCE_IMPORTS_RETIRED_AT,
-  mapCommitAuthorBody,
-  setLfsPreferenceBody,
-  startImportBody,
-  updateImportBody,
-} from "@shiplog/client";
+import { SOURCE_IMPORTS_RETIRED_AT, type MapCommitAuthorBody, type StartImportBody, type UpdateImportBody } from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
 import { baseUrlOf } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
-import { validateBody } from "./request-validation.js";
 
 const DOCS = "/migrations/source-imports";
 
@@ -73,8 +66,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   });
 
   app.put<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
-    const body = validateBody(reply, startImportBody, request.body, "Import", DOCS);
-    if (!body) return reply;
+    const body = request.body as StartImportBody;
     const repo = target(request.params);
     if (repo.actionsEnabled) {
       return sendError(reply, 422, "Validation Failed", {
@@ -95,8 +87,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
 
   app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
     // The body is optional (and nullable in the OpenAPI description): none at all restarts the import.
-    const body = validateBody(reply, updateImportBody, request.body ?? {}, "Import", DOCS);
-    if (!body) return reply;
+    const body = (request.body ?? {}) as UpdateImportBody;
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     const result = store.update(stored, body);
@@ -135,8 +126,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     gated,
     async (request, reply) => {
       if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
-      const body = validateBody(reply, mapCommitAuthorBody, request.body, "ImportAuthor", DOCS);
-      if (!body) return reply;
+      const body = (request.body ?? {}) as MapCommitAuthorBody;
       const stored = existing(request.params, reply);
       if (!stored) return reply;
       const author = store.mapAuthor(stored, Number(request.params.author_id), body);
@@ -152,8 +142,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   });
 
   app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import/lfs", gated, async (request, reply) => {
-    const body = validateBody(reply, setLfsPreferenceBody, request.body, "Import", DOCS);
-    if (!body) return reply;
+    const body = request.body as { use_lfs: "opt_in" | "opt_out" };
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     store.setLfs(stored, body.use_lfs);

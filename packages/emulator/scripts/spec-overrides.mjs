@@ -1,0 +1,96 @@
+// The emulator's operations, and where the spec (service-api.md) wins over the OpenAPI description.
+// Every override here is listed in packages/emulator/README.md ("Where the spec and the OpenAPI disagree").
+
+/** Every operation the emulator serves (spec 4.1-4.4b and the refs of 5.3), as `METHOD /openapi/path`. */
+export const OPERATIONS = [
+  "POST /orgs/{org}/artifacts/metadata/deployment-record",
+  "POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
+  "POST /orgs/{org}/artifacts/metadata/storage-record",
+  "GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records",
+  "GET /orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
+  "POST /repos/{owner}/{repo}/git/tags",
+  "GET /repos/{owner}/{repo}/git/tags/{tag_sha}",
+  "POST /repos/{owner}/{repo}/git/refs",
+  "GET /repos/{owner}/{repo}/git/ref/{ref}",
+  "GET /repos/{owner}/{repo}/git/matching-refs/{ref}",
+  "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+  "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
+  "GET /notifications",
+  "PUT /notifications",
+  "GET /notifications/threads/{thread_id}",
+  "PATCH /notifications/threads/{thread_id}",
+  "DELETE /notifications/threads/{thread_id}",
+  "GET /notifications/threads/{thread_id}/subscription",
+  "PUT /notifications/threads/{thread_id}/subscription",
+  "DELETE /notifications/threads/{thread_id}/subscription",
+  "GET /repos/{owner}/{repo}/notifications",
+  "PUT /repos/{owner}/{repo}/notifications",
+  "GET /events",
+  "GET /networks/{owner}/{repo}/events",
+  "GET /orgs/{org}/events",
+  "GET /repos/{owner}/{repo}/events",
+  "GET /users/{username}/events",
+  "GET /users/{username}/events/orgs/{org}",
+  "GET /users/{username}/events/public",
+  "GET /users/{username}/received_events",
+  "GET /users/{username}/received_events/public",
+  "GET /repos/{owner}/{repo}/issues/events",
+  "GET /repos/{owner}/{repo}/issues/events/{event_id}",
+  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
+  "GET /repos/{owner}/{repo}/import",
+  "PUT /repos/{owner}/{repo}/import",
+  "PATCH /repos/{owner}/{repo}/import",
+  "DELETE /repos/{owner}/{repo}/import",
+  "GET /repos/{owner}/{repo}/import/authors",
+  "PATCH /repos/{owner}/{repo}/import/authors/{author_id}",
+  "GET /repos/{owner}/{repo}/import/large_files",
+  "PATCH /repos/{owner}/{repo}/import/lfs",
+];
+
+/** Section 8: the `per_page` maximum of each list (the OpenAPI gives none); `page` starts at 1. */
+const PER_PAGE_MAX = { "GET /notifications": 50 };
+const LIST_PER_PAGE_MAX = 100;
+
+/** The spec writes `service` where the OpenAPI writes `github`, except in `github_repository` (spec 4.1 keeps it). */
+export function serviceNames(schema) {
+  if (Array.isArray(schema)) return schema.map(serviceNames);
+  if (!schema || typeof schema !== "object") return schema;
+  const out = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties") {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), serviceNames(v)]));
+    } else if (key === "required" && Array.isArray(value)) {
+      out[key] = value.map(rename);
+    } else out[key] = serviceNames(value);
+  }
+  return out;
+}
+
+const rename = (name) => (name === "github_repository" ? name : name.replaceAll("github", "service"));
+
+/** Applies the spec's rules over one operation's schemas (each commented with its section). */
+export function applySpecOverrides(key, schemas) {
+  const { params, body } = schemas;
+  // Section 8: per_page has a maximum on every list; page and per_page are positive.
+  if (params.properties.per_page) {
+    params.properties.per_page = { ...params.properties.per_page, minimum: 1, maximum: PER_PAGE_MAX[key] ?? LIST_PER_PAGE_MAX };
+  }
+  if (params.properties.page) params.properties.page = { ...params.properties.page, minimum: 1 };
+  // Spec 4.4b: `since` on the authors list is an integer id (the OpenAPI agrees); kept as is.
+
+  if (key === "POST /orgs/{org}/artifacts/metadata/storage-record") {
+    // Spec 2.3 and 4.1: storage status values seen are `active` and `inactive`; the OpenAPI enum lacks `inactive`.
+    const status = body.properties.status;
+    body.properties.status = { ...status, enum: [...new Set([...(status.enum ?? []), "inactive"])] };
+  }
+  if (key === "POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}") {
+    // The single deployment record allows at most 5 tags (OpenAPI); a cluster entry is the same record, so the
+    // same limit applies (README, assumptions).
+    const entry = body.properties.deployments.items;
+    entry.properties.tags = { ...entry.properties.tags, maxProperties: 5 };
+  }
+  if (key === "POST /repos/{owner}/{repo}/git/tags") {
+    // Spec 4.2: tagger `date` is a timestamp; `name` and `email` are required when tagger is given (both agree).
+  }
+  return schemas;
+}

@@ -1,0 +1,138 @@
+// The standalone `shiplog-emulator --admin`, driven with curl as a user beside their own code would drive it:
+// clock, activity, faults, request log, imports. Also: the admin API is off unless asked for, and CLI mistakes
+// end in one line with exit 64.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const CLASSIC = "emu_classic_octo_0000000000000";
+
+let child: ChildProcess;
+let service = "";
+let admin = "";
+
+/** curl, returning status and parsed body. */
+function curl(args: string[]): { status: number; body: unknown; headers: string } {
+  const out = execFileSync("curl", ["-sS", "-i", ...args], { encoding: "utf8" });
+  const [head, ...rest] = out.split("\r\n\r\n");
+  const text = rest.join("\r\n\r\n");
+  return { status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head!)![1]), headers: head!, body: text ? JSON.parse(text) : undefined };
+}
+const json = (method: string, url: string, body?: unknown, extra: string[] = []) =>
+  curl(["-X", method, url, ...(body === undefined ? [] : ["-H", "content-type: application/json", "-d", JSON.stringify(body)]), ...extra]);
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [cli, "--port", "0", "--admin"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  await new Promise<void>((done, fail) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const s = /listening on (http:\/\/\S+)/.exec(stdout);
+      const a = /admin API on (http:\/\/\S+)/.exec(stdout);
+      if (s && a) {
+        service = s[1]!;
+        admin = a[1]!;
+        done();
+      }
+    });
+    child.once("exit", (code) => fail(new Error(`emulator exited ${code}`)));
+  });
+});
+afterAll(() => {
+  child.kill("SIGTERM");
+});
+
+describe("admin API with curl", () => {
+  it("sets the clock, and generated activity carries it", () => {
+    expect(json("POST", `${admin}/clock`, { set: "2026-03-10T08:00:00Z", freeze: true }).body).toEqual({ now: "2026-03-10T08:00:00Z" });
+    expect(json("GET", `${admin}/clock`).body).toEqual({ now: "2026-03-10T08:00:00Z" });
+    const pushed = json("POST", `${admin}/activity`, { kind: "push", actor: "octo", repo: "acme/web" });
+    expect(pushed.status).toBe(201);
+    const feed = json("GET", `${service}/repos/acme/web/events`);
+    expect(feed.status).toBe(200);
+    expect((feed.body as { type: string; created_at: string }[])[0]).toMatchObject({ type: "PushEvent", created_at: "2026-03-10T08:00:00Z" });
+    // As the README shows it: `curl -d` without a content type (form encoding) is read as JSON.
+    expect(curl(["-X", "POST", `${admin}/clock`, "-d", '{"advance_ms":3600000}']).body).toEqual({ now: "2026-03-10T09:00:00Z" });
+    expect(json("POST", `${admin}/activity`, { kind: "explode" }).status).toBe(400);
+  });
+
+  it("adds, lists and clears faults", () => {
+    const added = json("POST", `${admin}/faults`, { kind: "status", status: 503, times: 1, route: "/events" });
+    expect(added.status).toBe(201);
+    expect(json("GET", `${admin}/faults`).body).toMatchObject({ faults: [{ kind: "status", status: 503, hits: 0 }] });
+    expect(json("GET", `${service}/events`).status).toBe(503);
+    expect(json("GET", `${service}/events`).status).toBe(200);
+    const bad = json("POST", `${admin}/faults`, { kind: "status", rate: 7 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("rule.rate");
+    expect(json("DELETE", `${admin}/faults`).status).toBe(204);
+    expect(json("GET", `${admin}/faults`).body).toEqual({ faults: [] });
+  });
+
+  it("reads and clears the request log, never with a token value", () => {
+    json("GET", `${service}/notifications`, undefined, ["-H", `authorization: Bearer ${CLASSIC}`]);
+    const log = json("GET", `${admin}/requests?route=/notifications`);
+    expect(log.status).toBe(200);
+    expect((log.body as { requests: unknown[] }).requests).toEqual([expect.objectContaining({ method: "GET", status: 200, tokenName: "classic" })]);
+    expect(JSON.stringify(log.body)).not.toContain(CLASSIC);
+    expect(json("DELETE", `${admin}/requests`).status).toBe(204);
+    expect((json("GET", `${admin}/requests`).body as { requests: unknown[] }).requests).toEqual([]);
+  });
+
+  it("steps a source import", () => {
+    const auth = ["-H", `authorization: Bearer ${CLASSIC}`];
+    // The import endpoints close from 2024-04-12 (spec 9): step back before it.
+    json("POST", `${admin}/clock`, { set: "2024-03-01T00:00:00Z", freeze: true });
+    const started = json("PUT", `${service}/repos/acme/api/import`, { vcs_url: "https://svn.example.com/api", vcs: "subversion" }, auth);
+    expect(started.status).toBe(201);
+    expect((json("POST", `${admin}/imports/step`, { owner: "acme", repo: "api" }).body as { status: string }).status).toMatch(/^(importing|mapping)$/);
+    expect(json("POST", `${admin}/imports/step`, { owner: "acme", repo: "api", to_completion: true }).body).toEqual({ status: "complete" });
+    expect((json("GET", `${service}/repos/acme/api/import`, undefined, auth).body as { status: string }).status).toBe("complete");
+  });
+
+  it("is not on the service's port", () => {
+    expect(json("GET", `${service}/clock`).status).toBe(404);
+  });
+});
+
+describe("CLI mistakes: one line, exit 64", () => {
+  const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 20_000 });
+  const oneLine = (result: ReturnType<typeof run>, text: string) => {
+    expect(result.status).toBe(64);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(text);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  };
+
+  it("an unknown flag, a port in use, an unusable host", async () => {
+    oneLine(run(["--prot", "1"]), "--prot");
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      oneLine(run(["--port", String(port)]), `--port ${port}: the port is in use`);
+    } finally {
+      taken.close();
+    }
+    oneLine(run(["--port", "0", "--host", "no-such-host.invalid"]), "--host no-such-host.invalid");
+  });
+
+  it("a fixture that is null, or repeats tokens, or has unknown keys, named by path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "emulator-fixture-"));
+    const file = (name: string, value: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(value));
+      return join(dir, name);
+    };
+    oneLine(run(["--port", "0", "--fixture", file("null.json", null)]), "fixture");
+    const twice = { name: "a", token: "secret_value_1234", type: "classic" };
+    const bad = run(["--port", "0", "--fixture", file("bad.json", { orgz: [], tokens: [twice, { ...twice, token: "has space 123", grants: [{ org: "nope" }] }, twice] })]);
+    oneLine(bad, "fixture.orgz");
+    for (const path of ["fixture.tokens[1].token", "fixture.tokens[2].token", "fixture.tokens[2].name", "fixture.tokens[1].grants[0].org"]) expect(bad.stderr).toContain(path);
+    expect(bad.stderr).not.toContain("secret_value_1234");
+  });
+});
