@@ -165,13 +165,19 @@ describe("secondary rate limits", () => {
   it("serialises mutating requests when asked: the server never sees two at once, while reads still overlap", async () => {
     let inFlight = 0;
     const most: Record<string, number> = {};
+    // GETs are held until all four are in at once (they would never be if reads were serialised too); a POST is
+    // held a little, so a second one sent alongside would be seen while the first is still open.
+    const heldGets: (() => void)[] = [];
     const url = await serve((req, res) => {
       most[req.method!] = Math.max(most[req.method!] ?? 0, ++inFlight);
-      setTimeout(() => {
+      const answer = () => {
         inFlight--;
         res.setHeader("content-type", "application/json");
         res.end("{}");
-      }, 10);
+      };
+      if (req.method !== "GET") return void setTimeout(answer, 10);
+      heldGets.push(answer);
+      if (heldGets.length === 4) for (const release of heldGets.splice(0)) release();
     });
     const client = new ShiplogClient({ baseUrl: url, token: "t0ken", throttle: { serializeMutations: true } });
     await Promise.all(Array.from({ length: 4 }, () => client.request({ method: "POST", route: "/x", body: {}, safeToRetry: true })));
