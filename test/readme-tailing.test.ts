@@ -41,7 +41,7 @@ async function runExample(file: string, checkpointFile: string, whileRunning: (o
   let err = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const lines = () => out.trim().split("\n").filter(Boolean);
   try {
     await whileRunning(lines);

@@ -62,7 +62,7 @@ async function tail(
   let stdout = "";
   let stderr = "";
   let triggered = false;
-  const done = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 0))));
+  const done = new Promise<number>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : 0))));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve) => {
     const check = () => {
@@ -312,7 +312,7 @@ describe("permissions, help, completion, usage", () => {
     ["no org", ["records", "storage", digest], /^shiplog records storage: --org is required/],
     ["missing file", ["records", "set-cluster", "--org", "acme", "--cluster", "c", "--file", "/nope.json"], /^shiplog records set-cluster: --file "\/nope\.json": cannot read it \(ENOENT\)/],
     ["bad repository", ["tag", "create", "acme", "v1", "--object", "a".repeat(40)], /^shiplog tag create: .*expected owner\/repo/],
-    ["bad object", ["tag", "create", "acme/web", "v1", "--object", "abc"], /^shiplog tag create: --object: must be 40 lowercase hex digits/],
+    ["bad object", ["tag", "create", "acme/web", "v1", "--object", "abc"], /^shiplog tag create: --object: must be 40 \(SHA-1\) or 64 \(SHA-256\) lowercase hex digits/],
     ["bad tag name", ["tag", "create", "acme/web", "bad..name", "--object", "a".repeat(40)], /^shiplog tag create: tag "bad\.\.name": tag name must not contain \.\./],
     ["bad if-exists", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--if-exists", "move"], /^shiplog tag create: option '--if-exists <what>' argument 'move' is invalid/],
     ["half a tagger", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--tagger-name", "Bot"], /^shiplog tag create: --tagger-email is required with --tagger-name/],

@@ -67,7 +67,8 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // Generous: under a full parallel suite on two cores, loading the Kubernetes client alone can take seconds.
     const killer = setTimeout(() => child.kill("SIGKILL"), 50_000);
-    child.on("exit", (code) => {
+    // "close", not "exit": the exit can come before the last of stderr has been read from the pipe.
+    child.on("close", (code) => {
       clearTimeout(killer);
       resolve({ code, stdout, stderr });
     });
