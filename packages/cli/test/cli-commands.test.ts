@@ -136,7 +136,6 @@ describe("records", () => {
     const command = `"${process.execPath}" "${CLI}" records set-cluster --org acme --cluster tty-1 --file "${file}"`;
     const screen = await new Promise<string>((resolve) => execFile("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" }, (_e, stdout) => resolve(stdout)));
     expect(screen).toMatch(/={40} 1500\/1500 entries \| 100%/);
-    expect(screen).toContain("1000/1500 entries");
     const piped = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "tty-1", "--file", file]);
     expect(piped.stderr).toBe("");
   });
@@ -216,7 +215,12 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
       ready: 0,
       route: "/notifications",
       total: 1,
-      more: () => void emulator.activity.mention({ actor: "hubot", repo: "acme/web", issue: issue.number, user: "octo" }),
+      // A later second than the opening: timestamps have one-second resolution, so an update within the same second
+      // as the last one leaves updated_at unchanged, on the service as here, and no poller can tell it apart.
+      more: () => {
+        emulator.clock.advance(2000);
+        emulator.activity.mention({ actor: "hubot", repo: "acme/web", issue: issue.number, user: "octo" });
+      },
     });
     expect(run.code).toBe(0);
     expect(run.lines).toHaveLength(1);
