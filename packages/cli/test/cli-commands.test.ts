@@ -5,12 +5,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { CLI, runCli, type Run } from "./cli-process.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 let emulator: Emulator;
 let dir: string;
 let commits: string[];
@@ -34,21 +33,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI with a token (the admin's unless given; null: none). */
 function shiplog(args: string[], given?: string | null): Promise<Run> {
   const token = given === null ? undefined : (given ?? emulator.tokens.admin);
-  const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
+  return runCli(args, { SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
 }
 
 /** Starts a tail, waits until `ready` lines are printed, calls `more`, waits for `total` lines, then sends SIGINT. */

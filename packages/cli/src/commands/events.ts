@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ActivityEvent, EventFeed } from "@shiplog/client";
+import { orgScope, repositoryScope, type CommandScope } from "../connection.js";
 import { jsonLine } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { printUntilStopped, pollerReporting } from "../tail.js";
@@ -31,6 +32,13 @@ export function parseFeed(value: string): EventFeed {
   return feed;
 }
 
+/** The organization a feed is in (where an App's installation is looked for), and what a 404 is about. */
+function feedScope(feed: EventFeed): CommandScope {
+  if ("owner" in feed) return repositoryScope(feed);
+  if ("org" in feed) return feed.feed === "org" ? orgScope(feed.org) : { org: feed.org, subject: `user ${feed.username} or organization ${feed.org}` };
+  return "username" in feed ? { subject: `user ${feed.username}` } : {};
+}
+
 /** One line per event: when, type, who, where, and what. */
 export function eventLine(event: ActivityEvent): string {
   const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
@@ -51,7 +59,7 @@ export function eventsCommand(ctx: CommandContext): Command {
         .addOption(new Option("--backlog", "first print what the feed holds now (up to 300 events)"))
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
-          const poller = ctx.client(command).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
+          const poller = ctx.client(command, feedScope(feed)).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
           await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : eventLine(event)));
         }),
       "shiplog events tail repo:acme/web --backlog",

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { AbortedError, describeImport, type ImportUpdate } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
+import { repositoryScope } from "../connection.js";
 import { json, jsonLine, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
@@ -31,7 +32,7 @@ export function importCommand(ctx: CommandContext): Command {
         .action(async (repository: { owner: string; repo: string }, _options, command: Command) => {
           sayRetired(ctx);
           const options = ctx.options(command);
-          const update = describeImport(await ctx.client(command).imports.getImportStatus(repository, { signal: ctx.signal }));
+          const update = describeImport(await ctx.client(command, repositoryScope(repository)).imports.getImportStatus(repository, { signal: ctx.signal }));
           if (options.json) return ctx.io.stdout(json(update));
           ctx.io.stdout(renderTable(HEAD, [updateRow(update)]));
         }),
@@ -49,7 +50,7 @@ export function importCommand(ctx: CommandContext): Command {
           sayRetired(ctx);
           const options = ctx.options<{ interval: number }>(command);
           try {
-            for await (const update of ctx.client(command).imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
+            for await (const update of ctx.client(command, repositoryScope(repository)).imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
               ctx.io.stdout(options.json ? jsonLine(update) : updateLine(update));
               if (update.phase === "problem") ctx.exitCode = 1;
             }

@@ -2,6 +2,7 @@ import { Command, Option } from "commander";
 import type { NotificationThread } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
+import { repositoryScope } from "../connection.js";
 import { json, jsonLine, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { pollerReporting, printUntilStopped } from "../tail.js";
@@ -22,7 +23,7 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ all?: boolean; participating?: boolean; repo?: { owner: string; repo: string } }>(command);
-          const api = ctx.client(command).notifications;
+          const api = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications;
           const filters = { ...(options.all && { all: true }), ...(options.participating && { participating: true }) };
           const listing = options.repo ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal }) : api.list(filters, { signal: ctx.signal });
           const threads: NotificationThread[] = [];
@@ -45,7 +46,8 @@ export function notificationsCommand(ctx: CommandContext): Command {
           const options = ctx.options<{ all?: boolean; repo?: { owner: string; repo: string } }>(command);
           if ((threadId === undefined) === !options.all) throw new UsageError("give a thread id or --all (not both)");
           if (options.repo && !options.all) throw new UsageError("--repo goes with --all");
-          const api = ctx.client(command).notifications;
+          const scope = threadId !== undefined ? { subject: `thread ${threadId}` } : options.repo && repositoryScope(options.repo);
+          const api = ctx.client(command, scope).notifications;
           if (threadId !== undefined) {
             await api.markThreadAsRead({ thread_id: threadId }, { signal: ctx.signal });
             if (options.json) return ctx.io.stdout(json({ thread_id: String(threadId), read: true }));
@@ -71,7 +73,7 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .addOption(new Option("--min-interval <seconds>", "poll no more often than this, whatever the service allows").argParser(positiveInteger))
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean; all?: boolean; participating?: boolean; repo?: { owner: string; repo: string }; minInterval?: number }>(command);
-          const poller = ctx.client(command).notifications.poll({
+          const poller = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications.poll({
             start: options.backlog ? "backlog" : "now",
             signal: ctx.signal,
             ...(options.all && { all: true }),

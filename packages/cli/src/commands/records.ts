@@ -4,6 +4,7 @@ import { MAX_CLUSTER_ENTRIES, parseRequest, setClusterDeploymentRecordsParams, t
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
+import { orgScope } from "../connection.js";
 import { json, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
@@ -29,7 +30,9 @@ export function recordsCommand(ctx: CommandContext): Command {
         .addOption(orgOption())
         .action(async (subjectDigest: string, _options, command: Command) => {
           const options = ctx.options<{ org?: string }>(command);
-          const list = await ctx.client(command).artifacts.listDeploymentRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          const org = orgOf(options, ctx);
+          const client = ctx.client(command, orgScope(org));
+          const list = await client.artifacts.listDeploymentRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
           const rows = list.deployment_records.map((r) => [
             r.id,
@@ -55,7 +58,8 @@ export function recordsCommand(ctx: CommandContext): Command {
         .addOption(orgOption())
         .action(async (subjectDigest: string, _options, command: Command) => {
           const options = ctx.options<{ org?: string }>(command);
-          const list = await ctx.client(command).artifacts.listStorageRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          const org = orgOf(options, ctx);
+          const list = await ctx.client(command, orgScope(org)).artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
           const rows = list.storage_records.map((r) => [
             r.id,
@@ -83,8 +87,9 @@ export function recordsCommand(ctx: CommandContext): Command {
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ org?: string; cluster: string; file: string }>(command);
           const body = readClusterFile(options.file);
-          const params = checkClusterParams({ ...body, org: orgOf(options, ctx), cluster: options.cluster }, options.file);
-          const client = ctx.client(command);
+          const org = orgOf(options, ctx);
+          const params = checkClusterParams({ ...body, org, cluster: options.cluster }, options.file);
+          const client = ctx.client(command, orgScope(org));
           const result = await sendInChunks(params, ctx, (chunk) => client.artifacts.setClusterDeploymentRecords(chunk, { signal: ctx.signal }));
           if (options.json) return ctx.io.stdout(json(result));
           const errors = result.errors ?? [];

@@ -14,6 +14,7 @@ import {
 } from "@shiplog/client";
 import { ownerRepo } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
+import { repositoryScope } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { json, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
@@ -58,7 +59,7 @@ export function tagCommand(ctx: CommandContext): Command {
             throw new UsageError(`--derived-tags: ${(error as Error).message}`);
           }
           const results = await createReleaseTags(
-            ctx.client(command).git,
+            ctx.client(command, repositoryScope(repository)).git,
             { ...repository, tags, object: options.object, type: options.type, ...(options.message !== undefined && { message: options.message }), ...(tagger && { tagger }) },
             { signal: ctx.signal },
           );
