@@ -281,20 +281,6 @@ describe("permissions, help, completion, usage", () => {
     expect(run.stdout).toContain("2  bad usage: nothing was sent");
   });
 
-  it("bash and zsh completion scripts name every command", async () => {
-    const bash = await shiplog(["completion", "bash"], null);
-    expect(bash.stdout).toContain("complete -o default -F _shiplog shiplog");
-    expect(bash.stdout).toContain('"records set-cluster")');
-    const zsh = await shiplog(["completion", "zsh"], null);
-    expect(zsh.stdout.startsWith("#compdef shiplog")).toBe(true);
-    expect(zsh.stdout).toContain("'set-cluster\\:set a cluster");
-    // bash itself completes `shiplog records s` to the two subcommands.
-    const script = join(dir, "complete.sh");
-    writeFileSync(script, `${bash.stdout}\nCOMP_WORDS=(shiplog records s); COMP_CWORD=2; _shiplog; echo "\${COMPREPLY[@]}"\n`);
-    const out = await new Promise<string>((resolve) => execFile("bash", [script], (_e, stdout) => resolve(stdout)));
-    expect(out.trim().split(" ").sort()).toEqual(["set-cluster", "storage"]);
-  });
-
   const usage: [string, string[], RegExp][] = [
     ["no command", [], /^shiplog: a command is needed/],
     ["unknown command", ["deploy"], /^shiplog: unknown command 'deploy'/],
