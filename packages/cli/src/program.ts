@@ -74,6 +74,8 @@ const CREDENTIALS_HELP = `Credentials, one of:
 export function routeOutput(root: Command, io: CliIo, lastError: { command?: string; message?: string }): void {
   const visit = (command: Command) => {
     command.exitOverride();
+    // A command's --help lists the global options too: --json and the credentials apply to it.
+    if (command !== root) command.configureHelp({ showGlobalOptions: true });
     command.configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),

@@ -100,7 +100,16 @@ describe("records", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ storage_records: [{ name: "ghcr.io/acme/web", registry_url: "https://ghcr.io" }] });
     const missing = await shiplog(["records", "storage", "--org", "nobody-here", digest]);
     expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/answered 404: Not Found: organization nobody-here does not exist, or the credentials cannot see it\n$/);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("nothing recorded: no lone heading on stdout, the count on stderr", async () => {
+    const other = `sha256:${"0".repeat(64)}`;
+    for (const kind of ["storage", "deployments"]) {
+      const run = await shiplog(["records", kind, "--org", "acme", other]);
+      expect(run).toEqual({ code: 0, stdout: "", stderr: `0 ${kind === "storage" ? "storage" : "deployment"} records of ${other}\n` });
+    }
   });
 
   it("set-cluster from a file: 2500 entries in three calls, a summary table, and --json", async () => {
@@ -154,6 +163,7 @@ describe("tag create", () => {
   it("a tag that exists elsewhere is refused (exit 1, one line); --if-exists update moves it", async () => {
     const refused = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits[0]!, "--message", "Release 1.4.0"]);
     expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
     expect(refused.stderr).toMatch(/^shiplog tag create: refs\/tags\/v1\.4\.0 in acme\/web already exists .*\n$/);
     const moved = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits[0]!, "--message", "Release 1.4.0", "--if-exists", "update", "--json"]);
     expect(moved.code).toBe(0);
@@ -279,6 +289,8 @@ describe("permissions, help, completion, usage", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\nExamples?:\n {2}(source <\()?shiplog /);
     expect(run.stdout).toContain("2  bad usage: nothing was sent");
+    // Each command's help lists the options that apply to every command: --json and the credentials.
+    expect(run.stdout).toMatch(/Global Options:\n[\s\S]*--app-private-key-file <path>[\s\S]*--json/);
   });
 
   const usage: [string, string[], RegExp][] = [
@@ -293,6 +305,7 @@ describe("permissions, help, completion, usage", () => {
     ["bad object", ["tag", "create", "acme/web", "v1", "--object", "abc"], /^shiplog tag create: --object: must be 40 \(SHA-1\) or 64 \(SHA-256\) lowercase hex digits/],
     ["bad tag name", ["tag", "create", "acme/web", "bad..name", "--object", "a".repeat(40)], /^shiplog tag create: tag "bad\.\.name": tag name must not contain \.\./],
     ["bad if-exists", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--if-exists", "move"], /^shiplog tag create: option '--if-exists <what>' argument 'move' is invalid/],
+    ["floating tags without a version", ["tag", "create", "acme/web", "v2.0.0-rc.1", "--object", "a".repeat(40), "--derived-tags", "major"], /^shiplog tag create: --derived-tags major: no tag is a release version such as v1\.4\.0/],
     ["half a tagger", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--tagger-name", "Bot"], /^shiplog tag create: --tagger-email is required with --tagger-name/],
     ["bad feed", ["events", "tail", "repos:acme/web"], /^shiplog events tail: .*expected one of public, repo:OWNER\/REPO/],
     ["read without id", ["notifications", "read"], /^shiplog notifications read: give a thread id or --all/],

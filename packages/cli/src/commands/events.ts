@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ActivityEvent, EventFeed } from "@shiplog/client";
 import { orgScope, repositoryScope, type CommandScope } from "../connection.js";
-import { jsonLine } from "../output.js";
+import { jsonLine, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { printUntilStopped, pollerReporting } from "../tail.js";
 
@@ -40,13 +40,13 @@ function feedScope(feed: EventFeed): CommandScope {
 }
 
 /** One line per event: when, type, who, where, and what. */
-export function eventLine(event: ActivityEvent): string {
+export function eventCells(event: ActivityEvent): string[] {
   const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
   const what =
     event.type === "PushEvent" ? `${String(payload["ref"] ?? "")} ${String(payload["head"] ?? "").slice(0, 12)}`
     : event.type === "CreateEvent" ? `${String(payload["ref_type"] ?? "")} ${String(payload["ref"] ?? "")}`
     : String(payload["action"] ?? "");
-  return `${event.created_at ?? ""}  ${event.type}  ${event.actor.login}  ${event.repo.name}  ${what.trim()}\n`;
+  return [event.created_at ?? "", event.type, event.actor.login, event.repo.name, what.trim()];
 }
 
 export function eventsCommand(ctx: CommandContext): Command {
@@ -60,7 +60,8 @@ export function eventsCommand(ctx: CommandContext): Command {
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
           const poller = ctx.client(command, feedScope(feed)).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
-          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : eventLine(event)));
+          const columns = new StreamColumns();
+          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));
         }),
       "shiplog events tail repo:acme/web --backlog",
     ),

@@ -3,13 +3,14 @@ import type { NotificationThread } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { repositoryScope } from "../connection.js";
-import { json, jsonLine, renderTable } from "../output.js";
+import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { pollerReporting, printUntilStopped } from "../tail.js";
 
 const threadRow = (t: NotificationThread) => [t.id, t.unread ? "yes" : "no", t.reason, t.repository.full_name, t.subject.type, t.subject.title, t.updated_at];
 const HEAD = ["id", "unread", "reason", "repository", "type", "title", "updated"];
-const threadLine = (t: NotificationThread) => `${t.updated_at}  ${t.id}  ${t.unread ? "unread" : "read"}  ${t.reason}  ${t.repository.full_name}  ${t.subject.type}: ${t.subject.title}\n`;
+/** A tail's line of a thread: when, which, read or not, why, where, and what. */
+const threadCells = (t: NotificationThread) => [t.updated_at, t.id, t.unread ? "unread" : "read", t.reason, t.repository.full_name, `${t.subject.type}: ${t.subject.title}`];
 
 export function notificationsCommand(ctx: CommandContext): Command {
   const notifications = withExamples(new Command("notifications").description("the notification inbox (classic token with notifications or repo)"), "shiplog notifications list");
@@ -30,6 +31,8 @@ export function notificationsCommand(ctx: CommandContext): Command {
           for await (const thread of listing) threads.push(thread);
           if (options.json) return ctx.io.stdout(json(threads));
           ctx.io.stdout(renderTable(HEAD, threads.map(threadRow)));
+          const which = options.all ? "" : "unread ";
+          ctx.io.stderr(`${threads.length} ${which}notification thread${threads.length === 1 ? "" : "s"}\n`);
         }),
       "shiplog notifications list --all --repo acme/web",
     ),
@@ -82,7 +85,8 @@ export function notificationsCommand(ctx: CommandContext): Command {
             ...(options.minInterval && { minIntervalSeconds: options.minInterval }),
             ...pollerReporting(ctx),
           });
-          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : threadLine(t)));
+          const columns = new StreamColumns();
+          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : columns.line(threadCells(t))));
         }),
       "shiplog notifications tail --participating",
     ),

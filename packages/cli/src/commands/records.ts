@@ -67,7 +67,7 @@ export function recordsCommand(ctx: CommandContext): Command {
             r.registry_url,
             r.repository,
             r.status,
-            date((r as { updated_at?: string }).updated_at),
+            date(r.updated_at),
           ]);
           ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
           const count = list.storage_records.length;
