@@ -2,6 +2,7 @@ import {
   AuthenticationError,
   NetworkError,
   NotFoundError,
+  PartialClusterWriteError,
   RateLimitedError,
   RequestValidationError,
   ServiceError,
@@ -21,6 +22,7 @@ export class UsageError extends ShiplogError {
 
 /** The exit code an error ends the command with. */
 export function exitCodeOf(error: unknown): ExitCode {
+  if (error instanceof PartialClusterWriteError) return exitCodeOf(error.cause);
   if (error instanceof UsageError || error instanceof RequestValidationError) return EXIT.usage;
   if (error instanceof AuthenticationError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
@@ -68,6 +70,13 @@ export function oneLine(error: unknown, context?: FailureContext): string {
   if (error instanceof AuthenticationError) {
     // The client's own hint speaks of a token; the CLI knows which credentials it sent.
     return `${error.method} ${error.route} answered 401: ${error.serviceMessage.replace(/\.$/, "")}: ${authenticationHint(error, context)}`;
+  }
+  if (error instanceof PartialClusterWriteError) {
+    const written =
+      error.failedChunk.outcome === "refused"
+        ? "the written entries are upserts: running the command again after fixing the cause rewrites them harmlessly"
+        : "running the command again is safe: the written entries are upserts";
+    return `${message.replace(/\s*\n\s*/g, "; ").replace(/\.?$/, "")}; ${written}`;
   }
   const line = message.split("\n").map((part) => part.trim()).filter(Boolean).join("; ");
   const hint = error instanceof NotFoundError ? notFoundHint(error, context) : undefined;

@@ -1,4 +1,4 @@
-import { ShiplogClient, appInstallationAuth, RequestValidationError, type AuthStrategy } from "@shiplog/client";
+import { ShiplogClient, appInstallationAuth, RequestValidationError, type AuthStrategy, type TransportHooks } from "@shiplog/client";
 import { UsageError } from "./cli-errors.js";
 import { readCredentials, type AppCredentials, type CredentialOptions, type Credentials, type Environment } from "./credentials.js";
 
@@ -47,7 +47,14 @@ function appAuth(app: AppCredentials, scope: CommandScope, command: string): Aut
 }
 
 /** A client for the service named by `--api-url` (or SHIPLOG_API_URL), with the token or the App's credentials. */
-export function connect(options: ConnectionOptions, env: Environment, userAgent: string, scope: CommandScope, command: string): Connection {
+export function connect(
+  options: ConnectionOptions,
+  env: Environment,
+  userAgent: string,
+  scope: CommandScope,
+  command: string,
+  hooks?: TransportHooks,
+): Connection {
   const baseUrl = options.apiUrl ?? env["SHIPLOG_API_URL"];
   const credentials = readCredentials(options, env);
   const auth =
@@ -59,7 +66,7 @@ export function connect(options: ConnectionOptions, env: Environment, userAgent:
       }
     : {};
   try {
-    return { client: new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent }), credentials: credentials.kind };
+    return { client: new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent, ...(hooks && { hooks }) }), credentials: credentials.kind };
   } catch (error) {
     // The client refuses a bad base URL before anything is sent: that is the user's --api-url.
     const message = error instanceof Error ? error.message.split("\n").join("; ") : String(error);

@@ -12,6 +12,8 @@ export const EXIT = {
   auth: 4,
   /** The service could not be reached or did not answer usefully (network, timeout, 5xx, rate limit). */
   unavailable: 5,
+  /** Interrupted (Ctrl-C) before the command was done; a tail stopped by Ctrl-C is done, and exits 0. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -21,4 +23,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  bad usage: nothing was sent
   3  not found (404), or a call the permission matrix does not cover
   4  no token, or the token was not accepted (401)
-  5  the service could not be reached (network, timeout, 5xx, rate limit)`;
+  5  the service could not be reached (network, timeout, 5xx, rate limit)
+  130  interrupted (Ctrl-C) before it was done; a tail stopped with Ctrl-C exits 0`;

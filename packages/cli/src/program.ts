@@ -5,7 +5,7 @@ import { connect, type CommandScope, type ConnectionOptions } from "./connection
 import type { Environment } from "./credentials.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./output.js";
-import type { ShiplogClient } from "@shiplog/client";
+import { PartialClusterWriteError, type ShiplogClient, type TransportHooks } from "@shiplog/client";
 
 /** What every command's action gets: where to write, the environment, and how to reach the service. */
 export interface CommandContext {
@@ -19,7 +19,7 @@ export interface CommandContext {
    * A client for `--api-url` with the token or the App's credentials. `scope` is what the command names: the App's
    * installation is found from its organization, and a 404 says what may not exist.
    */
-  client(command: Command, scope?: CommandScope): ShiplogClient;
+  client(command: Command, scope?: CommandScope, hooks?: TransportHooks): ShiplogClient;
   /** What the last client was made for: how it authenticates, and the command's scope (for error messages). */
   connection: FailureContext | undefined;
   /** The exit code when the action returns normally (a command may set a non-zero one, as permissions does). */
@@ -96,8 +96,9 @@ export function commandContext(io: CliIo, env: Environment, signal: AbortSignal)
     env,
     signal,
     options: <T>(command: Command) => command.optsWithGlobals<T & GlobalOptions>(),
-    client(command: Command, scope: CommandScope = {}) {
-      const { client, credentials } = connect(command.optsWithGlobals<GlobalOptions>(), env, `shiplog-cli/${VERSION}`, scope, commandPath(command));
+    client(command: Command, scope: CommandScope = {}, hooks?: TransportHooks) {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const { client, credentials } = connect(options, env, `shiplog-cli/${VERSION}`, scope, commandPath(command), hooks);
       this.connection = { credentials, scope };
       return client;
     },
@@ -130,6 +131,12 @@ export async function runProgram(root: Command, argv: readonly string[], ctx: Co
       const hint = where === "shiplog" && error.code === "commander.missingArgument" ? "" : ` (see ${where} --help)`;
       io.stderr(`${where}: ${(lastError.message ?? error.message).replace(/\n+/g, " ")}${hint}\n`);
       return EXIT.usage;
+    }
+    if (ctx.signal.aborted) {
+      // Ctrl-C: what was done before it is said (a partial cluster write names it), nothing else.
+      const partial = error instanceof PartialClusterWriteError ? `: ${oneLine(error, ctx.connection)}` : "";
+      io.stderr(`${current}: interrupted${partial}\n`);
+      return EXIT.interrupted;
     }
     const code = exitCodeOf(error);
     const hint = error instanceof UsageError ? ` (see ${current} --help)` : "";

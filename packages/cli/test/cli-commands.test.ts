@@ -39,6 +39,11 @@ function shiplog(args: string[], given?: string | null): Promise<Run> {
   return runCli(args, { SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
 }
 
+/** Resolves once `done()` holds, checking every 50 ms; a test's own timeout is the deadline. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** Starts a tail, waits until `ready` lines are printed, calls `more`, waits for `total` lines, then sends SIGINT. */
 async function tail(
   args: string[],
@@ -135,6 +140,44 @@ describe("records", () => {
     expect(screen).toMatch(/={40} 1500\/1500 entries \| 100%/);
     const piped = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "tty-1", "--file", file]);
     expect(piped.stderr).toBe("");
+  });
+
+  it("set-cluster refused after a chunk was written: says what was written and what was not (exit 3)", async () => {
+    const deployments = Array.from({ length: 2500 }, (_, i) => ({ name: "web", digest, deployment_name: `partial/web-${i}`, github_repository: "web" }));
+    deployments[1500]!.github_repository = "no-such-repository";
+    const file = join(dir, "partial.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
+    const run = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "partial-1", "--file", file]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^shiplog records set-cluster: .*chunk 2 of 3 \(entries 1000 to 1999\) was refused; 1000 entries were written before it, 1500 were not\..* running the command again after fixing the cause rewrites them harmlessly\n$/);
+    expect(emulator.state.artifacts.deploymentRecords().filter((r) => r.cluster === "partial-1")).toHaveLength(1000);
+  });
+
+  it("set-cluster stopped with Ctrl-C between chunks: exit 130, saying what was written", async () => {
+    const deployments = Array.from({ length: 3000 }, (_, i) => ({ name: "web", digest, deployment_name: `ctrl-c/web-${i}`, github_repository: "web" }));
+    const file = join(dir, "ctrl-c.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
+    const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+    // The first chunk is answered at once, the second held a minute: the interrupt comes while it is in flight.
+    const first = emulator.faults.add({ kind: "latency", latencyMs: 0, method: "POST", route, times: 1 });
+    const held = emulator.faults.add({ kind: "latency", latencyMs: 60_000, method: "POST", route, times: 1 });
+    try {
+      const child = spawn(process.execPath, [CLI, "records", "set-cluster", "--org", "acme", "--cluster", "ctrl-c-1", "--file", file], {
+        env: { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! },
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await until(() => emulator.faults.list().find((f) => f.id === held)!.hits === 1);
+      child.kill("SIGINT");
+      expect(await code).toBe(130);
+      expect(stderr).toMatch(/^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/);
+      expect(stderr.split("\n")).toHaveLength(2);
+    } finally {
+      emulator.faults.remove(first);
+      emulator.faults.remove(held);
+    }
   });
 
   it("set-cluster refuses a bad entry before sending anything, naming the file and the field", async () => {
