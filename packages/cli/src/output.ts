@@ -35,10 +35,15 @@ export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
  * The columns of lines printed one at a time (a tail's), aligned as well as a stream can be: each column is as wide
- * as its widest value so far, so lines line up once the widest values have been seen.
+ * as its usual width or its widest value so far, so lines line up unless an unusually wide value comes.
  */
 export class StreamColumns {
-  #widths: number[] = [];
+  #widths: number[];
+
+  /** `minWidths`: the columns' usual widths, so the first lines already line up with the later ones. */
+  constructor(minWidths: readonly number[] = []) {
+    this.#widths = [...minWidths];
+  }
 
   /** One line: the cells padded to the column widths so far, two spaces apart, the last one as it is. */
   line(cells: readonly Cell[]): string {

@@ -331,7 +331,8 @@ describe("permissions, help, completion, usage", () => {
     const run = await shiplog([...command.filter(Boolean), "--help"], null);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\nExamples?:\n {2}(source <\()?shiplog /);
-    expect(run.stdout).toContain("2  bad usage: nothing was sent");
+    expect(run.stdout).toContain("2    bad usage: nothing was sent");
+    expect(run.stdout).toContain("130  interrupted (Ctrl-C) before the command was done");
     // Each command's help lists the options that apply to every command: --json and the credentials.
     expect(run.stdout).toMatch(/Global Options:\n[\s\S]*--app-private-key-file <path>[\s\S]*--json/);
   });

@@ -17,3 +17,11 @@ describe("StreamColumns", () => {
     expect(columns.line(["PushEvent", "octo", "acme/web", ""])).toBe("PushEvent   octo   acme/web\n");
   });
 });
+
+describe("StreamColumns with usual widths", () => {
+  it("lines up the first lines with later, wider ones", () => {
+    const columns = new StreamColumns([10, 5]);
+    expect(columns.line(["PushEvent", "octo", "x"])).toBe("PushEvent   octo   x\n");
+    expect(columns.line(["WatchEvent", "hubot", "y"])).toBe("WatchEvent  hubot  y\n");
+  });
+});

@@ -60,7 +60,8 @@ export function eventsCommand(ctx: CommandContext): Command {
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
           const poller = ctx.client(command, feedScope(feed)).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
-          const columns = new StreamColumns();
+          // When (20), the type (IssueCommentEvent), the actor, the repository.
+          const columns = new StreamColumns([20, 17, 10, 16]);
           await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));
         }),
       "shiplog events tail repo:acme/web --backlog",

@@ -55,7 +55,8 @@ export function importCommand(ctx: CommandContext): Command {
         .action(async (repository: { owner: string; repo: string }, _options, command: Command) => {
           sayRetired(ctx);
           const options = ctx.options<{ interval: number }>(command);
-          const columns = new StreamColumns();
+          // The status (auth_failed), the phase, "import 100%", "push 100%", the commits.
+          const columns = new StreamColumns([11, 8, 11, 9, 11]);
           try {
             for await (const update of ctx.client(command, repositoryScope(repository)).imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
               ctx.io.stdout(options.json ? jsonLine(update) : columns.line(updateCells(update)));

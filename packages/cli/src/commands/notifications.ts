@@ -85,7 +85,8 @@ export function notificationsCommand(ctx: CommandContext): Command {
             ...(options.minInterval && { minIntervalSeconds: options.minInterval }),
             ...pollerReporting(ctx),
           });
-          const columns = new StreamColumns();
+          // When, the thread id, unread, the reason (review_requested), the repository.
+          const columns = new StreamColumns([20, 4, 6, 16, 16]);
           await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : columns.line(threadCells(t))));
         }),
       "shiplog notifications tail --participating",
