@@ -159,24 +159,26 @@ describe("records", () => {
     const file = join(dir, "ctrl-c.json");
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
     const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
-    // The first chunk is answered at once, the second held a minute: the interrupt comes while it is in flight.
-    const first = emulator.faults.add({ kind: "latency", latencyMs: 0, method: "POST", route, times: 1 });
-    const held = emulator.faults.add({ kind: "latency", latencyMs: 60_000, method: "POST", route, times: 1 });
+    // An emulator of its own: the held request is answered (and logged) a minute later, after the test.
+    const own = await startEmulator();
     try {
+      // The first chunk is answered at once, the second held a minute: the interrupt comes while it is in flight.
+      own.faults.add({ kind: "latency", latencyMs: 0, method: "POST", route, times: 1 });
+      const held = own.faults.add({ kind: "latency", latencyMs: 60_000, method: "POST", route, times: 1 });
       const child = spawn(process.execPath, [CLI, "records", "set-cluster", "--org", "acme", "--cluster", "ctrl-c-1", "--file", file], {
-        env: { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! },
+        env: { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: own.url, SHIPLOG_TOKEN: own.tokens.admin! },
       });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const code = new Promise<number | null>((resolve) => child.on("close", resolve));
-      await until(() => emulator.faults.list().find((f) => f.id === held)!.hits === 1);
+      await until(() => own.faults.list().find((f) => f.id === held)!.hits === 1);
       child.kill("SIGINT");
       expect(await code).toBe(130);
       expect(stderr).toMatch(/^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/);
       expect(stderr.split("\n")).toHaveLength(2);
+      expect(own.state.artifacts.deploymentRecords()).toHaveLength(1000);
     } finally {
-      emulator.faults.remove(first);
-      emulator.faults.remove(held);
+      await own.stop();
     }
   });
 
