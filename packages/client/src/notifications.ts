@@ -1,7 +1,7 @@
 import { MarkReadTimeoutError } from "./errors.js";
 import { checkPageOptions, paginateItems, type PageOptions } from "./pagination.js";
 import { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
-import { sleep as defaultSleep } from "./retry-policy.js";
+import { sleep as defaultSleep } from "./sleep.js";
 import {
   NOTIFICATIONS_PAGE_LIMITS,
   REPO_NOTIFICATIONS_PAGE_LIMITS,

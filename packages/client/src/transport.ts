@@ -28,7 +28,7 @@ import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
 import { undiciEngine } from "./undici-engine.js";
 import {
-  backoffDelay,
+  retryBackoff,
   isRateLimitAnswer,
   isRetryableStatus,
   isSecondaryRateLimit,
@@ -239,7 +239,7 @@ export class Transport {
         if (error instanceof FinalEngineFailure) throw error.toError(operation);
         const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError);
         if (!canRetry) throw error;
-        const delayMs = backoffDelay(attempt, this.#retry);
+        const delayMs = retryBackoff(attempt, this.#retry);
         this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
         await this.#wait(delayMs, req.signal, operation);
         continue;
@@ -254,7 +254,7 @@ export class Transport {
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers, response.body)) {
         const requested = rateLimitDelay(response.headers, response.body, this.#clock.now());
         if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
-          const delayMs = requested ?? backoffDelay(attempt, this.#retry);
+          const delayMs = requested ?? retryBackoff(attempt, this.#retry);
           this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: `status ${response.status}` });
           await this.#wait(delayMs, req.signal, operation);
           continue;

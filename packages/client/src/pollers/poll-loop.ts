@@ -1,4 +1,4 @@
-import { sleep as defaultSleep } from "../retry-policy.js";
+import { sleep as defaultSleep } from "../sleep.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
 import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
