@@ -15,15 +15,25 @@ export interface PageOptions {
   signal?: AbortSignal;
 }
 
-/** Parses an RFC 8288 `Link` header into rel → URL. */
-export function parseLinkHeader(header: string | null): Record<string, string> {
+/**
+ * One link of a `Link` header: `<URI>` and its `;`-separated parameters. Only the angle brackets delimit the URI,
+ * which may hold commas and semicolons (a cursor, a list filter); a quoted parameter value may hold them too.
+ */
+const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^\s;,=]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^\s;,"]*))?)*)/g;
+const LINK_PARAM = /;\s*([^\s;,=]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;,"]*)))?/g;
+
+/** Parses an RFC 8288 `Link` header into rel → URL (the first link of a relation is kept, and its first `rel`). */
+export function parseLinkHeader(header: string | null | undefined): Record<string, string> {
   const links: Record<string, string> = {};
   if (!header) return links;
-  for (const part of header.split(",")) {
-    const match = /<([^>]+)>\s*;\s*(.*)/.exec(part.trim());
-    if (!match) continue;
-    const rels = /rel="?([^";]+)"?/.exec(match[2] ?? "");
-    for (const rel of (rels?.[1] ?? "").split(/\s+/)) if (rel) links[rel] = match[1] ?? "";
+  for (const [, url = "", params = ""] of header.matchAll(LINK_VALUE)) {
+    for (const [, name = "", quoted, bare] of params.matchAll(LINK_PARAM)) {
+      if (name.toLowerCase() !== "rel") continue;
+      const value = quoted?.replace(/\\(.)/g, "$1") ?? bare ?? "";
+      // A relation type is case-insensitive; several may share one link (`rel="next last"`).
+      for (const rel of value.toLowerCase().split(/\s+/)) if (rel && !(rel in links)) links[rel] = url;
+      break;
+    }
   }
   return links;
 }
