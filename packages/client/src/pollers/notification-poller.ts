@@ -7,7 +7,7 @@ import {
   notificationThreadList,
   type NotificationThread,
 } from "../schemas/notifications.js";
-import { ownerName } from "../schemas/common.js";
+import { ownerName, repositoryName } from "../schemas/common.js";
 import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { requestFirstPage } from "./poll-loop.js";
@@ -57,7 +57,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     const limits = options.repository ? REPO_NOTIFICATIONS_PAGE_LIMITS : NOTIFICATIONS_PAGE_LIMITS;
     if (options.repository) {
       parseRequest(ownerName, options.repository.owner, "notification poller repository.owner");
-      parseRequest(ownerName, options.repository.repo, "notification poller repository.repo");
+      parseRequest(repositoryName, options.repository.repo, "notification poller repository.repo");
     }
     this.#request = options.repository
       ? { route: "/repos/{owner}/{repo}/notifications", params: { ...options.repository }, query: { ...filters } }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { username } from "./users.js";
 
 /** Page rules of the activity feeds: `GET /events` defaults to 15 per page, the others to 30; all allow 100. */
@@ -123,7 +123,7 @@ export function isCreateEvent(event: ActivityEvent): event is CreateEvent {
 
 // ---- feeds ------------------------------------------------------------------------------------
 
-const ownerRepo = { owner: ownerName, repo: ownerName };
+const ownerRepo = { owner: ownerName, repo: repositoryName };
 
 /** One of the nine feeds of spec 4.4, named by what it follows. */
 export const eventFeed = z.discriminatedUnion("feed", [

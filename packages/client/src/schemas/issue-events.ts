@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -168,7 +168,7 @@ export const issueEventList = z.array(issueEvent);
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const issueEventsRepoParams = z.strictObject({ owner: ownerName, repo: ownerName });
+export const issueEventsRepoParams = z.strictObject({ owner: ownerName, repo: repositoryName });
 export type IssueEventsRepoParams = z.input<typeof issueEventsRepoParams>;
 
 const positiveId = z.union([
@@ -176,8 +176,8 @@ const positiveId = z.union([
   z.string().regex(/^[1-9][0-9]*$/, { message: "must be a positive integer" }),
 ]);
 
-export const getIssueEventParams = z.strictObject({ owner: ownerName, repo: ownerName, event_id: positiveId });
+export const getIssueEventParams = z.strictObject({ owner: ownerName, repo: repositoryName, event_id: positiveId });
 export type GetIssueEventParams = z.input<typeof getIssueEventParams>;
 
-export const listIssueEventsForIssueParams = z.strictObject({ owner: ownerName, repo: ownerName, issue_number: positiveId });
+export const listIssueEventsForIssueParams = z.strictObject({ owner: ownerName, repo: repositoryName, issue_number: positiveId });
 export type ListIssueEventsForIssueParams = z.input<typeof listIssueEventsForIssueParams>;

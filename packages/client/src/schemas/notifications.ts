@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -118,7 +118,7 @@ const listFilters = {
 export const listNotificationsParams = z.strictObject(listFilters);
 export type ListNotificationsParams = z.input<typeof listNotificationsParams>;
 
-export const listRepoNotificationsParams = z.strictObject({ owner: ownerName, repo: ownerName, ...listFilters });
+export const listRepoNotificationsParams = z.strictObject({ owner: ownerName, repo: repositoryName, ...listFilters });
 export type ListRepoNotificationsParams = z.input<typeof listRepoNotificationsParams>;
 
 /** Body of `PUT /notifications`. */
@@ -132,7 +132,7 @@ export type MarkNotificationsReadBody = z.input<typeof markNotificationsReadBody
 
 export const markRepoNotificationsReadParams = z.strictObject({
   owner: ownerName,
-  repo: ownerName,
+  repo: repositoryName,
   last_read_at: isoTimestamp.optional(),
 });
 export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificationsReadParams>;
@@ -144,7 +144,7 @@ export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificatio
 export const markAllAsReadAndWaitParams = z
   .strictObject({
     owner: ownerName.optional(),
-    repo: ownerName.optional(),
+    repo: repositoryName.optional(),
     last_read_at: isoTimestamp.optional(),
     read: z.boolean().optional(),
   })
