@@ -27,6 +27,7 @@ import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
 import { undiciEngine } from "./undici-engine.js";
+import { CLIENT_VERSION } from "./version.js";
 import {
   retryBackoff,
   isRateLimitAnswer,
@@ -112,7 +113,7 @@ export interface ServiceResponse<T = unknown> {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
+const PACKAGE_USER_AGENT = `shiplog-client/${CLIENT_VERSION}`;
 
 /** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
 export class Transport {
