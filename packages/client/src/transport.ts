@@ -41,8 +41,10 @@ import {
 } from "./retry-policy.js";
 import { systemClock, Throttle, type ThrottleOptions, type TransportClock } from "./throttle.js";
 import { composePlugins, type Attempt, type HttpMethod, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
+import type { RouteRequest, ServiceResponse } from "./route-request.js";
 
 export type { HttpMethod } from "./transport-pipeline.js";
+export type { RouteRequest, ServiceResponse } from "./route-request.js";
 
 /** Observers for metrics and logs; they never see the token. */
 export interface TransportHooks {
@@ -84,32 +86,6 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
   tokenInfo?: DeclaredToken;
-}
-
-export interface RouteRequest {
-  method: HttpMethod;
-  /** Path template, e.g. `/orgs/{org}/artifacts/metadata/storage-record`. */
-  route: string;
-  /** Values for the template's `{placeholders}`. */
-  params?: Record<string, string | number>;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  /**
-   * Whether repeating the request cannot do harm. GET, PUT and DELETE are by HTTP's definition;
-   * a POST only when the endpoint is an upsert (the artifact-metadata POSTs are).
-   */
-  safeToRetry?: boolean;
-  /** A full URL to call instead of the route (a pagination `Link`). */
-  url?: string;
-}
-
-export interface ServiceResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  data: T;
-  url: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../transport.js";
+import type { HttpMethod } from "../transport-pipeline.js";
 
 /**
  * The permission matrix of the spec as data: section 5.3 (one entry per method and path template, in the

@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../transport.js";
+import type { HttpMethod } from "../transport-pipeline.js";
 import {
   ENDPOINT_STATEMENTS,
   PERMISSION_MATRIX,
