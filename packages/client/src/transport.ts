@@ -26,6 +26,7 @@ import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./aut
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
+import { expandTemplate } from "./path-templates.js";
 import { undiciEngine } from "./undici-engine.js";
 import { CLIENT_VERSION } from "./version.js";
 import {
@@ -245,12 +246,12 @@ export class Transport {
 
   /** Expands a route template and query into a full URL. */
   buildUrl(route: string, params: Record<string, string | number> = {}, query: RouteRequest["query"] = {}): string {
-    const path = route.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
+    const path = expandTemplate(route, (name) => {
       const value = params[name];
       if (value === undefined || value === "") {
         throw new RequestValidationError(route, [{ field: name, rule: "required", message: `path parameter ${name} is required` }]);
       }
-      return encodeURIComponent(String(value));
+      return String(value);
     });
     let search: URLSearchParams | undefined;
     for (const key in query) {

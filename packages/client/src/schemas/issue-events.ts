@@ -60,8 +60,6 @@ export type IssueEventKind = OpenEnum<(typeof ISSUE_EVENT_KINDS)[number]>;
 export const ISSUE_STATE_REASONS = ["completed", "not_planned", "reopened", "duplicate"] as const;
 export type IssueStateReason = OpenEnum<(typeof ISSUE_STATE_REASONS)[number]>;
 
-/** Page rules of the issue event lists (30 by default, at most 100). */
-export const ISSUE_EVENTS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 
 export const issueLabel = z.looseObject({
   id: z.number().int().optional(),

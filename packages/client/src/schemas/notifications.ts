@@ -40,10 +40,6 @@ export const NOTIFICATION_SUBJECT_TYPES = [
 ] as const;
 export type NotificationSubjectType = OpenEnum<(typeof NOTIFICATION_SUBJECT_TYPES)[number]>;
 
-/** The most threads one page of `GET /notifications` holds (spec 8), and its default. */
-export const NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 50 } as const;
-/** Page rules of `GET /repos/{owner}/{repo}/notifications` (spec 8). */
-export const REPO_NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 
 /** The repository summary a thread carries (spec 2.5: id, names, owner, privacy, links). */
 export const notificationRepository = z.looseObject({

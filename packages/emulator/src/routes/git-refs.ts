@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { updateRefBody } from "@shiplog/client";
 import type { GitRepository } from "../git-store.js";
 import { sendError } from "../service-errors.js";
-import { validateBody } from "./request-validation.js";
+import type { UpdateRefBody } from "./request-bodies.js";
 
 const REF_DOCS = "/git/refs";
 
@@ -31,8 +30,7 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
   app.patch<{ Params: RefParams }>("/repos/:owner/:repo/git/refs/*", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
-    const body = validateBody(reply, updateRefBody, request.body, "Reference", REF_DOCS);
-    if (!body) return reply;
+    const body = request.body as UpdateRefBody;
     const name = `refs/${request.params["*"]}`;
     const current = git.ref(name);
     if (current === undefined) return sendError(reply, 422, "Reference does not exist", { docs: REF_DOCS });
