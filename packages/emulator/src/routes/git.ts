@@ -7,6 +7,7 @@ import { tagVerification } from "../tag-signature.js";
 import type { GitRepository, StoredTag } from "../git-store.js";
 import { sendError } from "../service-errors.js";
 import { registerGitRefRoutes } from "./git-refs.js";
+import { serve } from "./route-table.js";
 
 const TAG_DOCS = "/git/tags";
 const REF_DOCS = "/git/refs";
@@ -44,7 +45,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return { name, email: `${id}+${name}@users.noreply.service.example` };
   }
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app,"git/create-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateTagBody;
@@ -68,7 +69,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { tag_sha: string } }>("/repos/:owner/:repo/git/tags/:tag_sha", async (request, reply) => {
+  serve<{ Params: RepoParams & { tag_sha: string } }>(app,"git/get-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const sha = request.params.tag_sha.toLowerCase();
@@ -77,7 +78,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.send(tagView(baseUrl(request), git, stored));
   });
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app,"git/create-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateRefBody;
@@ -97,7 +98,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { "*": string } }>("/repos/:owner/:repo/git/ref/*", async (request, reply) => {
+  serve<{ Params: RepoParams & { "*": string } }>(app,"git/get-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;
