@@ -72,7 +72,11 @@ export function appInstallationAuth(options: AppInstallationAuthOptions): AppIns
   };
 
   /** One JWT call, sent again once when the service refused the JWT's times and its Date shows our clock is off. */
-  const withJwt = async <K extends AppOperationId>(context: AuthContext, id: K, params: ParamsOf<K>): Promise<{ data: ResultOf<K>; headers: Headers }> => {
+  const withJwt = async <K extends AppOperationId>(
+    context: AuthContext,
+    id: K,
+    params: ParamsOf<K>,
+  ): Promise<{ data: ResultOf<K>; headers: Headers }> => {
     const endpoint = ENDPOINTS[id];
     const request = routeRequest(endpoint, parseRequest(endpoint.params, params, operationName(endpoint)));
     const send = async () => {

@@ -50,7 +50,11 @@ export class ShiplogClient {
   }
 
   /** Iterates every item of a list endpoint by its operation id, following the pages (`per_page` checked). */
-  paginate<K extends ListOperationId>(operationId: K, params: ParamsOf<K>, options: PageOptions = {}): AsyncGenerator<ItemOf<K>, void, undefined> {
+  paginate<K extends ListOperationId>(
+    operationId: K,
+    params: ParamsOf<K>,
+    options: PageOptions = {},
+  ): AsyncGenerator<ItemOf<K>, void, undefined> {
     return this.#calls.list(operationId, params, options);
   }
 

@@ -68,9 +68,14 @@ export interface PageRequest {
  * `Link: rel="next"` (only to the service's own origin) until a page names none. The caller may stop early. A 304
  * to a conditional first page is yielded and ends the listing.
  */
-export async function* pageResponses(transport: Transport, request: RouteRequest, page: PageRequest): AsyncGenerator<ServiceResponse, void, undefined> {
+export async function* pageResponses(
+  transport: Transport,
+  request: RouteRequest,
+  page: PageRequest,
+): AsyncGenerator<ServiceResponse, void, undefined> {
   const signal = page.signal ?? request.signal;
-  let url: string | undefined = transport.buildUrl(request.route, request.params, { ...request.query, per_page: page.perPage, page: page.page ?? 1 });
+  const query = { ...request.query, per_page: page.perPage, page: page.page ?? 1 };
+  let url: string | undefined = transport.buildUrl(request.route, request.params, query);
   let headers = page.firstPageHeaders;
   while (url !== undefined) {
     const response: ServiceResponse = await transport.request({ ...request, url, headers: { ...request.headers, ...headers }, signal });

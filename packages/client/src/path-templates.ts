@@ -62,7 +62,8 @@ export function expandTemplate(template: string, valueOf: (name: string) => stri
   return template.replace(/\{([a-z_][a-z0-9_]*)\}/gi, (placeholder: string, name: string, at: number) => {
     const value = valueOf(name);
     const endsTemplate = at + placeholder.length === template.length && template[at - 1] === "/";
-    return endsTemplate && MULTI_SEGMENT_PARAMETERS.has(name) ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value);
+    if (!endsTemplate || !MULTI_SEGMENT_PARAMETERS.has(name)) return encodeURIComponent(value);
+    return value.split("/").map(encodeURIComponent).join("/");
   });
 }
 

@@ -28,7 +28,7 @@ const require = createRequire(join(here, "..", "..", "..", "package.json"));
 const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:?\d\d)$/;
 
 /** Every operation the emulator serves, as `METHOD /openapi/path` with the registry's operation id. */
-export const OPERATIONS = endpointList().map((endpoint) => ({ key: `${endpoint.method} ${endpoint.route}`, operationId: endpoint.operationId }));
+export const OPERATIONS = endpointList().map(({ method, route, operationId }) => ({ key: `${method} ${route}`, operationId }));
 
 /** The request schemas of one operation: its parameters (path and query, one object) and its body. */
 export function operationSchemas(description, key, operationId) {

@@ -2,12 +2,13 @@
 // one breaks a rule), split into path, query and body, sent through the transport with the entry's retry safety,
 // and the answer checked against the entry's schema. The API classes are thin wrappers over it.
 import { GoneError, RetiredEndpointError } from "../errors.js";
-import { checkPageOptions, pageResponses, type PageOptions } from "../pagination.js";
+import { checkPageOptions, pageResponses, type PageOptions, type PageRequest } from "../pagination.js";
 import type { RouteRequest, ServiceResponse } from "../route-request.js";
 import { parseRequest, parseResponse } from "../schema-validation.js";
 import type { Transport } from "../transport.js";
 import type { Endpoint, PageLimits, Retirement } from "./endpoint.js";
-import { ENDPOINTS, type CheckedOf, type ItemOf, type ListOperationId, type OperationId, type ParamsOf, type ResultOf } from "./registry.js";
+import { ENDPOINTS } from "./registry.js";
+import type { CheckedOf, ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./registry.js";
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -71,7 +72,8 @@ export function listing<K extends ListOperationId>(id: K, params: ParamsOf<K>): 
   const endpoint: Endpoint = ENDPOINTS[id];
   const operation = operationName(endpoint);
   const checked = parseRequest(endpoint.params, params, operation);
-  return { request: routeRequest(endpoint, checked), limits: endpoint.pages!, operation, readPage: (body) => readAnswer(endpoint, body) as ItemOf<K>[] };
+  const readPage = (body: unknown) => readAnswer(endpoint, body) as ItemOf<K>[];
+  return { request: routeRequest(endpoint, checked), limits: endpoint.pages!, operation, readPage };
 }
 
 const warned = new Set<string>();
@@ -90,7 +92,8 @@ function warnRetired(retired: Retirement): void {
 /** A retired endpoint's 410, as the error that says so. */
 function retiredError(error: GoneError, retired: Retirement): RetiredEndpointError {
   const { status, method, route, serviceMessage, documentationUrl, requestId, body } = error;
-  const details = { status, method, route, serviceMessage, documentationUrl, acceptedPermissions: [...error.acceptedPermissions], requestId, body };
+  const acceptedPermissions = [...error.acceptedPermissions];
+  const details = { status, method, route, serviceMessage, documentationUrl, acceptedPermissions, requestId, body };
   return new RetiredEndpointError(details, retired.at, retired.what);
 }
 
@@ -117,7 +120,9 @@ export class EndpointCaller {
   async send<K extends OperationId>(id: K, checked: CheckedOf<K>, options: CallOptions = {}): Promise<CallAnswer<ResultOf<K>>> {
     const endpoint: Endpoint = ENDPOINTS[id];
     const response = await this.#request(endpoint, routeRequest(endpoint, checked as Record<string, unknown>, options.signal));
-    return { data: readAnswer(endpoint, response.data) as ResultOf<K>, status: response.status, get headers() { return response.headers; } };
+    const data = readAnswer(endpoint, response.data) as ResultOf<K>;
+    // Headers are built when read: most calls never read one.
+    return { data, status: response.status, get headers() { return response.headers; } };
   }
 
   /**
@@ -129,10 +134,11 @@ export class EndpointCaller {
     const limits = endpoint.pages!;
     checkPageOptions(operationName(endpoint), options, limits);
     const request = routeRequest(endpoint, this.check(id, params) as Record<string, unknown>);
-    return this.#items<K>(endpoint, request, { perPage: options.per_page ?? limits.defaultPerPage, page: options.page, signal: options.signal });
+    const page = { perPage: options.per_page ?? limits.defaultPerPage, page: options.page, signal: options.signal };
+    return this.#items<K>(endpoint, request, page);
   }
 
-  async *#items<K extends ListOperationId>(endpoint: Endpoint, request: RouteRequest, page: { perPage: number; page?: number; signal?: AbortSignal }) {
+  async *#items<K extends ListOperationId>(endpoint: Endpoint, request: RouteRequest, page: PageRequest): AsyncGenerator<ItemOf<K>, void> {
     if (endpoint.retired) warnRetired(endpoint.retired);
     for await (const response of pageResponses(this.#transport, request, page)) {
       yield* readAnswer(endpoint, response.data) as ItemOf<K>[];

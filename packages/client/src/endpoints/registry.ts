@@ -80,6 +80,7 @@ const IMPORTS = "4.4b Source imports";
 /** 4.1: write for creating calls, read for listing; app user, app installation and fine-grained tokens. */
 const artifactWrite = statement(ARTIFACTS, needs("artifact_metadata", "write"), NO_CLASSIC);
 const artifactRead = statement(ARTIFACTS, needs("artifact_metadata", "read"), NO_CLASSIC);
+const CONTENTS_READ_FINE_GRAINED: StatementGrant = { permission: "contents", access: "read", fineGrainedOnly: true };
 /** 4.3: personal access tokens (classic) only, with the notifications or repo scope. */
 const notificationsOnly = statement(NOTIFICATIONS, [], { ...CLASSIC_ONLY, note: "Notifications have no fine-grained permission (4.3)." });
 const NO_PERMISSION_NOTE = "Needs no permission for fine-grained tokens (4.4).";
@@ -145,7 +146,7 @@ export const ENDPOINTS = {
     response: storageRecordList,
     retry: "safe",
     // "A fine-grained token also needs content read permission on this listing."
-    statement: statement(ARTIFACTS, [...needs("artifact_metadata", "read"), { permission: "contents", access: "read", fineGrainedOnly: true }], {
+    statement: statement(ARTIFACTS, [...needs("artifact_metadata", "read"), CONTENTS_READ_FINE_GRAINED], {
       ...NO_CLASSIC,
       note: "Lists only records of repositories the caller can read.",
     }),
@@ -178,7 +179,13 @@ export const ENDPOINTS = {
     retry: "unsafe",
   },
   "git/get-ref": { method: "GET", route: `${R}/git/ref/{ref}`, params: getRefParams, response: gitRef, retry: "safe" },
-  "git/list-matching-refs": { method: "GET", route: `${R}/git/matching-refs/{ref}`, params: listMatchingRefsParams, response: gitRefList, retry: "safe" },
+  "git/list-matching-refs": {
+    method: "GET",
+    route: `${R}/git/matching-refs/{ref}`,
+    params: listMatchingRefsParams,
+    response: gitRefList,
+    retry: "safe",
+  },
   "git/update-ref": {
     method: "PATCH",
     route: `${R}/git/refs/{ref}`,
@@ -234,7 +241,13 @@ export const ENDPOINTS = {
     retry: "safe",
     statement: notificationsOnly,
   },
-  "activity/mark-thread-as-done": { method: "DELETE", route: "/notifications/threads/{thread_id}", params: threadParams, retry: "safe", statement: notificationsOnly },
+  "activity/mark-thread-as-done": {
+    method: "DELETE",
+    route: "/notifications/threads/{thread_id}",
+    params: threadParams,
+    retry: "safe",
+    statement: notificationsOnly,
+  },
   "activity/get-thread-subscription-for-authenticated-user": {
     method: "GET",
     route: "/notifications/threads/{thread_id}/subscription",
@@ -333,7 +346,10 @@ export const ENDPOINTS = {
     response: activityEventList,
     retry: "safe",
     pages: LIST_PAGES,
-    statement: statement(ACTIVITY, needs("organization_events", "read"), { tokenTypes: UAT_ONLY, note: "The authenticated user's feed of an organization." }),
+    statement: statement(ACTIVITY, needs("organization_events", "read"), {
+      tokenTypes: UAT_ONLY,
+      note: "The authenticated user's feed of an organization.",
+    }),
   },
   "activity/list-public-events-for-user": {
     method: "GET",
@@ -421,7 +437,14 @@ export const ENDPOINTS = {
     statement: importWrite,
     retired: SOURCE_IMPORTS,
   },
-  "migrations/cancel-import": { method: "DELETE", route: `${R}/import`, params: importRepoParams, retry: "safe", statement: importWrite, retired: SOURCE_IMPORTS },
+  "migrations/cancel-import": {
+    method: "DELETE",
+    route: `${R}/import`,
+    params: importRepoParams,
+    retry: "safe",
+    statement: importWrite,
+    retired: SOURCE_IMPORTS,
+  },
   "migrations/get-commit-authors": {
     method: "GET",
     route: `${R}/import/authors`,

@@ -8,4 +8,5 @@ export * from "./token-rules.js";
 export { checkTokenGrants, declaredTokenSchema, describeMissingGrant } from "./permission-check.js";
 export type { DeclaredToken, GrantCheck, GrantsMissing, GrantsSufficient, MissingGrant } from "./permission-check.js";
 export { matrixAcceptedPermissions } from "./declared-token-guard.js";
-export { formatAcceptedPermissions, parseAcceptedPermissions, type AcceptedPermission, type AcceptedPermissionSet } from "../accepted-permissions.js";
+export { formatAcceptedPermissions, parseAcceptedPermissions } from "../accepted-permissions.js";
+export type { AcceptedPermission, AcceptedPermissionSet } from "../accepted-permissions.js";

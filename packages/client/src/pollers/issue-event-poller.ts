@@ -56,8 +56,10 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
     return resumablePoll(this, options, {
       listing: this.#listing,
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
-      target: (state) =>
-        newestFirstTarget(this.#transport, this.#events.request, state, { perPage, start: options.start, signal: options.signal }, this.#events.readPage),
+      target: (state) => {
+        const paging = { perPage, start: options.start, signal: options.signal };
+        return newestFirstTarget(this.#transport, this.#events.request, state, paging, this.#events.readPage);
+      },
     });
   }
 }

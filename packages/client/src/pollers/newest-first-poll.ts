@@ -30,7 +30,10 @@ export async function pollNewestFirst<T extends { id: string | number }>(
   let metSeen = false;
   for await (const response of pollPages(transport, request, options.perPage, "etag", options.etag, options.signal)) {
     first ??= pollHeaders(response, "etag");
-    if (response.status === 304) return { status: 304, items: [], pages: 0, metSeen: true, validator: first.validator ?? options.etag, intervalHeader: first.intervalHeader };
+    if (response.status === 304) {
+      const validator = first.validator ?? options.etag;
+      return { status: 304, items: [], pages: 0, metSeen: true, validator, intervalHeader: first.intervalHeader };
+    }
     pages++;
     for (const item of parse(response.data)) {
       if (seen.has(String(item.id))) metSeen = true;

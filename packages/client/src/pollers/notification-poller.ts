@@ -101,7 +101,9 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     let pages = 0;
     for await (const response of pollPages(this.#transport, request, this.#perPage, "last-modified", lastModified, this.#options.signal)) {
       first ??= pollHeaders(response, "last-modified");
-      if (response.status === 304) return { status: 304, threads: [], pages: 0, validator: first.validator ?? lastModified, intervalHeader: first.intervalHeader };
+      if (response.status === 304) {
+        return { status: 304, threads: [], pages: 0, validator: first.validator ?? lastModified, intervalHeader: first.intervalHeader };
+      }
       pages++;
       threads.push(...this.#threads.readPage(response.data));
     }
@@ -111,7 +113,8 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       const known = latest.get(thread.id);
       if (!known || Date.parse(thread.updated_at) > Date.parse(known.updated_at)) latest.set(thread.id, thread);
     }
-    return { status: 200, threads: [...latest.values()], pages, validator: first?.validator ?? null, intervalHeader: first?.intervalHeader ?? null };
+    const validator = first?.validator ?? null;
+    return { status: 200, threads: [...latest.values()], pages, validator, intervalHeader: first?.intervalHeader ?? null };
   }
 }
 

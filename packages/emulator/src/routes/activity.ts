@@ -55,11 +55,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     return reply.send(items.map((e) => eventView(base, e)));
   }
 
-  serve(app,"activity/list-public-events", (request, reply) =>
+  serve(app, "activity/list-public-events", (request, reply) =>
     answer(request, reply, feeds.feed((e) => e.public), PUBLIC_EVENTS_PAGE_LIMITS),
   );
 
-  serve<{ Params: { owner: string; repo: string } }>(app,
+  serve<{ Params: { owner: string; repo: string } }>(
+    app,
     "activity/list-public-events-for-repo-network",
     {
       // A renamed network answers 301 to its current name before the repository lookup.
@@ -79,12 +80,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     },
   );
 
-  serve<{ Params: { org: string } }>(app,"activity/list-public-org-events", (request, reply) => {
+  serve<{ Params: { org: string } }>(app, "activity/list-public-org-events", (request, reply) => {
     const org = request.params.org.toLowerCase();
     return answer(request, reply, feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org), EVENT_FEED_PAGE_LIMITS);
   });
 
-  serve<{ Params: { owner: string; repo: string } }>(app,"activity/list-repo-events", (request, reply) => {
+  serve<{ Params: { owner: string; repo: string } }>(app, "activity/list-repo-events", (request, reply) => {
     const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
     // The access hook has already refused callers who may not see a private repository.
     return answer(request, reply, feeds.feed((e) => fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
@@ -109,14 +110,20 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   const byUser = (e: StoredEvent, login: string) => e.actor.login.toLowerCase() === login;
   const received = (e: StoredEvent, login: string) => ctx.state.notifications.isWatching(login, fullName(e)) && !byUser(e, login);
 
-  userFeed("activity/list-events-for-authenticated-user", (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed(
+    "activity/list-events-for-authenticated-user",
+    (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))),
+  );
   userFeed(
     "activity/list-org-events-for-authenticated-user",
     (e, login, _own, principal, params) => e.org?.login.toLowerCase() === String(params["org"]).toLowerCase() && canSee(principal, e),
     { ownOnly: true },
   );
   userFeed("activity/list-public-events-for-user", (e, login) => byUser(e, login) && e.public);
-  userFeed("activity/list-received-events-for-user", (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
+  userFeed(
+    "activity/list-received-events-for-user",
+    (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))),
+  );
   userFeed("activity/list-received-public-events-for-user", (e, login) => received(e, login) && e.public);
 }
 

@@ -73,12 +73,12 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     };
   }
 
-  serve(app,"apps/get-authenticated", async (request, reply) => {
+  serve(app, "apps/get-authenticated", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (fixtureApp) return reply.send(appView(baseUrlOf(request), fixtureApp));
   });
 
-  serve<{ Params: { org: string } }>(app,"apps/get-org-installation", async (request, reply) => {
+  serve<{ Params: { org: string } }>(app, "apps/get-org-installation", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.org);
@@ -86,7 +86,7 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
 
-  serve<{ Params: { owner: string; repo: string } }>(app,"apps/get-repo-installation", async (request, reply) => {
+  serve<{ Params: { owner: string; repo: string } }>(app, "apps/get-repo-installation", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.owner);
@@ -96,7 +96,7 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
 
-  serve<{ Params: { installation_id: string }; Body: unknown }>(app,"apps/create-installation-access-token", async (request, reply) => {
+  serve<{ Params: { installation_id: string }; Body: unknown }>(app, "apps/create-installation-access-token", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const docs = "/apps/apps#create-an-installation-access-token-for-an-app";

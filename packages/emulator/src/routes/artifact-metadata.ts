@@ -33,7 +33,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     return resolveArtifactRepository({ org, digest, githubRepository, linkedRepositories: state.artifacts.linkedRepositories(org, digest) }, facts);
   }
 
-  serve<{ Params: { org: string } }>(app,
+  serve<{ Params: { org: string } }>(
+    app,
     "orgs/create-artifact-deployment-record",
     async (request, reply) => {
       // Bodies and parameters are checked by request-checks.ts (the official request schemas) before handlers.
@@ -48,7 +49,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  serve<{ Params: { org: string; cluster: string } }>(app,
+  serve<{ Params: { org: string; cluster: string } }>(
+    app,
     "orgs/set-cluster-deployment-records",
     async (request, reply) => {
       const cluster = request.params.cluster;
@@ -76,7 +78,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  serve<{ Params: { org: string } }>(app,
+  serve<{ Params: { org: string } }>(
+    app,
     "orgs/create-artifact-storage-record",
     async (request, reply) => {
       const body = request.body as StorageRecordBody;
@@ -100,7 +103,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  serve<{ Params: { org: string; subject_digest: string } }>(app,
+  serve<{ Params: { org: string; subject_digest: string } }>(
+    app,
     "orgs/list-artifact-deployment-records",
     async (request, reply) => {
       const digest = request.params.subject_digest;
@@ -112,7 +116,8 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  serve<{ Params: { org: string; subject_digest: string } }>(app,
+  serve<{ Params: { org: string; subject_digest: string } }>(
+    app,
     "orgs/list-artifact-storage-records",
     async (request, reply) => {
       const digest = request.params.subject_digest;

@@ -20,7 +20,7 @@ export type RefView = (request: FastifyRequest, git: GitRepository, ref: string,
  */
 export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: RepositoryLookup, refView: RefView): void {
   // The service matches by prefix: `tags/v1` lists v1, v1.4 and v10; an empty ref lists every reference.
-  serve<{ Params: RefParams }>(app,"git/list-matching-refs", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/list-matching-refs", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const prefix = `refs/${request.params["*"]}`;
@@ -28,7 +28,7 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
     return reply.send(matching.map(({ ref, sha }) => refView(request, git, ref, sha)));
   });
 
-  serve<{ Params: RefParams }>(app,"git/update-ref", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/update-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as UpdateRefBody;
@@ -44,7 +44,7 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
     return reply.send(refView(request, git, name, body.sha));
   });
 
-  serve<{ Params: RefParams }>(app,"git/delete-ref", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/delete-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;

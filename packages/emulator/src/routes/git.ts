@@ -45,7 +45,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return { name, email: `${id}+${name}@users.noreply.service.example` };
   }
 
-  serve<{ Params: RepoParams }>(app,"git/create-tag", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "git/create-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateTagBody;
@@ -69,7 +69,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  serve<{ Params: RepoParams & { tag_sha: string } }>(app,"git/get-tag", async (request, reply) => {
+  serve<{ Params: RepoParams & { tag_sha: string } }>(app, "git/get-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const sha = request.params.tag_sha.toLowerCase();
@@ -78,7 +78,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.send(tagView(baseUrl(request), git, stored));
   });
 
-  serve<{ Params: RepoParams }>(app,"git/create-ref", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "git/create-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateRefBody;
@@ -98,7 +98,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  serve<{ Params: RepoParams & { "*": string } }>(app,"git/get-ref", async (request, reply) => {
+  serve<{ Params: RepoParams & { "*": string } }>(app, "git/get-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;

@@ -68,7 +68,8 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
   const gone = (reply: FastifyReply) => sendError(reply, 410, "This issue was deleted", { docs: DOCS });
   const repoName = (owner: string, repo: string) => ({ owner: ctx.access.findOrg(owner)!.login, repo: ctx.access.findRepo(owner, repo)!.name });
 
-  serve<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(app,
+  serve<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
+    app,
     "issues/list-events-for-repo",
     (request, reply) => {
       const paging = readPage(request.query, ISSUE_EVENTS_PAGE_LIMITS);
@@ -92,7 +93,8 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     },
   );
 
-  serve<{ Params: { owner: string; repo: string; event_id: string } }>(app,
+  serve<{ Params: { owner: string; repo: string; event_id: string } }>(
+    app,
     "issues/get-event",
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
@@ -104,7 +106,8 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     },
   );
 
-  serve<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(app,
+  serve<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
+    app,
     "issues/list-events",
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);

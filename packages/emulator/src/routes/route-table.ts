@@ -25,21 +25,38 @@ export function openApiPath(routeUrl: string): string {
 /** Options a handler's route may add: hooks of its own (a gate, a redirect before the lookup). */
 export type ServeOptions = Pick<RouteShorthandOptions, "onRequest" | "preHandler">;
 
-type Handler<G extends RouteGenericInterface> = RouteHandlerMethod<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, G>;
+type Handler<G extends RouteGenericInterface> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  G
+>;
 
 /** Registers the emulator's handler of a registry endpoint at the method and path its entry gives (and its hooks). */
-export function serve<G extends RouteGenericInterface = RouteGenericInterface>(app: FastifyInstance, operationId: OperationId, handler: Handler<G>): void;
+export function serve<G extends RouteGenericInterface = RouteGenericInterface>(
+  app: FastifyInstance,
+  operationId: OperationId,
+  handler: Handler<G>,
+): void;
 export function serve<G extends RouteGenericInterface = RouteGenericInterface>(
   app: FastifyInstance,
   operationId: OperationId,
   options: ServeOptions,
   handler: Handler<G>,
 ): void;
-export function serve<G extends RouteGenericInterface>(app: FastifyInstance, operationId: OperationId, ...args: [Handler<G>] | [ServeOptions, Handler<G>]): void {
+export function serve<G extends RouteGenericInterface>(
+  app: FastifyInstance,
+  operationId: OperationId,
+  ...args: [Handler<G>] | [ServeOptions, Handler<G>]
+): void {
   const [options, handler] = args.length === 1 ? [{}, args[0]] : args;
   const { method, route } = ENDPOINTS[operationId];
   app.route<G>({ ...(options as object), method, url: fastifyPath(route), handler });
 }
 
 /** The fastify paths of the endpoints an App's JWT authenticates: outside the permission matrix. */
-export const APP_JWT_ROUTES: ReadonlySet<string> = new Set(endpointList().filter((e) => e.auth === "app_jwt").map((e) => fastifyPath(e.route)));
+export const APP_JWT_ROUTES: ReadonlySet<string> = new Set(
+  endpointList()
+    .filter((endpoint) => endpoint.auth === "app_jwt")
+    .map((endpoint) => fastifyPath(endpoint.route)),
+);

@@ -60,13 +60,13 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
   };
 
-  serve<{ Params: RepoParams }>(app,"migrations/get-import-status", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/get-import-status", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(store.render(stored));
   });
 
-  serve<{ Params: RepoParams }>(app,"migrations/start-import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/start-import", gated, async (request, reply) => {
     const body = request.body as StartImportBody;
     const repo = target(request.params);
     if (repo.actionsEnabled) {
@@ -86,7 +86,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.code(201).send(store.render(stored));
   });
 
-  serve<{ Params: RepoParams }>(app,"migrations/update-import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/update-import", gated, async (request, reply) => {
     // The body is optional (and nullable in the OpenAPI description): none at all restarts the import.
     const body = (request.body ?? {}) as UpdateImportBody;
     const stored = existing(request.params, reply);
@@ -101,14 +101,14 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(store.render(stored));
   });
 
-  serve<{ Params: RepoParams }>(app,"migrations/cancel-import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/cancel-import", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     store.cancel(stored);
     return reply.code(204).send();
   });
 
-  serve<{ Params: RepoParams; Querystring: { since?: string } }>(app,"migrations/get-commit-authors", gated, async (request, reply) => {
+  serve<{ Params: RepoParams; Querystring: { since?: string } }>(app, "migrations/get-commit-authors", gated, async (request, reply) => {
     const raw = request.query.since;
     if (raw !== undefined && !/^\d+$/.test(raw)) {
       return sendError(reply, 422, "Validation Failed", {
@@ -122,7 +122,8 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)));
   });
 
-  serve<{ Params: RepoParams & { author_id: string } }>(app,
+  serve<{ Params: RepoParams & { author_id: string } }>(
+    app,
     "migrations/map-commit-author",
     gated,
     async (request, reply) => {
@@ -136,13 +137,13 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     },
   );
 
-  serve<{ Params: RepoParams }>(app,"migrations/get-large-files", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/get-large-files", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(stored.state.largeFiles);
   });
 
-  serve<{ Params: RepoParams }>(app,"migrations/set-lfs-preference", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/set-lfs-preference", gated, async (request, reply) => {
     const body = request.body as { use_lfs: "opt_in" | "opt_out" };
     const stored = existing(request.params, reply);
     if (!stored) return reply;
