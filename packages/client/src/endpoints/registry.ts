@@ -1,7 +1,7 @@
 // The endpoint registry: every endpoint shiplog speaks, once, as data, keyed by its OpenAPI operation id and in
 // the spec's order. The client's calls, the permission statements of section 4, the emulator's route table and
 // validators, and the contract tests are all derived from it. To add an endpoint, see docs/adding-an-endpoint.md.
-import type { z } from "zod";
+import { z } from "zod";
 import { CLASSIC_ONLY, NO_CLASSIC, UAT_ONLY, needs, statement, type StatementGrant } from "../permissions/statement.js";
 import { FEED_PARAMS, activityEventList } from "../schemas/activity.js";
 import {
@@ -21,6 +21,7 @@ import {
   setClusterDeploymentRecordsParams,
   storageRecordList,
 } from "../schemas/artifact-metadata.js";
+import { ownerName, repositoryName, timestamp } from "../schemas/common.js";
 import {
   createRefParams,
   createTagParams,
@@ -29,7 +30,9 @@ import {
   getTagParams,
   gitRef,
   gitRefList,
+  gitSha,
   gitTag,
+  gitVerification,
   listMatchingRefsParams,
   updateRefParams,
 } from "../schemas/git.js";
@@ -96,6 +99,9 @@ const importWrite = statement(IMPORTS, needs("contents", "write"), CLASSIC_ONLY)
 /** Stable code of the DeprecationWarning the source import calls emit (once per process). */
 export const SOURCE_IMPORTS_WARNING_CODE = "SHIPLOG_SOURCE_IMPORTS_RETIRED";
 const SOURCE_IMPORTS = { at: SOURCE_IMPORTS_RETIRED_AT, what: "The source import endpoints", warningCode: SOURCE_IMPORTS_WARNING_CODE };
+
+/** The author or committer of a commit, with the date of its line. */
+const gitIdentity = z.looseObject({ name: z.string(), email: z.string(), date: timestamp });
 
 /** Section 8: list pages default to 30 entries and hold at most 100. */
 const LIST_PAGES = { defaultPerPage: 30, maxPerPage: 100 };
@@ -200,6 +206,24 @@ export const ENDPOINTS = {
     params: deleteRefParams,
     // After a lost answer a repeat would report "does not exist" for our own deletion.
     retry: "unsafe",
+  },
+  "git/get-commit": {
+    method: "GET",
+    route: `${R}/git/commits/{commit_sha}`,
+    params: z.strictObject({ owner: ownerName, repo: repositoryName, commit_sha: gitSha }),
+    response: z.looseObject({
+      sha: z.string(),
+      node_id: z.string(),
+      url: z.string(),
+      html_url: z.string(),
+      author: gitIdentity,
+      committer: gitIdentity,
+      message: z.string(),
+      tree: z.looseObject({ sha: z.string(), url: z.string() }),
+      parents: z.array(z.looseObject({ sha: z.string(), url: z.string(), html_url: z.string().optional() })),
+      verification: gitVerification.optional(),
+    }),
+    retry: "safe",
   },
 
   // ── 4.3 Notifications ──
