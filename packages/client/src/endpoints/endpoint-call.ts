@@ -10,7 +10,9 @@ import type { Endpoint, PageLimits, Retirement } from "./endpoint.js";
 import { ENDPOINTS } from "./registry.js";
 import type { CheckedOf, ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./registry.js";
 
+/** Options of one call. */
 export interface CallOptions {
+  /** Aborts the call (and its retries); it then fails with an AbortedError. */
   signal?: AbortSignal;
 }
 
