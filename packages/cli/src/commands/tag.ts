@@ -4,14 +4,12 @@ import {
   GIT_OBJECT_TYPES,
   IF_TAG_EXISTS,
   createReleaseTags,
-  toFieldIssues,
   releaseTags,
-  tagger as taggerSchema,
-  createTagParams,
   type DerivedTags,
   type GitObjectType,
   type IfTagExists,
 } from "@shiplog/client";
+import { createTagParams, tagger as taggerSchema, toFieldIssues } from "@shiplog/client/schemas";
 import { ownerRepo } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { EXIT } from "../exit-codes.js";
