@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { API_VERSIONS } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
 import { AppRegistry } from "./app-registry.js";
-import { APP_JWT_ROUTES, registerAppRoutes } from "./routes/apps.js";
+import { registerAppRoutes } from "./routes/apps.js";
+import { APP_JWT_ROUTES } from "./routes/route-table.js";
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";

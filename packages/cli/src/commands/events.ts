@@ -34,9 +34,10 @@ export function parseFeed(value: string): EventFeed {
 
 /** The organization a feed is in (where an App's installation is looked for), and what a 404 is about. */
 function feedScope(feed: EventFeed): CommandScope {
-  if ("owner" in feed) return repositoryScope(feed);
-  if ("org" in feed) return feed.feed === "org" ? orgScope(feed.org) : { org: feed.org, subject: `user ${feed.username} or organization ${feed.org}` };
-  return "username" in feed ? { subject: `user ${feed.username}` } : {};
+  const { owner, repo, org, username } = feed as { owner?: string; repo?: string; org?: string; username?: string };
+  if (owner !== undefined && repo !== undefined) return repositoryScope({ owner, repo });
+  if (org !== undefined) return username === undefined ? orgScope(org) : { org, subject: `user ${username} or organization ${org}` };
+  return username === undefined ? {} : { subject: `user ${username}` };
 }
 
 /** One line per event: when, type, who, where, and what. */

@@ -6,7 +6,7 @@ import {
   type PermissionResolution,
   type Requirement,
   type UncoveredCall,
-} from "@shiplog/client";
+} from "@shiplog/client/permissions";
 import { UsageError } from "../cli-errors.js";
 import { EXIT } from "../exit-codes.js";
 import { withExamples, type CommandContext } from "../program.js";

@@ -2,12 +2,11 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import {
   MAX_CLUSTER_ENTRIES,
-  parseRequest,
-  setClusterDeploymentRecordsParams,
   type ClusterDeploymentResult,
   type RequestValidationError,
   type TransportHooks,
 } from "@shiplog/client";
+import { parseRequest, setClusterDeploymentRecordsParams } from "@shiplog/client/schemas";
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";

@@ -5,15 +5,13 @@ import {
   IF_TAG_EXISTS,
   createReleaseTags,
   derivedTagNames,
-  toFieldIssues,
   releaseTags,
-  tagger as taggerSchema,
-  createTagParams,
   type DerivedTags,
   type GitObjectType,
   type IfTagExists,
   type ReleaseTag,
 } from "@shiplog/client";
+import { createTagParams, tagger as taggerSchema, toFieldIssues } from "@shiplog/client/schemas";
 import { ownerRepo } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { repositoryScope } from "../connection.js";
