@@ -26,8 +26,8 @@ export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof RequestValidationError) return EXIT.usage;
   if (error instanceof AuthenticationError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
-  if (error instanceof RateLimitedError || error instanceof UnavailableError || error instanceof UnexpectedStatusError) return EXIT.unavailable;
-  if (error instanceof NetworkError || error instanceof TimeoutError) return EXIT.unavailable;
+  const unanswered = [RateLimitedError, UnavailableError, UnexpectedStatusError, NetworkError, TimeoutError];
+  if (unanswered.some((kind) => error instanceof kind)) return EXIT.unavailable;
   if (error instanceof ServiceError) return EXIT.refused;
   return EXIT.refused;
 }
@@ -48,7 +48,9 @@ function authenticationHint(error: AuthenticationError, context: FailureContext 
       ? "the App's signed JWT was refused: check --app-id, and that --app-private-key-file holds that App's current key"
       : "the App's installation token was refused";
   }
-  if (context?.credentials === "none") return "no credentials were given: set SHIPLOG_TOKEN or --token-file, or --app-id with --app-private-key-file";
+  if (context?.credentials === "none") {
+    return "no credentials were given: set SHIPLOG_TOKEN or --token-file, or --app-id with --app-private-key-file";
+  }
   return "check the token (SHIPLOG_TOKEN or --token-file): it may be mistyped, expired or revoked";
 }
 
@@ -57,7 +59,9 @@ function notFoundHint(error: NotFoundError, context: FailureContext | undefined)
   if (context?.credentials === "app" && error.route === INSTALLATION_LOOKUP) {
     return `the App is not installed on organization ${context.scope.org ?? ""}: install it there, or give --app-installation-id`;
   }
-  if (context?.credentials === "app" && error.route === TOKEN_EXCHANGE) return "the App has no such installation: check --app-installation-id";
+  if (context?.credentials === "app" && error.route === TOKEN_EXCHANGE) {
+    return "the App has no such installation: check --app-installation-id";
+  }
   return context?.scope.subject && `${context.scope.subject} does not exist, or the credentials cannot see it`;
 }
 

@@ -35,7 +35,8 @@ function optionSpec(option: Option): OptionSpec {
   const flags = [option.short, option.long].filter((f): f is string => !!f);
   if (placeholder === undefined) return { flags, description: brief(option.description) };
   const choices = option.argChoices;
-  return { flags, description: brief(option.description), value: { name: placeholder, ...(choices && { choices }), file: placeholder === "path" } };
+  const value = { name: placeholder, ...(choices && { choices }), file: placeholder === "path" };
+  return { flags, description: brief(option.description), value };
 }
 
 /** Every command of the program, root first, with what completes after it; and the global options. */
@@ -47,7 +48,11 @@ export function completionSpecs(root: Command): { commands: CommandSpec[]; globa
       path,
       subcommands: command.commands.map((c) => ({ name: c.name(), description: brief(c.summary() || c.description()) })),
       options: command === root ? [...root.options.map(optionSpec), HELP] : [...command.options.map(optionSpec), HELP],
-      args: command.registeredArguments.map((a: Argument) => ({ name: a.name(), ...(a.argChoices && { choices: a.argChoices }), variadic: a.variadic })),
+      args: command.registeredArguments.map((a: Argument) => ({
+        name: a.name(),
+        ...(a.argChoices && { choices: a.argChoices }),
+        variadic: a.variadic,
+      })),
     });
     for (const sub of command.commands) visit(sub, [...path, sub.name()]);
   };
@@ -73,7 +78,9 @@ export function bashCompletion(root: Command): string {
     return `    ${keys.join("|")}) ${reply}; return ;;`;
   };
   const valueCases = [
-    ...commands.slice(1).flatMap((spec) => spec.options.filter((o) => o.value).map((o) => valueCase(o.flags.map((f) => `"${spec.path.join(" ")} ${f}"`), o.value!))),
+    ...commands.slice(1).flatMap((spec) =>
+      spec.options.filter((o) => o.value).map((o) => valueCase(o.flags.map((f) => `"${spec.path.join(" ")} ${f}"`), o.value!)),
+    ),
     ...globals.filter((o) => o.value).map((o) => valueCase(o.flags.map((f) => `*" ${f}"`), o.value!)),
   ];
   const wordCases = commands.map((spec) => {

@@ -19,7 +19,10 @@ export interface CommandScope {
 export const orgScope = (org: string): CommandScope => ({ org, subject: `organization ${org}` });
 
 /** The scope of a command on a repository: its owner is where an App's installation is looked for. */
-export const repositoryScope = (r: { owner: string; repo: string }): CommandScope => ({ org: r.owner, subject: `repository ${r.owner}/${r.repo}` });
+export const repositoryScope = (r: { owner: string; repo: string }): CommandScope => ({
+  org: r.owner,
+  subject: `repository ${r.owner}/${r.repo}`,
+});
 
 /** A client and how it authenticates. */
 export interface Connection {
@@ -66,7 +69,8 @@ export function connect(
       }
     : {};
   try {
-    return { client: new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent, ...(hooks && { hooks }) }), credentials: credentials.kind };
+    const client = new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent, ...(hooks && { hooks }) });
+    return { client, credentials: credentials.kind };
   } catch (error) {
     // The client refuses a bad base URL before anything is sent: that is the user's --api-url.
     const message = error instanceof Error ? error.message.split("\n").join("; ") : String(error);

@@ -64,7 +64,8 @@ function readSettingFile(path: { value: string; name: string }, what: string): s
   try {
     return readFileSync(path.value, "utf8");
   } catch (error) {
-    throw new UsageError(`${path.name} ${JSON.stringify(path.value)}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`${path.name} ${JSON.stringify(path.value)}: cannot read it (${code})`);
   }
 }
 
@@ -99,7 +100,8 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
   let installationId: number | undefined;
   if (installation) {
     if (!/^[1-9]\d{0,15}$/.test(installation.value.trim())) {
-      throw new UsageError(`${installation.name}: must be the installation's id, a positive whole number, got ${JSON.stringify(installation.value)}`);
+      const got = JSON.stringify(installation.value);
+      throw new UsageError(`${installation.name}: must be the installation's id, a positive whole number, got ${got}`);
     }
     installationId = Number(installation.value.trim());
   }
@@ -108,6 +110,10 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
     appId: appId.value.trim(),
     privateKey: readSettingFile(keyFile, "a key"),
     ...(installationId !== undefined && { installationId }),
-    settings: { appId: appId.name, privateKeyFile: `${keyFile.name} ${JSON.stringify(keyFile.value)}`, installationId: either(SETTINGS.appInstallationId) },
+    settings: {
+      appId: appId.name,
+      privateKeyFile: `${keyFile.name} ${JSON.stringify(keyFile.value)}`,
+      installationId: either(SETTINGS.appInstallationId),
+    },
   };
 }

@@ -11,7 +11,8 @@ export interface CliIo {
 type Cell = string | number | undefined | null;
 
 const NO_BORDER = Object.fromEntries(
-  ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right", "left", "left-mid", "mid", "mid-mid", "right", "right-mid"]
+  ["top", "top-mid", "top-left", "top-right", "bottom", "bottom-mid", "bottom-left", "bottom-right"]
+    .concat(["left", "left-mid", "mid", "mid-mid", "right", "right-mid"])
     .map((name) => [name, ""]),
 );
 

@@ -54,7 +54,10 @@ export function rootCommand(): Command {
     .addOption(new Option("--app-id <id>", "authenticate as this App's installation instead of with a token (default: SHIPLOG_APP_ID)"))
     .addOption(new Option("--app-private-key-file <path>", "the App's private key, a PEM file (default: SHIPLOG_APP_PRIVATE_KEY_FILE)"))
     .addOption(
-      new Option("--app-installation-id <id>", "the App's installation (default: SHIPLOG_APP_INSTALLATION_ID, else found from the organization)"),
+      new Option(
+        "--app-installation-id <id>",
+        "the App's installation (default: SHIPLOG_APP_INSTALLATION_ID, else found from the organization)",
+      ),
     )
     .option("--json", "print JSON instead of tables (one document per line for tails)")
     .showSuggestionAfterError(true)

@@ -60,7 +60,8 @@ export function eventsCommand(ctx: CommandContext): Command {
         .addOption(new Option("--backlog", "first print what the feed holds now (up to 300 events)"))
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
-          const poller = ctx.client(command, feedScope(feed)).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
+          const client = ctx.client(command, feedScope(feed));
+          const poller = client.activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
           // When (20), the type (IssueCommentEvent), the actor, the repository.
           const columns = new StreamColumns([20, 17, 10, 16]);
           await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));

@@ -38,7 +38,8 @@ export function importCommand(ctx: CommandContext): Command {
         .action(async (repository: { owner: string; repo: string }, _options, command: Command) => {
           sayRetired(ctx);
           const options = ctx.options(command);
-          const update = describeImport(await ctx.client(command, repositoryScope(repository)).imports.getImportStatus(repository, { signal: ctx.signal }));
+          const client = ctx.client(command, repositoryScope(repository));
+          const update = describeImport(await client.imports.getImportStatus(repository, { signal: ctx.signal }));
           if (options.json) return ctx.io.stdout(json(update));
           ctx.io.stdout(renderTable(HEAD, [updateRow(update)]));
         }),
@@ -58,7 +59,8 @@ export function importCommand(ctx: CommandContext): Command {
           // The status (auth_failed), the phase, "import 100%", "push 100%", the commits.
           const columns = new StreamColumns([11, 8, 11, 9, 11]);
           try {
-            for await (const update of ctx.client(command, repositoryScope(repository)).imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
+            const client = ctx.client(command, repositoryScope(repository));
+            for await (const update of client.imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
               ctx.io.stdout(options.json ? jsonLine(update) : columns.line(updateCells(update)));
               if (update.phase === "problem") ctx.exitCode = 1;
             }

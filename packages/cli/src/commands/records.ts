@@ -65,7 +65,8 @@ export function recordsCommand(ctx: CommandContext): Command {
         .action(async (subjectDigest: string, _options, command: Command) => {
           const options = ctx.options<{ org?: string }>(command);
           const org = orgOf(options, ctx);
-          const list = await ctx.client(command, orgScope(org)).artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
+          const client = ctx.client(command, orgScope(org));
+          const list = await client.artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
           const rows = list.storage_records.map((r) => [
             r.id,

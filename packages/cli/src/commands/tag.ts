@@ -92,7 +92,8 @@ export function tagCommand(ctx: CommandContext): Command {
 function planTags(names: string[], options: TagOptions): ReleaseTag[] {
   const { derivedTags, ifExists } = options;
   if (derivedTags !== "none" && !names.some((name) => derivedTagNames(name, derivedTags).length > 0)) {
-    throw new UsageError(`--derived-tags ${derivedTags}: no tag is a release version such as v1.4.0 (pre-releases never move floating tags)`);
+    const why = "no tag is a release version such as v1.4.0 (pre-releases never move floating tags)";
+    throw new UsageError(`--derived-tags ${derivedTags}: ${why}`);
   }
   try {
     return releaseTags(names, derivedTags, ifExists);
