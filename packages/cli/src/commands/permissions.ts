@@ -80,6 +80,7 @@ export function formatUncovered(answer: UncoveredCall): string {
 export function permissionsCommand(ctx: CommandContext): Command {
   return withExamples(
     new Command("permissions")
+      .summary("what a call needs: permissions, token types and scopes (no credentials or network needed)")
       .description(
         "what does this call need? Resolves a concrete call against the service's permission matrix: the fine-grained " +
           "permissions and access levels, the token types accepted, the classic token scopes, and whether public " +
