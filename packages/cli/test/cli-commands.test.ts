@@ -191,6 +191,18 @@ describe("records", () => {
     expect(run.stderr).toMatch(/^shiplog records set-cluster: --file .*bad\.json: deployments\[0\]\.digest: .*\n$/);
     expect(emulator.requests.list()).toEqual([]);
   });
+
+  it("set-cluster names the option that gave a bad cluster or organization, not the file", async () => {
+    const file = join(dir, "good.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest, deployment_name: "a" }] }));
+    emulator.requests.clear();
+    const cluster = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "prod eu", "--file", file]);
+    expect([cluster.code, cluster.stderr]).toEqual([2, "shiplog records set-cluster: --cluster: must be letters, digits, '.', '-' or '_' (see shiplog records set-cluster --help)\n"]);
+    const org = await shiplog(["records", "set-cluster", "--org", "ac me", "--cluster", "c", "--file", file]);
+    expect(org.code).toBe(2);
+    expect(org.stderr).toMatch(/^shiplog records set-cluster: --org: [^\n]*\n$/);
+    expect(emulator.requests.list()).toEqual([]);
+  });
 });
 
 describe("tag create", () => {
