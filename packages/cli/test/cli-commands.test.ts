@@ -263,6 +263,22 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
     expect(ids).toHaveLength(3);
   });
 
+  it("a tail whose reader went away (| head) stops cleanly at its next line: exit 0, no stack trace", async () => {
+    emulator.state.events.setPollInterval(1);
+    emulator.activity.star({ actor: "hubot", repo: "acme/web" });
+    const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
+    const child = spawn(process.execPath, [CLI, "events", "tail", "repo:acme/web", "--backlog", "--json"], { env });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    // The backlog is printed: the reader now closes its end, as `head -1` does, and a new event comes.
+    await new Promise((resolve) => child.stdout.once("data", resolve));
+    child.stdout.destroy();
+    emulator.activity.push({ actor: "octo", repo: "acme/web" });
+    expect(await done).toBe(0);
+    expect(stderr).toBe("");
+  });
+
   it("notifications tail prints each new thread once; list and read show and change the inbox", async () => {
     emulator.state.notifications.setPollInterval(1);
     const issue = emulator.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Checkout is slow" });
