@@ -368,7 +368,11 @@ describe("permissions, help, completion, usage", () => {
   });
 
   const usage: [string, string[], RegExp][] = [
-    ["no command", [], /^shiplog: a command is needed/],
+    ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, completion \(/],
+    ["options but no command", ["--json"], /^shiplog: a command is needed: records, tag, /],
+    ["a group without its command", ["records"], /^shiplog records: a command is needed: deployments, storage, set-cluster \(see shiplog records --help\)\n/],
+    ["a tag of a tag object", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--type", "tag"], /^shiplog tag create: option '--type <type>' argument 'tag' is invalid\. Allowed choices are commit, tree, blob\./],
+    ["plain http to a host that is not loopback", ["--api-url", "http://api.example.com", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: must use https:\/\/ \(over http:\/\/ the token would travel in clear text\).* not api\.example\.com/],
     ["unknown command", ["deploy"], /^shiplog: unknown command 'deploy'/],
     ["unknown option", ["records", "storage", "--orgg", "acme", digest], /^shiplog records storage: unknown option '--orgg'/],
     ["missing digest", ["records", "deployments", "--org", "acme"], /^shiplog records deployments: missing required argument 'digest'/],
