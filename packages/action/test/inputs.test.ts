@@ -38,7 +38,9 @@ describe("planFromInputs", () => {
 
   it("tag-type: commit, tree or blob; a tag of a tag object is refused before sending, as the service refuses it", () => {
     for (const type of ["commit", "tree", "blob"]) expect(plan({ tag: "v1", "tag-type": type }).problems).toEqual([]);
-    expect(plan({ tag: "v1", "tag-type": "tag" }).problems.map((p) => [p.input, p.rule])).toEqual([["tag-type", "one of commit, tree, blob"]]);
+    expect(plan({ tag: "v1", "tag-type": "tag" }).problems).toEqual([
+      { input: "tag-type", rule: "one of commit, tree, blob", message: "tag-type: must be one of commit, tree, blob" },
+    ]);
   });
 
   it("maps the schema's field rules back to inputs", () => {
