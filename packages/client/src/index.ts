@@ -32,6 +32,7 @@ export { SOURCE_IMPORTS_WARNING_CODE } from "./endpoints/registry.js";
 
 // Errors: every one has a stable `code`.
 export * from "./errors.js";
+export { isShiplogError, type ShiplogClientError, type ShiplogErrorByCode, type ShiplogErrorCode } from "./error-codes.js";
 export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
 export { CheckpointFileError } from "./pollers/file-checkpoint-store.js";
 export type { AcceptedPermission, AcceptedPermissionSet } from "./accepted-permissions.js";
