@@ -31,7 +31,7 @@ export function errorFromResponse(
     typeof rawMessage === "string"
       ? rawMessage
       : rawMessage && typeof rawMessage === "object"
-        ? String((rawMessage as Record<string, unknown>)["cause"] ?? JSON.stringify(rawMessage))
+        ? causeMessage(rawMessage as Record<string, unknown>)
         : typeof body === "string" && body
           ? body.slice(0, 200)
           : response.statusText || "no message";
@@ -74,4 +74,16 @@ export function errorFromResponse(
   }
   if (status >= 500) return new UnavailableError(details);
   return new UnexpectedStatusError(details);
+}
+
+/**
+ * A `{cause, repositories}` message (the cluster call's 403 and 404) as one line naming the repositories, which
+ * is what the caller has to fix: `One or more repositories do not exist: web-old, api-v1`.
+ */
+function causeMessage(message: Record<string, unknown>): string {
+  const cause = message["cause"];
+  if (cause === undefined) return JSON.stringify(message);
+  const repositories = message["repositories"];
+  const named = Array.isArray(repositories) && repositories.length > 0 ? `: ${repositories.map(String).join(", ")}` : "";
+  return `${String(cause)}${named}`;
 }
