@@ -27,5 +27,6 @@ const code = await runCli(process.argv.slice(2), {
   stdout: write(process.stdout),
   stderr: write(process.stderr),
   ...(process.stderr.isTTY && { progressStream: process.stderr }),
+  ...(process.stdout.isTTY && { columns: process.stdout.columns }),
 }, { signal: stop.signal });
 process.exitCode = code;
