@@ -14,7 +14,7 @@ import {
   type ServiceErrorDetails,
   type ServiceFieldError,
 } from "./errors.js";
-import { matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
+import { classicOnlyHint, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
 import { isRateLimitAnswer, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
 
 /** Maps an error status to the class for its meaning (spec section 7). */
@@ -64,7 +64,8 @@ export function errorFromResponse(
       Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
     );
   }
-  if (status === 403) return new ForbiddenError(details);
+  // A token of another type is the usual cause on an endpoint that takes only classic tokens: it is said first.
+  if (status === 403) return new ForbiddenError(details, path ? classicOnlyHint(method, path) : undefined);
   if (status === 404) return new NotFoundError(details);
   if (status === 409) return new ConflictError(details);
   if (status === 410) return new GoneError(details);

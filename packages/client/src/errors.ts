@@ -123,8 +123,9 @@ export class AuthenticationError extends ServiceError {
 /** 403 (not a rate limit): the token lacks a permission, or its type is refused. */
 export class ForbiddenError extends ServiceError {
   declare readonly code: "forbidden";
-  constructor(details: ServiceErrorDetails, hint?: string) {
-    super("forbidden", details, hint ?? permissionHint(details.acceptedPermissions));
+  /** `tokenHint`: what the endpoint says of token types, said before the permissions it needs. */
+  constructor(details: ServiceErrorDetails, tokenHint?: string) {
+    super("forbidden", details, [tokenHint, permissionHint(details.acceptedPermissions)].filter(Boolean).join(". ") || undefined);
   }
 }
 
