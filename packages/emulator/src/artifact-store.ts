@@ -94,6 +94,8 @@ const NO_RISKS: string[] = Object.freeze([]) as unknown as string[];
 /** Deployment and storage records with the spec's identity rules (upserts, one name per artifact). */
 export class ArtifactStore {
   #deployments = new Map<string, StoredDeploymentRecord>();
+  /** The same records by id (ids are dense and only grow), so a page starts where the last one ended. */
+  #deploymentsById: (StoredDeploymentRecord | undefined)[] = [];
   #storage = new Map<string, StoredStorageRecord>();
   /** (org, repository, digest) → the artifact's one name and version. */
   #artifacts = new Map<string, { name: string; version: string | undefined }>();
@@ -162,6 +164,7 @@ export class ArtifactStore {
       writes: (existing?.writes ?? 0) + 1,
     };
     this.#deployments.set(id, record);
+    this.#deploymentsById[record.id] = record;
     return record;
   }
 
@@ -211,10 +214,9 @@ export class ArtifactStore {
   deploymentPage(filter: DeploymentFilter, afterId: number, limit: number): StoredDeploymentRecord[] {
     const matches = deploymentMatcher(filter);
     const page: StoredDeploymentRecord[] = [];
-    // Records are kept in creation order (an update keeps its place), so ids ascend.
-    for (const record of this.#deployments.values()) {
-      if (page.length >= limit) break;
-      if (record.id > afterId && matches(record)) page.push(copyDeployment(record));
+    for (let id = Math.max(0, afterId) + 1; id < this.#deploymentsById.length && page.length < limit; id++) {
+      const record = this.#deploymentsById[id];
+      if (record && matches(record)) page.push(copyDeployment(record));
     }
     return page;
   }
@@ -227,6 +229,7 @@ export class ArtifactStore {
 
   clear(): void {
     this.#deployments.clear();
+    this.#deploymentsById = [];
     this.#storage.clear();
     this.#artifacts.clear();
     this.#links.clear();
