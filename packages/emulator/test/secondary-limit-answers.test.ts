@@ -155,6 +155,18 @@ describe("the other limits", () => {
     for (const request of held) request.destroy();
     await until(() => e.secondaryLimits.usage("user:octo").inFlight === 0);
   });
+
+  it("gives the slot back when the connection is dropped before or after the handler", async () => {
+    const e = await start();
+    e.faults.add({ kind: "drop", route: "/notifications", times: 3 });
+    e.faults.add({ kind: "drop_after", route: "/orgs/:org/artifacts/metadata/storage-record", times: 3 });
+    for (let i = 0; i < 3; i++) {
+      await expect(fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).rejects.toThrow();
+      await expect(createStorageRecord(e)).rejects.toThrow();
+    }
+    await until(() => e.secondaryLimits.usage("user:octo").inFlight === 0);
+    expect(e.requests.list().filter((r) => r.status === 0)).toHaveLength(6);
+  });
 });
 
 describe("switches", () => {
