@@ -37,7 +37,9 @@ export {
   type ConfigMapStoreOptions,
   type StateWriteInfo,
 } from "./configmap-acknowledged-store.js";
-export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";
+export { LeaderElector, systemElectionClock, type ElectionClock, type LeaderElectorOptions, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
+export { KubeLeaseLock, LeaseLockError, type KubeLeaseLockOptions, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
 export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
 export { createServiceClient, controllerAuth, tokenSourceAuth, leaderFence, tokenKindProbe, CLASSIC_TOKEN_REFUSED, type ServiceClientOptions } from "./service-client.js";
