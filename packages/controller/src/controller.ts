@@ -10,7 +10,7 @@ import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedSt
 import { backoffDelay } from "./backoff.js";
 import { BatchSender, NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import type { ControllerConfig } from "./config.js";
-import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
+import { ConfigMapAcknowledgedStore, testStateLimits } from "./configmap-acknowledged-store.js";
 import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConflict } from "./desired-state.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { parseLabelSelector, type LabelSelector } from "./label-selector.js";
@@ -176,7 +176,9 @@ export class Controller {
             requestTimeoutMs: config.requestTimeoutMs,
             logger: this.logger,
             mayWrite: mayPost,
-            onWriteStarted: () => this.#crash?.reached("state-write"),
+            onWriteStep: (step) => this.#crash?.reached(step),
+            maxShards: config.stateMaxShards,
+            limits: testStateLimits(),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.

@@ -28,15 +28,25 @@ export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";
 export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";
-export { encodeAcknowledgedState, decodeAcknowledgedState, AcknowledgedStateFormatError, ACKNOWLEDGED_STATE_FORMAT, type EncodedAcknowledgedState } from "./acknowledged-state-encoding.js";
+export {
+  encodeAcknowledgedState,
+  decodeAcknowledgedState,
+  decodeRecordSet,
+  AcknowledgedStateFormatError,
+  ACKNOWLEDGED_STATE_FORMAT,
+  type DecodedRecordSet,
+  type EncodedAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
 export {
   ConfigMapAcknowledgedStore,
-  AcknowledgedStateTooLargeError,
-  AcknowledgedStateWriteError,
   CONFIGMAP_MAX_BYTES,
+  DEFAULT_STATE_LIMITS,
   type ConfigMapStoreOptions,
   type StateWriteInfo,
+  type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
+export { AcknowledgedStateReadError, AcknowledgedStateWriteError } from "./state-configmaps.js";
+export { AcknowledgedStateTooLargeError, STATE_LAYOUT, shardOf, slotName, slotNames, planCompaction, type ShardRef, type StateLimits } from "./state-shards.js";
 export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";
 export { LeaderElector, systemElectionClock, type ElectionClock, type LeaderElectorOptions, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type KubeLeaseLockOptions, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";

@@ -1,13 +1,26 @@
-// The ConfigMap store against the fake cluster's ConfigMap API (409 on create-when-exists and stale resourceVersion).
-import { createHash } from "node:crypto";
+// The ConfigMap store against the fake cluster's ConfigMap API (409 on create-when-exists and on a stale
+// resourceVersion, merge patches, the 1 MiB limit): the head and its journal, the shards, migration from the
+// single-ConfigMap format, conflicts, and a write cut short at each step of a compaction.
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { AcknowledgedStateTooLargeError, ConfigMapAcknowledgedStore, entryFingerprint, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
+import {
+  AcknowledgedStateTooLargeError,
+  ConfigMapAcknowledgedStore,
+  encodeAcknowledgedState,
+  recordKey,
+  slotName,
+  type AcknowledgedRecord,
+  type ConfigMapStoreOptions,
+  type StateWriteStep,
+} from "@shiplog/controller";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GROUP, bigState, byKey, record } from "./state-fixtures.js";
 
 const NAMESPACE = "shiplog";
-const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+/** Limits that make a few records compact before every append and spread over several shards. */
+const TINY = { headMaxBytes: 0, shardMaxBytes: 1_500 };
 let cluster: FakeCluster;
 let kubeConfig: KubeConfig;
 let counter = 0;
@@ -22,67 +35,57 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-function store(name: string, options: { cluster?: string; apiUrl?: string; mayWrite?: () => boolean } = {}): ConfigMapAcknowledgedStore {
+function store(name: string, options: Partial<ConfigMapStoreOptions> = {}): ConfigMapAcknowledgedStore {
   return new ConfigMapAcknowledgedStore({
     kubeConfig,
     namespace: NAMESPACE,
     name,
     org: "acme",
-    cluster: options.cluster ?? "prod",
-    apiUrl: options.apiUrl ?? "https://api.github.com",
+    cluster: "prod",
+    apiUrl: "https://api.github.com",
     writer: "pod-a",
-    requestTimeoutMs: 2000,
+    requestTimeoutMs: 5000,
     logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }),
-    ...(options.mayWrite ? { mayWrite: options.mayWrite } : {}),
+    ...options,
   });
 }
 
-function acked(deploymentName: string, seed = deploymentName, status: "deployed" | "decommissioned" = "deployed"): AcknowledgedRecord {
-  return {
-    key: recordKey(GROUP, deploymentName),
-    group: GROUP,
-    entry: {
-      name: `ghcr.io/acme/${deploymentName}`,
-      digest: `sha256:${createHash("sha256").update(seed).digest("hex")}`,
-      version: "1.0",
-      status,
-      deployment_name: deploymentName,
-      github_repository: "web",
-      tags: { team: "shop" },
-    },
-  };
-}
-
-const configMap = (name: string) => cluster.store.get("configmaps", NAMESPACE, name) as { metadata: { resourceVersion: string }; data: Record<string, string>; binaryData: Record<string, string> } | undefined;
-const prints = (s: ConfigMapAcknowledgedStore) => new Map([...s.all()].map(([k, r]) => [k, entryFingerprint(r.entry)]));
+const acked = (name: string, seed = name, status: "deployed" | "decommissioned" = "deployed"): AcknowledgedRecord =>
+  record(GROUP, { deployment_name: name, name: `ghcr.io/acme/${name}`, digest: bigState(1, seed)[0]!.entry.digest, version: "1.0", status, github_repository: "web", tags: { team: "shop" } });
+type StoredConfigMap = { metadata: { resourceVersion: string }; data: Record<string, string>; binaryData?: Record<string, string> };
+const configMap = (name: string) => cluster.store.get("configmaps", NAMESPACE, name) as StoredConfigMap | undefined;
+const stateMaps = (name: string) => cluster.store.list("configmaps", { namespace: NAMESPACE }).filter((c) => c.metadata.name === name || c.metadata.name.startsWith(`${name}-shard-`));
+const shardTable = (name: string) => JSON.parse(configMap(name)!.data.shards!) as { slot: "a" | "b" | null; checksum: string; records: number }[];
 const nextName = () => `state-${++counter}`;
+const reread = async (name: string, options: Partial<ConfigMapStoreOptions> = {}) => {
+  const s = store(name, options);
+  await s.load();
+  return s;
+};
 
 describe("ConfigMapAcknowledgedStore", () => {
-  it("starts empty without a ConfigMap, creates it on the first write, and a new store reads the same records back", async () => {
+  it("starts empty without a ConfigMap, creates the head on the first write, and a new store reads the same records back", async () => {
     const name = nextName();
-    const a = store(name);
-    await a.load();
+    const a = await reread(name);
     expect(a.all().size).toBe(0);
     await a.persist();
     expect(configMap(name)).toBeUndefined();
 
     a.acknowledge([acked("shop-web-app"), acked("shop-api-app"), acked("shop-db-app")]);
-    await a.persist();
-    const written = configMap(name)!;
-    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v2", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "in-flight": "0", "written-by": "pod-a" });
-    expect(Object.keys(written.binaryData).sort()).toEqual(["digests", "in-flight-digests", "in-flight.gz", "records.gz"]);
-    expect(Buffer.from(written.binaryData.digests!, "base64").length).toBe(3 * 32);
+    const info = await a.write();
+    const head = configMap(name)!;
+    expect(head.data).toMatchObject({ format: "shiplog-state v3", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "in-flight": "0", "written-by": "pod-a", partitions: "1" });
+    // A small state lives in the head's journal: no shard ConfigMap yet.
+    expect(Object.keys(head.binaryData!).sort()).toEqual(["journal-000001.digests", "journal-000001.records.gz"]);
+    expect(shardTable(name)).toMatchObject([{ slot: null, records: 0 }]);
+    expect(stateMaps(name)).toHaveLength(1);
+    expect(info).toMatchObject({ records: 3, shards: 0, compactions: 1, calls: 2 });
 
-    const b = store(name);
-    await b.load();
-    expect(prints(b)).toEqual(prints(a));
-
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey(a.all().values()));
     // A decommission, once acknowledged, is forgotten: nothing more to do for that record.
     a.acknowledge([acked("shop-db-app", "shop-db-app", "decommissioned")]);
     await a.persist();
-    const c = store(name);
-    await c.load();
-    expect([...c.all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
+    expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
   });
 
   it("writes with the resourceVersion it read: a stale writer gets 409, reads again, merges its changes and retries", async () => {
@@ -90,79 +93,52 @@ describe("ConfigMapAcknowledgedStore", () => {
     const seed = store(name);
     seed.acknowledge([acked("base")]);
     await seed.persist();
-
-    const a = store(name);
-    const b = store(name);
-    await Promise.all([a.load(), b.load()]);
+    const a = await reread(name);
+    const b = await reread(name);
     a.acknowledge([acked("from-a")]);
     await a.write();
     b.acknowledge([acked("from-b"), acked("base", "base-v2")]);
-    const info = await b.write();
-    expect(info?.conflicts).toBe(1);
-    // a writes again from its now stale resourceVersion: its own change is kept, b's are not lost.
+    expect((await b.write())?.conflicts).toBe(1);
     a.acknowledge([acked("from-a", "from-a-v2")]);
     expect((await a.write())?.conflicts).toBe(1);
-
-    const reader = store(name);
-    await reader.load();
-    expect(prints(reader)).toEqual(new Map([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")].map((r) => [r.key, entryFingerprint(r.entry)])));
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")]));
   });
 
   it("a create racing another create (409 AlreadyExists) reads the winner's state and merges", async () => {
     const name = nextName();
-    const a = store(name);
-    const b = store(name);
-    await Promise.all([a.load(), b.load()]);
+    const a = await reread(name);
+    const b = await reread(name);
     a.acknowledge([acked("one")]);
     b.acknowledge([acked("two")]);
     await a.write();
     expect((await b.write())?.conflicts).toBe(1);
-    const reader = store(name);
-    await reader.load();
-    expect([...reader.all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["one", "two"]);
+    expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["one", "two"]);
   });
 
-  it("ignores state written for another cluster or service (API URL), unreadable state, and writes over it", async () => {
+  it("ignores state written for another cluster or service, or unreadable, and writes over it", async () => {
     const name = nextName();
     const other = store(name, { cluster: "other" });
     other.acknowledge([acked("theirs")]);
     await other.persist();
-    const mine = store(name);
-    await mine.load();
+    const mine = await reread(name);
     expect(mine.all().size).toBe(0);
     mine.acknowledge([acked("mine")]);
     await mine.persist();
     expect(configMap(name)!.data.cluster).toBe("prod");
+    expect((await reread(name, { apiUrl: "https://service.example.test/api/v3" })).all().size).toBe(0);
 
-    // The same organization and cluster on another service (a dry run against a test service, a migration).
-    const elsewhere = store(name, { apiUrl: "https://service.example.test/api/v3" });
-    await elsewhere.load();
-    expect(elsewhere.all().size).toBe(0);
-    // State without the service's URL (written before it was recorded) cannot be vouched for either.
-    const api0 = kubeConfig.makeApiClient(CoreV1Api);
-    const written = await api0.readNamespacedConfigMap({ name, namespace: NAMESPACE });
-    const { "api-url": _dropped, ...withoutUrl } = written.data ?? {};
-    await api0.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...written, data: withoutUrl } });
-    const unlabelled = store(name);
-    await unlabelled.load();
-    expect(unlabelled.all().size).toBe(0);
-    mine.acknowledge([acked("mine-again")]);
-    await mine.persist();
-
-    // Corrupt the records: the next load starts empty instead of failing the controller.
+    // A journal segment that is not gzip: the next load starts empty instead of failing the controller.
     const api = kubeConfig.makeApiClient(CoreV1Api);
     const current = await api.readNamespacedConfigMap({ name, namespace: NAMESPACE });
-    await api.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, "records.gz": Buffer.from("garbage").toString("base64") } } });
-    const again = store(name);
-    await again.load();
-    expect(again.all().size).toBe(0);
+    const segment = Object.keys(current.binaryData ?? {}).find((k) => k.endsWith("records.gz"))!;
+    await api.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, [segment]: Buffer.from("garbage").toString("base64") } } });
+    expect((await reread(name)).all().size).toBe(0);
   });
 
   it("does not write while fenced off (not the leader), and writes what it kept once allowed", async () => {
     const name = nextName();
     let leader = false;
-    const s = store(name, { mayWrite: () => leader });
-    await s.load();
+    const s = await reread(name, { mayWrite: () => leader });
     s.acknowledge([acked("web")]);
     expect(await s.write()).toBeUndefined();
     expect(configMap(name)).toBeUndefined();
@@ -172,42 +148,195 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect(s.unwritten).toBe(0);
   });
 
-  it("refuses state over the 1 MiB ConfigMap limit with a stable code, before sending it", async () => {
+  it("write-ahead: intents are journalled beside the acknowledged records, read back, and settled by an answer", async () => {
     const name = nextName();
-    const s = store(name);
-    await s.load();
-    s.acknowledge(Array.from({ length: 32_000 }, (_, i) => acked(`team-${i % 30}-svc-${i}-app`, String(i))));
-    const error = await s.write().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AcknowledgedStateTooLargeError);
-    expect((error as AcknowledgedStateTooLargeError).code).toBe("acknowledged_state_too_large");
-    expect((error as AcknowledgedStateTooLargeError).bytes).toBeGreaterThan(1024 * 1024);
-    expect(configMap(name)).toBeUndefined();
-  });
-
-  it("write-ahead: intents are written beside the acknowledged records, read back, and settled by an answer", async () => {
-    const name = "state-intents";
-    const a = store(name);
-    await a.load();
+    const a = await reread(name);
     a.acknowledge([acked("shop-web-app")]);
-    // About to send: a new record and a new digest for an acknowledged one.
     a.intend([acked("shop-api-app"), acked("shop-web-app", "web-2")]);
     await a.persist();
     expect(configMap(name)!.data["in-flight"]).toBe("2");
-
-    // A crash now: the next leader knows both may exist at the service.
-    const b = store(name);
-    await b.load();
+    const b = await reread(name);
     expect([...b.inFlight().keys()].sort()).toEqual([recordKey(GROUP, "shop-api-app"), recordKey(GROUP, "shop-web-app")]);
     expect(b.inFlight().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("x", "web-2").entry.digest);
     expect(b.all().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("shop-web-app").entry.digest);
-
-    // The answers: one accepted, the other decommissioned (its workload went away meanwhile).
     b.acknowledge([acked("shop-web-app", "web-2"), acked("shop-api-app", "shop-api-app", "decommissioned")]);
     await b.persist();
-    const c = store(name);
-    await c.load();
+    const c = await reread(name);
     expect(c.inFlight().size).toBe(0);
     expect([...c.all().keys()]).toEqual([recordKey(GROUP, "shop-web-app")]);
     expect(configMap(name)!.data["in-flight"]).toBe("0");
+  });
+
+  it("reads a single-ConfigMap state (v2 and v1) and rewrites it in the sharded layout at the next write", async () => {
+    const records = bigState(300);
+    const intents = bigState(5, "intent");
+    const v2 = encodeAcknowledgedState(records);
+    const asV = (text: Buffer, header: string) => gzipSync(gunzipSync(text).toString("utf8").replace(/^shiplog-acknowledged v3/, header));
+    const flight = encodeAcknowledgedState(intents);
+    const api = kubeConfig.makeApiClient(CoreV1Api);
+    for (const version of ["v2", "v1"] as const) {
+      const name = nextName();
+      const lines = gunzipSync(v2.text).toString("utf8").split("\n");
+      // v1: no digest dictionary, one digest per record in record order.
+      const v1Text = gzipSync([...lines.slice(0, lines.indexOf("column digest_ref")), ""].join("\n").replace(/^shiplog-acknowledged v3/, "shiplog-acknowledged v1"));
+      const v1Digests = Buffer.concat(
+        [...records].sort((x, y) => (x.entry.deployment_name < y.entry.deployment_name ? -1 : 1)).map((r) => Buffer.from(r.entry.digest.slice(7), "hex")),
+      );
+      const binaryData: Record<string, string> =
+        version === "v2"
+          ? {
+              "records.gz": asV(v2.text, "shiplog-acknowledged v2").toString("base64"),
+              digests: v2.digests.toString("base64"),
+              "in-flight.gz": asV(flight.text, "shiplog-acknowledged v2").toString("base64"),
+              "in-flight-digests": flight.digests.toString("base64"),
+            }
+          : { "records.gz": v1Text.toString("base64"), digests: v1Digests.toString("base64") };
+      const data = { format: `shiplog-acknowledged ${version}`, org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "300" };
+      await api.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name }, data, binaryData } });
+
+      const s = await reread(name, { limits: { shardMaxBytes: 8_000 } });
+      expect(byKey(s.all().values())).toEqual(byKey(records));
+      expect(byKey(s.inFlight().values())).toEqual(byKey(version === "v2" ? intents : []));
+      s.acknowledge([acked("after-migration")]);
+      const info = await s.write();
+      expect(info).toMatchObject({ compactions: 1, records: 301 });
+      expect(info!.shards).toBeGreaterThan(1);
+      const head = configMap(name)!;
+      expect(head.data.format).toBe("shiplog-state v3");
+      expect(Object.keys(head.binaryData ?? {}).filter((k) => !k.startsWith("journal-"))).toEqual([]);
+      const again = await reread(name);
+      expect(byKey(again.all().values())).toEqual(byKey([...records, acked("after-migration")]));
+      expect(byKey(again.inFlight().values())).toEqual(byKey(version === "v2" ? intents : []));
+    }
+  });
+
+  it("20,000 records with their own digests spread over shards; a round of 1,000 intents and answers writes only those", async () => {
+    const name = nextName();
+    const records = bigState(20_000);
+    const s = await reread(name, { limits: { headMaxBytes: 256 * 1024, shardMaxBytes: 256 * 1024 } });
+    s.acknowledge(records);
+    const cold = (await s.write())!;
+    // Each shard has two slots (the current and the spare); every ConfigMap within Kubernetes' 1 MiB (the fake
+    // cluster refuses anything larger, as the API server does).
+    expect(cold.shards).toBeGreaterThanOrEqual(2);
+    expect(shardTable(name).filter((t) => t.slot !== null)).toHaveLength(cold.shards);
+    expect(stateMaps(name).length).toBeLessThanOrEqual(2 * cold.shards + 1);
+    expect(cold.bytes).toBeGreaterThan(20_000 * 32);
+
+    // Rounds of 1,000 changed digests, each an intent write and an answer write, as a cold sync or a rollout makes.
+    const writes: NonNullable<Awaited<ReturnType<typeof s.write>>>[] = [];
+    for (let round = 0; round < 6; round++) {
+      const digests = bigState(1_000, `round-${round}`);
+      const changed = records.slice(round * 1_000, (round + 1) * 1_000).map((r, i) => ({ ...r, entry: { ...r.entry, digest: digests[i]!.entry.digest } }));
+      s.intend(changed);
+      writes.push((await s.write())!);
+      s.acknowledge(changed);
+      writes.push((await s.write())!);
+    }
+    const appends = writes.filter((w) => w.compactions === 0);
+    if (process.env.SHIPLOG_TEST_FIGURES) {
+      console.log(`20,000 records: ${cold.shards} shards, ${cold.bytes} B stored; writes of a round: ${writes.map((w) => `${w.written} B${w.compactions ? " (compaction)" : ""}`).join(", ")}`);
+    }
+    // Most writes are one merge patch of about 40 bytes an entry (its digest is 32): nothing like the 0.75 MB state.
+    expect(appends.length).toBeGreaterThanOrEqual(writes.length - 3);
+    for (const write of appends) {
+      expect(write.calls).toBe(1);
+      expect(write.written).toBeLessThan(1_000 * 80);
+    }
+    const reader = await reread(name);
+    expect(reader.inFlight().size).toBe(0);
+    expect(byKey(reader.all().values())).toEqual(byKey(s.all().values()));
+  });
+
+  it("refuses state that needs more shards than allowed, with a stable code naming the setting; what is stored stays whole", async () => {
+    const name = nextName();
+    const records = bigState(6_000);
+    const s = await reread(name, { maxShards: 2, limits: { headMaxBytes: 0, shardMaxBytes: 40_000 } });
+    s.acknowledge(records);
+    const error = await s.write().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AcknowledgedStateTooLargeError);
+    expect(error).toMatchObject({ code: "acknowledged_state_too_large", maxShards: 2 });
+    expect((error as Error).message).toMatch(/SHIPLOG_STATE_MAX_SHARDS/);
+    const reader = await reread(name);
+    expect(reader.all().size).toBeLessThan(6_000);
+    expect(byKey(reader.all().values())).toEqual(byKey(records.filter((r) => reader.all().has(r.key))));
+  });
+
+  for (const step of ["shard-written", "before-head-switch"] as const) {
+    it(`a compaction cut short at ${step} leaves the previous state whole; the next writer overwrites the spare slots it left`, async () => {
+      const name = nextName();
+      const all = bigState(60);
+      const [first, flying, more] = [all.slice(0, 30), all.slice(30, 50), all.slice(50)];
+      const a = await reread(name, { limits: TINY });
+      a.acknowledge(first);
+      await a.persist();
+      a.intend(flying);
+      await a.persist();
+      const before = configMap(name)!.metadata.resourceVersion;
+
+      let armed = true;
+      const onWriteStep = (s: StateWriteStep) => {
+        if (armed && s === step) throw new Error(`killed at ${s}`);
+      };
+      const crashing = await reread(name, { limits: TINY, onWriteStep, writer: "pod-crash" });
+      crashing.acknowledge(flying);
+      crashing.intend(more);
+      await expect(crashing.write()).rejects.toThrow(`killed at ${step}`);
+      armed = false;
+      // The head did not move: a new reader gets exactly what was committed, the half-written slots unseen.
+      expect(configMap(name)!.metadata.resourceVersion).toBe(before);
+      const leftOver = stateMaps(name).filter((c) => c.metadata.name !== name && configMap(c.metadata.name)!.data["written-by"] === "pod-crash").map((c) => c.metadata.name);
+      expect(leftOver.length).toBeGreaterThan(0);
+      const after = await reread(name, { limits: TINY });
+      expect(byKey(after.all().values())).toEqual(byKey(first));
+      expect(byKey(after.inFlight().values())).toEqual(byKey(flying));
+
+      after.acknowledge(flying);
+      const info = (await after.write())!;
+      expect(info, JSON.stringify(info)).toMatchObject({ compactions: 1, conflicts: 0 });
+      const final = await reread(name);
+      expect(byKey(final.all().values())).toEqual(byKey([...first, ...flying]));
+      expect(final.inFlight().size).toBe(0);
+      // The slots the dead compaction wrote were spare ones; the next compaction wrote over them (after a conflict).
+      const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
+      const overwritten = leftOver.filter((n) => current.includes(n));
+      expect(overwritten.length).toBeGreaterThan(0);
+      for (const n of overwritten) expect(configMap(n)!.data["written-by"]).toBe("pod-a");
+    });
+  }
+
+  it("a writer whose compaction lost the race to another's head switch reads again and merges; no shard is left mixed", async () => {
+    const name = nextName();
+    const seed = await reread(name, { limits: TINY });
+    seed.acknowledge(bigState(20));
+    await seed.persist();
+    const a = await reread(name, { limits: TINY });
+    const b = await reread(name, { limits: TINY });
+    a.acknowledge(bigState(4, "from-a"));
+    await a.persist();
+    a.acknowledge(bigState(2, "from-a-2"));
+    await a.persist();
+    b.acknowledge(bigState(3, "from-b"));
+    expect((await b.write())!.conflicts).toBeGreaterThanOrEqual(1);
+    const final = await reread(name);
+    expect(byKey(final.all().values())).toEqual(byKey([...bigState(20), ...bigState(4, "from-a"), ...bigState(2, "from-a-2"), ...bigState(3, "from-b")]));
+  });
+
+  it("a shard slot that does not hold what the head names is not used (checksums): the state is reported unreadable", async () => {
+    const name = nextName();
+    const s = await reread(name, { limits: TINY });
+    s.acknowledge(bigState(30));
+    s.acknowledge(bigState(1, "later"));
+    await s.persist();
+    s.acknowledge(bigState(1, "later-2"));
+    await s.persist();
+    const table = shardTable(name);
+    const index = table.findIndex((t) => t.slot !== null && t.records > 0);
+    const slot = slotName(name, index, table[index]!.slot!);
+    const api = kubeConfig.makeApiClient(CoreV1Api);
+    const current = await api.readNamespacedConfigMap({ name: slot, namespace: NAMESPACE });
+    const other = encodeAcknowledgedState(bigState(3, "forged"));
+    await api.replaceNamespacedConfigMap({ name: slot, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, "records.gz": other.text.toString("base64"), digests: other.digests.toString("base64") } } });
+    expect((await reread(name)).all().size).toBe(0);
   });
 });
