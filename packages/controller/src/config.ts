@@ -291,7 +291,13 @@ const schema = z.object({
     .default(8080),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   dryRun: booleanText.default(false),
-  stateConfigMap: dnsSubdomain.optional(),
+  // Its shards are <name>-shard-<i>-a|b, which must be object names too (i < 64).
+  stateConfigMap: dnsSubdomain
+    .refine((name) => name.length <= 253 - "-shard-63-b".length, {
+      message: "must be at most 242 characters: its shard ConfigMaps are named <name>-shard-<i>-a and -b",
+      params: { rule: "at most 242 characters" },
+    })
+    .optional(),
   stateMaxShards: integer(1, 64).default(16),
   leaseName: dnsSubdomain.optional(),
   leaseDuration: duration(1000).default(15_000),
