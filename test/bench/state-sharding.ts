@@ -12,7 +12,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { ConfigMapAcknowledgedStore, encodeAcknowledgedState, recordKey, type AcknowledgedRecord, type StateWriteInfo } from "@shiplog/controller";
+import {
+  ConfigMapAcknowledgedStore,
+  encodeAcknowledgedState,
+  recordKey,
+  type AcknowledgedRecord,
+  type StateWriteInfo,
+} from "@shiplog/controller";
 import { createHash } from "node:crypto";
 import { pino } from "pino";
 
@@ -23,7 +29,11 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 const dir = mkdtempSync(join(tmpdir(), "shiplog-state-bench-"));
 const kubeconfigPath = join(dir, "kubeconfig");
-const child = spawn(process.execPath, [resolve(repoRoot, "packages/fake-cluster/dist/cli.js"), "--port", "0", "--kubeconfig-out", kubeconfigPath], { stdio: ["ignore", "pipe", "inherit"] });
+const child = spawn(
+  process.execPath,
+  [resolve(repoRoot, "packages/fake-cluster/dist/cli.js"), "--port", "0", "--kubeconfig-out", kubeconfigPath],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
 await new Promise<void>((ready, fail) => {
   child.once("exit", (code) => fail(new Error(`fake cluster exited early (${code})`)));
   child.stdout!.on("data", (chunk: Buffer) => {
@@ -43,11 +53,29 @@ const record = (i: number, seed: string): AcknowledgedRecord => {
   return {
     key: recordKey(group, deploymentName),
     group,
-    entry: { name: `ghcr.io/acme/app-${i % 50}`, digest: digest(`${seed}${i}`), version: `1.${i % 7}.${i % 11}`, status: "deployed", deployment_name: deploymentName, github_repository: "web", tags: { team: `team-${i % 30}` } },
+    entry: {
+      name: `ghcr.io/acme/app-${i % 50}`,
+      digest: digest(`${seed}${i}`),
+      version: `1.${i % 7}.${i % 11}`,
+      status: "deployed",
+      deployment_name: deploymentName,
+      github_repository: "web",
+      tags: { team: `team-${i % 30}` },
+    },
   };
 };
 const store = (writer: string) =>
-  new ConfigMapAcknowledgedStore({ kubeConfig, namespace: "shiplog", name: "shiplog-state", org: "acme", cluster: "prod", apiUrl: "https://api.github.com", writer, requestTimeoutMs: 30_000, logger: pino({ level: "silent" }) });
+  new ConfigMapAcknowledgedStore({
+    kubeConfig,
+    namespace: "shiplog",
+    name: "shiplog-state",
+    org: "acme",
+    cluster: "prod",
+    apiUrl: "https://api.github.com",
+    writer,
+    requestTimeoutMs: 30_000,
+    logger: pino({ level: "silent" }),
+  });
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const kb = (bytes: number) => `${(bytes / 1e3).toFixed(1)} KB`;
@@ -64,7 +92,17 @@ interface Tally {
   compactionMs: number[];
   appendBytes: number[];
 }
-const tally = (): Tally => ({ writes: 0, calls: 0, compactions: 0, written: 0, maxWritten: 0, wholeState: 0, appendMs: [], compactionMs: [], appendBytes: [] });
+const tally = (): Tally => ({
+  writes: 0,
+  calls: 0,
+  compactions: 0,
+  written: 0,
+  maxWritten: 0,
+  wholeState: 0,
+  appendMs: [],
+  compactionMs: [],
+  appendBytes: [],
+});
 async function timedWrite(s: ConfigMapAcknowledgedStore, t: Tally): Promise<StateWriteInfo> {
   const started = performance.now();
   const info = (await s.write())!;
@@ -98,20 +136,32 @@ for (let start = 0; start < RECORDS; start += ROUND) {
 }
 const coldMs = performance.now() - coldStart;
 const rounds = Math.ceil(RECORDS / ROUND);
-console.log(`cold sync: ${RECORDS} records with distinct digests in ${rounds} rounds of ${ROUND} (an intent write and an answer write each)`);
-console.log(`  sharded store:           ${cold.writes} writes, ${cold.calls} ConfigMap calls, ${cold.compactions} compactions, ${mb(cold.written)} sent (${kb(cold.written / rounds)} a round, largest write ${mb(cold.maxWritten)})`);
-console.log(`  one ConfigMap rewritten: ${mb(cold.wholeState)} would be sent (${mb(cold.wholeState / rounds)} a round), ratio ${(cold.wholeState / cold.written).toFixed(1)}x; and past ~28,000 such records it no longer fits 1 MiB`);
 console.log(
-  `  time: ${(coldMs / 1000).toFixed(1)} s in all; an append write ${median(cold.appendMs).toFixed(0)} ms (median), a write with a compaction ${median(cold.compactionMs).toFixed(0)} ms (median), ${cold.compactionMs.length} of them`,
+  `cold sync: ${RECORDS} records with distinct digests in ${rounds} rounds of ${ROUND} (an intent write and an answer write each)`,
+);
+console.log(
+  `  sharded store:           ${cold.writes} writes, ${cold.calls} ConfigMap calls, ${cold.compactions} compactions, ` +
+    `${mb(cold.written)} sent (${kb(cold.written / rounds)} a round, largest write ${mb(cold.maxWritten)})`,
+);
+console.log(
+  `  one ConfigMap rewritten: ${mb(cold.wholeState)} would be sent (${mb(cold.wholeState / rounds)} a round), ` +
+    `ratio ${(cold.wholeState / cold.written).toFixed(1)}x; and past ~28,000 such records it no longer fits 1 MiB`,
+);
+console.log(
+  `  time: ${(coldMs / 1000).toFixed(1)} s in all; an append write ${median(cold.appendMs).toFixed(0)} ms (median), ` +
+    `a write with a compaction ${median(cold.compactionMs).toFixed(0)} ms (median), ${cold.compactionMs.length} of them`,
 );
 
 // What is stored.
-const maps = (await core.listNamespacedConfigMap({ namespace: "shiplog", labelSelector: "app.kubernetes.io/component=acknowledged-state" })).items;
+const maps = (await core.listNamespacedConfigMap({ namespace: "shiplog", labelSelector: "app.kubernetes.io/component=acknowledged-state" }))
+  .items;
 const sizeOf = (c: (typeof maps)[number]) =>
-  Object.values(c.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) + Object.values(c.binaryData ?? {}).reduce((n, v) => n + Buffer.byteLength(v, "base64"), 0);
+  Object.values(c.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +
+  Object.values(c.binaryData ?? {}).reduce((n, v) => n + Buffer.byteLength(v, "base64"), 0);
 const largest = Math.max(...maps.map(sizeOf));
 console.log(
-  `stored: ${info!.shards} shard(s) in use, ${maps.length} ConfigMaps (head + ${maps.length - 1} shard slots), ${mb(info!.bytes)} current state; largest ConfigMap ${kb(largest)} of the ${kb(1024 * 1024)} limit`,
+  `stored: ${info!.shards} shard(s) in use, ${maps.length} ConfigMaps (head + ${maps.length - 1} shard slots), ` +
+    `${mb(info!.bytes)} current state; largest ConfigMap ${kb(largest)} of the ${kb(1024 * 1024)} limit`,
 );
 
 // A new leader's load.
@@ -132,13 +182,17 @@ for (let r = 0; r < STEADY_ROUNDS; r++) {
 }
 console.log(`steady state: ${STEADY_ROUNDS} rounds of 100 changed records (${steady.writes} writes)`);
 console.log(
-  `  sharded store:           ${mb(steady.written)} sent, median append ${kb(median(steady.appendBytes))} in ${median(steady.appendMs).toFixed(0)} ms, ${steady.compactions} compactions; ${(steady.written / (STEADY_ROUNDS * 100)).toFixed(0)} B per changed record`,
+  `  sharded store:           ${mb(steady.written)} sent, median append ${kb(median(steady.appendBytes))} ` +
+    `in ${median(steady.appendMs).toFixed(0)} ms, ${steady.compactions} compactions; ` +
+    `${(steady.written / (STEADY_ROUNDS * 100)).toFixed(0)} B per changed record`,
 );
 console.log(`  one ConfigMap rewritten: ${mb(steady.wholeState)} would be sent, ratio ${(steady.wholeState / steady.written).toFixed(1)}x`);
 
 // The CPU of a whole-state write, beside an append: what a write proportional to the state would cost.
 const encodeStart = performance.now();
 encodeAcknowledgedState(successor.all().values());
-console.log(`encoding the whole state once: ${(performance.now() - encodeStart).toFixed(0)} ms (an append of a round encodes only its entries)`);
+console.log(
+  `encoding the whole state once: ${(performance.now() - encodeStart).toFixed(0)} ms (an append of a round encodes only its entries)`,
+);
 console.log(`bench process peak RSS: ${mb(process.resourceUsage().maxRSS * 1024)}`);
 child.kill("SIGTERM");

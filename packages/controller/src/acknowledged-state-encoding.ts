@@ -78,14 +78,18 @@ export interface DecodedRecordSet {
 /** The environments and deployment name a record key was made of (the inverse of pod-records' recordKey). */
 function keyParts(key: string): { group: RecordGroup; deploymentName: string } {
   const [logical = "", physical = "", ...name] = key.split("\u0000");
-  return { group: physical === "" ? { logicalEnvironment: logical } : { logicalEnvironment: logical, physicalEnvironment: physical }, deploymentName: name.join("\u0000") };
+  return {
+    group: physical === "" ? { logicalEnvironment: logical } : { logicalEnvironment: logical, physicalEnvironment: physical },
+    deploymentName: name.join("\u0000"),
+  };
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Tags in key order, so equal tags encode equally. */
 function canonicalTags(tags: Record<string, string>): string {
   const keys = Object.keys(tags);
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return JSON.stringify(Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byText(a, b))));
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1]! > keys[i]!) return JSON.stringify(Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byText(a, b))));
   return JSON.stringify(tags);
 }
 
@@ -93,7 +97,10 @@ function canonicalTags(tags: Record<string, string>): string {
  * Encodes deployed records compactly (decommissioned ones are left out: nothing more to do for them), and the keys
  * of records removed (a journal segment's removals).
  */
-export function encodeAcknowledgedState(records: Iterable<AcknowledgedRecord>, removedKeys: Iterable<string> = []): EncodedAcknowledgedState {
+export function encodeAcknowledgedState(
+  records: Iterable<AcknowledgedRecord>,
+  removedKeys: Iterable<string> = [],
+): EncodedAcknowledgedState {
   const rows: { groupLine: string; sortKey: string; entry: ClusterDeploymentEntry | undefined; deploymentName: string }[] = [];
   const add = (group: RecordGroup, deploymentName: string, entry: ClusterDeploymentEntry | undefined) => {
     const groupLine = `${escapeField(group.logicalEnvironment)}\t${escapeField(group.physicalEnvironment)}`;
@@ -159,7 +166,8 @@ function checksumOf(text: Buffer, digests: Buffer): string {
 /** Decodes records written by encodeAcknowledgedState (any format); throws AcknowledgedStateFormatError when it cannot. */
 export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer }): AcknowledgedRecord[] {
   const decoded = decodeRecordSet(encoded);
-  if (decoded.removed.length > 0) throw new AcknowledgedStateFormatError(`acknowledged state: ${decoded.removed.length} removals where records were expected`);
+  if (decoded.removed.length > 0)
+    throw new AcknowledgedStateFormatError(`acknowledged state: ${decoded.removed.length} removals where records were expected`);
   return decoded.records;
 }
 
@@ -175,11 +183,14 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
   const v1 = lines[0] === FORMAT_V1;
   const names = v1 ? COLUMNS_V1 : COLUMNS;
   if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && lines[0] !== FORMAT_V2 && !v1) {
-    throw new AcknowledgedStateFormatError(`acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`);
+    throw new AcknowledgedStateFormatError(
+      `acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`,
+    );
   }
   const count = Number(/^records (\d+)$/.exec(lines[1] ?? "")?.[1] ?? NaN);
   const groupCount = Number(/^environments (\d+)$/.exec(lines[2] ?? "")?.[1] ?? NaN);
-  if (!Number.isInteger(count) || !Number.isInteger(groupCount)) throw new AcknowledgedStateFormatError("acknowledged state: missing record or environment count");
+  if (!Number.isInteger(count) || !Number.isInteger(groupCount))
+    throw new AcknowledgedStateFormatError("acknowledged state: missing record or environment count");
   if (v1 ? encoded.digests.length !== count * DIGEST_BYTES : encoded.digests.length % DIGEST_BYTES !== 0) {
     throw new AcknowledgedStateFormatError(`acknowledged state: ${encoded.digests.length} digest bytes for ${count} records`);
   }
@@ -192,7 +203,8 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
   const columns = new Map<string, string[]>();
   let at = 3 + groupCount;
   for (const name of names) {
-    if (lines[at] !== `column ${name}`) throw new AcknowledgedStateFormatError(`acknowledged state: expected column ${name} at line ${at + 1}`);
+    if (lines[at] !== `column ${name}`)
+      throw new AcknowledgedStateFormatError(`acknowledged state: expected column ${name} at line ${at + 1}`);
     columns.set(name, lines.slice(at + 1, at + 1 + count));
     at += count + 1;
   }
@@ -209,14 +221,20 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
       removed.push(recordKey(group, deploymentName));
       continue;
     }
-    if (!group || deploymentName === undefined || name === undefined) throw new AcknowledgedStateFormatError(`record ${i}: environment, deployment name and name are required`);
+    if (!group || deploymentName === undefined || name === undefined)
+      throw new AcknowledgedStateFormatError(`record ${i}: environment, deployment name and name are required`);
     const spelled = column("digest", i);
     const ref = v1 ? i : spelled !== undefined ? -1 : refText === "" ? nextDigest++ : Number.parseInt(refText, 36);
     if (spelled === undefined && !(ref >= 0 && (ref + 1) * DIGEST_BYTES <= encoded.digests.length)) {
       throw new AcknowledgedStateFormatError(`record ${i}: no digest`);
     }
     const digest = spelled ?? `sha256:${encoded.digests.toString("hex", ref * DIGEST_BYTES, (ref + 1) * DIGEST_BYTES)}`;
-    const entry: ClusterDeploymentEntry = { name, digest: digest as ClusterDeploymentEntry["digest"], status: "deployed", deployment_name: deploymentName };
+    const entry: ClusterDeploymentEntry = {
+      name,
+      digest: digest as ClusterDeploymentEntry["digest"],
+      status: "deployed",
+      deployment_name: deploymentName,
+    };
     const version = column("version", i);
     const repository = column("github_repository", i);
     const tags = column("tags", i);

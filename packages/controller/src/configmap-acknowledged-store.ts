@@ -13,7 +13,13 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
-import { AcknowledgedStateWriteError, StateConfigMaps, StateConflictError, payloadBytes, type ConfigMapPayload } from "./state-configmaps.js";
+import {
+  AcknowledgedStateWriteError,
+  StateConfigMaps,
+  StateConflictError,
+  payloadBytes,
+  type ConfigMapPayload,
+} from "./state-configmaps.js";
 import { readCommittedState } from "./state-reader.js";
 import {
   STATE_LAYOUT,
@@ -33,7 +39,11 @@ import {
 /** Kubernetes' limit on the data of one ConfigMap (data plus binaryData). */
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
 /** The layout's limits by default: 16 shards of up to 1 MiB less 32 KiB, a head compacted past 768 KiB. */
-export const DEFAULT_STATE_LIMITS: StateLimits = { maxShards: 16, shardMaxBytes: CONFIGMAP_MAX_BYTES - 32 * 1024, headMaxBytes: 768 * 1024 };
+export const DEFAULT_STATE_LIMITS: StateLimits = {
+  maxShards: 16,
+  shardMaxBytes: CONFIGMAP_MAX_BYTES - 32 * 1024,
+  headMaxBytes: 768 * 1024,
+};
 const MAX_CONFLICT_RETRIES = 5;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
 
@@ -184,7 +194,14 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     this.#inFlight = inFlight;
     const journal = base.journal.records.size + base.journal.inFlight.size;
     logger.info(
-      { configMap: `${namespace}/${name}`, records: records.size, inFlight: inFlight.size, shards: this.#shardCount(), journal, resourceVersion: base.version },
+      {
+        configMap: `${namespace}/${name}`,
+        records: records.size,
+        inFlight: inFlight.size,
+        shards: this.#shardCount(),
+        journal,
+        resourceVersion: base.version,
+      },
       "acknowledged state loaded",
     );
   }
@@ -200,13 +217,20 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
           const base = this.#base!;
           const chunk = this.#nextChunk(base.seq + 1);
           const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
-          if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
+          if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes))
+            await this.#compact(info);
           await this.#append(chunk, info);
         } catch (error) {
           if (!(error instanceof StateConflictError)) throw error;
           info.conflicts += 1;
-          if (info.conflicts > MAX_CONFLICT_RETRIES) throw new AcknowledgedStateWriteError(`writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`);
-          logger.info({ configMap: `${namespace}/${name}`, conflicts: info.conflicts, err: error.message }, "acknowledged state changed under us; reading it again and merging");
+          if (info.conflicts > MAX_CONFLICT_RETRIES)
+            throw new AcknowledgedStateWriteError(
+              `writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`,
+            );
+          logger.info(
+            { configMap: `${namespace}/${name}`, conflicts: info.conflicts, err: error.message },
+            "acknowledged state changed under us; reading it again and merging",
+          );
           await this.#load();
         }
       }
@@ -242,7 +266,12 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   async #append(chunk: { changes: RecordChanges; part: EncodedPart }, info: { written: number; calls: number }): Promise<void> {
     const base = this.#base!;
     const seq = base.seq + 1;
-    const data = { records: String(this.#records.size), "in-flight": String(this.#inFlight.size), journal: String(seq), ...this.#written() };
+    const data = {
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      journal: String(seq),
+      ...this.#written(),
+    };
     this.#fence();
     const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData: chunk.part.binaryData });
     this.#step("state-write");
@@ -264,7 +293,10 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
   async #compact(info: { written: number; calls: number; compactions: number }): Promise<void> {
     const base = this.#base!;
-    const planned = planCompaction({ partitions: base.shards.length, shards: base.shards, journal: base.journal, rewrite: base.rewrite }, this.#limits);
+    const planned = planCompaction(
+      { partitions: base.shards.length, shards: base.shards, journal: base.journal, rewrite: base.rewrite },
+      this.#limits,
+    );
     for (const shard of planned) {
       if (!shard.write) continue;
       const { slot, part } = shard.write;
@@ -295,7 +327,15 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     info.written += payloadBytes({ data });
     info.calls += 1;
     info.compactions += 1;
-    this.#base = { version, rewrite: false, shards: planned.map((p) => ({ ref: p.ref, content: p.content })), journal: emptyChanges(), seq: base.seq, data, journalBytes: 0 };
+    this.#base = {
+      version,
+      rewrite: false,
+      shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
+      journal: emptyChanges(),
+      seq: base.seq,
+      data,
+      journalBytes: 0,
+    };
   }
 
   /**
@@ -303,10 +343,19 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    * that died before its head update wrote the slot (or a writer whose head update can no longer succeed): the slot
    * is overwritten only while the head is still the one this compaction started from.
    */
-  async #writeSlot(index: number, slot: Slot, part: EncodedPart, known: string | null, info: { written: number; calls: number }): Promise<string> {
+  async #writeSlot(
+    index: number,
+    slot: Slot,
+    part: EncodedPart,
+    known: string | null,
+    info: { written: number; calls: number },
+  ): Promise<string> {
     const { name } = this.#options;
     const target = slotName(name, index, slot);
-    const payload: ConfigMapPayload = { data: { format: STATE_LAYOUT, head: name, shard: String(index), slot, checksum: part.checksum, ...this.#written() }, binaryData: part.binaryData };
+    const payload: ConfigMapPayload = {
+      data: { format: STATE_LAYOUT, head: name, shard: String(index), slot, checksum: part.checksum, ...this.#written() },
+      binaryData: part.binaryData,
+    };
     let version = known;
     for (let attempt = 0; ; attempt++) {
       this.#fence();
@@ -318,7 +367,8 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       } catch (error) {
         if (!(error instanceof StateConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
         const head = await this.#maps.read(name);
-        if ((head?.metadata?.resourceVersion ?? null) !== this.#base!.version) throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
+        if ((head?.metadata?.resourceVersion ?? null) !== this.#base!.version)
+          throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
         version = (await this.#maps.read(target))?.metadata?.resourceVersion ?? null;
       }
     }
@@ -343,18 +393,4 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #step(step: StateWriteStep): void {
     this.#options.onWriteStep?.(step);
   }
-}
-
-/** TEST ONLY: `SHIPLOG_TEST_STATE_LIMITS=head=<bytes>,shard=<bytes>` shrinks the layout's limits (crash-matrix test). */
-export function testStateLimits(env: NodeJS.ProcessEnv = process.env): Partial<Omit<StateLimits, "maxShards">> | undefined {
-  const value = env.SHIPLOG_TEST_STATE_LIMITS;
-  if (!value) return undefined;
-  const limits: Partial<Omit<StateLimits, "maxShards">> = {};
-  for (const pair of value.split(",")) {
-    const [key, bytes] = pair.split("=");
-    const n = Number(bytes);
-    if (!Number.isInteger(n) || n < 0 || (key !== "head" && key !== "shard")) throw new RangeError("SHIPLOG_TEST_STATE_LIMITS: expected head=<bytes>,shard=<bytes>");
-    limits[key === "head" ? "headMaxBytes" : "shardMaxBytes"] = n;
-  }
-  return limits;
 }

@@ -10,7 +10,7 @@ import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedSt
 import { backoffDelay } from "./backoff.js";
 import { BatchSender, NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import type { ControllerConfig } from "./config.js";
-import { ConfigMapAcknowledgedStore, testStateLimits } from "./configmap-acknowledged-store.js";
+import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConflict } from "./desired-state.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { parseLabelSelector, type LabelSelector } from "./label-selector.js";
@@ -19,6 +19,7 @@ import { ControllerMetrics } from "./metrics.js";
 import { controllerAuth, createServiceClient } from "./service-client.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
+import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { SendGate } from "./send-gate.js";
 
@@ -178,7 +179,7 @@ export class Controller {
             mayWrite: mayPost,
             onWriteStep: (step) => this.#crash?.reached(step),
             maxShards: config.stateMaxShards,
-            limits: testStateLimits(),
+            limits: testStateLimits(process.env),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.

@@ -1,6 +1,13 @@
 // Per-call options for client-node's generated APIs. client-node puts no timeout on a request, and a Lease renewal
 // or a state write that hangs must give up in time: an abort signal set by a request middleware does it.
-import { ApiException, Observable, type ConfigurationOptions, type ObservableMiddleware, type RequestContext, type ResponseContext } from "@kubernetes/client-node";
+import {
+  ApiException,
+  Observable,
+  type ConfigurationOptions,
+  type ObservableMiddleware,
+  type RequestContext,
+  type ResponseContext,
+} from "@kubernetes/client-node";
 
 /**
  * Call options that abort the request after `timeoutMs` and when `signal` aborts (a caller on an injected clock

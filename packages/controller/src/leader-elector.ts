@@ -68,7 +68,8 @@ export interface LeaseElectionStatus {
 }
 
 /** The fields that make up the record, as a comparable text. */
-const recordText = (r: LeaderElectionRecord): string => JSON.stringify([r.holderIdentity, r.leaseDurationSeconds, r.acquireTime ?? null, r.renewTime ?? null, r.leaseTransitions]);
+const recordText = (r: LeaderElectionRecord): string =>
+  JSON.stringify([r.holderIdentity, r.leaseDurationSeconds, r.acquireTime ?? null, r.renewTime ?? null, r.leaseTransitions]);
 
 /** client-go's LeaderElector on an injected clock. */
 export class LeaderElector {
@@ -118,7 +119,13 @@ export class LeaderElector {
 
   /** What the elector knows now (checks the renew deadline first). */
   status(): LeaseElectionStatus {
-    return { leading: this.isLeader(), decided: this.#decided, holder: this.#holder, leaseTransitions: this.#record?.leaseTransitions ?? 0, lastRenewAt: this.#lastRenewWallAt };
+    return {
+      leading: this.isLeader(),
+      decided: this.#decided,
+      holder: this.#holder,
+      leaseTransitions: this.#record?.leaseTransitions ?? 0,
+      lastRenewAt: this.#lastRenewWallAt,
+    };
   }
 
   /** Stops the loops; with `release` and the lock held, hands it back so another candidate takes over at once. */
@@ -173,7 +180,13 @@ export class LeaderElector {
       }
       const current = await lock.get(signal);
       if (!current) {
-        const fresh = { holderIdentity: identity, leaseDurationSeconds: this.#durationSeconds, acquireTime: wallNow, renewTime: wallNow, leaseTransitions: 0 };
+        const fresh = {
+          holderIdentity: identity,
+          leaseDurationSeconds: this.#durationSeconds,
+          acquireTime: wallNow,
+          renewTime: wallNow,
+          leaseTransitions: 0,
+        };
         this.#renewed(await lock.create(fresh, signal), started, wallNow);
         return;
       }
@@ -189,7 +202,8 @@ export class LeaderElector {
       if (this.#stopping.signal.aborted) return;
       const log = { lease: lock.describe(), err: (error as Error).message, leading: this.#leading };
       // A conflict: another candidate wrote between our read and our write; not a failure of ours.
-      if (error instanceof LeaseLockError && error.code === "lease_conflict") logger.debug(log, "lease changed under us; reading it again next round");
+      if (error instanceof LeaseLockError && error.code === "lease_conflict")
+        logger.debug(log, "lease changed under us; reading it again next round");
       else logger.warn(log, renewing ? "lease renewal failed" : "lease acquisition attempt failed");
       this.isLeader();
     } finally {
@@ -249,7 +263,12 @@ export class LeaderElector {
     this.#leading = false;
     this.#clock.clearTimeout(this.#deadlineTimer);
     this.#options.logger[reason === "released" ? "info" : "warn"](
-      { lease: this.#options.lock.describe(), identity: this.#options.identity, reason, lastRenewAt: new Date(this.#lastRenewWallAt).toISOString() },
+      {
+        lease: this.#options.lock.describe(),
+        identity: this.#options.identity,
+        reason,
+        lastRenewAt: new Date(this.#lastRenewWallAt).toISOString(),
+      },
       "stopped leading",
     );
     this.#options.onStoppedLeading?.(reason);
@@ -264,7 +283,10 @@ export class LeaderElector {
       const now = this.#clock.wallNow();
       const { signal, done } = this.#deadline(Math.max(1000, retryPeriodMs), false);
       try {
-        this.#record = await lock.update({ ...record, holderIdentity: "", leaseDurationSeconds: 1, acquireTime: now, renewTime: now }, signal);
+        this.#record = await lock.update(
+          { ...record, holderIdentity: "", leaseDurationSeconds: 1, acquireTime: now, renewTime: now },
+          signal,
+        );
         this.#holder = undefined;
         logger.info({ lease: lock.describe() }, "lease released");
         return;

@@ -1,30 +1,15 @@
 // Leader election on a coordination.k8s.io/v1 Lease: the elector (leader-elector.ts, the algorithm) over a Lease lock
 // (lease-lock.ts, the API calls), composed as the controller uses it.
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { Logger } from "pino";
-import { LeaderElector, type ElectionClock, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
+import { LeaderElector, type LeaderElectorOptions, type LeaseElectionStatus } from "./leader-elector.js";
 import { KubeLeaseLock } from "./lease-lock.js";
 
-/** Settings of the election (client-go's defaults as used by controller-runtime: 15 s, 10 s, 2 s). */
-export interface LeaseElectionOptions {
+/** Settings of the election: the elector's, and where its Lease is (client-go's defaults: 15 s, 10 s, 2 s). */
+export type LeaseElectionOptions = Omit<LeaderElectorOptions, "lock"> & {
   kubeConfig: KubeConfig;
   namespace: string;
   name: string;
-  /** This candidate's identity (the pod name). */
-  identity: string;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-  logger: Logger;
-  /** Default: the process's clocks and timers. */
-  clock?: ElectionClock;
-  /** Called when this candidate becomes the leader. */
-  onStartedLeading?: () => void;
-  /** Called, synchronously, the moment this candidate stops leading (lost, expired, or released). */
-  onStoppedLeading?: (reason: StoppedLeadingReason) => void;
-  /** Called when the observed holder changes (including to nobody). */
-  onNewLeader?: (identity: string | undefined) => void;
-}
+};
 
 /** A leader election on one Lease. */
 export class LeaseElection {

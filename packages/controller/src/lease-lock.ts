@@ -103,7 +103,12 @@ export class KubeLeaseLock implements LeaseLock {
   }
 
   async create(record: LeaderElectionRecord, signal: AbortSignal): Promise<LeaderElectionRecord> {
-    const body: V1Lease = { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: this.#name, namespace: this.#namespace }, spec: specOf(record) };
+    const body: V1Lease = {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: this.#name, namespace: this.#namespace },
+      spec: specOf(record),
+    };
     try {
       this.#lease = await this.#api.createNamespacedLease({ namespace: this.#namespace, body }, callOptions(undefined, signal));
       return recordOf(this.#lease);
@@ -113,10 +118,14 @@ export class KubeLeaseLock implements LeaseLock {
   }
 
   async update(record: LeaderElectionRecord, signal: AbortSignal): Promise<LeaderElectionRecord> {
-    if (!this.#lease) throw new LeaseLockError("lease_call_failed", `lease ${this.describe()}: update before the lease was read or created`);
+    if (!this.#lease)
+      throw new LeaseLockError("lease_call_failed", `lease ${this.describe()}: update before the lease was read or created`);
     try {
       const body: V1Lease = { ...this.#lease, spec: specOf(record) };
-      this.#lease = await this.#api.replaceNamespacedLease({ name: this.#name, namespace: this.#namespace, body }, callOptions(undefined, signal));
+      this.#lease = await this.#api.replaceNamespacedLease(
+        { name: this.#name, namespace: this.#namespace, body },
+        callOptions(undefined, signal),
+      );
       return recordOf(this.#lease);
     } catch (error) {
       throw this.#failure(error, "updating");

@@ -40,7 +40,8 @@ export function payloadBytes(payload: { data?: Record<string, string>; binaryDat
   return bytes;
 }
 
-const base64 = (binary: Record<string, Buffer | null>) => Object.fromEntries(Object.entries(binary).map(([k, v]) => [k, v === null ? null : v.toString("base64")]));
+const base64 = (binary: Record<string, Buffer | null>) =>
+  Object.fromEntries(Object.entries(binary).map(([k, v]) => [k, v === null ? null : v.toString("base64")]));
 
 /** ConfigMaps of one namespace, as the state store uses them. */
 export class StateConfigMaps {
@@ -79,13 +80,23 @@ export class StateConfigMaps {
     };
     const options = callOptions(this.timeoutMs);
     return this.#written(name, () =>
-      version === null ? this.#api.createNamespacedConfigMap({ namespace: this.namespace, body }, options) : this.#api.replaceNamespacedConfigMap({ name, namespace: this.namespace, body }, options),
+      version === null
+        ? this.#api.createNamespacedConfigMap({ namespace: this.namespace, body }, options)
+        : this.#api.replaceNamespacedConfigMap({ name, namespace: this.namespace, body }, options),
     );
   }
 
   /** Merges `data` and `binaryData` (null removes a key) into the ConfigMap if still at `version`. */
-  async patch(name: string, version: string, patch: { data?: Record<string, string>; binaryData?: Record<string, Buffer | null> }): Promise<string> {
-    const body = { metadata: { resourceVersion: version }, ...(patch.data && { data: patch.data }), ...(patch.binaryData && { binaryData: base64(patch.binaryData) }) };
+  async patch(
+    name: string,
+    version: string,
+    patch: { data?: Record<string, string>; binaryData?: Record<string, Buffer | null> },
+  ): Promise<string> {
+    const body = {
+      metadata: { resourceVersion: version },
+      ...(patch.data && { data: patch.data }),
+      ...(patch.binaryData && { binaryData: base64(patch.binaryData) }),
+    };
     const options = setHeaderOptions("Content-Type", PatchStrategy.MergePatch, callOptions(this.timeoutMs));
     return this.#written(name, () => this.#api.patchNamespacedConfigMap({ name, namespace: this.namespace, body }, options));
   }

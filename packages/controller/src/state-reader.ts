@@ -36,7 +36,12 @@ const MAX_HEAD_READS = 6;
  * Reads the committed state. `held` (the state read or written last) spares reading shards whose slot and checksum
  * have not changed.
  */
-export async function readCommittedState(maps: StateConfigMaps, who: StateIdentity, logger: Logger, held: CommittedState | undefined): Promise<CommittedState> {
+export async function readCommittedState(
+  maps: StateConfigMaps,
+  who: StateIdentity,
+  logger: Logger,
+  held: CommittedState | undefined,
+): Promise<CommittedState> {
   for (let attempt = 1; ; attempt++) {
     const head = await maps.read(who.name);
     if (!head) return stateToRewrite(null);
@@ -46,7 +51,14 @@ export async function readCommittedState(maps: StateConfigMaps, who: StateIdenti
 }
 
 /** The state a head names; undefined when a shard changed under us and the head should be read again. */
-async function readHead(maps: StateConfigMaps, who: StateIdentity, logger: Logger, held: CommittedState | undefined, head: V1ConfigMap, lastAttempt: boolean) {
+async function readHead(
+  maps: StateConfigMaps,
+  who: StateIdentity,
+  logger: Logger,
+  held: CommittedState | undefined,
+  head: V1ConfigMap,
+  lastAttempt: boolean,
+) {
   const where = `${who.namespace}/${who.name}`;
   const version = head.metadata?.resourceVersion ?? null;
   const data = head.data ?? {};
@@ -73,7 +85,9 @@ async function readHead(maps: StateConfigMaps, who: StateIdentity, logger: Logge
         // A later compaction may have reused the slot since this head was read: read the head again.
         const again = await maps.read(who.name);
         if ((again?.metadata?.resourceVersion ?? null) !== version && !lastAttempt) return undefined;
-        throw new AcknowledgedStateFormatError(`shard ${index} (${slotName(who.name, index, ref.slot!)}) does not hold what the head names`);
+        throw new AcknowledgedStateFormatError(
+          `shard ${index} (${slotName(who.name, index, ref.slot!)}) does not hold what the head names`,
+        );
       }
       shards.push({ ref, content });
     }
@@ -81,7 +95,15 @@ async function readHead(maps: StateConfigMaps, who: StateIdentity, logger: Logge
     const seqs = segmentSeqs(Object.keys(binary));
     for (const seq of seqs) applySegment(journal, decodePart(binary, segmentPrefix(seq)));
     const journalBytes = Object.values(binary).reduce((n, v) => n + Buffer.byteLength(v, "base64"), 0);
-    return { version, rewrite: false, shards, journal, seq: Math.max(Number(data.journal) || 0, ...seqs), data, journalBytes } satisfies CommittedState;
+    return {
+      version,
+      rewrite: false,
+      shards,
+      journal,
+      seq: Math.max(Number(data.journal) || 0, ...seqs),
+      data,
+      journalBytes,
+    } satisfies CommittedState;
   } catch (error) {
     if (!(error instanceof AcknowledgedStateFormatError)) throw error;
     logger.error({ configMap: where, err: error.message, code: error.code }, "acknowledged state unreadable; starting without it");
@@ -90,7 +112,13 @@ async function readHead(maps: StateConfigMaps, who: StateIdentity, logger: Logge
 }
 
 /** A shard's content when its slot holds what `ref` names (taken from `held` when it names the same). */
-async function readShard(maps: StateConfigMaps, name: string, held: CommittedState | undefined, index: number, ref: ShardRef): Promise<ShardContent | undefined> {
+async function readShard(
+  maps: StateConfigMaps,
+  name: string,
+  held: CommittedState | undefined,
+  index: number,
+  ref: ShardRef,
+): Promise<ShardContent | undefined> {
   const mine = held?.shards[index];
   if (mine?.ref && mine.ref.slot === ref.slot && mine.ref.checksum === ref.checksum) return mine.content;
   const slot = await maps.read(slotName(name, index, ref.slot!));

@@ -11,7 +11,13 @@ import { ShiplogError } from "@shiplog/client";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
-import { AcknowledgedStateFormatError, decodeRecordSet, encodeAcknowledgedState, type DecodedRecordSet, type EncodedAcknowledgedState } from "./acknowledged-state-encoding.js";
+import {
+  AcknowledgedStateFormatError,
+  decodeRecordSet,
+  encodeAcknowledgedState,
+  type DecodedRecordSet,
+  type EncodedAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
 
 /** `data.format` of a head ConfigMap. */
 export const STATE_LAYOUT = "shiplog-state v3";
@@ -98,7 +104,12 @@ export function shardOf(key: string, partitions: number): number {
 
 /** binaryData keys of a stored record set pair: `prefix` "" in a shard slot (and the single ConfigMap of v1/v2). */
 export function partKeys(prefix: string): { records: string; digests: string; inFlight: string; inFlightDigests: string } {
-  return { records: `${prefix}records.gz`, digests: `${prefix}digests`, inFlight: `${prefix}in-flight.gz`, inFlightDigests: `${prefix}in-flight-digests` };
+  return {
+    records: `${prefix}records.gz`,
+    digests: `${prefix}digests`,
+    inFlight: `${prefix}in-flight.gz`,
+    inFlightDigests: `${prefix}in-flight-digests`,
+  };
 }
 
 /** The key prefix of journal segment `seq`. */
@@ -151,7 +162,10 @@ export function encodePart(prefix: string, changes: RecordChanges, always = fals
 }
 
 /** Decodes what encodePart wrote (missing sets are empty); `checksum` as encodePart computed it when both are present. */
-export function decodePart(binaryData: Record<string, string>, prefix: string): { records?: DecodedRecordSet; inFlight?: DecodedRecordSet; checksum: string } {
+export function decodePart(
+  binaryData: Record<string, string>,
+  prefix: string,
+): { records?: DecodedRecordSet; inFlight?: DecodedRecordSet; checksum: string } {
   const keys = partKeys(prefix);
   const set = (textKey: string, digestKey: string) => {
     const text = binaryData[textKey];
@@ -190,7 +204,9 @@ const shardRefSchema = z.object({
 
 /** The head's shard table as text (`data.shards`): one JSON object per line, in shard order. */
 export function formatShardTable(shards: readonly ShardRef[]): string {
-  return `[\n${shards.map((s) => JSON.stringify({ slot: s.slot, checksum: s.checksum, records: s.records, inFlight: s.inFlight, bytes: s.bytes, versions: s.versions })).join(",\n")}\n]`;
+  const line = (s: ShardRef) =>
+    JSON.stringify({ slot: s.slot, checksum: s.checksum, records: s.records, inFlight: s.inFlight, bytes: s.bytes, versions: s.versions });
+  return `[\n${shards.map(line).join(",\n")}\n]`;
 }
 
 /** Reads `data.shards` and `data.partitions`; throws AcknowledgedStateFormatError when they do not make a table. */
@@ -238,7 +254,8 @@ export class AcknowledgedStateTooLargeError extends ShiplogError {
   ) {
     super(
       "acknowledged_state_too_large",
-      `acknowledged state of ${records} records does not fit in ${maxShards} shard ConfigMaps: a shard would need ${bytes} bytes, over ${shardMaxBytes}; ` +
+      `acknowledged state of ${records} records does not fit in ${maxShards} shard ConfigMaps: ` +
+        `a shard would need ${bytes} bytes, over ${shardMaxBytes}; ` +
         "raise --state-max-shards / SHIPLOG_STATE_MAX_SHARDS (chart: state.maxShards), or narrow the namespaces or label selector",
     );
   }
@@ -253,7 +270,11 @@ export function planCompaction(base: CompactionBase, limits: Pick<StateLimits, "
   let partitions = Math.max(1, Math.min(base.partitions, limits.maxShards));
   let respread = base.rewrite || partitions !== base.partitions;
   // A rewrite starts from an estimate, rather than encoding everything once per doubling.
-  if (base.rewrite) partitions = Math.min(limits.maxShards, Math.max(partitions, 2 ** Math.ceil(Math.log2(Math.max(1, (1.1 * estimateBytes(base)) / limits.shardMaxBytes)))));
+  if (base.rewrite)
+    partitions = Math.min(
+      limits.maxShards,
+      Math.max(partitions, 2 ** Math.ceil(Math.log2(Math.max(1, (1.1 * estimateBytes(base)) / limits.shardMaxBytes)))),
+    );
   for (;;) {
     const contents = respread ? spread(base, partitions) : fold(base);
     const planned = contents.map(({ content, changed }, index) => plan(index, content, changed || respread, base.shards[index]?.ref));
@@ -261,7 +282,13 @@ export function planCompaction(base: CompactionBase, limits: Pick<StateLimits, "
     if (largest <= limits.shardMaxBytes) return planned;
     // Shards are about even (a hash): grow at once by the factor the largest is over, plus a margin for unevenness.
     const next = Math.min(partitions * 2 ** Math.ceil(Math.log2((1.1 * largest) / limits.shardMaxBytes)), limits.maxShards);
-    if (next === partitions) throw new AcknowledgedStateTooLargeError(largest, planned.reduce((n, p) => n + p.ref.records, 0), limits.maxShards, limits.shardMaxBytes);
+    if (next === partitions)
+      throw new AcknowledgedStateTooLargeError(
+        largest,
+        planned.reduce((n, p) => n + p.ref.records, 0),
+        limits.maxShards,
+        limits.shardMaxBytes,
+      );
     partitions = next;
     respread = true;
   }
@@ -298,13 +325,19 @@ function fold(base: CompactionBase): { content: ShardContent; changed: boolean }
   return Array.from({ length: partitions }, (_, i) => {
     const content = base.shards[i]?.content ?? { records: [], inFlight: [] };
     const changed = records[i]!.size > 0 || inFlight[i]!.size > 0;
-    return { content: changed ? { records: applyTo(content.records, records[i]!), inFlight: applyTo(content.inFlight, inFlight[i]!) } : content, changed };
+    return {
+      content: changed ? { records: applyTo(content.records, records[i]!), inFlight: applyTo(content.inFlight, inFlight[i]!) } : content,
+      changed,
+    };
   });
 }
 
 /** Every record (journal applied) spread over `partitions` shards anew. */
 function spread(base: CompactionBase, partitions: number): { content: ShardContent; changed: boolean }[] {
-  const out = Array.from({ length: partitions }, () => ({ content: { records: [] as AcknowledgedRecord[], inFlight: [] as AcknowledgedRecord[] }, changed: true }));
+  const out = Array.from({ length: partitions }, () => ({
+    content: { records: [] as AcknowledgedRecord[], inFlight: [] as AcknowledgedRecord[] },
+    changed: true,
+  }));
   const all = (pick: (c: ShardContent) => AcknowledgedRecord[], changes: Map<string, AcknowledgedRecord | null>) =>
     applyTo(
       base.shards.flatMap((s) => pick(s.content)),
@@ -328,9 +361,31 @@ function plan(index: number, content: ShardContent, changed: boolean, old: Shard
   const empty = content.records.length === 0 && content.inFlight.length === 0;
   const toMap = (list: AcknowledgedRecord[]) => new Map(list.map((r) => [r.key, r] as const));
   const part = encodePart("", { records: toMap(content.records), inFlight: toMap(content.inFlight) }, true);
-  const ref: ShardRef = { slot: null, checksum: part.checksum, records: content.records.length, inFlight: content.inFlight.length, bytes: part.bytes, versions };
+  const ref: ShardRef = {
+    slot: null,
+    checksum: part.checksum,
+    records: content.records.length,
+    inFlight: content.inFlight.length,
+    bytes: part.bytes,
+    versions,
+  };
   if (empty) return { index, content, ref };
   // The spare slot: never the one the head names now, so a crash before the head update leaves the current intact.
   const slot: Slot = old?.slot === "a" ? "b" : "a";
   return { index, content, ref: { ...ref, slot }, write: { slot, part } };
+}
+
+/** TEST ONLY: `SHIPLOG_TEST_STATE_LIMITS=head=<bytes>,shard=<bytes>` shrinks the layout's limits (crash-matrix test). */
+export function testStateLimits(env: Readonly<Record<string, string | undefined>>): Partial<Omit<StateLimits, "maxShards">> | undefined {
+  const value = env.SHIPLOG_TEST_STATE_LIMITS;
+  if (!value) return undefined;
+  const limits: Partial<Omit<StateLimits, "maxShards">> = {};
+  for (const pair of value.split(",")) {
+    const [key, bytes] = pair.split("=");
+    const n = Number(bytes);
+    if (!Number.isInteger(n) || n < 0 || (key !== "head" && key !== "shard"))
+      throw new RangeError("SHIPLOG_TEST_STATE_LIMITS: expected head=<bytes>,shard=<bytes>");
+    limits[key === "head" ? "headMaxBytes" : "shardMaxBytes"] = n;
+  }
+  return limits;
 }

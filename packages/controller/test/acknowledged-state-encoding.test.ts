@@ -14,9 +14,21 @@ import { bigState, byKey, digest, record } from "./state-fixtures.js";
 describe("acknowledged state encoding", () => {
   it("round-trips every field exactly, across environments, with tabs, newlines, backslashes and empty strings", () => {
     const records = [
-      record({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, { deployment_name: "shop-web-app", version: "1.25", tags: { team: "shop" }, runtime_risks: ["internet-exposed", "sensitive-data"], github_repository: "web" }),
+      record(
+        { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" },
+        {
+          deployment_name: "shop-web-app",
+          version: "1.25",
+          tags: { team: "shop" },
+          runtime_risks: ["internet-exposed", "sensitive-data"],
+          github_repository: "web",
+        },
+      ),
       record({ logicalEnvironment: "production" }, { deployment_name: "shop-web-app" }),
-      record({ logicalEnvironment: "staging", physicalEnvironment: "" }, { deployment_name: "odd\tname\nwith\\escapes", tags: { "k\t": "v\nw\\" }, version: "" }),
+      record(
+        { logicalEnvironment: "staging", physicalEnvironment: "" },
+        { deployment_name: "odd\tname\nwith\\escapes", tags: { "k\t": "v\nw\\" }, version: "" },
+      ),
       record({ logicalEnvironment: "pre\tprod" }, { deployment_name: "x", name: "docker.io/library/nginx", digest: digest("x") }),
     ];
     const decoded = decodeAcknowledgedState(encodeAcknowledgedState(records));
@@ -29,7 +41,9 @@ describe("acknowledged state encoding", () => {
 
   it("keeps only deployed records (a decommissioned one has nothing left to do)", () => {
     const group = { logicalEnvironment: "production" };
-    const decoded = decodeAcknowledgedState(encodeAcknowledgedState([record(group, { deployment_name: "a" }), record(group, { deployment_name: "b", status: "decommissioned" })]));
+    const decoded = decodeAcknowledgedState(
+      encodeAcknowledgedState([record(group, { deployment_name: "a" }), record(group, { deployment_name: "b", status: "decommissioned" })]),
+    );
     expect(decoded.map((r) => r.entry.deployment_name)).toEqual(["a"]);
   });
 
@@ -50,7 +64,11 @@ describe("acknowledged state encoding", () => {
     const attempts = [
       () => decodeAcknowledgedState({ text: Buffer.from("not gzip"), digests: Buffer.alloc(0) }),
       () => decodeAcknowledgedState({ text: gzipSync("shiplog-acknowledged v9\n"), digests: Buffer.alloc(0) }),
-      () => decodeAcknowledgedState({ text: gzipSync("shiplog-acknowledged v1\nrecords 1\nenvironments 1\nproduction\t\ncolumn group\n0\n"), digests: Buffer.alloc(32) }),
+      () =>
+        decodeAcknowledgedState({
+          text: gzipSync("shiplog-acknowledged v1\nrecords 1\nenvironments 1\nproduction\t\ncolumn group\n0\n"),
+          digests: Buffer.alloc(32),
+        }),
       () => decodeAcknowledgedState({ text: good.text, digests: Buffer.alloc(31) }),
     ];
     for (const attempt of attempts) {
@@ -81,12 +99,17 @@ describe("acknowledged state encoding", () => {
     const lines = gunzipSync(encodeAcknowledgedState(records).text).toString("utf8").split("\n");
     expect(lines[0]).toBe("shiplog-acknowledged v3");
     lines[0] = "shiplog-acknowledged v2";
-    expect(byKey(decodeAcknowledgedState({ text: gzipSync(lines.join("\n")), digests: encodeAcknowledgedState(records).digests }))).toEqual(byKey(records));
+    expect(byKey(decodeAcknowledgedState({ text: gzipSync(lines.join("\n")), digests: encodeAcknowledgedState(records).digests }))).toEqual(
+      byKey(records),
+    );
   });
 
   it("v3 carries removals (a journal segment's deleted keys) beside records; a removal takes no digest", () => {
     const kept = [record({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, { deployment_name: "web" })];
-    const removed = [recordKey({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, "gone"), recordKey({ logicalEnvironment: "staging" }, "odd\tname")];
+    const removed = [
+      recordKey({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, "gone"),
+      recordKey({ logicalEnvironment: "staging" }, "odd\tname"),
+    ];
     const encoded = encodeAcknowledgedState(kept, removed);
     expect(encoded.records).toBe(1);
     expect(encoded.digests.length).toBe(32);
@@ -100,7 +123,9 @@ describe("acknowledged state encoding", () => {
 
   it("is canonical: the same records in any order, with tags in any key order, give the same bytes and checksum", () => {
     const records = bigState(2_000);
-    const shuffled = [...records].reverse().map((r) => ({ ...r, entry: { ...r.entry, tags: Object.fromEntries(Object.entries(r.entry.tags ?? {}).reverse()) } }));
+    const shuffled = [...records]
+      .reverse()
+      .map((r) => ({ ...r, entry: { ...r.entry, tags: Object.fromEntries(Object.entries(r.entry.tags ?? {}).reverse()) } }));
     const a = encodeAcknowledgedState(records);
     const b = encodeAcknowledgedState(shuffled);
     expect(b.checksum).toBe(a.checksum);

@@ -1,7 +1,7 @@
 // The ConfigMap store against the fake cluster's ConfigMap API (409 on create-when-exists and on a stale
 // resourceVersion, merge patches, the 1 MiB limit): the head and its journal, the shards, migration from the
 // single-ConfigMap format, conflicts, and a write cut short at each step of a compaction.
-import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api } from "@kubernetes/client-node";
 import {
   AcknowledgedStateTooLargeError,
   ConfigMapAcknowledgedStore,
@@ -12,28 +12,18 @@ import {
   type ConfigMapStoreOptions,
   type StateWriteStep,
 } from "@shiplog/controller";
-import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GROUP, bigState, byKey, record } from "./state-fixtures.js";
+import { useFakeCluster } from "./fake-cluster-fixture.js";
 
 const NAMESPACE = "shiplog";
 /** Limits that make a few records compact before every append and spread over several shards. */
 const TINY = { headMaxBytes: 0, shardMaxBytes: 1_500 };
-let cluster: FakeCluster;
-let kubeConfig: KubeConfig;
+const fake = useFakeCluster(NAMESPACE);
+const kubeConfig = fake.kubeConfig;
 let counter = 0;
-
-beforeAll(async () => {
-  cluster = await startFakeCluster({ nodes: ["node-1"] });
-  await cluster.script.ensureNamespace(NAMESPACE);
-  kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(cluster.kubeconfig);
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
 
 function store(name: string, options: Partial<ConfigMapStoreOptions> = {}): ConfigMapAcknowledgedStore {
   return new ConfigMapAcknowledgedStore({
@@ -51,11 +41,23 @@ function store(name: string, options: Partial<ConfigMapStoreOptions> = {}): Conf
 }
 
 const acked = (name: string, seed = name, status: "deployed" | "decommissioned" = "deployed"): AcknowledgedRecord =>
-  record(GROUP, { deployment_name: name, name: `ghcr.io/acme/${name}`, digest: bigState(1, seed)[0]!.entry.digest, version: "1.0", status, github_repository: "web", tags: { team: "shop" } });
+  record(GROUP, {
+    deployment_name: name,
+    name: `ghcr.io/acme/${name}`,
+    digest: bigState(1, seed)[0]!.entry.digest,
+    version: "1.0",
+    status,
+    github_repository: "web",
+    tags: { team: "shop" },
+  });
 type StoredConfigMap = { metadata: { resourceVersion: string }; data: Record<string, string>; binaryData?: Record<string, string> };
-const configMap = (name: string) => cluster.store.get("configmaps", NAMESPACE, name) as StoredConfigMap | undefined;
-const stateMaps = (name: string) => cluster.store.list("configmaps", { namespace: NAMESPACE }).filter((c) => c.metadata.name === name || c.metadata.name.startsWith(`${name}-shard-`));
-const shardTable = (name: string) => JSON.parse(configMap(name)!.data.shards!) as { slot: "a" | "b" | null; checksum: string; records: number }[];
+const configMap = (name: string) => fake.cluster.store.get("configmaps", NAMESPACE, name) as StoredConfigMap | undefined;
+const stateMaps = (name: string) =>
+  fake.cluster.store
+    .list("configmaps", { namespace: NAMESPACE })
+    .filter((c) => c.metadata.name === name || c.metadata.name.startsWith(`${name}-shard-`));
+const shardTable = (name: string) =>
+  JSON.parse(configMap(name)!.data.shards!) as { slot: "a" | "b" | null; checksum: string; records: number }[];
 const nextName = () => `state-${++counter}`;
 const reread = async (name: string, options: Partial<ConfigMapStoreOptions> = {}) => {
   const s = store(name, options);
@@ -74,7 +76,16 @@ describe("ConfigMapAcknowledgedStore", () => {
     a.acknowledge([acked("shop-web-app"), acked("shop-api-app"), acked("shop-db-app")]);
     const info = await a.write();
     const head = configMap(name)!;
-    expect(head.data).toMatchObject({ format: "shiplog-state v3", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "in-flight": "0", "written-by": "pod-a", partitions: "1" });
+    expect(head.data).toMatchObject({
+      format: "shiplog-state v3",
+      org: "acme",
+      cluster: "prod",
+      "api-url": "https://api.github.com",
+      records: "3",
+      "in-flight": "0",
+      "written-by": "pod-a",
+      partitions: "1",
+    });
     // A small state lives in the head's journal: no shard ConfigMap yet.
     expect(Object.keys(head.binaryData!).sort()).toEqual(["journal-000001.digests", "journal-000001.records.gz"]);
     expect(shardTable(name)).toMatchObject([{ slot: null, records: 0 }]);
@@ -101,7 +112,9 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect((await b.write())?.conflicts).toBe(1);
     a.acknowledge([acked("from-a", "from-a-v2")]);
     expect((await a.write())?.conflicts).toBe(1);
-    expect(byKey((await reread(name)).all().values())).toEqual(byKey([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")]));
+    expect(byKey((await reread(name)).all().values())).toEqual(
+      byKey([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")]),
+    );
   });
 
   it("a create racing another create (409 AlreadyExists) reads the winner's state and merges", async () => {
@@ -131,7 +144,11 @@ describe("ConfigMapAcknowledgedStore", () => {
     const api = kubeConfig.makeApiClient(CoreV1Api);
     const current = await api.readNamespacedConfigMap({ name, namespace: NAMESPACE });
     const segment = Object.keys(current.binaryData ?? {}).find((k) => k.endsWith("records.gz"))!;
-    await api.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, [segment]: Buffer.from("garbage").toString("base64") } } });
+    await api.replaceNamespacedConfigMap({
+      name,
+      namespace: NAMESPACE,
+      body: { ...current, binaryData: { ...current.binaryData, [segment]: Buffer.from("garbage").toString("base64") } },
+    });
     expect((await reread(name)).all().size).toBe(0);
   });
 
@@ -171,16 +188,27 @@ describe("ConfigMapAcknowledgedStore", () => {
     const records = bigState(300);
     const intents = bigState(5, "intent");
     const v2 = encodeAcknowledgedState(records);
-    const asV = (text: Buffer, header: string) => gzipSync(gunzipSync(text).toString("utf8").replace(/^shiplog-acknowledged v3/, header));
+    const asV = (text: Buffer, header: string) =>
+      gzipSync(
+        gunzipSync(text)
+          .toString("utf8")
+          .replace(/^shiplog-acknowledged v3/, header),
+      );
     const flight = encodeAcknowledgedState(intents);
     const api = kubeConfig.makeApiClient(CoreV1Api);
     for (const version of ["v2", "v1"] as const) {
       const name = nextName();
       const lines = gunzipSync(v2.text).toString("utf8").split("\n");
       // v1: no digest dictionary, one digest per record in record order.
-      const v1Text = gzipSync([...lines.slice(0, lines.indexOf("column digest_ref")), ""].join("\n").replace(/^shiplog-acknowledged v3/, "shiplog-acknowledged v1"));
+      const v1Text = gzipSync(
+        [...lines.slice(0, lines.indexOf("column digest_ref")), ""]
+          .join("\n")
+          .replace(/^shiplog-acknowledged v3/, "shiplog-acknowledged v1"),
+      );
       const v1Digests = Buffer.concat(
-        [...records].sort((x, y) => (x.entry.deployment_name < y.entry.deployment_name ? -1 : 1)).map((r) => Buffer.from(r.entry.digest.slice(7), "hex")),
+        [...records]
+          .sort((x, y) => (x.entry.deployment_name < y.entry.deployment_name ? -1 : 1))
+          .map((r) => Buffer.from(r.entry.digest.slice(7), "hex")),
       );
       const binaryData: Record<string, string> =
         version === "v2"
@@ -191,7 +219,13 @@ describe("ConfigMapAcknowledgedStore", () => {
               "in-flight-digests": flight.digests.toString("base64"),
             }
           : { "records.gz": v1Text.toString("base64"), digests: v1Digests.toString("base64") };
-      const data = { format: `shiplog-acknowledged ${version}`, org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "300" };
+      const data = {
+        format: `shiplog-acknowledged ${version}`,
+        org: "acme",
+        cluster: "prod",
+        "api-url": "https://api.github.com",
+        records: "300",
+      };
       await api.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name }, data, binaryData } });
 
       const s = await reread(name, { limits: { shardMaxBytes: 8_000 } });
@@ -227,7 +261,9 @@ describe("ConfigMapAcknowledgedStore", () => {
     const writes: NonNullable<Awaited<ReturnType<typeof s.write>>>[] = [];
     for (let round = 0; round < 6; round++) {
       const digests = bigState(1_000, `round-${round}`);
-      const changed = records.slice(round * 1_000, (round + 1) * 1_000).map((r, i) => ({ ...r, entry: { ...r.entry, digest: digests[i]!.entry.digest } }));
+      const changed = records
+        .slice(round * 1_000, (round + 1) * 1_000)
+        .map((r, i) => ({ ...r, entry: { ...r.entry, digest: digests[i]!.entry.digest } }));
       s.intend(changed);
       writes.push((await s.write())!);
       s.acknowledge(changed);
@@ -235,7 +271,10 @@ describe("ConfigMapAcknowledgedStore", () => {
     }
     const appends = writes.filter((w) => w.compactions === 0);
     if (process.env.SHIPLOG_TEST_FIGURES) {
-      console.log(`20,000 records: ${cold.shards} shards, ${cold.bytes} B stored; writes of a round: ${writes.map((w) => `${w.written} B${w.compactions ? " (compaction)" : ""}`).join(", ")}`);
+      console.log(
+        `20,000 records: ${cold.shards} shards, ${cold.bytes} B stored; writes of a round: ` +
+          writes.map((w) => `${w.written} B${w.compactions ? " (compaction)" : ""}`).join(", "),
+      );
     }
     // Most writes are one merge patch of about 40 bytes an entry (its digest is 32): nothing like the 0.75 MB state.
     expect(appends.length).toBeGreaterThanOrEqual(writes.length - 3);
@@ -263,7 +302,7 @@ describe("ConfigMapAcknowledgedStore", () => {
   });
 
   for (const step of ["shard-written", "before-head-switch"] as const) {
-    it(`a compaction cut short at ${step} leaves the previous state whole; the next writer overwrites the spare slots it left`, async () => {
+    it(`a compaction cut short at ${step} leaves the previous state whole; the next writer overwrites the slots it left`, async () => {
       const name = nextName();
       const all = bigState(60);
       const [first, flying, more] = [all.slice(0, 30), all.slice(30, 50), all.slice(50)];
@@ -285,7 +324,9 @@ describe("ConfigMapAcknowledgedStore", () => {
       armed = false;
       // The head did not move: a new reader gets exactly what was committed, the half-written slots unseen.
       expect(configMap(name)!.metadata.resourceVersion).toBe(before);
-      const leftOver = stateMaps(name).filter((c) => c.metadata.name !== name && configMap(c.metadata.name)!.data["written-by"] === "pod-crash").map((c) => c.metadata.name);
+      const leftOver = stateMaps(name)
+        .filter((c) => c.metadata.name !== name && configMap(c.metadata.name)!.data["written-by"] === "pod-crash")
+        .map((c) => c.metadata.name);
       expect(leftOver.length).toBeGreaterThan(0);
       const after = await reread(name, { limits: TINY });
       expect(byKey(after.all().values())).toEqual(byKey(first));
@@ -319,7 +360,9 @@ describe("ConfigMapAcknowledgedStore", () => {
     b.acknowledge(bigState(3, "from-b"));
     expect((await b.write())!.conflicts).toBeGreaterThanOrEqual(1);
     const final = await reread(name);
-    expect(byKey(final.all().values())).toEqual(byKey([...bigState(20), ...bigState(4, "from-a"), ...bigState(2, "from-a-2"), ...bigState(3, "from-b")]));
+    expect(byKey(final.all().values())).toEqual(
+      byKey([...bigState(20), ...bigState(4, "from-a"), ...bigState(2, "from-a-2"), ...bigState(3, "from-b")]),
+    );
   });
 
   it("a shard slot that does not hold what the head names is not used (checksums): the state is reported unreadable", async () => {
@@ -336,7 +379,14 @@ describe("ConfigMapAcknowledgedStore", () => {
     const api = kubeConfig.makeApiClient(CoreV1Api);
     const current = await api.readNamespacedConfigMap({ name: slot, namespace: NAMESPACE });
     const other = encodeAcknowledgedState(bigState(3, "forged"));
-    await api.replaceNamespacedConfigMap({ name: slot, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, "records.gz": other.text.toString("base64"), digests: other.digests.toString("base64") } } });
+    await api.replaceNamespacedConfigMap({
+      name: slot,
+      namespace: NAMESPACE,
+      body: {
+        ...current,
+        binaryData: { ...current.binaryData, "records.gz": other.text.toString("base64"), digests: other.digests.toString("base64") },
+      },
+    });
     expect((await reread(name)).all().size).toBe(0);
   });
 });

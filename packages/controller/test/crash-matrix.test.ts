@@ -82,13 +82,19 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   // The flush that will crash: three new workloads at once.
   const fault = point === "in-flight" ? emulator.faults.add({ kind: "latency", latencyMs: LATENCY_MS, route: CLUSTER_ROUTE }) : undefined;
   await cluster.script.createDeployments(
-    ["gone", "zero", "roll"].map((name) => ({ namespace: "shop", name, containers: [{ name: "app", image: image(name, "1.0") }], annotations: REPO })),
+    ["gone", "zero", "roll"].map((name) => ({
+      namespace: "shop",
+      name,
+      containers: [{ name: "app", image: image(name, "1.0") }],
+      annotations: REPO,
+    })),
   );
   await Promise.race([crashing.exited, new Promise((resolve) => setTimeout(resolve, DEADLINE_MS))]);
   if (process.env.SHIPLOG_CRASH_DEBUG) console.log(crashing.output().slice(-3000));
   const killedByHook = crashing.child.signalCode === "SIGKILL";
   // Slots the killed compaction wrote: by the killed process, after the last head write it made.
-  const dataOf = (name: string) => (cluster.store.get("configmaps", "shiplog", name) as { data?: Record<string, string> } | undefined)?.data ?? {};
+  const dataOf = (name: string) =>
+    (cluster.store.get("configmaps", "shiplog", name) as { data?: Record<string, string> } | undefined)?.data ?? {};
   const headWrittenAt = Date.parse(dataOf(STATE)["written-at"] ?? "");
   const slotsByKilled = cluster.store
     .list("configmaps", { namespace: "shiplog" })
@@ -110,7 +116,10 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   try {
     await eventually(sameRecords, DEADLINE_MS);
     // Nothing stays uncertain once everything has landed: the write-ahead set is empty again.
-    await eventually(() => expect((cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> }).data?.["in-flight"]).toBe("0"), DEADLINE_MS);
+    await eventually(
+      () => expect((cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> }).data?.["in-flight"]).toBe("0"),
+      DEADLINE_MS,
+    );
   } catch {
     // Counted below and asserted by the caller, with the matrix printed first.
   }
@@ -155,9 +164,20 @@ describe("crash matrix (controller processes, kill -9)", () => {
   it("every point of a flush × deletions, scale to zero, rollouts while down × restart, takeover: 0 stale, 0 missing", async () => {
     // SHIPLOG_CRASH_CELLS=before-send/restart,… runs only those cells (when investigating one).
     const only = process.env.SHIPLOG_CRASH_CELLS?.split(",");
-    const cells = POINTS.flatMap((point) => MODES.filter((mode) => !only || only.includes(`${point}/${mode}`)).map((mode) => () => runCell(point, mode)));
+    const cells = POINTS.flatMap((point) =>
+      MODES.filter((mode) => !only || only.includes(`${point}/${mode}`)).map((mode) => () => runCell(point, mode)),
+    );
     const results = await pool(cells, PARALLEL);
-    const head = ["point", "then", ...CHANGES.map((c) => `${c}: stale`), "stale", "missing", "in flight at end", "killed at point", "slots left by killed"];
+    const head = [
+      "point",
+      "then",
+      ...CHANGES.map((c) => `${c}: stale`),
+      "stale",
+      "missing",
+      "in flight at end",
+      "killed at point",
+      "slots left by killed",
+    ];
     const rows = results.map((r) => [
       r.point,
       r.mode,
@@ -170,14 +190,26 @@ describe("crash matrix (controller processes, kill -9)", () => {
     ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
     const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
-    console.log(["crash matrix (emulator records vs cluster after recovery):", line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
+    console.log(
+      [
+        "crash matrix (emulator records vs cluster after recovery):",
+        line(head),
+        line(widths.map((w) => "-".repeat(w))),
+        ...rows.map(line),
+      ].join("\n"),
+    );
     for (const r of results) {
       expect(r.killedByHook, `${r.point}/${r.mode}: the hook killed the process`).toBe(true);
       // Killed inside a compaction of several shards: one slot written of several, or all of them.
       if (r.point === "shard-written") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBe(1);
-      if (r.point === "before-head-switch") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
+      if (r.point === "before-head-switch")
+        expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
       expect(r.inFlight, `${r.point}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
-      expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({ cell: `${r.point}/${r.mode}`, stale: 0, missing: 0 });
+      expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({
+        cell: `${r.point}/${r.mode}`,
+        stale: 0,
+        missing: 0,
+      });
     }
   }, 600_000);
 });

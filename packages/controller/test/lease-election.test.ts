@@ -31,7 +31,8 @@ beforeEach(() => {
   lease = new MemoryLease();
   candidates = [];
   // Safety, checked after every timer: never two live leaders.
-  clock.afterEach = () => expect(candidates.filter((c) => !c.scope.killed && c.elector.isLeader()).map((c) => c.identity).length).toBeLessThanOrEqual(1);
+  clock.afterEach = () =>
+    expect(candidates.filter((c) => !c.scope.killed && c.elector.isLeader()).map((c) => c.identity).length).toBeLessThanOrEqual(1);
 });
 
 function candidate(identity: string, random = () => 0.5): Candidate {
@@ -121,7 +122,7 @@ describe("LeaderElector (virtual time)", () => {
     expect(a.events.map((e) => e.event)).toEqual(["started", "stopped"]);
   });
 
-  it("renewals that reach the lease but lose their answers: the leader stops at its deadline, the standby waits out a lease duration from the last one", async () => {
+  it("renewals that land but lose their answers: the leader stops at its deadline; the standby waits a lease duration", async () => {
     const [a, b] = await leaderAndStandby();
     await clock.advance(3_000);
     a.lock.loseAnswers = true;
@@ -132,7 +133,7 @@ describe("LeaderElector (virtual time)", () => {
     expect(started(b)!.at - stopped(a)!.at).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.renewDeadlineMs);
   });
 
-  it("isLeader() reads the clock: a leader whose event loop stalled past the renew deadline is not the leader, with no timer run", async () => {
+  it("isLeader() reads the clock: a leader whose event loop stalled past the renew deadline is not the leader, no timer run", async () => {
     const [a] = await leaderAndStandby();
     clock.stall(TIMING.renewDeadlineMs);
     expect(a.elector.isLeader()).toBe(false);
@@ -152,7 +153,7 @@ describe("LeaderElector (virtual time)", () => {
     }
   });
 
-  it("409 races: two candidates creating at once, and two taking an expired lease at once; one wins each, the other stands by", async () => {
+  it("409 races: two candidates creating at once, two taking an expired lease at once; one wins each, the other stands by", async () => {
     const a = candidate("pod-a", () => 0);
     const b = candidate("pod-b", () => 0);
     a.elector.start();
@@ -195,7 +196,13 @@ describe("LeaderElector (virtual time)", () => {
   it("a lease taken by another holder makes the leader step down at its next renewal", async () => {
     const [a] = await leaderAndStandby();
     await clock.advance(3_000);
-    lease.overwrite({ ...lease.record!, holderIdentity: "intruder", leaseDurationSeconds: 30, renewTime: clock.wallNow(), acquireTime: clock.wallNow() });
+    lease.overwrite({
+      ...lease.record!,
+      holderIdentity: "intruder",
+      leaseDurationSeconds: 30,
+      renewTime: clock.wallNow(),
+      acquireTime: clock.wallNow(),
+    });
     const waited = await clock.advanceUntil(() => stopped(a) !== undefined, 60_000);
     expect(waited).toBeLessThanOrEqual(TIMING.retryPeriodMs);
     expect(stopped(a)!.reason).toBe("lost");
@@ -243,10 +250,22 @@ describe("LeaderElector (virtual time)", () => {
 
   it("refuses timings client-go would refuse", () => {
     expect(leaseTimingProblems(TIMING)).toEqual([]);
-    expect(leaseTimingProblems({ ...TIMING, leaseDurationMs: 10_000 })).toEqual(["the lease duration must be longer than the renew deadline"]);
-    expect(leaseTimingProblems({ ...TIMING, renewDeadlineMs: 2000 })).toEqual(["the renew deadline must be longer than 1.2 × the retry period"]);
-    expect(() => new LeaderElector({ lock: lease.lockFor("x"), identity: "x", leaseDurationMs: 500, renewDeadlineMs: 400, retryPeriodMs: 100, logger: pino({ level: "silent" }) })).toThrow(
-      /lease duration must be at least 1s/,
-    );
+    expect(leaseTimingProblems({ ...TIMING, leaseDurationMs: 10_000 })).toEqual([
+      "the lease duration must be longer than the renew deadline",
+    ]);
+    expect(leaseTimingProblems({ ...TIMING, renewDeadlineMs: 2000 })).toEqual([
+      "the renew deadline must be longer than 1.2 × the retry period",
+    ]);
+    expect(
+      () =>
+        new LeaderElector({
+          lock: lease.lockFor("x"),
+          identity: "x",
+          leaseDurationMs: 500,
+          renewDeadlineMs: 400,
+          retryPeriodMs: 100,
+          logger: pino({ level: "silent" }),
+        }),
+    ).toThrow(/lease duration must be at least 1s/);
   });
 });

@@ -1,35 +1,24 @@
 // The Lease lock against the fake cluster's Lease API (real HTTP: 409 on a stale resourceVersion or an existing
 // Lease, MicroTime validation), and LeaseElection, the elector on that lock, on a virtual clock: what is asserted
 // happens through real calls, but no timer waits in real time.
-import { KubeConfig } from "@kubernetes/client-node";
 import { KubeLeaseLock, LeaseElection, LeaseLockError, type LeaderElectionRecord } from "@shiplog/controller";
-import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ManualClock } from "./manual-clock.js";
+import { useFakeCluster } from "./fake-cluster-fixture.js";
 
 const NAMESPACE = "shiplog";
 const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const never = new AbortController().signal;
 
-let cluster: FakeCluster;
-let kubeConfig: KubeConfig;
+const fake = useFakeCluster(NAMESPACE);
+const kubeConfig = fake.kubeConfig;
 let counter = 0;
-
-beforeAll(async () => {
-  cluster = await startFakeCluster({ nodes: ["node-1"] });
-  await cluster.script.ensureNamespace(NAMESPACE);
-  kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(cluster.kubeconfig);
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
 
 const nextName = () => `lock-test-${++counter}`;
 const lockOn = (name: string) => new KubeLeaseLock({ kubeConfig, namespace: NAMESPACE, name });
 /** The Lease as stored (times as the wire strings). */
-const stored = (name: string) => cluster.store.get("leases", NAMESPACE, name) as { spec: Record<string, unknown> } | undefined;
+const stored = (name: string) => fake.cluster.store.get("leases", NAMESPACE, name) as { spec: Record<string, unknown> } | undefined;
 const record = (holderIdentity: string, at: number, leaseTransitions = 0): LeaderElectionRecord => ({
   holderIdentity,
   leaseDurationSeconds: 15,
@@ -45,13 +34,18 @@ describe("KubeLeaseLock", () => {
     expect(await lock.get(never)).toBeUndefined();
     const at = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
     expect(await lock.create(record("pod-a", at), never)).toEqual(record("pod-a", at));
-    expect(stored(name)!.spec).toMatchObject({ holderIdentity: "pod-a", leaseDurationSeconds: 15, leaseTransitions: 0, acquireTime: "2026-01-02T03:04:05.678000Z" });
+    expect(stored(name)!.spec).toMatchObject({
+      holderIdentity: "pod-a",
+      leaseDurationSeconds: 15,
+      leaseTransitions: 0,
+      acquireTime: "2026-01-02T03:04:05.678000Z",
+    });
     expect(stored(name)!.spec.renewTime).toMatch(MICRO_TIME);
     expect(await lockOn(name).get(never)).toEqual(record("pod-a", at));
     expect(lock.describe()).toBe(`${NAMESPACE}/${name}`);
   });
 
-  it("refuses to create an existing Lease and to update one changed since it was read (lease_conflict); a read makes the update pass", async () => {
+  it("refuses to create an existing Lease or update one changed since read (lease_conflict); a read makes the update pass", async () => {
     const name = nextName();
     const a = lockOn(name);
     const b = lockOn(name);
@@ -85,7 +79,15 @@ describe("LeaseElection on the fake cluster (virtual clock)", () => {
     const name = nextName();
     const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
     const election = (identity: string) =>
-      new LeaseElection({ kubeConfig, namespace: NAMESPACE, name, identity, ...timing, clock: clock.scope(), logger: pino({ level: "silent" }) });
+      new LeaseElection({
+        kubeConfig,
+        namespace: NAMESPACE,
+        name,
+        identity,
+        ...timing,
+        clock: clock.scope(),
+        logger: pino({ level: "silent" }),
+      });
     const a = election("pod-a");
     const b = election("pod-b");
     try {

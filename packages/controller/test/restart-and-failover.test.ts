@@ -51,7 +51,9 @@ function run(env: Record<string, string>): ControllerProcess {
 
 const records = () => emulator!.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER });
 const stateData = () => (cluster!.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data;
-const lease = () => cluster!.store.get("leases", "shiplog", LEASE) as { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } } | undefined;
+const lease = () =>
+  cluster!.store.get("leases", "shiplog", LEASE) as
+    { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } } | undefined;
 
 describe("controller processes", () => {
   it("restart: deletions while down are decommissioned, rolled workloads updated, and nothing unchanged is posted again", async () => {
@@ -104,7 +106,13 @@ describe("controller processes", () => {
     const a = run({ POD_NAME: "ctl-a", SHIPLOG_LEASE_NAME: LEASE, SHIPLOG_STATE_CONFIGMAP: STATE, ...LEASE_TIMING });
     await eventually(async () => expect(await a.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
     // The standby says so on /readyz; this one counts as not ready while it stands by.
-    const b = run({ POD_NAME: "ctl-b", SHIPLOG_LEASE_NAME: LEASE, SHIPLOG_STATE_CONFIGMAP: STATE, SHIPLOG_READY_WHEN_STANDBY: "false", ...LEASE_TIMING });
+    const b = run({
+      POD_NAME: "ctl-b",
+      SHIPLOG_LEASE_NAME: LEASE,
+      SHIPLOG_STATE_CONFIGMAP: STATE,
+      SHIPLOG_READY_WHEN_STANDBY: "false",
+      ...LEASE_TIMING,
+    });
     await converged(h);
     await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 503, body: "standing by (not the leader)\n" }));
     expect(await b.metric("shiplog_controller_leader")).toBe(0);
@@ -121,14 +129,17 @@ describe("controller processes", () => {
       // A rollout of every workload: the leader posts the first half, is killed, the second half rolls while
       // nobody leads, and the standby must finish it.
       const digest = (name: string) => cluster!.imageIdFor(`ghcr.io/acme/${name}-app:2.0`).split("@")[1];
-      for (const name of names.slice(0, 3)) await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
+      for (const name of names.slice(0, 3))
+        await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
       await eventually(() => {
-        for (const name of names.slice(0, 3)) expect(records().find((r) => r.deployment_name === `shop-${name}-app`)?.digest).toBe(digest(name));
+        for (const name of names.slice(0, 3))
+          expect(records().find((r) => r.deployment_name === `shop-${name}-app`)?.digest).toBe(digest(name));
       });
       a.child.kill("SIGKILL");
       await a.exited;
       const killedAt = Date.now();
-      for (const name of names.slice(3)) await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
+      for (const name of names.slice(3))
+        await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
 
       await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
       const expected = await converged(h);
@@ -138,7 +149,8 @@ describe("controller processes", () => {
       expect(spec.holderIdentity).toBe("ctl-b");
       expect(spec.leaseTransitions).toBeGreaterThanOrEqual(1);
       const acquiredByB = Date.parse(spec.acquireTime!);
-      if (process.env.SHIPLOG_TEST_FIGURES) console.log(`takeover: ${acquiredByB - lastRenewByA} ms after the last renewal, ${acquiredByB - killedAt} ms after the kill`);
+      if (process.env.SHIPLOG_TEST_FIGURES)
+        console.log(`takeover: ${acquiredByB - lastRenewByA} ms after the last renewal, ${acquiredByB - killedAt} ms after the kill`);
       // client-go's rule: the standby waits a full lease duration from the last renewal it saw (one machine's
       // clock: the Lease's own times). A slow machine only makes it later.
       expect(acquiredByB - lastRenewByA).toBeGreaterThanOrEqual(LEASE_DURATION_MS);

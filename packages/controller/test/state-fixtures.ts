@@ -8,7 +8,10 @@ export const GROUP = { logicalEnvironment: "production", physicalEnvironment: "e
 export const digest = (seed: string) => `sha256:${createHash("sha256").update(seed).digest("hex")}` as const;
 
 /** A deployed record; the digest follows the deployment name unless given. */
-export function record(group: AcknowledgedRecord["group"], entry: Partial<AcknowledgedRecord["entry"]> & { deployment_name: string }): AcknowledgedRecord {
+export function record(
+  group: AcknowledgedRecord["group"],
+  entry: Partial<AcknowledgedRecord["entry"]> & { deployment_name: string },
+): AcknowledgedRecord {
   const full = { name: "ghcr.io/acme/web", digest: digest(entry.deployment_name), status: "deployed" as const, ...entry };
   return { key: recordKey(group, full.deployment_name), group, entry: full };
 }

@@ -17,11 +17,17 @@ import { bigState, byKey } from "./state-fixtures.js";
 const LIMITS = { maxShards: 16, shardMaxBytes: 1_000_000 };
 type Base = Parameters<typeof planCompaction>[0];
 
-const changes = (records: [string, AcknowledgedRecord | null][] = [], inFlight: [string, AcknowledgedRecord | null][] = []) => ({ records: new Map(records), inFlight: new Map(inFlight) });
+const changes = (records: [string, AcknowledgedRecord | null][] = [], inFlight: [string, AcknowledgedRecord | null][] = []) => ({
+  records: new Map(records),
+  inFlight: new Map(inFlight),
+});
 
 /** A committed state of `records` over `partitions` shards, each in slot a, as a compaction would have left it. */
 function committed(records: AcknowledgedRecord[], partitions: number): Base {
-  const first = planCompaction({ partitions, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true }, { ...LIMITS, maxShards: partitions });
+  const first = planCompaction(
+    { partitions, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true },
+    { ...LIMITS, maxShards: partitions },
+  );
   return { partitions: first.length, shards: first.map((p) => ({ ref: p.ref, content: p.content })), journal: changes(), rewrite: false };
 }
 
@@ -35,7 +41,12 @@ describe("state shards", () => {
   });
 
   it("names two fixed slots per shard index, what the chart's Role lists", () => {
-    expect(slotNames("shiplog-state", 2)).toEqual(["shiplog-state-shard-0-a", "shiplog-state-shard-0-b", "shiplog-state-shard-1-a", "shiplog-state-shard-1-b"]);
+    expect(slotNames("shiplog-state", 2)).toEqual([
+      "shiplog-state-shard-0-a",
+      "shiplog-state-shard-0-b",
+      "shiplog-state-shard-1-a",
+      "shiplog-state-shard-1-b",
+    ]);
     expect(STATE_LAYOUT).toBe("shiplog-state v3");
   });
 
@@ -47,7 +58,19 @@ describe("state shards", () => {
     const [changed, removed] = records.filter((r) => shardOf(r.key, 4) === 2).slice(0, 2);
     const fresh = bigState(1, "new").map((r) => ({ ...r, key: `${r.key}-new` }))[0]!;
     const updated = { ...changed!, entry: { ...changed!.entry, version: "9.9" } };
-    const plan = planCompaction({ ...base, journal: changes([[changed!.key, updated], [removed!.key, null]], [[fresh.key, fresh]]) }, LIMITS);
+    const plan = planCompaction(
+      {
+        ...base,
+        journal: changes(
+          [
+            [changed!.key, updated],
+            [removed!.key, null],
+          ],
+          [[fresh.key, fresh]],
+        ),
+      },
+      LIMITS,
+    );
     const touched = new Set([2, shardOf(fresh.key, 4)]);
     for (const shard of plan) {
       if (touched.has(shard.index)) {
@@ -68,7 +91,9 @@ describe("state shards", () => {
 
   it("depends on the committed state only: the same state built in another order plans the same content", () => {
     const records = bigState(2_000);
-    const journal: [string, AcknowledgedRecord | null][] = records.slice(0, 300).map((r, i) => [r.key, i % 3 === 0 ? null : { ...r, entry: { ...r.entry, version: "2" } }]);
+    const journal: [string, AcknowledgedRecord | null][] = records
+      .slice(0, 300)
+      .map((r, i) => [r.key, i % 3 === 0 ? null : { ...r, entry: { ...r.entry, version: "2" } }]);
     const a = planCompaction({ ...committed(records, 4), journal: changes(journal) }, LIMITS);
     const b = planCompaction({ ...committed([...records].reverse(), 4), journal: changes([...journal].reverse()) }, LIMITS);
     expect(b.map((p) => p.ref.checksum)).toEqual(a.map((p) => p.ref.checksum));
@@ -101,9 +126,13 @@ describe("state shards", () => {
 
   it("150,000 records, each with its own digest (4.8 MB of digests), fit the default limits in 8 shards", () => {
     const records = bigState(150_000);
-    const plan = planCompaction({ partitions: 1, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true }, DEFAULT_STATE_LIMITS);
+    const plan = planCompaction(
+      { partitions: 1, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true },
+      DEFAULT_STATE_LIMITS,
+    );
     const bytes = plan.map((p) => p.write!.part.bytes);
-    if (process.env.SHIPLOG_TEST_FIGURES) console.log(`150,000 records: ${plan.length} shards of ${Math.min(...bytes)}..${Math.max(...bytes)} bytes`);
+    if (process.env.SHIPLOG_TEST_FIGURES)
+      console.log(`150,000 records: ${plan.length} shards of ${Math.min(...bytes)}..${Math.max(...bytes)} bytes`);
     expect(plan).toHaveLength(8);
     for (const b of bytes) expect(b).toBeLessThanOrEqual(DEFAULT_STATE_LIMITS.shardMaxBytes);
     expect(DEFAULT_STATE_LIMITS.shardMaxBytes).toBeLessThan(CONFIGMAP_MAX_BYTES);
@@ -119,7 +148,10 @@ describe("state shards", () => {
     expect(plan[0]!.write).toBeUndefined();
     expect(plan[1]!.ref).toBe(base.shards[1]!.ref);
 
-    const rewrite = planCompaction({ partitions: 1, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true }, LIMITS);
+    const rewrite = planCompaction(
+      { partitions: 1, shards: [{ ref: undefined, content: { records, inFlight: [] } }], journal: changes(), rewrite: true },
+      LIMITS,
+    );
     expect(rewrite).toHaveLength(1);
     expect(rewrite[0]!.write?.slot).toBe("a");
   });
