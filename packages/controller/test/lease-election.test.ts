@@ -153,6 +153,24 @@ describe("LeaderElector (virtual time)", () => {
     }
   });
 
+  it("a wall-clock step on the standby changes nothing: not sooner while the leader is cut off, not later once it is gone", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(5_000);
+    a.lock.cut = true;
+    clock.stepWall(3_600_000);
+    await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    // The standby waited out the lease on its monotonic clock; the leader had stopped at its renew deadline.
+    expect(stopped(a)!.at).toBeLessThan(started(b)!.at);
+    expect(started(b)!.at - stopped(a)!.at).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.renewDeadlineMs);
+
+    b.scope.kill();
+    a.lock.cut = false;
+    await clock.advance(TIMING.retryPeriodMs * 2);
+    clock.stepWall(-7_200_000);
+    const waited = await clock.advanceUntil(() => a.elector.isLeader(), 60_000);
+    expect(waited).toBeLessThanOrEqual(TIMING.leaseDurationMs + 4 * MAX_RETRY_MS);
+  });
+
   it("409 races: two candidates creating at once, two taking an expired lease at once; one wins each, the other stands by", async () => {
     const a = candidate("pod-a", () => 0);
     const b = candidate("pod-b", () => 0);
