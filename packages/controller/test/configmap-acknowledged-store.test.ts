@@ -346,23 +346,30 @@ describe("ConfigMapAcknowledgedStore", () => {
     });
   }
 
-  it("a writer whose compaction lost the race to another's head switch reads again and merges; no shard is left mixed", async () => {
+  it("a stale writer's compaction never overwrites a slot the head names: it finds the head moved on, reads again, merges", async () => {
     const name = nextName();
-    const seed = await reread(name, { limits: TINY });
-    seed.acknowledge(bigState(20));
+    // Shards of a few records each, so the state spreads over several.
+    const SMALL_SHARDS = { headMaxBytes: 0, shardMaxBytes: 600 };
+    const records = bigState(24);
+    const seed = await reread(name, { limits: SMALL_SHARDS });
+    seed.acknowledge(records.slice(0, 20));
     await seed.persist();
-    const a = await reread(name, { limits: TINY });
-    const b = await reread(name, { limits: TINY });
-    a.acknowledge(bigState(4, "from-a"));
-    await a.persist();
-    a.acknowledge(bigState(2, "from-a-2"));
-    await a.persist();
-    b.acknowledge(bigState(3, "from-b"));
-    expect((await b.write())!.conflicts).toBeGreaterThanOrEqual(1);
+    const a = await reread(name, { limits: SMALL_SHARDS });
+    const stale = await reread(name, { limits: SMALL_SHARDS, writer: "pod-stale" });
+    // a compacts three times, each time touching the shard of one record: that shard's slot goes a, b, a again.
+    const moving = records[0]!;
+    const versions = [1, 2, 3].map((v) => ({ ...moving, entry: { ...moving.entry, version: `9.${v}` } }));
+    for (const version of versions) {
+      a.acknowledge([version]);
+      expect((await a.write())!.compactions).toBe(1);
+    }
+    // The stale writer, still at the first head, compacts: its spare slots are now named by the head.
+    stale.acknowledge(records.slice(20));
+    expect((await stale.write())!.conflicts).toBeGreaterThanOrEqual(1);
     const final = await reread(name);
-    expect(byKey(final.all().values())).toEqual(
-      byKey([...bigState(20), ...bigState(4, "from-a"), ...bigState(2, "from-a-2"), ...bigState(3, "from-b")]),
-    );
+    expect(byKey(final.all().values())).toEqual(byKey([...records, versions[2]!]));
+    const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
+    expect(current.length).toBeGreaterThan(1);
   });
 
   it("a shard slot that does not hold what the head names is not used (checksums): the state is reported unreadable", async () => {
