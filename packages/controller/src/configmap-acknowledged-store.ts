@@ -20,13 +20,13 @@ import {
   payloadBytes,
   type ConfigMapPayload,
 } from "./state-configmaps.js";
+import { planCompaction } from "./state-compaction.js";
 import { readCommittedState } from "./state-reader.js";
 import {
   STATE_LAYOUT,
   emptyChanges,
   encodePart,
   formatShardTable,
-  planCompaction,
   segmentPrefix,
   slotName,
   type CommittedState,

@@ -46,7 +46,8 @@ export {
   type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
 export { AcknowledgedStateReadError, AcknowledgedStateWriteError } from "./state-configmaps.js";
-export { AcknowledgedStateTooLargeError, STATE_LAYOUT, shardOf, slotName, slotNames, planCompaction, type ShardRef, type StateLimits } from "./state-shards.js";
+export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
+export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef, type StateLimits } from "./state-shards.js";
 export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";
 export { LeaderElector, systemElectionClock, type ElectionClock, type LeaderElectorOptions, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type KubeLeaseLockOptions, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
