@@ -11,6 +11,7 @@
 //   identity, or unreadable, is ignored and replaced. A single-ConfigMap state (format v2 or v1) is read and
 //   rewritten in this layout by the next write.
 import type { KubeConfig } from "@kubernetes/client-node";
+import { ShiplogError } from "@shiplog/client";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
 import {
@@ -65,7 +66,7 @@ export interface ConfigMapStoreOptions {
   writer: string;
   requestTimeoutMs: number;
   logger: Logger;
-  /** Checked right before every write call (leader fencing); a write stops when it says no. */
+  /** Checked right before every write call (leader fencing): a write stops with StateWriteFencedError when it says no. */
   mayWrite?: () => boolean;
   /** Called at each step of a write: `state-write` when a head write is issued, before its answer. */
   onWriteStep?: (step: StateWriteStep) => void;
@@ -92,8 +93,18 @@ export interface StateWriteInfo {
   shards: number;
 }
 
-/** Thrown inside a write when this replica may not write any more (not the leader). */
-class FencedOff extends Error {}
+/**
+ * A write this replica may not make (it is not the leader): what it had to write stays in memory for its next write as
+ * leader. A skipped write is never reported as written, since an intent not on disk must not be acted on.
+ */
+export class StateWriteFencedError extends ShiplogError {
+  constructor(readonly unwritten: number) {
+    super(
+      "acknowledged_state_not_leader",
+      `not writing the acknowledged state: this replica is not the leader (${unwritten} changes kept in memory)`,
+    );
+  }
+}
 
 /** Acknowledged state kept in memory and persisted in a head ConfigMap and its shards. */
 export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
@@ -158,7 +169,10 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     await this.write();
   }
 
-  /** As persist(), returning what was written (undefined when nothing needed writing or writing was not allowed). */
+  /**
+   * As persist(), returning what was written: undefined when nothing needed writing; StateWriteFencedError when this
+   * replica may not write.
+   */
   write(): Promise<StateWriteInfo | undefined> {
     return this.#queue(() => this.#write());
   }
@@ -210,34 +224,27 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     if (this.unwritten === 0) return undefined;
     const { namespace, name, logger } = this.#options;
     const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
-    try {
-      while (this.unwritten > 0) {
-        try {
-          if (!this.#base) await this.#load();
-          const base = this.#base!;
-          const chunk = this.#nextChunk(base.seq + 1);
-          const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
-          if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes))
-            await this.#compact(info);
-          await this.#append(chunk, info);
-        } catch (error) {
-          if (!(error instanceof StateConflictError)) throw error;
-          info.conflicts += 1;
-          if (info.conflicts > MAX_CONFLICT_RETRIES)
-            throw new AcknowledgedStateWriteError(
-              `writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`,
-            );
-          logger.info(
-            { configMap: `${namespace}/${name}`, conflicts: info.conflicts, err: error.message },
-            "acknowledged state changed under us; reading it again and merging",
+    while (this.unwritten > 0) {
+      try {
+        if (!this.#base) await this.#load();
+        const base = this.#base!;
+        const chunk = this.#nextChunk(base.seq + 1);
+        const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
+        if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
+        await this.#append(chunk, info);
+      } catch (error) {
+        if (!(error instanceof StateConflictError)) throw error;
+        info.conflicts += 1;
+        if (info.conflicts > MAX_CONFLICT_RETRIES)
+          throw new AcknowledgedStateWriteError(
+            `writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`,
           );
-          await this.#load();
-        }
+        logger.info(
+          { configMap: `${namespace}/${name}`, conflicts: info.conflicts, err: error.message },
+          "acknowledged state changed under us; reading it again and merging",
+        );
+        await this.#load();
       }
-    } catch (error) {
-      if (!(error instanceof FencedOff)) throw error;
-      logger.debug({ configMap: `${namespace}/${name}` }, "not writing acknowledged state: not the leader");
-      return undefined;
     }
     const shards = this.#base!.shards.filter((s) => s.ref?.slot);
     const bytes = this.#headBytes(this.#base!) + shards.reduce((n, s) => n + s.ref!.bytes, 0);
@@ -387,7 +394,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   #fence(): void {
-    if (this.#options.mayWrite && !this.#options.mayWrite()) throw new FencedOff();
+    if (this.#options.mayWrite && !this.#options.mayWrite()) throw new StateWriteFencedError(this.unwritten);
   }
 
   #step(step: StateWriteStep): void {

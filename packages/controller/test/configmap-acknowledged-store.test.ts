@@ -152,12 +152,14 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect((await reread(name)).all().size).toBe(0);
   });
 
-  it("does not write while fenced off (not the leader), and writes what it kept once allowed", async () => {
+  it("does not write while fenced off (not the leader), says so, and writes what it kept once allowed", async () => {
     const name = nextName();
     let leader = false;
     const s = await reread(name, { mayWrite: () => leader });
-    s.acknowledge([acked("web")]);
     expect(await s.write()).toBeUndefined();
+    s.acknowledge([acked("web")]);
+    // A skipped write is not a durable one: persist() rejects, so no caller acts on an intent not on disk.
+    await expect(s.persist()).rejects.toMatchObject({ code: "acknowledged_state_not_leader", unwritten: 1 });
     expect(configMap(name)).toBeUndefined();
     expect(s.unwritten).toBe(1);
     leader = true;

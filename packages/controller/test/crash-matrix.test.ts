@@ -20,7 +20,8 @@ import { REPO, deployedRecords, eventually, expectedRecords } from "./scenario-h
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const STATE = "shiplog-controller-state";
 const LEASE = "shiplog-controller";
-const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "2s", SHIPLOG_RENEW_DEADLINE: "1200ms", SHIPLOG_RETRY_PERIOD: "300ms" };
+// Durations a loaded machine keeps: a leader that cannot renew for the renew deadline stops (no cell wants that).
+const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "6s", SHIPLOG_RENEW_DEADLINE: "4s", SHIPLOG_RETRY_PERIOD: "1s" };
 const POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shard-written", "before-head-switch", "head-switch"] as const;
 const COMPACTION_POINTS: readonly string[] = ["shard-written", "before-head-switch", "head-switch"];
 /** Compact before every append (head 0) into shards of a record or two (400 bytes): several slots per compaction. */

@@ -14,8 +14,9 @@ import { CLUSTER, ORG, REPO, converged, eventually, expectedRecords, type Harnes
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const STATE = "shiplog-controller-state";
 const LEASE = "shiplog-controller";
-const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "2s", SHIPLOG_RENEW_DEADLINE: "1200ms", SHIPLOG_RETRY_PERIOD: "300ms" };
-const LEASE_DURATION_MS = 2000;
+// Durations a loaded machine keeps: the leader must not lose the Lease to a stall before it is killed.
+const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "5s", SHIPLOG_RENEW_DEADLINE: "3s", SHIPLOG_RETRY_PERIOD: "500ms" };
+const LEASE_DURATION_MS = 5000;
 
 let cluster: FakeCluster | undefined;
 let emulator: Emulator | undefined;
