@@ -11,13 +11,13 @@
 //   identity, or unreadable, is ignored and replaced. A single-ConfigMap state (format v2 or v1) is read and
 //   rewritten in this layout by the next write.
 import type { KubeConfig } from "@kubernetes/client-node";
-import { ShiplogError } from "@shiplog/client";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
 import {
   AcknowledgedStateWriteError,
   StateConfigMaps,
   StateConflictError,
+  StateWriteFencedError,
   payloadBytes,
   type ConfigMapPayload,
 } from "./state-configmaps.js";
@@ -91,19 +91,6 @@ export interface StateWriteInfo {
   compactions: number;
   /** Shard ConfigMaps in use. */
   shards: number;
-}
-
-/**
- * A write this replica may not make (it is not the leader): what it had to write stays in memory for its next write as
- * leader. A skipped write is never reported as written, since an intent not on disk must not be acted on.
- */
-export class StateWriteFencedError extends ShiplogError {
-  constructor(readonly unwritten: number) {
-    super(
-      "acknowledged_state_not_leader",
-      `not writing the acknowledged state: this replica is not the leader (${unwritten} changes kept in memory)`,
-    );
-  }
 }
 
 /** Acknowledged state kept in memory and persisted in a head ConfigMap and its shards. */

@@ -45,7 +45,7 @@ export {
   type StateWriteInfo,
   type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
-export { AcknowledgedStateReadError, AcknowledgedStateWriteError } from "./state-configmaps.js";
+export { AcknowledgedStateReadError, AcknowledgedStateWriteError, StateWriteFencedError } from "./state-configmaps.js";
 export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
 export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef, type StateLimits } from "./state-shards.js";
 export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";

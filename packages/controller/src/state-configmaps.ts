@@ -26,6 +26,19 @@ export class AcknowledgedStateWriteError extends ShiplogError {
   }
 }
 
+/**
+ * A write this replica may not make (it is not the leader): what it had to write stays in memory for its next write as
+ * leader. A skipped write is never reported as written, since an intent not on disk must not be acted on.
+ */
+export class StateWriteFencedError extends ShiplogError {
+  constructor(readonly unwritten: number) {
+    super(
+      "acknowledged_state_not_leader",
+      `not writing the acknowledged state: this replica is not the leader (${unwritten} changes kept in memory)`,
+    );
+  }
+}
+
 /** ConfigMap payload as written: text data and binary data. */
 export interface ConfigMapPayload {
   data: Record<string, string>;
