@@ -99,7 +99,7 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   const headWrittenAt = Date.parse(dataOf(STATE)["written-at"] ?? "");
   const slotsByKilled = cluster.store
     .list("configmaps", { namespace: "shiplog" })
-    .map((c) => dataOf(c.metadata.name))
+    .map((c) => dataOf(c.metadata.name ?? ""))
     .filter((d) => d.head === STATE && d["written-by"] === "ctl-crash" && Date.parse(d["written-at"] ?? "") > headWrittenAt).length;
   if (fault !== undefined) {
     // The held request is answered (and applied) after the process died; then the fault goes.

@@ -91,9 +91,7 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       armed = false;
       // The head did not move: a new reader gets exactly what was committed, the half-written slots unseen.
       expect(configMap(name)!.metadata.resourceVersion).toBe(before);
-      const leftOver = stateMaps(name)
-        .filter((c) => c.metadata.name !== name && configMap(c.metadata.name)!.data["written-by"] === "pod-crash")
-        .map((c) => c.metadata.name);
+      const leftOver = stateMaps(name).filter((n) => n !== name && configMap(n)!.data["written-by"] === "pod-crash");
       expect(leftOver.length).toBeGreaterThan(0);
       const after = await reread(name, { limits: TINY });
       expect(byKey(after.all().values())).toEqual(byKey(first));

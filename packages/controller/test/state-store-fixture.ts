@@ -38,11 +38,12 @@ export function useStateStores(prefix: string) {
       await s.load();
       return s;
     },
-    /** The head and the shard slots of the state `name`. */
+    /** The names of the head and the shard slots of the state `name`. */
     stateMaps: (name: string) =>
       fake.cluster.store
         .list("configmaps", { namespace: NAMESPACE })
-        .filter((c) => c.metadata.name === name || c.metadata.name.startsWith(`${name}-shard-`)),
+        .map((c) => c.metadata.name ?? "")
+        .filter((n) => n === name || n.startsWith(`${name}-shard-`)),
     shardTable: (name: string) =>
       JSON.parse(configMap(name)!.data.shards!) as { slot: "a" | "b" | null; checksum: string; records: number }[],
     nextName: () => `${prefix}-${++counter}`,
