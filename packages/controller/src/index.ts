@@ -18,7 +18,8 @@ export {
   type RecordGroup,
   type SkippedItem,
 } from "./pod-records.js";
-export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { computeDesiredState, preferCandidate, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";

@@ -3,7 +3,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
-import type { ClusterSnapshot, WorkloadKind } from "./desired-state.js";
+import type { WorkloadKind } from "./desired-state.js";
+import type { TrackedSnapshot } from "./desired-state-tracker.js";
 import { Reflector, type RestartReason } from "./reflector.js";
 
 export const WATCHED_KINDS: readonly WatchedKind[] = ["Pod", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
@@ -30,7 +31,7 @@ export interface InformerOptions {
 }
 
 /** The informer caches, for the configured namespaces. */
-export class ClusterInformers implements ClusterSnapshot {
+export class ClusterInformers implements TrackedSnapshot {
   readonly #reflectors = new Map<WatchedKind, Reflector[]>();
   readonly #syncWaiters: (() => void)[] = [];
 
@@ -113,11 +114,16 @@ export class ClusterInformers implements ClusterSnapshot {
     }
   }
 
-  get(kind: WatchedKind, namespace: string, name: string): never {
+  /** A cached object of any watched kind. */
+  object(kind: WatchedKind, namespace: string, name: string): Pod | Workload | Job | CronJob | undefined {
     for (const reflector of this.#reflectors.get(kind) ?? []) {
       const found = reflector.get(namespace, name);
-      if (found) return found as never;
+      if (found) return found;
     }
-    return undefined as never;
+    return undefined;
+  }
+
+  get(kind: WatchedKind, namespace: string, name: string): never {
+    return this.object(kind, namespace, name) as never;
   }
 }

@@ -31,7 +31,8 @@ export function isTooLargeResourceVersion(status: unknown): boolean {
   const s = status as Status | undefined;
   if (!s || s.code !== 504) return false;
   // Servers before 1.18.6 set no cause: client-go matches the message too.
-  return (s.details?.causes ?? []).some((c) => c.reason === "ResourceVersionTooLarge") || (s.message ?? "").includes("Too large resource version");
+  const cause = (s.details?.causes ?? []).some((c) => c.reason === "ResourceVersionTooLarge");
+  return cause || (s.message ?? "").includes("Too large resource version");
 }
 
 /** The Status of a request at a resourceVersion or continue token the server has compacted away (410). */

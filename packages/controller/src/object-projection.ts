@@ -7,7 +7,8 @@
 //   equal (image, digest, readiness) and of their owner reference; a ReplicaSet's template shares its pods' spec;
 //   low-variety strings (namespaces, container names, annotations) are stored once. Shared parts are frozen;
 // - every object is built as one literal with all its fields, so V8 gives it a fixed shape with no overflow storage.
-import type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from "./kube-objects.js";
+import type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReference } from "./kube-objects.js";
+import type { Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from "./kube-objects.js";
 import { isKeptAnnotation } from "./kube-objects.js";
 import { Interner, StringInterner } from "./interner.js";
 
@@ -41,9 +42,12 @@ function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined, s
 const sameContainer = (a: Container, b: Container) => a.name === b.name && a.image === b.image && a.restartPolicy === b.restartPolicy;
 const sameStatus = (a: ContainerStatus, b: ContainerStatus) =>
   a.name === b.name && a.image === b.image && a.imageID === b.imageID && a.ready === b.ready && a.state === b.state;
-const sameSpec = (a: PodSpec, b: PodSpec) => sameList(a.containers, b.containers, sameContainer) && sameList(a.initContainers, b.initContainers, sameContainer);
+const sameSpec = (a: PodSpec, b: PodSpec) =>
+  sameList(a.containers, b.containers, sameContainer) && sameList(a.initContainers, b.initContainers, sameContainer);
 const samePodStatus = (a: PodStatus, b: PodStatus) =>
-  a.phase === b.phase && sameList(a.containerStatuses, b.containerStatuses, sameStatus) && sameList(a.initContainerStatuses, b.initContainerStatuses, sameStatus);
+  a.phase === b.phase &&
+  sameList(a.containerStatuses, b.containerStatuses, sameStatus) &&
+  sameList(a.initContainerStatuses, b.initContainerStatuses, sameStatus);
 const sameRefs = (a: readonly OwnerReference[], b: readonly OwnerReference[]) =>
   sameList(a, b, (x, y) => x.apiVersion === y.apiVersion && x.kind === y.kind && x.name === y.name && x.uid === y.uid);
 
@@ -52,8 +56,10 @@ function frozen<T extends object>(list: T[]): T[] {
   return Object.freeze(list) as T[];
 }
 
-const text = (value: unknown): string | undefined => (typeof value === "string" ? value : value instanceof Date ? value.toISOString() : undefined);
-const list = (value: unknown): Raw[] => (Array.isArray(value) ? (value as unknown[]).filter((v): v is Raw => !!v && typeof v === "object") : []);
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : value instanceof Date ? value.toISOString() : undefined;
+const list = (value: unknown): Raw[] =>
+  Array.isArray(value) ? (value as unknown[]).filter((v): v is Raw => !!v && typeof v === "object") : [];
 
 function keptAnnotations(value: unknown): Record<string, string> | undefined {
   if (!value || typeof value !== "object") return undefined;
@@ -187,6 +193,7 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
       return { metadata, spec: { jobTemplate: { spec: { template: template(jobSpec.template, options, family) } } } };
     }
     default:
-      return { metadata, spec: { replicas: typeof spec.replicas === "number" ? spec.replicas : undefined, template: template(spec.template, options, family) } };
+      const replicas = typeof spec.replicas === "number" ? spec.replicas : undefined;
+      return { metadata, spec: { replicas, template: template(spec.template, options, family) } };
   }
 }

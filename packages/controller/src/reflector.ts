@@ -13,7 +13,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import { backoffDelay } from "./backoff.js";
-import { getJson, isExpired, isTooLargeResourceVersion, KubeRequestError, resourceVersionWentBack, watchEvents, type WatchEnd } from "./kube-transport.js";
+import { getJson, isExpired, isTooLargeResourceVersion, resourceVersionWentBack, watchEvents } from "./kube-transport.js";
+import type { KubeRequestError, WatchEnd } from "./kube-transport.js";
 import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
 import { slimObject, type ProjectionOptions } from "./object-projection.js";
 
@@ -170,14 +171,16 @@ export class Reflector {
         this.restarts += 1;
         this.options.onRestart?.(kind, "error");
         const delay = backoffDelay(failures - 1, this.options.restartMinDelayMs, this.options.restartMaxDelayMs);
-        logger.warn({ kind, namespace: this.options.namespace, err: (error as Error)?.message ?? String(error), retryInMs: delay }, "informer failed; restarting");
+        const err = (error as Error)?.message ?? String(error);
+        logger.warn({ kind, namespace: this.options.namespace, err, retryInMs: delay }, "informer failed; restarting");
         await sleep(delay, signal);
       }
     }
   }
 
   #tooLarge(): void {
-    this.options.logger.warn({ kind: this.options.kind, resourceVersion: this.#resourceVersion }, "watch ahead of the server (too large resource version); relisting");
+    const { kind, logger } = this.options;
+    logger.warn({ kind, resourceVersion: this.#resourceVersion }, "watch ahead of the server (too large resource version); relisting");
     this.options.onRestart?.(this.options.kind, "relist");
   }
 
@@ -267,7 +270,8 @@ export class Reflector {
     if (!byName) this.#objects.set(namespace, (byName = new Map()));
     const name = object.metadata.name;
     const cached = byName.get(name);
-    if (cached && cached.metadata.resourceVersion !== undefined && cached.metadata.resourceVersion === object.metadata.resourceVersion) return cached;
+    const version = object.metadata.resourceVersion;
+    if (cached && version !== undefined && cached.metadata.resourceVersion === version) return cached;
     byName.set(name, object);
     if (!cached) this.#size += 1;
     this.options.onChange?.(this.options.kind, namespace, name);
