@@ -45,8 +45,6 @@ interface Source {
   /** The dependents of the owner this one names, this one at dependentAt. */
   siblings: Dependents | undefined;
   dependentAt: number;
-  /** Why a pod is not placed (its owner is not in the cache). */
-  skipped: SkippedItem | undefined;
 }
 
 /** The sources naming one controlling owner (kind, namespace, name: the key), which need not exist. */
@@ -82,7 +80,9 @@ export class DesiredStateTracker {
   readonly #records = new Map<string, DesiredRecord>();
   readonly #held = new Set<string>();
   readonly #conflicts = new Map<string, NameConflict>();
-  readonly #reported = new Set<TrackedWorkload | Source>();
+  /** Workloads with skipped items or warnings, and pods whose owner is not in the cache (why). */
+  readonly #reported = new Set<TrackedWorkload>();
+  readonly #unresolved = new Map<Source, SkippedItem>();
   #changed: Set<string> | "all" = "all";
   #listsStale = true;
   #skipped: SkippedItem[] = [];
@@ -171,7 +171,6 @@ export class DesiredStateTracker {
       memberAt: -1,
       siblings: undefined,
       dependentAt: -1,
-      skipped: undefined,
     };
     let byNamespace = this.#sources.get(kind);
     if (!byNamespace) this.#sources.set(kind, (byNamespace = new Map()));
@@ -184,15 +183,15 @@ export class DesiredStateTracker {
       let siblings = this.#dependents.get(key);
       if (!siblings) this.#dependents.set(key, (siblings = { key, sources: [] }));
       source.siblings = siblings;
-      source.dependentAt = siblings.sources.push(source) - 1;
+      source.dependentAt = siblings.sources.length;
+      siblings.sources = added(siblings.sources, source);
     }
     let ref: WorkloadRef | undefined;
     if (kind === "Pod") {
       const resolved = resolveMember(object as Pod, this.#snapshot);
       if ("owner" in resolved) ref = resolved.owner.workload;
       else if (resolved.skipped) {
-        source.skipped = resolved.skipped;
-        this.#reported.add(source);
+        this.#unresolved.set(source, resolved.skipped);
         this.#listsStale = true;
       }
     } else {
@@ -203,23 +202,22 @@ export class DesiredStateTracker {
     let workload = this.#workloads.get(id);
     if (!workload) this.#workloads.set(id, (workload = { id, ref, members: [], contribution: undefined }));
     source.workload = workload;
-    source.memberAt = workload.members.push(source) - 1;
+    source.memberAt = workload.members.length;
+    workload.members = added(workload.members, source);
     touched.add(workload);
   }
 
   #remove(source: Source, touched: Set<TrackedWorkload>): void {
     this.#sources.get(source.kind)?.get(source.namespace)?.delete(source.name);
-    if (source.siblings) {
-      swapRemove(source.siblings.sources, source.dependentAt, (moved, at) => (moved.dependentAt = at));
-      if (source.siblings.sources.length === 0) this.#dependents.delete(source.siblings.key);
+    const siblings = source.siblings;
+    if (siblings) {
+      siblings.sources = removed(siblings.sources, source.dependentAt, (moved, at) => (moved.dependentAt = at));
+      if (siblings.sources.length === 0) this.#dependents.delete(siblings.key);
     }
-    if (source.skipped) {
-      this.#reported.delete(source);
-      this.#listsStale = true;
-    }
+    if (this.#unresolved.delete(source)) this.#listsStale = true;
     const workload = source.workload;
     if (!workload) return;
-    swapRemove(workload.members, source.memberAt, (moved, at) => (moved.memberAt = at));
+    workload.members = removed(workload.members, source.memberAt, (moved, at) => (moved.memberAt = at));
     touched.add(workload);
   }
 
@@ -297,23 +295,34 @@ export class DesiredStateTracker {
     this.#listsStale = false;
     const skipped: SkippedItem[] = [];
     const warnings: (AnnotationWarning & { subject: string })[] = [];
-    for (const reporter of this.#reported) {
-      if ("ref" in reporter) {
-        skipped.push(...(reporter.contribution?.skipped ?? []));
-        warnings.push(...(reporter.contribution?.warnings ?? []));
-      } else if (reporter.skipped) skipped.push(reporter.skipped);
+    for (const workload of this.#reported) {
+      skipped.push(...(workload.contribution?.skipped ?? []));
+      warnings.push(...(workload.contribution?.warnings ?? []));
     }
+    skipped.push(...this.#unresolved.values());
     this.#skipped = skipped;
     this.#warnings = warnings;
   }
 }
 
-/** Removes list[at] by moving the last element into its place (telling it its new position). */
-function swapRemove(list: Source[], at: number, moved: (source: Source, at: number) => void): void {
-  if (at < 0) return;
+// Most lists here are short (a workload's few pods, an owner's few dependents) and there are many of them: V8 gives
+// a short array that is pushed to 16 spare slots, so short lists are copied at their exact size instead.
+const SHORT = 16;
+
+/** `list` with `item` appended (a new array while the list is short). */
+function added(list: Source[], item: Source): Source[] {
+  if (list.length < SHORT) return list.concat([item]);
+  list.push(item);
+  return list;
+}
+
+/** `list` without list[at], the last element moved into its place (and told its new position). */
+function removed(list: Source[], at: number, moved: (source: Source, at: number) => void): Source[] {
+  if (at < 0) return list;
   const last = list.pop()!;
   if (at < list.length) {
     list[at] = last;
     moved(last, at);
   }
+  return list.length < SHORT ? list.slice() : list;
 }

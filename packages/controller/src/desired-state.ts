@@ -122,10 +122,12 @@ export function contributeWorkload(
   members: Iterable<WorkloadMember>,
   options: DesiredStateOptions,
 ): WorkloadContribution {
-  const out: WorkloadContribution = { claims: [], skipped: [], warnings: [] };
+  const claims: Claim[] = [];
+  const skipped: SkippedItem[] = [];
+  const warnings: (AnnotationWarning & { subject: string })[] = [];
   const claimOf = (key: string, group: RecordGroup, deploymentName: string): Claim => {
-    let claim = out.claims.find((c) => c.key === key);
-    if (!claim) out.claims.push((claim = { key, group, deploymentName, best: undefined, held: false }));
+    let claim = claims.find((c) => c.key === key);
+    if (!claim) claims.push((claim = { key, group, deploymentName, best: undefined, held: false }));
     return claim;
   };
   const hold = (annotationSources: (Record<string, string> | undefined)[], template: PodTemplate | undefined): void => {
@@ -143,11 +145,17 @@ export function contributeWorkload(
       if (owner.activity !== "active") continue;
       if (owner.workload.kind === "Pod" && !pod.metadata.deletionTimestamp) hold([], pod);
       const result = podRecords(pod, owner, options);
-      out.skipped.push(...result.skipped);
-      out.warnings.push(...result.warnings);
+      skipped.push(...result.skipped);
+      warnings.push(...result.warnings);
       for (const record of result.records) {
         const claim = claimOf(record.key, record.group, record.entry.deployment_name);
-        if (!claim.best || preferCandidate(record, claim.best)) claim.best = record;
+        if (claim.best && !preferCandidate(record, claim.best)) continue;
+        // A desired state holds one record per key for as long as it lives: the best shares its claim's copies of
+        // the key, names and workload (equal by construction) instead of keeping its own.
+        record.key = claim.key;
+        record.entry.deployment_name = claim.deploymentName;
+        record.workload = workload;
+        claim.best = record;
       }
       continue;
     }
@@ -159,7 +167,9 @@ export function contributeWorkload(
     if (options.podLabelsMatch && !options.podLabelsMatch(template?.metadata?.labels)) continue;
     hold([object.metadata.annotations], template);
   }
-  return out;
+  // Exactly sized (a pushed-to short array keeps 16 spare slots), since the tracker keeps them.
+  const exact = <T>(list: T[]): T[] => (list.length > 0 ? list.slice() : []);
+  return { claims: exact(claims), skipped: exact(skipped), warnings: exact(warnings) };
 }
 
 /** What the desired state holds for one key, given every workload claiming it. */
