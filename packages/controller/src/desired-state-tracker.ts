@@ -61,7 +61,8 @@ interface TrackedWorkload {
 }
 
 const NO_CLAIMS: readonly Claim[] = [];
-const ownerKey = (kind: string, namespace: string, name: string) => `${kind}\u0000${namespace}\u0000${name}`;
+/** One flat string (kept as long as the owner has dependents), not a tree of concatenations. */
+const ownerKey = (kind: string, namespace: string, name: string) => [kind, namespace, name].join("\u0000");
 
 /** The desired state over the informer caches, updated incrementally from their change events. */
 export class DesiredStateTracker {

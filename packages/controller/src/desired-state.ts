@@ -76,7 +76,7 @@ export function preferCandidate(a: CandidateRecord, b: CandidateRecord): boolean
 
 /** The identity of a workload: kind, namespace and name. */
 export function workloadId(ref: WorkloadRef): string {
-  return `${ref.kind}/${ref.namespace}/${ref.name}`;
+  return [ref.kind, ref.namespace, ref.name].join("/");
 }
 
 function templateOf(kind: WorkloadKind, object: Workload | Job | CronJob): PodTemplate | undefined {
@@ -115,6 +115,10 @@ export interface WorkloadContribution {
   skipped: SkippedItem[];
   warnings: (AnnotationWarning & { subject: string })[];
 }
+
+/** The empty list every workload without skipped items or warnings shares (frozen: nothing may add to it). */
+const NOTHING: never[] = [];
+Object.freeze(NOTHING);
 
 /** The contribution of one workload's members (pods resolved to it, objects standing for it). Pure. */
 export function contributeWorkload(
@@ -168,7 +172,7 @@ export function contributeWorkload(
     hold([object.metadata.annotations], template);
   }
   // Exactly sized (a pushed-to short array keeps 16 spare slots), since the tracker keeps them.
-  const exact = <T>(list: T[]): T[] => (list.length > 0 ? list.slice() : []);
+  const exact = <T>(list: T[]): T[] => (list.length > 0 ? list.slice() : NOTHING);
   return { claims: exact(claims), skipped: exact(skipped), warnings: exact(warnings) };
 }
 

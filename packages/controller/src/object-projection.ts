@@ -137,20 +137,20 @@ function template(raw: unknown, options: ProjectionOptions, family: string | und
 
 function statuses(raw: unknown, keep?: ReadonlySet<string>): ContainerStatus[] | undefined {
   if (!Array.isArray(raw)) return undefined;
-  const out: ContainerStatus[] = [];
-  for (const c of list(raw)) {
-    const name = String(c.name ?? "");
-    if (keep && !keep.has(name)) continue;
-    const state = c.state as Raw | undefined;
-    out.push({
-      name: intern(name),
-      image: typeof c.image === "string" ? intern(c.image) : undefined,
-      imageID: text(c.imageID),
-      ready: typeof c.ready === "boolean" ? c.ready : undefined,
-      state: state?.running ? RUNNING : state?.waiting ? WAITING : state?.terminated ? TERMINATED : undefined,
-    });
-  }
-  return frozen(out);
+  // map() allocates the list at its exact size (a list pushed to keeps 16 spare slots).
+  const kept = keep ? list(raw).filter((c) => keep.has(String(c.name ?? ""))) : list(raw);
+  return frozen(
+    kept.map((c) => {
+      const state = c.state as Raw | undefined;
+      return {
+        name: intern(String(c.name ?? "")),
+        image: typeof c.image === "string" ? intern(c.image) : undefined,
+        imageID: text(c.imageID),
+        ready: typeof c.ready === "boolean" ? c.ready : undefined,
+        state: state?.running ? RUNNING : state?.waiting ? WAITING : state?.terminated ? TERMINATED : undefined,
+      };
+    }),
+  );
 }
 
 function pod(metadata: ObjectMeta, spec: unknown, status: Raw): Pod {

@@ -82,16 +82,17 @@ function compiled(template: string): { texts: string[]; names: (keyof NameValues
 /** Fills the deployment-name template. */
 export function renderDeploymentName(template: string, values: NameValues): string {
   const { texts, names } = compiled(template);
-  let out = texts[0]!;
-  names.forEach((name, i) => {
-    out += (name === "kind" ? values.kind.toLowerCase() : values[name]) + texts[i + 1]!;
-  });
-  return out;
+  const parts = [texts[0]!];
+  names.forEach((name, i) => parts.push(name === "kind" ? values.kind.toLowerCase() : values[name], texts[i + 1]!));
+  // One flat string: the name is kept with its record (a concatenation would keep a tree of pieces).
+  return parts.join("");
 }
 
 /** The identity of a record: environments plus deployment name (the service's uniqueness rule, within our cluster). */
 export function recordKey(group: RecordGroup, deploymentName: string): string {
-  return `${group.logicalEnvironment}\u0000${group.physicalEnvironment ?? ""}\u0000${deploymentName}`;
+  // join() makes one flat string; a template literal keeps a tree of concatenations, which a key kept as long as its
+  // record pays for.
+  return [group.logicalEnvironment, group.physicalEnvironment ?? "", deploymentName].join("\u0000");
 }
 
 /** The containers of a pod spec that are tracked: regular containers and native sidecars. */
@@ -160,7 +161,7 @@ export function podRecords(
   const records: CandidateRecord[] = [];
   const skipped: SkippedItem[] = [];
   const warnings: (AnnotationWarning & { subject: string })[] = [];
-  const podName = `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`;
+  const podName = [pod.metadata.namespace ?? "", pod.metadata.name].join("/"); // flat: kept with the pod's record
   if (pod.metadata.deletionTimestamp) return { records, skipped, warnings };
   if (pod.status?.phase !== "Running") return { records, skipped, warnings };
   const merged = mergeAnnotations(...owner.annotations, pod.metadata.annotations);

@@ -222,6 +222,7 @@ export class Reflector {
   async #watch(): Promise<WatchEnd | "relist"> {
     const { kind, logger } = this.options;
     let relist = false;
+    let failed = false;
     const end = await watchEvents(
       this.options.kubeConfig,
       this.#path,
@@ -238,6 +239,7 @@ export class Reflector {
           if (isTooLargeResourceVersion(object)) this.#tooLarge();
           else if (!isExpired(object)) logger.warn({ kind, status: object }, "watch ended by an error event; watching again");
           relist = isExpired(object) || isTooLargeResourceVersion(object);
+          failed = !relist;
           return false;
         }
         const version = (object as { metadata?: { resourceVersion?: string } } | undefined)?.metadata?.resourceVersion;
@@ -259,7 +261,8 @@ export class Reflector {
         return true;
       },
     );
-    return relist ? "relist" : end;
+    // Ended by an error event, as by the server closing it: a watch that keeps failing at once backs off.
+    return relist ? "relist" : failed && end === "stopped" ? "closed" : end;
   }
 
   /** Caches the projection of `raw` unless the cache holds that resourceVersion already; returns the cached object. */
