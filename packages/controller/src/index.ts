@@ -25,7 +25,7 @@ export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRe
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
 export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
 export { LIST_PAGE_SIZE, type RestartReason } from "./reflector.js";
-export { isTooLargeResourceVersion, resourceVersionWentBack, KubeRequestError } from "./kube-transport.js";
+export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-transport.js";
 export { SendGate, callBudget, classifyFailure, type CallFailure, type FailureAction, type SendGateOptions } from "./send-gate.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";

@@ -1,6 +1,6 @@
-// One shared copy of values repeated across thousands of cached objects: strings (namespaces, images, image IDs,
-// owner names and uids: JSON.parse makes a new string for every occurrence) and whole projected parts (the
-// containers and statuses that the pods of one workload have in common). Two generations of bounded size: a value
+// One shared copy of values repeated across thousands of cached objects: strings (namespaces, container names,
+// images, annotations: JSON.parse makes a new string for every occurrence) and whole projected parts (the containers
+// and statuses that the pods of one workload have in common). Two generations of bounded size: a value
 // seen in the current or the previous generation is shared; when the current one fills, the previous is dropped, so
 // values no longer in use (old digests after rollouts) are not kept forever and the table stays bounded.
 
@@ -16,21 +16,21 @@ export class Interner<T> {
    * value seen for a key wins: a workload's pods change together).
    */
   share(key: string, value: T, same: (a: T, b: T) => boolean): T {
-    const found = this.#current.get(key) ?? this.#previous.get(key);
-    const shared = found !== undefined && same(found, value) ? found : value;
-    if (this.#current.get(key) !== shared) {
-      if (this.#current.size >= this.generationSize) {
-        this.#previous = this.#current;
-        this.#current = new Map();
-      }
-      this.#current.set(key, shared);
+    const found = this.#current.get(key);
+    if (found !== undefined) {
+      // The common case, one lookup: seen in this generation.
+      if (same(found, value)) return found;
+      this.#current.set(key, value);
+      return value;
     }
+    const earlier = this.#previous.get(key);
+    const shared = earlier !== undefined && same(earlier, value) ? earlier : value;
+    if (this.#current.size >= this.generationSize) {
+      this.#previous = this.#current;
+      this.#current = new Map();
+    }
+    this.#current.set(key, shared);
     return shared;
-  }
-
-  /** Entries held (both generations, a key in both counted twice). */
-  get size(): number {
-    return this.#current.size + this.#previous.size;
   }
 }
 

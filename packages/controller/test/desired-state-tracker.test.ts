@@ -42,7 +42,10 @@ const VARIANTS: [string, DesiredStateOptions][] = [
   ["default options", MAPPING],
   ["names without the namespace (conflicts across namespaces)", { ...MAPPING, deploymentNameTemplate: "{workload}-{container}" }],
   ["a namespace filter and the label selector", { ...MAPPING, namespaceAllowed: (ns) => ns !== "b", podLabelsMatch: selector.value.matches }],
-  ["deployment-tracker annotations, {kind} in names", { ...MAPPING, deploymentTrackerAnnotations: true, deploymentNameTemplate: "{kind}-{namespace}-{workload}-{container}" }],
+  [
+    "deployment-tracker annotations, {kind} in names",
+    { ...MAPPING, deploymentTrackerAnnotations: true, deploymentNameTemplate: "{kind}-{namespace}-{workload}-{container}" },
+  ],
 ];
 
 describe("DesiredStateTracker", () => {
@@ -79,7 +82,10 @@ describe("DesiredStateTracker", () => {
     const sts = workload("StatefulSet", "db", { replicas: 1 });
     cluster.put("StatefulSet", sts);
     const running = (digest: string): Pod =>
-      pod("db-0", { owners: [owner("StatefulSet", "db", sts.metadata.uid!)], containers: [{ name: "app", image: "postgres:16", imageID: `postgres@${digest}` }] });
+      pod("db-0", {
+        owners: [owner("StatefulSet", "db", sts.metadata.uid!)],
+        containers: [{ name: "app", image: "postgres:16", imageID: `postgres@${digest}` }],
+      });
     cluster.put("Pod", running(DIGEST_A));
     for (let i = 0; i < 50; i++) cluster.put("Deployment", workload("Deployment", `idle-${i}`, { replicas: 1 }));
     tracker.state();
@@ -107,13 +113,15 @@ describe("DesiredStateTracker", () => {
       const rs = workload("ReplicaSet", `svc-${i}-rs`, { revision: 1, owners: [owner("Deployment", `svc-${i}`, deployment.metadata.uid!)] });
       cluster.put("Deployment", deployment);
       cluster.put("ReplicaSet", rs);
-      for (let p = 0; p < 3; p++) cluster.put("Pod", pod(`svc-${i}-rs-${p}`, { owners: [owner("ReplicaSet", rs.metadata.name, rs.metadata.uid!)] }));
+      const owners = [owner("ReplicaSet", rs.metadata.name, rs.metadata.uid!)];
+      for (let p = 0; p < 3; p++) cluster.put("Pod", pod(`svc-${i}-rs-${p}`, { owners }));
       deployments.push(deployment);
     }
     expect(tracker.state().records.size).toBe(200);
     const owners = (cluster.object("Pod", "shop", "svc-7-rs-1") as Pod).metadata.ownerReferences!;
     const reads = { ...cluster.reads };
-    const changed = pod("svc-7-rs-1", { owners, containers: [{ name: "app", image: "nginx:1.26", imageID: `docker.io/library/nginx@${DIGEST_B}` }] });
+    const containers = [{ name: "app", image: "nginx:1.26", imageID: `docker.io/library/nginx@${DIGEST_B}` }];
+    const changed = pod("svc-7-rs-1", { owners, containers });
     cluster.put("Pod", changed);
     tracker.state();
     expect(cluster.reads.iterations).toBe(reads.iterations);

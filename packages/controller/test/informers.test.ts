@@ -40,7 +40,8 @@ function start(kubeconfig: string, changes: string[], restarts: RestartReason[] 
 /** Bare pods (e.g. more than one page of them). */
 async function podsOverOnePage(c: FakeCluster, count: number, prefix = "p"): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: `${prefix}-${i}`, namespace: "shop" }, spec: { containers: [{ name: "app", image: "nginx:1.25" }] } };
+    const spec = { containers: [{ name: "app", image: "nginx:1.25" }] };
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: `${prefix}-${i}`, namespace: "shop" }, spec };
     await c.script.create("pods", pod, { wait: false });
   }
   await c.settle();
@@ -98,11 +99,12 @@ describe("informers", () => {
     await informers.waitForSync();
     await cluster.waitForWatches("pods");
     const listsBefore = cluster.stats().lists.pods ?? 0;
-    const gone = [
-      "Deployment shop/svc-3",
-      ...cluster.store.list("replicasets").filter((o) => (o.metadata.name ?? "").startsWith("svc-3-")).map((o) => `ReplicaSet shop/${o.metadata.name}`),
-      ...cluster.store.list("pods").filter((o) => (o.metadata.name ?? "").startsWith("svc-3-")).map((o) => `Pod shop/${o.metadata.name}`),
-    ].sort();
+    const of = (resource: "replicasets" | "pods", kind: string) =>
+      cluster!.store
+        .list(resource)
+        .filter((o) => (o.metadata.name ?? "").startsWith("svc-3-"))
+        .map((o) => `${kind} shop/${o.metadata.name}`);
+    const gone = ["Deployment shop/svc-3", ...of("replicasets", "ReplicaSet"), ...of("pods", "Pod")].sort();
     expect(gone).toHaveLength(4);
     changes.length = 0;
     await cluster.faults.refuseConnections();

@@ -116,7 +116,8 @@ export function randomEvent(cluster: PlainCluster, next: () => number): void {
     // A ReplicaSet of a Deployment, of an owner nobody watches (an Argo Rollout), or of nobody.
     const owner = pick(["Deployment", "Rollout", "none"]);
     const rsName = `${name}-rs${Math.floor(next() * 2)}`;
-    const rs = { metadata: meta(rsName, owner === "none" ? undefined : ref(owner, name, owner === "Rollout" ? "argoproj.io/v1alpha1" : "apps/v1")), spec: { replicas: pick([0, 1, 2]), template: template() } } as Workload;
+    const controller = owner === "none" ? undefined : ref(owner, name, owner === "Rollout" ? "argoproj.io/v1alpha1" : "apps/v1");
+    const rs = { metadata: meta(rsName, controller), spec: { replicas: pick([0, 1, 2]), template: template() } } as Workload;
     rs.metadata.annotations = { ...rs.metadata.annotations, "deployment.kubernetes.io/revision": String(1 + Math.floor(next() * 3)) };
     cluster.put("ReplicaSet", rs);
   } else if (roll < 0.25) {
@@ -146,7 +147,10 @@ export function randomEvent(cluster: PlainCluster, next: () => number): void {
     });
     const sidecar = chance(0.2) ? [{ name: "mesh", image: "envoy:1", restartPolicy: "Always" }] : undefined;
     cluster.put("Pod", {
-      metadata: { ...meta(podName, owner ? ref(owner[0], owner[1]) : undefined), creationTimestamp: `2026-01-0${1 + Math.floor(next() * 3)}T00:00:00Z` },
+      metadata: {
+        ...meta(podName, owner ? ref(owner[0], owner[1]) : undefined),
+        creationTimestamp: `2026-01-0${1 + Math.floor(next() * 3)}T00:00:00Z`,
+      },
       spec: { containers: specContainers, ...(sidecar ? { initContainers: sidecar } : {}) },
       status: {
         phase: pick(["Running", "Running", "Running", "Pending", "Succeeded"]),

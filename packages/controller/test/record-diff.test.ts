@@ -64,7 +64,9 @@ describe("diffRecords", () => {
       const next = random(seed);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
       const names = Array.from({ length: 12 }, (_, i) => `shop-svc-${i}-app`);
-      const entryOf = (name: string, status: "deployed" | "decommissioned" = "deployed") => acked(name, pick([DIGEST_A, DIGEST_B, DIGEST_C]), { status });
+      const entryOf = (name: string, status: "deployed" | "decommissioned" = "deployed") =>
+        acked(name, pick([DIGEST_A, DIGEST_B, DIGEST_C]), { status });
+      const candidate = (name: string) => ({ workload: { kind: "Deployment", namespace: "shop", name }, pod: "p", ready: true, revision: 1, createdAt: "" });
       const state = { records: new Map(), held: new Set<string>(), conflicts: [], skipped: [], warnings: [] } as Parameters<typeof diffRecords>[0];
       const acknowledged = new Map<string, AcknowledgedRecord>();
       const inFlight = new Map<string, AcknowledgedRecord>();
@@ -72,7 +74,7 @@ describe("diffRecords", () => {
       for (const name of names) {
         const key = recordKey(GROUP, name);
         const roll = next();
-        if (roll < 0.4) state.records.set(key, { ...entryOf(name), workload: { kind: "Deployment", namespace: "shop", name }, pod: "p", ready: true, revision: 1, createdAt: "" });
+        if (roll < 0.4) state.records.set(key, { ...entryOf(name), ...candidate(name) });
         else if (roll < 0.55) state.held.add(key);
         if (next() < 0.6) acknowledged.set(key, entryOf(name, next() < 0.8 ? "deployed" : "decommissioned"));
         if (next() < 0.2) inFlight.set(key, entryOf(name));
