@@ -3,20 +3,15 @@
 // Jobs and pods, ReplicaSets of an owner kind nobody watches, owners recreated under a new uid, pods arriving before
 // their owners, deletions in progress, annotations that move records between environments or ignore them, image IDs
 // that cannot be recorded. Every change is reported to `onChange` as an informer reports it.
+import { createHash } from "node:crypto";
 import type { CronJob, Job, OwnerReference, Pod, TrackedSnapshot, WatchedKind, Workload, WorkloadKind } from "@shiplog/controller";
 
 type AnyObject = Pod | Workload | Job | CronJob;
 
-/** A seeded pseudo-random generator (mulberry32). */
+/** Seeded pseudo-random numbers in [0, 1): the same seed draws the same sequence. */
 export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let draw = 0;
+  return () => createHash("sha256").update(`${seed}/${draw++}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 const WORKLOAD_KINDS: WorkloadKind[] = ["Deployment", "StatefulSet", "DaemonSet", "CronJob", "ReplicaSet", "Job"];
