@@ -107,6 +107,8 @@ export class Controller {
   #fullDiff = true;
   /** Keys sent in the last flush and not accepted: diffed again, whether or not their desired record changes. */
   #unsettled = new Set<string>();
+  /** The acknowledged map the last diff read: another one (the store read its ConfigMaps again) means a full diff. */
+  #diffedAgainst: ReadonlyMap<string, unknown> | undefined;
   /** The label selector (validated by loadConfig), applied to workload templates as the API server applies it to pods. */
   readonly #selector: LabelSelector | undefined;
   #conflicts: NameConflict[] = [];
@@ -542,9 +544,12 @@ export class Controller {
     }
     // Only what changed since the last diff, what is still unsettled from it, and what the service refused.
     const changed = this.#tracker.changedKeys();
-    const keys = this.#fullDiff || resendAll || changed === "all" ? undefined : new Set([...changed, ...this.#unsettled, ...this.#rejected.keys()]);
-    const pending = diffRecords(desired, this.#store.all(), { resendAll, rejected: parked, inFlight: this.#store.inFlight(), ...(keys ? { keys } : {}) });
+    const acknowledged = this.#store.all();
+    const full = this.#fullDiff || resendAll || changed === "all" || acknowledged !== this.#diffedAgainst;
+    const keys = full ? undefined : new Set([...changed, ...this.#unsettled, ...this.#rejected.keys()]);
+    const pending = diffRecords(desired, acknowledged, { resendAll, rejected: parked, inFlight: this.#store.inFlight(), ...(keys ? { keys } : {}) });
     this.#fullDiff = false;
+    this.#diffedAgainst = acknowledged;
     this.#unsettled = new Set(pending.map((r) => r.key));
     const summary: FlushSummary = {
       desired: desired.records.size,
