@@ -85,6 +85,8 @@ export class DesiredStateTracker {
   readonly #reported = new Set<TrackedWorkload>();
   readonly #unresolved = new Map<Source, SkippedItem>();
   #changed: Set<string> | "all" = "all";
+  /** What this state() call placed: the object and its membership, so recomputing does not look them up again. */
+  readonly #placed = new Map<Source, WorkloadMember>();
   #listsStale = true;
   #skipped: SkippedItem[] = [];
   #warnings: (AnnotationWarning & { subject: string })[] = [];
@@ -115,6 +117,7 @@ export class DesiredStateTracker {
     else this.#applyChanges(touched);
     const keys = new Set<string>();
     for (const workload of touched) this.#recompute(workload, keys);
+    this.#placed.clear();
     for (const key of keys) this.#settle(key);
     if (this.#listsStale) this.#collectLists();
     const conflicts = [...this.#conflicts.values()];
@@ -190,13 +193,16 @@ export class DesiredStateTracker {
     let ref: WorkloadRef | undefined;
     if (kind === "Pod") {
       const resolved = resolveMember(object as Pod, this.#snapshot);
-      if ("owner" in resolved) ref = resolved.owner.workload;
-      else if (resolved.skipped) {
+      if ("owner" in resolved) {
+        ref = resolved.owner.workload;
+        this.#placed.set(source, { pod: object as Pod, owner: resolved.owner });
+      } else if (resolved.skipped) {
         this.#unresolved.set(source, resolved.skipped);
         this.#listsStale = true;
       }
     } else {
       ref = workloadOfObject(kind, object as Workload);
+      if (ref) this.#placed.set(source, { kind: kind as WorkloadKind, object: object as Workload });
     }
     if (!ref) return;
     const id = workloadId(ref);
@@ -227,6 +233,11 @@ export class DesiredStateTracker {
     const before = workload.contribution?.claims ?? NO_CLAIMS;
     const members: WorkloadMember[] = [];
     for (const source of workload.members) {
+      const placed = this.#placed.get(source);
+      if (placed) {
+        members.push(placed);
+        continue;
+      }
       const object = this.#snapshot.object(source.kind, source.namespace, source.name);
       if (!object) continue;
       if (source.kind === "Pod") {
