@@ -90,7 +90,7 @@ class Watcher {
 
   /** A store event: written now when this watcher is current, else picked up from the log. */
   deliver(event: StoreEvent): void {
-    if (this.hung || this.waiting || this.initialSent < this.initial.length) return;
+    if (this.hung || this.waiting || this.initialSent < this.initial.length || this.res.writableEnded) return;
     if (this.cursor !== this.store.history.end() - 1) return this.pump();
     this.cursor++;
     if (event.resource !== this.request.resource) return;
@@ -100,7 +100,7 @@ class Watcher {
 
   /** Writes what is due (initial objects, then history from the cursor) until the socket backs up. */
   pump(): void {
-    if (this.hung || this.waiting || this.res.destroyed) return;
+    if (this.hung || this.waiting || this.res.writableEnded || this.res.destroyed) return;
     while (this.initialSent < this.initial.length) {
       if (!this.write("ADDED", this.initial[this.initialSent++]!)) return;
     }
