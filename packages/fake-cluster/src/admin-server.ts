@@ -34,7 +34,11 @@ export const SCRIPT_CALLS = [
   "resumeKubelet",
 ] as const satisfies readonly (keyof ClusterScript)[];
 
-const selectionShape = { count: z.number().int().min(0).optional(), percent: z.number().min(0).max(100).optional(), wait: z.boolean().optional() };
+const selectionShape = {
+  count: z.number().int().min(0).optional(),
+  percent: z.number().min(0).max(100).optional(),
+  wait: z.boolean().optional(),
+};
 const oneOf = (s: { count?: number | undefined; percent?: number | undefined }) => (s.count === undefined) !== (s.percent === undefined);
 const exactlyOne = { message: "give exactly one of count and percent", path: ["count"] };
 const selection = z.strictObject(selectionShape).refine(oneOf, exactlyOne);
@@ -80,7 +84,11 @@ function peakRss(): number | undefined {
  * process, the synthetic fleet (built at start, or later with POST /fleet) and its bulk changes, and every scripting
  * call, over JSON on 127.0.0.1.
  */
-export async function startAdminServer(cluster: FakeCluster, initialFleet: WorkloadFleet | undefined, port = 0): Promise<{ url: string; app: FastifyInstance }> {
+export async function startAdminServer(
+  cluster: FakeCluster,
+  initialFleet: WorkloadFleet | undefined,
+  port = 0,
+): Promise<{ url: string; app: FastifyInstance }> {
   let fleet = initialFleet;
   const theFleet = (): WorkloadFleet => {
     if (fleet === undefined) throw new AdminRequestError("fleet: there is none yet; create it with POST /fleet", 409);
@@ -130,7 +138,9 @@ export async function startAdminServer(cluster: FakeCluster, initialFleet: Workl
   app.post("/fleet/delete", async (request) => ({ workloads: await theFleet().delete(parse(selection, request.body)) }));
   app.post("/script/:call", async (request, reply) => {
     const call = (request.params as { call: string }).call;
-    if (!(SCRIPT_CALLS as readonly string[]).includes(call)) return reply.code(404).send({ message: `call: unknown scripting call "${call}"` });
+    if (!(SCRIPT_CALLS as readonly string[]).includes(call)) {
+      return reply.code(404).send({ message: `call: unknown scripting call "${call}"` });
+    }
     const args = parse(z.array(z.unknown()), request.body ?? []);
     const method = cluster.script[call as (typeof SCRIPT_CALLS)[number]] as (...a: unknown[]) => unknown;
     const result = await method.apply(cluster.script, args);

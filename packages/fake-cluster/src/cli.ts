@@ -53,7 +53,8 @@ function options() {
   if (values.workloads !== undefined && values.pods !== undefined) throw new UsageError("--workloads, --pods: give one of them");
   const replicas = integer("replicas", values.replicas, 0, 10_000) ?? 3;
   const pods = integer("pods", values.pods, 0, 10_000_000);
-  const workloads = integer("workloads", values.workloads, 0, 10_000_000) ?? (pods === undefined ? 0 : Math.ceil(pods / Math.max(1, replicas)));
+  const fromPods = pods === undefined ? 0 : Math.ceil(pods / Math.max(1, replicas));
+  const workloads = integer("workloads", values.workloads, 0, 10_000_000) ?? fromPods;
   return {
     help: values.help,
     port: integer("port", values.port, 0, 65535)!,
@@ -113,7 +114,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", shutdown);
   const built = fleet ? await fleet.build() : {};
   if (o.kubeconfigOut) await writeFile(o.kubeconfigOut, cluster.kubeconfig, { mode: 0o600 });
-  console.log(JSON.stringify({ url: cluster.url, kubeconfig: o.kubeconfigOut ?? null, admin: admin.url, pid: process.pid, ...built, pods: cluster.store.count("pods") }));
+  const ready = { url: cluster.url, kubeconfig: o.kubeconfigOut ?? null, admin: admin.url, pid: process.pid, ...built };
+  console.log(JSON.stringify({ ...ready, pods: cluster.store.count("pods") }));
 }
 
 main().catch((error: unknown) => {

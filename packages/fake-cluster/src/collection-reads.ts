@@ -7,6 +7,7 @@ import type { ListPage } from "./list-pages.js";
 import type { Query, Target } from "./request-target.js";
 import { filterFrom, notFoundPath, one, sendJson } from "./request-target.js";
 import type { RouteContext } from "./routes.js";
+import type { ResourceName } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";
 import { toTable, wantsTable } from "./table-printers.js";
@@ -22,7 +23,8 @@ const encodeContinue = (token: ContinueToken) => Buffer.from(JSON.stringify(toke
 function decodeContinue(text: string): ContinueToken {
   try {
     const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (typeof token.rv !== "number" || !Number.isInteger(token.rv) || token.rv < -1 || typeof token.start !== "string") throw new Error("shape");
+    const valid = typeof token.rv === "number" && Number.isInteger(token.rv) && token.rv >= -1 && typeof token.start === "string";
+    if (!valid) throw new Error("shape");
     return token;
   } catch {
     throw badRequest("continue: Invalid value: the continue token is not valid");
@@ -30,8 +32,12 @@ function decodeContinue(text: string): ContinueToken {
 }
 
 /** The real server's words when the first page's revision is compacted; its Status carries a token to go on anyway. */
-const INCONSISTENT_CONTINUE =
-  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+const INCONSISTENT_CONTINUE = [
+  "The provided continue parameter is too old to display a consistent list result.",
+  "You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results.",
+  "Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time",
+  "the first chunk was returned and now may show up in the list.",
+].join(" ");
 
 /** Lists larger than this go out in chunks of about this size (chunked encoding) rather than as one string. */
 const CHUNK_CHARS = 256 * 1024;
@@ -57,13 +63,19 @@ function sendList(reply: FastifyReply, head: string, items: readonly string[]): 
   return reply.code(200).type("application/json").send(Readable.from(listChunks(head, items), { objectMode: false }));
 }
 
-/** GET on a collection without watch: one page (or all) of it, as the API server answers. */
-export function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): FastifyReply {
+/** What a list and a watch check first: no subresource; the request is counted; an injected failure is answered. */
+function startRead(ctx: RouteContext, target: Target, kind: "list" | "watch"): ResourceName {
   if (target.subresource !== undefined) throw notFoundPath();
   const resource = target.kind.resource;
-  ctx.stats.count("list", resource);
-  const failure = ctx.faults.takeFailure("list", resource);
+  ctx.stats.count(kind, resource);
+  const failure = ctx.faults.takeFailure(kind, resource);
   if (failure) throw failure;
+  return resource;
+}
+
+/** GET on a collection without watch: one page (or all) of it, as the API server answers. */
+export function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): FastifyReply {
+  const resource = startRead(ctx, target, "list");
   const limitText = one(query, "limit");
   const limit = limitText === undefined ? 0 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
@@ -103,14 +115,12 @@ export function listCollection(ctx: RouteContext, target: Target, query: Query, 
 
 /** GET on a collection with watch=true: hands the connection to the watch hub. */
 export function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply): void {
-  if (target.subresource !== undefined) throw notFoundPath();
-  const resource = target.kind.resource;
-  ctx.stats.count("watch", resource);
-  const failure = ctx.faults.takeFailure("watch", resource);
-  if (failure) throw failure;
+  const resource = startRead(ctx, target, "watch");
   const timeoutText = one(query, "timeoutSeconds");
   const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
-  if (timeoutSeconds !== undefined && (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)) throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
+  if (timeoutSeconds !== undefined && (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)) {
+    throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
+  }
   const request = {
     resource,
     filter: filterFrom(target, query),

@@ -75,7 +75,10 @@ export class WorkloadFleet {
       namespace: `team-${i % namespaces}`,
       name: `svc-${i}`,
       replicas: this.replicas[i]!,
-      containers: Array.from({ length: 1 + (i % containers) }, (_, j) => ({ name: `c${j}`, image: `${registry}/svc-${i}-c${j}:${this.versions[i]}.0` })),
+      containers: Array.from({ length: 1 + (i % containers) }, (_, j) => ({
+        name: `c${j}`,
+        image: `${registry}/svc-${i}-c${j}:${this.versions[i]}.0`,
+      })),
     };
     const keys = Object.keys(annotations);
     if (keys.length > 0) spec.annotations = Object.fromEntries(keys.map((k) => [k, annotations[k]![i % annotations[k]!.length]!]));
@@ -114,14 +117,17 @@ export class WorkloadFleet {
     for (const i of chosen) {
       this.versions[i]!++;
       const spec = this.spec(i);
-      await this.cluster.script.setImage(spec.namespace, spec.name, Object.fromEntries(spec.containers.map((c) => [c.name, c.image])), { wait: false });
+      const images = Object.fromEntries(spec.containers.map((c) => [c.name, c.image]));
+      await this.cluster.script.setImage(spec.namespace, spec.name, images, { wait: false });
     }
     return this.finish(chosen, selection);
   }
 
   /** Sets the size of the first selected live workloads. */
   async scale(selection: FleetSelection & { replicas: number }): Promise<FleetWorkload[]> {
-    if (!Number.isInteger(selection.replicas) || selection.replicas < 0) throw new TypeError(`replicas: must be a non-negative integer, got ${selection.replicas}`);
+    if (!Number.isInteger(selection.replicas) || selection.replicas < 0) {
+      throw new TypeError(`replicas: must be a non-negative integer, got ${selection.replicas}`);
+    }
     const chosen = this.pick(selection, "first");
     for (const i of chosen) {
       this.replicas[i] = selection.replicas;
@@ -151,8 +157,12 @@ export class WorkloadFleet {
   private pick(selection: FleetSelection, end: "first" | "last"): number[] {
     const { count, percent } = selection;
     if ((count === undefined) === (percent === undefined)) throw new TypeError("count, percent: give exactly one");
-    if (count !== undefined && (!Number.isInteger(count) || count < 0)) throw new TypeError(`count: must be a non-negative integer, got ${count}`);
-    if (percent !== undefined && !(percent >= 0 && percent <= 100)) throw new TypeError(`percent: must be between 0 and 100, got ${percent}`);
+    if (count !== undefined && (!Number.isInteger(count) || count < 0)) {
+      throw new TypeError(`count: must be a non-negative integer, got ${count}`);
+    }
+    if (percent !== undefined && !(percent >= 0 && percent <= 100)) {
+      throw new TypeError(`percent: must be between 0 and 100, got ${percent}`);
+    }
     const live = [...this.live()];
     const n = Math.min(live.length, count ?? Math.ceil((live.length * percent!) / 100));
     return end === "first" ? live.slice(0, n) : live.slice(live.length - n);
