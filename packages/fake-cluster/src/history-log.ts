@@ -116,11 +116,6 @@ export class HistoryLog {
     return lo;
   }
 
-  /** resourceVersion of a kept event (cheap: no strings touched). */
-  rvAt(seq: number): number {
-    return this.rvs[seq % this.limit]!;
-  }
-
   /** Resource of a kept event (cheap filter before `at`). */
   resourceAt(seq: number): ResourceName {
     return RESOURCE_NAMES[this.resources[seq % this.limit]!]!;

@@ -9,8 +9,6 @@ import type { StoredObject } from "./object-table.js";
 export class ParseCache {
   private readonly ring: (StoredObject | undefined)[];
   private next = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly capacity: number) {
     this.ring = new Array<StoredObject | undefined>(capacity).fill(undefined);
@@ -18,11 +16,7 @@ export class ParseCache {
 
   /** The decoded object (do not mutate): from the cache, or parsed now and remembered. */
   decode(record: StoredObject): KubeObject {
-    if (record.parsed !== undefined) {
-      this.hits++;
-      return record.parsed;
-    }
-    this.misses++;
+    if (record.parsed !== undefined) return record.parsed;
     const parsed = JSON.parse(record.json) as KubeObject;
     this.remember(record, parsed);
     return parsed;
