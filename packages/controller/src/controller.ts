@@ -19,6 +19,7 @@ import { ControllerMetrics } from "./metrics.js";
 import { controllerAuth, createServiceClient } from "./service-client.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
+import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { SendGate } from "./send-gate.js";
 
@@ -176,7 +177,9 @@ export class Controller {
             requestTimeoutMs: config.requestTimeoutMs,
             logger: this.logger,
             mayWrite: mayPost,
-            onWriteStarted: () => this.#crash?.reached("state-write"),
+            onWriteStep: (step) => this.#crash?.reached(step),
+            maxShards: config.stateMaxShards,
+            limits: testStateLimits(process.env),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
