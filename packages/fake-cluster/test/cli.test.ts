@@ -32,33 +32,38 @@ describe("shiplog-fake-cluster CLI", () => {
   });
 
   it("builds a fleet from --workloads, prints where it and its admin endpoint are, and takes the benchmark's changes", async () => {
-    const child = spawn(process.execPath, [cli, "--workloads", "6", "--annotation", "shiplog.dev/repository=web,api"], { stdio: ["ignore", "pipe", "inherit"] });
+    const args = [cli, "--workloads", "6", "--annotation", "shiplog.dev/repository=web,api"];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
     try {
       const [line] = (await once(child.stdout, "data")) as [Buffer];
-      const started = JSON.parse(line.toString()) as { url: string; admin: string; pid: number; workloads: number; pods: number; containers: number };
+      const started = JSON.parse(line.toString()) as { url: string; admin: string; pid: number; workloads: number; pods: number };
       expect(started).toMatchObject({ pid: child.pid, workloads: 6, pods: 18, containers: 36, deploymentNames: 12 });
       const core = kubeConfig(started.url).makeApiClient(CoreV1Api);
       const apps = kubeConfig(started.url).makeApiClient(AppsV1Api);
       const running = (await core.listPodForAllNamespaces()).items.filter((p) => p.status?.phase === "Running");
       expect(running).toHaveLength(18);
-      expect((await apps.readNamespacedDeployment({ namespace: "team-1", name: "svc-1" })).metadata?.annotations).toMatchObject({ "shiplog.dev/repository": "api" });
+      const svc1Deployment = await apps.readNamespacedDeployment({ namespace: "team-1", name: "svc-1" });
+      expect(svc1Deployment.metadata?.annotations).toMatchObject({ "shiplog.dev/repository": "api" });
       const post = (path: string, body: unknown) =>
         fetch(`${started.admin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
-      const rolled = (await (await post("/fleet/rollout", { percent: 50 })).json()) as { workloads: { namespace: string; name: string; containers: { image: string; imageID: string }[] }[] };
+      type Rolled = { workloads: { namespace: string; name: string; containers: { image: string; imageID: string }[] }[] };
+      const rolled = (await (await post("/fleet/rollout", { percent: 50 })).json()) as Rolled;
       expect(rolled.workloads.map((w) => w.name)).toEqual(["svc-0", "svc-1", "svc-2"]);
       const svc1 = rolled.workloads[1]!;
       expect(svc1.containers.map((c) => c.image)).toEqual(["ghcr.io/acme/svc-1-c0:2.0", "ghcr.io/acme/svc-1-c1:2.0"]);
       const svc1Pods = (await core.listNamespacedPod({ namespace: "team-1", labelSelector: "app=svc-1" })).items;
       expect(svc1Pods).toHaveLength(3);
-      for (const pod of svc1Pods) expect(pod.status?.containerStatuses?.map((s) => s.imageID)).toEqual(svc1.containers.map((c) => c.imageID));
+      const imageIDs = svc1.containers.map((c) => c.imageID);
+      for (const pod of svc1Pods) expect(pod.status?.containerStatuses?.map((s) => s.imageID)).toEqual(imageIDs);
 
       expect((await post("/fleet/scale", { count: 1, replicas: 0 })).status).toBe(200);
       expect((await core.listNamespacedPod({ namespace: "team-0", labelSelector: "app=svc-0" })).items).toHaveLength(0);
       const deleted = (await (await post("/fleet/delete", { count: 1 })).json()) as { workloads: { name: string }[] };
       expect(deleted.workloads.map((w) => w.name)).toEqual(["svc-5"]);
       expect((await core.listNamespacedPod({ namespace: "team-5" })).items).toHaveLength(0);
-      const status = (await (await fetch(`${started.admin}/status`)).json()) as { fleet: { workloads: number; pods: number }; memory: { rss: number } };
+      type Status = { fleet: { workloads: number; pods: number }; memory: { rss: number } };
+      const status = (await (await fetch(`${started.admin}/status`)).json()) as Status;
       expect(status.fleet).toMatchObject({ workloads: 5, pods: 12 });
       expect(status.memory.rss).toBeGreaterThan(0);
 

@@ -42,7 +42,14 @@ describe("ObjectTable", () => {
 });
 
 describe("HistoryLog", () => {
-  const event = (rv: number) => ({ rv, type: "MODIFIED" as const, resource: "configmaps" as const, key: `ns/${rv}`, json: `{"rv":${rv}}`, prevJson: "{}" });
+  const event = (rv: number) => ({
+    rv,
+    type: "MODIFIED" as const,
+    resource: "configmaps" as const,
+    key: `ns/${rv}`,
+    json: `{"rv":${rv}}`,
+    prevJson: `{"rv":${rv - 1}}`,
+  });
 
   it("keeps the newest `limit` events; older resourceVersions are expired", () => {
     const log = new HistoryLog(3, 1000);
@@ -65,7 +72,9 @@ describe("ListPages", () => {
   function storeWith(names: string[]) {
     const store = new ObjectStore(new NameGenerator(1), 1000);
     store.create("namespaces", { metadata: { name: "ns" } });
-    for (const name of names) store.create("configmaps", { metadata: { name, namespace: "ns", labels: { set: name === "a" ? "one" : "rest" } }, data: { v: "1" } });
+    for (const name of names) {
+      store.create("configmaps", { metadata: { name, namespace: "ns", labels: { set: name === "a" ? "one" : "rest" } }, data: { v: "1" } });
+    }
     return { store, pages: new ListPages(store) };
   }
 
@@ -106,6 +115,7 @@ describe("ListPages", () => {
     expect(names(now.items)).toEqual(["bb", "c", "e", "f"]);
     store.compactHistory();
     store.create("configmaps", { metadata: { name: "g", namespace: "ns" }, data: {} });
-    expect(() => pages.read({ resource: "configmaps", filter: { namespace: "ns" }, limit: 2, after: "ns/b", rv })).toThrow(/too old resource version/);
+    const stale = () => pages.read({ resource: "configmaps", filter: { namespace: "ns" }, limit: 2, after: "ns/b", rv });
+    expect(stale).toThrow(/too old resource version/);
   });
 });

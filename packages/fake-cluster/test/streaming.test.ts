@@ -24,15 +24,21 @@ async function pausedWatch(url: string) {
       lines.push(JSON.parse(buffer.slice(0, nl)));
       buffer = buffer.slice(nl + 1);
     }
+    res.emit("lines");
   });
   const ended = once(res, "end");
-  return { lines, resume: () => res.resume(), ended, destroy: () => res.destroy() };
+  /** Resolves once `count` lines have arrived. */
+  const until = async (count: number) => {
+    while (lines.length < count) await once(res, "lines");
+  };
+  return { lines, until, resume: () => res.resume(), ended, destroy: () => res.destroy() };
 }
 
 async function createConfigMaps(cluster: FakeCluster, count: number): Promise<void> {
   await cluster.script.ensureNamespace("big");
   for (let i = 0; i < count; i++) {
-    await cluster.script.create("configmaps", { metadata: { name: `cm-${String(i).padStart(5, "0")}`, namespace: "big" }, data: { payload } }, { wait: false });
+    const metadata = { name: `cm-${String(i).padStart(5, "0")}`, namespace: "big" };
+    await cluster.script.create("configmaps", { metadata, data: { payload } }, { wait: false });
   }
 }
 
@@ -48,7 +54,8 @@ describe("streamed lists and watches", () => {
     await createConfigMaps(cluster, 300);
     const response = await fetch(`${cluster.url}/api/v1/namespaces/big/configmaps`);
     expect(response.headers.get("transfer-encoding")).toBe("chunked");
-    const list = (await response.json()) as { kind: string; metadata: { resourceVersion: string }; items: { metadata: { name: string } }[] };
+    type List = { kind: string; metadata: { resourceVersion: string }; items: { metadata: { name: string } }[] };
+    const list = (await response.json()) as List;
     expect(list.kind).toBe("ConfigMapList");
     expect(list.metadata.resourceVersion).toBe(cluster.store.resourceVersion());
     expect(list.items.map((i) => i.metadata.name)).toEqual(Array.from({ length: 300 }, (_, i) => `cm-${String(i).padStart(5, "0")}`));
@@ -64,7 +71,7 @@ describe("streamed lists and watches", () => {
     const check = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${from}`);
     await check.until((events) => events.length >= 2000);
     check.abort();
-    while (watch.lines.length < 2000) await new Promise((resolve) => setImmediate(resolve));
+    await watch.until(2000);
     expect(watch.lines.map((l) => l.object.metadata.name)).toEqual(check.events.map((e) => e.object.metadata.name));
     expect(watch.lines.every((l) => l.type === "ADDED")).toBe(true);
     const rvs = watch.lines.map((l) => Number(l.object.metadata.resourceVersion));
