@@ -224,7 +224,7 @@ async function measure(label: string, pods: number, stdout: NodeJS.ReadableStrea
   const end = await status(admin);
   const watchedMb = mb(watch.bytes());
   const reopened = watch.reopened();
-  const watchNote = reopened === 0 ? ", open throughout" : `; it fell behind the kept history ${reopened} time(s), was ended and opened again`;
+  const watchNote = reopened === 0 ? ", open throughout" : `; it fell behind the kept history ${reopened} time(s), was ended, reopened`;
   await watch.cancel();
   if (unpaged.items !== built.pods || paged.items !== built.pods) {
     console.log(`  (${label}: listed ${unpaged.items} unpaged, ${paged.items} paged, of ${built.pods} pods)`);
@@ -250,7 +250,7 @@ async function measure(label: string, pods: number, stdout: NodeJS.ReadableStrea
   console.log(`  build                 ${figures.buildS.toFixed(1)} s (${rate}), ${buildCpuS.toFixed(1)} CPU s in the fake cluster`);
   console.log(`                        a pod watch read ${watchedMb.toFixed(0)} MB meanwhile${watchNote}`);
   const perPod = `${(figures.bytesPerPod / 1024).toFixed(1)} KB a pod`;
-  console.log(`  live heap             ${figures.liveHeapMb.toFixed(0)} MB after a full GC: ${perPod} (the cluster and its history, per pod)`);
+  console.log(`  live heap             ${figures.liveHeapMb.toFixed(0)} MB after a full GC: ${perPod} (cluster and history, per pod)`);
   console.log(`  list, unpaged         ${unpagedS.toFixed(2)} s, ${figures.unpagedMb.toFixed(0)} MB (time to last byte)`);
   console.log(`  list, pages of 500    ${pagedS.toFixed(2)} s, ${paged.pages} pages (time to each page's last byte)`);
   const replayed = `${replay.events} events, ${figures.replayMb.toFixed(0)} MB`;

@@ -34,7 +34,8 @@ function decodeContinue(text: string): ContinueToken {
 /** The real server's words when the first page's revision is compacted; its Status carries a token to go on anyway. */
 const INCONSISTENT_CONTINUE = [
   "The provided continue parameter is too old to display a consistent list result.",
-  "You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results.",
+  "You can start a new list without the continue parameter,",
+  "or use the continue token in this response to retrieve the remainder of the results.",
   "Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time",
   "the first chunk was returned and now may show up in the list.",
 ].join(" ");
