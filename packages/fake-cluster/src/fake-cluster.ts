@@ -94,6 +94,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
   const faultState = new FaultState();
   const pages = new ListPages(store);
   const watchHub = new WatchHub(store, pages, faultState, options.bookmarkIntervalMs ?? 60_000);
+  loop.slowDownWhile(() => watchHub.backedUp());
   const stats = new RequestStats();
 
   for (const ns of ["default", "kube-system", "kube-public", "kube-node-lease"]) store.create("namespaces", { metadata: { name: ns } });

@@ -83,6 +83,11 @@ class Watcher {
 
   private initialSent = 0;
 
+  /** True while it waits for its socket to drain (the client is behind). */
+  get backedUp(): boolean {
+    return this.waiting && !this.hung && !this.res.destroyed;
+  }
+
   /** True when everything up to the store's present has been handled. */
   private caughtUp(): boolean {
     return !this.waiting && this.initialSent === this.initial.length && this.cursor === this.store.history.end();
@@ -258,6 +263,12 @@ export class WatchHub {
   private writeHead(res: ServerResponse): void {
     res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private", "Transfer-Encoding": "chunked" });
     res.flushHeaders();
+  }
+
+  /** True while some open stream waits for its client to read (the control loop slows down meanwhile). */
+  backedUp(): boolean {
+    for (const w of this.watchers) if (w.backedUp) return true;
+    return false;
   }
 
   /** Number of open streams (for one resource or all). */
