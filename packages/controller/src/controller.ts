@@ -11,7 +11,8 @@ import { backoffDelay } from "./backoff.js";
 import { BatchSender, NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import type { ControllerConfig } from "./config.js";
 import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
-import { computeDesiredState, PodRecordsMemo, type DesiredState, type NameConflict } from "./desired-state.js";
+import type { DesiredState, NameConflict } from "./desired-state.js";
+import { DesiredStateTracker } from "./desired-state-tracker.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { parseLabelSelector, type LabelSelector } from "./label-selector.js";
 import { LeaseElection } from "./lease-election.js";
@@ -19,6 +20,7 @@ import { ControllerMetrics } from "./metrics.js";
 import { controllerAuth, createServiceClient } from "./service-client.js";
 import { FileTokenSource, StaticTokenSource } from "./token-source.js";
 import { diffRecords, entryFingerprint } from "./record-diff.js";
+import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { SendGate } from "./send-gate.js";
 
@@ -99,7 +101,14 @@ export class Controller {
   /** Entries the service refused on their merits: resent after a growing delay, or at once when they change. */
   readonly #rejected = new Map<string, { fingerprint: string; attempts: number; retryAt: number; retried?: boolean }>();
   readonly #loggedSkips = new Set<string>();
-  readonly #memo = new PodRecordsMemo();
+  /** The desired state, recomputed from the informers' change events for what they touch only. */
+  readonly #tracker: DesiredStateTracker;
+  /** The next diff looks at every key (nothing diffed yet, or the acknowledged state was loaded again). */
+  #fullDiff = true;
+  /** Keys sent in the last flush and not accepted: diffed again, whether or not their desired record changes. */
+  #unsettled = new Set<string>();
+  /** The acknowledged map the last diff read: another one (the store read its ConfigMaps again) means a full diff. */
+  #diffedAgainst: ReadonlyMap<string, unknown> | undefined;
   /** The label selector (validated by loadConfig), applied to workload templates as the API server applies it to pods. */
   readonly #selector: LabelSelector | undefined;
   #conflicts: NameConflict[] = [];
@@ -176,7 +185,9 @@ export class Controller {
             requestTimeoutMs: config.requestTimeoutMs,
             logger: this.logger,
             mayWrite: mayPost,
-            onWriteStarted: () => this.#crash?.reached("state-write"),
+            onWriteStep: (step) => this.#crash?.reached(step),
+            maxShards: config.stateMaxShards,
+            limits: testStateLimits(process.env),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
@@ -231,10 +242,22 @@ export class Controller {
       restartMinDelayMs: config.retryMinDelayMs,
       restartMaxDelayMs: config.retryMaxDelayMs,
       logger: this.logger,
-      onChange: () => {
+      onChange: (kind, namespace, name) => {
+        this.#tracker.objectChanged(kind, namespace, name);
         this.#dirty = true;
       },
       onRestart: (kind, reason) => this.metrics.watchRestarts.inc({ kind, reason }),
+    });
+    const include = new Set(config.namespaces);
+    const exclude = new Set(config.excludeNamespaces);
+    this.#tracker = new DesiredStateTracker(this.#informers, {
+      cluster: config.cluster,
+      logicalEnvironment: config.logicalEnvironment,
+      ...(config.physicalEnvironment !== undefined ? { physicalEnvironment: config.physicalEnvironment } : {}),
+      deploymentNameTemplate: config.deploymentNameTemplate,
+      deploymentTrackerAnnotations: config.deploymentTrackerAnnotations,
+      namespaceAllowed: (ns) => (include.size === 0 || include.has(ns)) && !exclude.has(ns),
+      ...(this.#selector ? { podLabelsMatch: this.#selector.matches } : {}),
     });
     this.metrics.leader.set(0);
     if (!config.stateConfigMap && !options.store) {
@@ -427,6 +450,7 @@ export class Controller {
     try {
       await this.#store.load();
       this.#stateLoaded = true;
+      this.#fullDiff = true;
       this.#stateFailures = 0;
       this.metrics.acknowledgedRecords.set(this.#store.all().size);
     } catch (error) {
@@ -495,18 +519,7 @@ export class Controller {
   }
 
   #computeDesired(): DesiredState {
-    const include = new Set(this.#config.namespaces);
-    const exclude = new Set(this.#config.excludeNamespaces);
-    return computeDesiredState(this.#informers, {
-      cluster: this.#config.cluster,
-      logicalEnvironment: this.#config.logicalEnvironment,
-      ...(this.#config.physicalEnvironment !== undefined ? { physicalEnvironment: this.#config.physicalEnvironment } : {}),
-      deploymentNameTemplate: this.#config.deploymentNameTemplate,
-      deploymentTrackerAnnotations: this.#config.deploymentTrackerAnnotations,
-      namespaceAllowed: (ns) => (include.size === 0 || include.has(ns)) && !exclude.has(ns),
-      ...(this.#selector ? { podLabelsMatch: this.#selector.matches } : {}),
-      memo: this.#memo,
-    });
+    return this.#tracker.state();
   }
 
   #runFlush(): Promise<FlushSummary> {
@@ -529,7 +542,15 @@ export class Controller {
       if (r.retryAt > now) parked.set(key, r.fingerprint);
       else r.retried = true;
     }
-    const pending = diffRecords(desired, this.#store.all(), { resendAll, rejected: parked, inFlight: this.#store.inFlight() });
+    // Only what changed since the last diff, what is still unsettled from it, and what the service refused.
+    const changed = this.#tracker.changedKeys();
+    const acknowledged = this.#store.all();
+    const full = this.#fullDiff || resendAll || changed === "all" || acknowledged !== this.#diffedAgainst;
+    const keys = full ? undefined : new Set([...changed, ...this.#unsettled, ...this.#rejected.keys()]);
+    const pending = diffRecords(desired, acknowledged, { resendAll, rejected: parked, inFlight: this.#store.inFlight(), ...(keys ? { keys } : {}) });
+    this.#fullDiff = false;
+    this.#diffedAgainst = acknowledged;
+    this.#unsettled = new Set(pending.map((r) => r.key));
     const summary: FlushSummary = {
       desired: desired.records.size,
       pending: pending.length,
@@ -566,6 +587,7 @@ export class Controller {
       const result = await this.#sender.send(pending, signal);
       this.#crash?.reached("after-answer");
       this.#store.acknowledge(result.accepted);
+      for (const record of result.accepted) this.#unsettled.delete(record.key);
       for (const { record, reason } of result.rejected) {
         const fingerprint = entryFingerprint(record.entry);
         const before = this.#rejected.get(record.key);

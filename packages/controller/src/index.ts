@@ -18,26 +18,43 @@ export {
   type RecordGroup,
   type SkippedItem,
 } from "./pod-records.js";
-export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { computeDesiredState, preferCandidate, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
-export { ClusterInformers, WATCHED_KINDS, isTooLargeResourceVersion, resourceVersionWentBack, type InformerOptions } from "./informers.js";
+export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
+export { LIST_PAGE_SIZE, type RestartReason } from "./reflector.js";
+export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-transport.js";
 export { SendGate, callBudget, classifyFailure, type CallFailure, type FailureAction, type SendGateOptions } from "./send-gate.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";
-export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";
-export { encodeAcknowledgedState, decodeAcknowledgedState, AcknowledgedStateFormatError, ACKNOWLEDGED_STATE_FORMAT, type EncodedAcknowledgedState } from "./acknowledged-state-encoding.js";
+export type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from "./kube-objects.js";
+export { slimObject, type ProjectionOptions } from "./object-projection.js";
+export {
+  encodeAcknowledgedState,
+  decodeAcknowledgedState,
+  decodeRecordSet,
+  AcknowledgedStateFormatError,
+  ACKNOWLEDGED_STATE_FORMAT,
+  type DecodedRecordSet,
+  type EncodedAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
 export {
   ConfigMapAcknowledgedStore,
-  AcknowledgedStateTooLargeError,
-  AcknowledgedStateWriteError,
   CONFIGMAP_MAX_BYTES,
+  DEFAULT_STATE_LIMITS,
   type ConfigMapStoreOptions,
   type StateWriteInfo,
+  type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
-export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { AcknowledgedStateReadError, AcknowledgedStateWriteError, StateWriteFencedError } from "./state-configmaps.js";
+export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
+export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef, type StateLimits } from "./state-shards.js";
+export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";
+export { LeaderElector, systemElectionClock, type ElectionClock, type LeaderElectorOptions, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
+export { KubeLeaseLock, LeaseLockError, type KubeLeaseLockOptions, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
 export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
 export { createServiceClient, controllerAuth, tokenSourceAuth, leaderFence, tokenKindProbe, CLASSIC_TOKEN_REFUSED, type ServiceClientOptions } from "./service-client.js";
