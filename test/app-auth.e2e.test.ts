@@ -138,6 +138,23 @@ describe("the client's App installation auth", () => {
     ]);
   });
 
+  it("a narrowing the service would refuse (a permission level, a repository name) is refused when the strategy is built", () => {
+    emulator.requests.clear();
+    const refused = (() => {
+      try {
+        appInstallationAuth({ appId: APP_ID, privateKey, org: "acme", permissions: { contents: "wirte" as "write" }, repositories: ["web", "../api"] });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(RequestValidationError);
+    expect((refused as RequestValidationError).issues.map((i) => [i.field, i.rule])).toEqual([
+      ["repositories[1]", "pattern /^(?!\\.\\.?$)[A-Za-z0-9._-]+$/"],
+      ["permissions.contents", "one of read, write, admin"],
+    ]);
+    expect(emulator.requests.list()).toEqual([]);
+  });
+
   it("never shows the private key or a token in an error", async () => {
     const badKey = "-----BEGIN RSA PRIVATE KEY-----\nMIIsecretsecretsecret\n-----END RSA PRIVATE KEY-----";
     const refused = (() => {

@@ -96,7 +96,24 @@ describe("deployment records", () => {
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).body).toMatchObject({ message: { repositories: ["no-such-repo"] } });
+    // The message names what to fix, not only that something is missing.
+    expect((error as NotFoundError).serviceMessage).toBe("One or more repositories do not exist: no-such-repo");
     expect(emulator.state.artifacts.deploymentRecords()).toHaveLength(0);
+  });
+
+  it("a cluster call naming a repository the token cannot write: 403 naming the repository, writing nothing", async () => {
+    const webOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.webOnly, retry: false });
+    const error = await webOnly.artifacts
+      .setClusterDeploymentRecords({
+        org: "acme", cluster: "c403", logical_environment: "prod",
+        deployments: [{ name: "api", digest: digestOf(12), deployment_name: "api", github_repository: "api" }],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    const { repositories } = ((error as ForbiddenError).body as { message: { repositories: unknown[] } }).message;
+    expect(repositories.length).toBe(1);
+    expect((error as ForbiddenError).serviceMessage).toMatch(new RegExp(`: ${String(repositories[0])}$`));
+    expect(emulator.state.artifacts.deploymentRecords().filter((r) => r.cluster === "c403")).toEqual([]);
   });
 
   it("with partial_success records what it can and reports the rest", async () => {

@@ -30,9 +30,16 @@ describe("planFromInputs", () => {
       ["token", "required"],
       ["dry-run", "true or false"],
       ["tagger-email", "tagger-name and tagger-email together"],
-      ["tag-type", "one of commit, tree, blob, tag"],
+      ["tag-type", "one of commit, tree, blob"],
       ["subject-name", "required with subject-digest"],
       ["registry-url", "required"],
+    ]);
+  });
+
+  it("tag-type: commit, tree or blob; a tag of a tag object is refused before sending, as the service refuses it", () => {
+    for (const type of ["commit", "tree", "blob"]) expect(plan({ tag: "v1", "tag-type": type }).problems).toEqual([]);
+    expect(plan({ tag: "v1", "tag-type": "tag" }).problems).toEqual([
+      { input: "tag-type", rule: "one of commit, tree, blob", message: "tag-type: must be one of commit, tree, blob" },
     ]);
   });
 

@@ -1,4 +1,6 @@
-import { ShiplogClient, appInstallationAuth, RequestValidationError, type AuthStrategy, type TransportHooks } from "@shiplog/client";
+import {
+  RequestValidationError, ShiplogClient, appInstallationAuth, serviceUrlProblem, type AuthStrategy, type TransportHooks,
+} from "@shiplog/client";
 import { UsageError } from "./cli-errors.js";
 import { readCredentials, type AppCredentials, type CredentialOptions, type Credentials, type Environment } from "./credentials.js";
 
@@ -59,6 +61,9 @@ export function connect(
   hooks?: TransportHooks,
 ): Connection {
   const baseUrl = options.apiUrl ?? env["SHIPLOG_API_URL"];
+  // The token goes to this URL: the rule the action and the controller apply (https unless loopback, no user:password@).
+  const problem = baseUrl ? serviceUrlProblem(baseUrl) : undefined;
+  if (problem) throw new UsageError(`${options.apiUrl === undefined ? "SHIPLOG_API_URL" : "--api-url"}: ${problem.message}`);
   const credentials = readCredentials(options, env);
   const auth =
     credentials.kind === "token" ? { token: credentials.token }

@@ -6,6 +6,8 @@ export interface CliIo {
   stderr(text: string): void;
   /** Where a progress bar is drawn: stderr when it is a terminal, else none. */
   progressStream?: NodeJS.WriteStream;
+  /** How wide stdout is, when it is a terminal; prose is wrapped to it (else to 80 columns). */
+  columns?: number;
 }
 
 type Cell = string | number | undefined | null;
@@ -16,19 +18,56 @@ const NO_BORDER = Object.fromEntries(
     .map((name) => [name, ""]),
 );
 
+export interface TableOptions {
+  /** The widest a line may be: past it, the widest columns wrap their words to fit. Default: no limit. */
+  width?: number;
+  /** Whether the heading row is printed (default: yes). */
+  heading?: boolean;
+}
+
+const GAP = 2;
+
 /**
  * A plain, borderless table (headings in capitals, two spaces between columns), as kubectl and gh print them. No rows
  * print nothing, not a lone heading: the command says on stderr that there was nothing.
  */
-export function renderTable(head: readonly string[], rows: readonly (readonly Cell[])[]): string {
+export function renderTable(head: readonly string[], rows: readonly (readonly Cell[])[], options: TableOptions = {}): string {
   if (rows.length === 0) return "";
+  const cells = rows.map((row) => row.map((cell) => (cell === undefined || cell === null ? "" : String(cell))));
+  const heading = options.heading === false ? undefined : head.map((h) => h.toUpperCase());
+  const widths = options.width === undefined ? undefined : fittedWidths(heading ? [heading, ...cells] : cells, options.width);
   const table = new Table({
-    head: head.map((h) => h.toUpperCase()),
-    chars: { ...NO_BORDER, middle: "  " },
+    ...(heading && { head: heading }),
+    ...(widths && { colWidths: widths, wordWrap: true, wrapOnWordBoundary: true }),
+    chars: { ...NO_BORDER, middle: " ".repeat(GAP) },
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
   });
-  for (const row of rows) table.push(row.map((cell) => (cell === undefined || cell === null ? "" : String(cell))));
+  table.push(...cells);
   return `${table.toString().split("\n").map((line) => line.trimEnd()).join("\n")}\n`;
+}
+
+/**
+ * Column widths that fit `width`, the widest narrowable column narrowed first, none below its longest word (a word is
+ * never cut); undefined when the table fits as it is. A table whose words cannot fit stays wider than `width`.
+ */
+function fittedWidths(rows: readonly (readonly string[])[], width: number): number[] | undefined {
+  const widths: number[] = [];
+  const words: number[] = [];
+  for (const row of rows) {
+    row.forEach((text, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, text.length);
+      words[i] = Math.max(words[i] ?? 0, ...text.split(/\s+/).map((word) => word.length));
+    });
+  }
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * (widths.length - 1);
+  if (total() <= width) return undefined;
+  while (total() > width) {
+    const narrowable = widths.map((w, i) => (w > words[i]! ? w : -1));
+    const widest = narrowable.indexOf(Math.max(...narrowable));
+    if (narrowable[widest]! < 0) break;
+    widths[widest]! -= 1;
+  }
+  return widths;
 }
 
 /** Pretty JSON with a final newline. */

@@ -74,14 +74,19 @@ const CREDENTIALS_HELP = `Credentials, one of:
  * Makes every command report instead of exit: commander's own messages (an unknown option, a missing argument)
  * become one line naming the command, and --help / --version print through `io`.
  */
-export function routeOutput(root: Command, io: CliIo, lastError: { command?: string; message?: string }): void {
+export function routeOutput(root: Command, io: CliIo, lastError: LastError): void {
   const visit = (command: Command) => {
     command.exitOverride();
     // A command's --help lists the global options too: --json and the credentials apply to it.
     if (command !== root) command.configureHelp({ showGlobalOptions: true });
     command.configureOutput({
       writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      // Commander writes a group's whole help to stderr when its command is missing (`shiplog records`): the run
+      // says so in one line instead, as it does for the root.
+      writeErr: (text) => {
+        if (command.commands.length > 0) lastError.commandMissing = command;
+        else io.stderr(text);
+      },
       outputError: (text) => {
         lastError.command = commandPath(command);
         lastError.message = text.replace(/^error:\s*/, "").trim();
@@ -90,6 +95,13 @@ export function routeOutput(root: Command, io: CliIo, lastError: { command?: str
     command.commands.forEach(visit);
   };
   visit(root);
+}
+
+/** What commander reported before it threw: the message of its last error, or the group whose command was missing. */
+interface LastError {
+  command?: string;
+  message?: string;
+  commandMissing?: Command;
 }
 
 /** Builds the context commands run with. */
@@ -113,21 +125,19 @@ export function commandContext(io: CliIo, env: Environment, signal: AbortSignal)
 /** Runs a built program: resolves to the exit code; every failure is one line on stderr. */
 export async function runProgram(root: Command, argv: readonly string[], ctx: CommandContext): Promise<number> {
   const { io } = ctx;
-  const lastError: { command?: string; message?: string } = {};
+  const lastError: LastError = {};
   routeOutput(root, io, lastError);
   let current = "shiplog";
   root.hook("preAction", (_, action) => {
     current = commandPath(action);
   });
-  if (argv.length === 0) {
-    io.stderr(`shiplog: a command is needed (see shiplog --help)\n`);
-    return EXIT.usage;
-  }
+  if (argv.length === 0) return commandMissing(root, io);
   try {
     await root.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
+      if (error.code === "commander.help" && lastError.commandMissing) return commandMissing(lastError.commandMissing, io);
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
       if (error.code === "commander.executeSubCommandAsync") return EXIT.ok;
       const where = lastError.command ?? "shiplog";
@@ -146,4 +156,12 @@ export async function runProgram(root: Command, argv: readonly string[], ctx: Co
     io.stderr(`${current}: ${oneLine(error, ctx.connection)}${hint}\n`);
     return code;
   }
+}
+
+/** `shiplog` or a group (`shiplog records`) without its command: one line naming the commands, exit 2. */
+function commandMissing(group: Command, io: CliIo): number {
+  const where = commandPath(group);
+  const names = group.commands.map((c) => c.name()).filter((name) => name !== "help");
+  io.stderr(`${where}: a command is needed: ${names.join(", ")} (see ${where} --help)\n`);
+  return EXIT.usage;
 }

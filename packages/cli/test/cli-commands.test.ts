@@ -191,6 +191,18 @@ describe("records", () => {
     expect(run.stderr).toMatch(/^shiplog records set-cluster: --file .*bad\.json: deployments\[0\]\.digest: .*\n$/);
     expect(emulator.requests.list()).toEqual([]);
   });
+
+  it("set-cluster names the option that gave a bad cluster or organization, not the file", async () => {
+    const file = join(dir, "good.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest, deployment_name: "a" }] }));
+    emulator.requests.clear();
+    const cluster = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "prod eu", "--file", file]);
+    expect([cluster.code, cluster.stderr]).toEqual([2, "shiplog records set-cluster: --cluster: must be letters, digits, '.', '-' or '_' (see shiplog records set-cluster --help)\n"]);
+    const org = await shiplog(["records", "set-cluster", "--org", "ac me", "--cluster", "c", "--file", file]);
+    expect(org.code).toBe(2);
+    expect(org.stderr).toMatch(/^shiplog records set-cluster: --org: [^\n]*\n$/);
+    expect(emulator.requests.list()).toEqual([]);
+  });
 });
 
 describe("tag create", () => {
@@ -249,6 +261,22 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
     const ids = json.lines.map((line) => (JSON.parse(line) as { id: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(3);
+  });
+
+  it("a tail whose reader went away (| head) stops cleanly at its next line: exit 0, no stack trace", async () => {
+    emulator.state.events.setPollInterval(1);
+    emulator.activity.star({ actor: "hubot", repo: "acme/web" });
+    const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
+    const child = spawn(process.execPath, [CLI, "events", "tail", "repo:acme/web", "--backlog", "--json"], { env });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    // The backlog is printed: the reader now closes its end, as `head -1` does, and a new event comes.
+    await new Promise((resolve) => child.stdout.once("data", resolve));
+    child.stdout.destroy();
+    emulator.activity.push({ actor: "octo", repo: "acme/web" });
+    expect(await done).toBe(0);
+    expect(stderr).toBe("");
   });
 
   it("notifications tail prints each new thread once; list and read show and change the inbox", async () => {
@@ -340,7 +368,11 @@ describe("permissions, help, completion, usage", () => {
   });
 
   const usage: [string, string[], RegExp][] = [
-    ["no command", [], /^shiplog: a command is needed/],
+    ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, completion \(/],
+    ["options but no command", ["--json"], /^shiplog: a command is needed: records, tag, /],
+    ["a group without its command", ["records"], /^shiplog records: a command is needed: deployments, storage, set-cluster \(see shiplog records --help\)\n/],
+    ["a tag of a tag object", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--type", "tag"], /^shiplog tag create: option '--type <type>' argument 'tag' is invalid\. Allowed choices are commit, tree, blob\./],
+    ["plain http to a host that is not loopback", ["--api-url", "http://api.example.com", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: must use https:\/\/ \(over http:\/\/ the token would travel in clear text\).* not api\.example\.com/],
     ["unknown command", ["deploy"], /^shiplog: unknown command 'deploy'/],
     ["unknown option", ["records", "storage", "--orgg", "acme", digest], /^shiplog records storage: unknown option '--orgg'/],
     ["missing digest", ["records", "deployments", "--org", "acme"], /^shiplog records deployments: missing required argument 'digest'/],

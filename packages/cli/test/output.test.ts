@@ -9,6 +9,20 @@ describe("renderTable", () => {
   });
 });
 
+describe("renderTable with a width", () => {
+  it("wraps the widest column's words to fit, never cutting a word; a table that fits is left as it is", () => {
+    const rows = [["Artifact metadata (artifact_metadata)", "read", "fine-grained, UAT, IAT"]];
+    expect(renderTable(["permission", "level", "applies to"], rows, { width: 80 })).toBe(
+      "PERMISSION                             LEVEL  APPLIES TO\nArtifact metadata (artifact_metadata)  read   fine-grained, UAT, IAT\n",
+    );
+    const narrow = renderTable(["permission", "level", "applies to"], rows, { width: 42 });
+    expect(narrow.split("\n").every((line) => line.length <= 42)).toBe(true);
+    expect(narrow).toBe("PERMISSION           LEVEL  APPLIES TO\nArtifact metadata    read   fine-grained,\n(artifact_metadata)         UAT, IAT\n");
+    // A word longer than the room left keeps its length: the line is wider rather than the word cut.
+    expect(renderTable(["k", "v"], [["tokens", "a".repeat(50)]], { width: 20, heading: false })).toBe(`tokens  ${"a".repeat(50)}\n`);
+  });
+});
+
 describe("StreamColumns", () => {
   it("pads each column to the widest value seen so far; the last column is left as it is", () => {
     const columns = new StreamColumns();

@@ -56,9 +56,22 @@ describe("shiplog permissions", () => {
   it("says where a classic token is not accepted (4.2 names the token types) and why", async () => {
     const { code, stdout } = await shiplog("permissions", "POST", "/repos/acme/web/git/tags");
     expect(code).toBe(0);
-    expect(stdout).toMatch(/tokens\s+fine-grained personal access token, app user access token \(UAT\), app installation access token \(IAT\)\n/);
+    // Wrapped at 80 columns: the words, whitespace aside.
+    expect(stdout.replace(/\s+/g, " ")).toContain(" tokens fine-grained personal access token, app user access token (UAT), app installation access token (IAT) scopes ");
     expect(stdout).toMatch(/scopes\s+classic token: not accepted/);
     expect(stdout).toContain("Token types come from 4.2");
+  });
+
+  it.each([
+    ["GET", "/orgs/acme/artifacts/sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae/metadata/storage-records"],
+    ["PATCH", "/repos/acme/web/git/refs/tags/v1"],
+    ["GET", "/notifications"],
+    ["GET", "/repos/acme/web/issues/12/events"],
+  ])("fits 80 columns off a terminal, prose and tables wrapped: %s %s", async (method, path) => {
+    const { code, stdout } = await shiplog("permissions", method, path);
+    expect(code).toBe(0);
+    // The first line repeats the caller's path as given; every other line fits.
+    expect(stdout.split("\n").slice(1).filter((line) => line.length > 80)).toEqual([]);
   });
 
   it("reports an unknown path clearly with exit code 3", async () => {

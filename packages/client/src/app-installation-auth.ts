@@ -7,7 +7,8 @@ import type { AuthContext, AuthStrategy } from "./auth.js";
 import { operationName, readAnswer, routeRequest } from "./endpoints/endpoint-call.js";
 import { ENDPOINTS, type ParamsOf, type ResultOf } from "./endpoints/registry.js";
 import { AuthenticationError, RequestValidationError, type FieldIssue } from "./errors.js";
-import { parseRequest } from "./schema-validation.js";
+import { createInstallationTokenParams, type CreateInstallationTokenParams } from "./schemas/apps.js";
+import { parseRequest, toFieldIssues } from "./schema-validation.js";
 
 export interface AppInstallationAuthOptions {
   /** The App's id (or client id): the JWT's `iss`. */
@@ -21,7 +22,7 @@ export interface AppInstallationAuthOptions {
   /** Narrow the token to these repositories (names in the installation's account). */
   repositories?: string[];
   /** Narrow the token to these permissions, e.g. `{ artifact_metadata: "write" }`. */
-  permissions?: Record<string, string>;
+  permissions?: CreateInstallationTokenParams["permissions"];
   /** Renew this long before `expires_at`. Default 5 minutes. */
   refreshMarginMs?: number;
   /** Default Date.now. */
@@ -151,6 +152,13 @@ function checkAppOptions(options: AppInstallationAuthOptions): void {
   if (options.installationId !== undefined && !(Number.isInteger(options.installationId) && options.installationId > 0)) {
     issues.push({ field: "installationId", rule: "positive integer", message: "must be a positive integer" });
   }
+  // The narrowing goes into every token request: checked now, not at the first call.
+  const narrowing = createInstallationTokenParams.safeParse({
+    installation_id: 1,
+    ...(options.repositories !== undefined && { repositories: options.repositories }),
+    ...(options.permissions !== undefined && { permissions: options.permissions }),
+  });
+  if (!narrowing.success) issues.push(...toFieldIssues(narrowing.error));
   if (options.refreshMarginMs !== undefined && !(options.refreshMarginMs >= 0 && options.refreshMarginMs < 3_600_000)) {
     issues.push({ field: "refreshMarginMs", rule: "0 to 1 hour", message: "must be at least 0 and less than an hour" });
   }

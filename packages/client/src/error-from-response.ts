@@ -14,7 +14,7 @@ import {
   type ServiceErrorDetails,
   type ServiceFieldError,
 } from "./errors.js";
-import { matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
+import { classicOnlyHint, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
 import { isRateLimitAnswer, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
 
 /** Maps an error status to the class for its meaning (spec section 7). */
@@ -31,7 +31,7 @@ export function errorFromResponse(
     typeof rawMessage === "string"
       ? rawMessage
       : rawMessage && typeof rawMessage === "object"
-        ? String((rawMessage as Record<string, unknown>)["cause"] ?? JSON.stringify(rawMessage))
+        ? causeMessage(rawMessage as Record<string, unknown>)
         : typeof body === "string" && body
           ? body.slice(0, 200)
           : response.statusText || "no message";
@@ -64,7 +64,8 @@ export function errorFromResponse(
       Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
     );
   }
-  if (status === 403) return new ForbiddenError(details);
+  // A token of another type is the usual cause on an endpoint that takes only classic tokens: it is said first.
+  if (status === 403) return new ForbiddenError(details, path ? classicOnlyHint(method, path) : undefined);
   if (status === 404) return new NotFoundError(details);
   if (status === 409) return new ConflictError(details);
   if (status === 410) return new GoneError(details);
@@ -74,4 +75,16 @@ export function errorFromResponse(
   }
   if (status >= 500) return new UnavailableError(details);
   return new UnexpectedStatusError(details);
+}
+
+/**
+ * A `{cause, repositories}` message (the cluster call's 403 and 404) as one line naming the repositories, which
+ * is what the caller has to fix: `One or more repositories do not exist: web-old, api-v1`.
+ */
+function causeMessage(message: Record<string, unknown>): string {
+  const cause = message["cause"];
+  if (cause === undefined) return JSON.stringify(message);
+  const repositories = message["repositories"];
+  const named = Array.isArray(repositories) && repositories.length > 0 ? `: ${repositories.map(String).join(", ")}` : "";
+  return `${String(cause)}${named}`;
 }

@@ -18,13 +18,14 @@ export class ShiplogError extends Error {
 export interface FieldIssue {
   /** Dotted path of the field, e.g. `deployments[3].digest`. */
   field: string;
-  /** The rule that failed, e.g. `pattern ^sha256:[a-f0-9]{64}$`. */
+  /** The rule that failed, e.g. `pattern /^sha256:[a-f0-9]{64}$/`. */
   rule: string;
   message: string;
 }
 
 /** The caller's input broke a rule of the API; nothing was sent. */
 export class RequestValidationError extends ShiplogError {
+  declare readonly code: "invalid_request";
   readonly issues: readonly FieldIssue[];
 
   constructor(operation: string, issues: FieldIssue[]) {
@@ -63,8 +64,14 @@ export interface ServiceErrorDetails {
   body?: unknown;
 }
 
+/** The codes of the service's answers, one per subclass of ServiceError. */
+export type ServiceErrorCode =
+  | "authentication_required" | "forbidden" | "not_found" | "conflict" | "gone" | "validation_failed" | "rate_limited"
+  | "service_unavailable" | "unexpected_status" | "retired_endpoint";
+
 /** The service answered with an error status. Subclasses give each meaning of section 7 its own class. */
 export class ServiceError extends ShiplogError {
+  declare readonly code: ServiceErrorCode;
   readonly status: number;
   readonly method: string;
   readonly route: string;
@@ -77,7 +84,7 @@ export class ServiceError extends ShiplogError {
   /** The parsed error body, for details such as the cluster endpoint's `{cause, repositories}`. */
   readonly body: unknown;
 
-  constructor(code: string, details: ServiceErrorDetails, hint?: string) {
+  constructor(code: ServiceErrorCode, details: ServiceErrorDetails, hint?: string) {
     const base = `${details.method} ${details.route} answered ${details.status}: ${details.serviceMessage}`;
     super(code, hint ? `${base}. ${hint}` : base);
     this.status = details.status;
@@ -107,6 +114,7 @@ export class ServiceError extends ShiplogError {
 
 /** 401: the token is missing, expired or revoked. */
 export class AuthenticationError extends ServiceError {
+  declare readonly code: "authentication_required";
   constructor(details: ServiceErrorDetails) {
     super("authentication_required", details, "Check that the token is present and still valid");
   }
@@ -114,13 +122,16 @@ export class AuthenticationError extends ServiceError {
 
 /** 403 (not a rate limit): the token lacks a permission, or its type is refused. */
 export class ForbiddenError extends ServiceError {
-  constructor(details: ServiceErrorDetails, hint?: string) {
-    super("forbidden", details, hint ?? permissionHint(details.acceptedPermissions));
+  declare readonly code: "forbidden";
+  /** `tokenHint`: what the endpoint says of token types, said before the permissions it needs. */
+  constructor(details: ServiceErrorDetails, tokenHint?: string) {
+    super("forbidden", details, [tokenHint, permissionHint(details.acceptedPermissions)].filter(Boolean).join(". ") || undefined);
   }
 }
 
 /** 404: the resource does not exist, or the token may not see it. */
 export class NotFoundError extends ServiceError {
+  declare readonly code: "not_found";
   constructor(details: ServiceErrorDetails) {
     super("not_found", details);
   }
@@ -128,6 +139,7 @@ export class NotFoundError extends ServiceError {
 
 /** 409: the request conflicts with the resource's state (for example an empty repository). */
 export class ConflictError extends ServiceError {
+  declare readonly code: "conflict";
   constructor(details: ServiceErrorDetails) {
     super("conflict", details);
   }
@@ -135,6 +147,7 @@ export class ConflictError extends ServiceError {
 
 /** 410: the resource is gone for good. */
 export class GoneError extends ServiceError {
+  declare readonly code: "gone";
   constructor(details: ServiceErrorDetails) {
     super("gone", details);
   }
@@ -142,6 +155,7 @@ export class GoneError extends ServiceError {
 
 /** 422: the service rejected the body; `errors` holds its per-field detail. */
 export class ServiceValidationError extends ServiceError {
+  declare readonly code: "validation_failed";
   readonly errors: readonly ServiceFieldError[];
 
   constructor(details: ServiceErrorDetails, errors: ServiceFieldError[]) {
@@ -160,6 +174,7 @@ export class ServiceValidationError extends ServiceError {
 
 /** 403 or 429 with the rate limit exhausted, or a secondary limit; retried while the budget allows. */
 export class RateLimitedError extends ServiceError {
+  declare readonly code: "rate_limited";
   /** When the limit resets, if the service said. */
   readonly resetAt: Date | undefined;
   readonly retryAfterSeconds: number | undefined;
@@ -173,6 +188,7 @@ export class RateLimitedError extends ServiceError {
 
 /** 503 or another 5xx that outlasted the retries. */
 export class UnavailableError extends ServiceError {
+  declare readonly code: "service_unavailable";
   constructor(details: ServiceErrorDetails) {
     super("service_unavailable", details);
   }
@@ -180,6 +196,7 @@ export class UnavailableError extends ServiceError {
 
 /** A status this client has no meaning for (for example 400 for an unsupported API version). */
 export class UnexpectedStatusError extends ServiceError {
+  declare readonly code: "unexpected_status";
   constructor(details: ServiceErrorDetails) {
     super("unexpected_status", details);
   }
@@ -187,6 +204,7 @@ export class UnexpectedStatusError extends ServiceError {
 
 /** The service answered, but the body does not match the documented schema, or cannot be read at all. */
 export class ResponseValidationError extends ShiplogError {
+  declare readonly code: "invalid_response";
   readonly issues: readonly FieldIssue[];
 
   constructor(operation: string, issues: FieldIssue[], summary = "the service's response does not match its schema") {
@@ -198,6 +216,7 @@ export class ResponseValidationError extends ShiplogError {
 
 /** The request never got an answer: connection refused or reset, DNS failure. */
 export class NetworkError extends ShiplogError {
+  declare readonly code: "network_error";
   constructor(operation: string, reason: string, options?: { cause?: unknown }) {
     super("network_error", `${operation}: network error: ${reason}`, options);
   }
@@ -205,6 +224,7 @@ export class NetworkError extends ShiplogError {
 
 /** An answer pointed the client at a URL outside the service (a `Link` to another host); it was not followed. */
 export class ForeignUrlError extends ShiplogError {
+  declare readonly code: "foreign_url";
   constructor(operation: string, reason: string) {
     super("foreign_url", `${operation}: refused to follow a URL outside the service's base URL, so the token is not sent there: ${reason}`);
   }
@@ -212,6 +232,7 @@ export class ForeignUrlError extends ShiplogError {
 
 /** No answer within the client's per-request timeout. */
 export class TimeoutError extends ShiplogError {
+  declare readonly code: "timeout";
   constructor(operation: string, timeoutMs: number) {
     super("timeout", `${operation}: no answer within ${timeoutMs} ms`);
   }
@@ -219,6 +240,7 @@ export class TimeoutError extends ShiplogError {
 
 /** The client knows the token's type or scopes and that the endpoint refuses them; nothing was sent. */
 export class TokenTypeRefusedError extends ShiplogError {
+  declare readonly code: "token_type_refused";
   readonly operation: string;
   readonly tokenType: string;
   readonly acceptedTypes: readonly string[];
@@ -245,6 +267,7 @@ export interface MissingGrantDetail {
 
 /** The declared token lacks a scope or permission the call needs (from the permission matrix); nothing was sent. */
 export class MissingGrantError extends ShiplogError {
+  declare readonly code: "permission_missing";
   readonly operation: string;
   readonly missing: readonly MissingGrantDetail[];
   /** `anyOf`: any one of the missing grants would do. */
@@ -264,6 +287,7 @@ export class MissingGrantError extends ShiplogError {
 
 /** The caller's AbortSignal fired. */
 export class AbortedError extends ShiplogError {
+  declare readonly code: "aborted";
   constructor(operation: string, options?: { cause?: unknown }) {
     super("aborted", `${operation}: aborted by the caller`, options);
   }
@@ -291,6 +315,7 @@ export interface ExistingTag {
  * on any existing tag. The message says where it points.
  */
 export class TagExistsError extends ShiplogError {
+  declare readonly code: "tag_exists";
   readonly existing: ExistingTag;
   /** Whether the existing tag matches the request (object, type, message) and failed only because the caller said so. */
   readonly sameTarget: boolean;
@@ -311,6 +336,7 @@ export class TagExistsError extends ShiplogError {
  * Nothing will make the call work again: move to the alternative the message names.
  */
 export class RetiredEndpointError extends ServiceError {
+  declare readonly code: "retired_endpoint";
   /** When the endpoint closed, ISO 8601. */
   readonly retiredAt: string;
 
@@ -326,6 +352,7 @@ export class RetiredEndpointError extends ServiceError {
 
 /** The mark-as-read wait outlasted its timeout with threads still unread. */
 export class MarkReadTimeoutError extends ShiplogError {
+  declare readonly code: "mark_read_timeout";
   readonly pending: number;
   constructor(operation: string, pending: number, timeoutMs: number) {
     super("mark_read_timeout", `${operation}: ${pending} thread(s) were still unread after waiting ${timeoutMs} ms for the background marking`);

@@ -32,6 +32,7 @@ export { SOURCE_IMPORTS_WARNING_CODE } from "./endpoints/registry.js";
 
 // Errors: every one has a stable `code`.
 export * from "./errors.js";
+export { isShiplogError, type ShiplogClientError, type ShiplogErrorByCode, type ShiplogErrorCode } from "./error-codes.js";
 export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
 export { CheckpointFileError } from "./pollers/file-checkpoint-store.js";
 export type { AcceptedPermission, AcceptedPermissionSet } from "./accepted-permissions.js";
@@ -64,7 +65,7 @@ export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loo
 export {
   MAX_CLUSTER_ENTRIES, RUNTIME_RISKS, DEPLOYMENT_STATUSES, STORAGE_STATUSES, SHA256_DIGEST_PATTERN,
 } from "./schemas/index.js";
-export { GIT_OBJECT_TYPES, IF_TAG_EXISTS, VERIFICATION_REASONS } from "./schemas/index.js";
+export { GIT_OBJECT_TYPES, IF_TAG_EXISTS, TAGGABLE_OBJECT_TYPES, VERIFICATION_REASONS } from "./schemas/index.js";
 export { NOTIFICATION_REASONS, NOTIFICATION_SUBJECT_TYPES, ISSUE_EVENT_KINDS, ISSUE_STATE_REASONS } from "./schemas/index.js";
 export { IMPORT_STATUSES, IMPORT_PROBLEM_STATUSES, SOURCE_IMPORTS_RETIRED_AT } from "./schemas/index.js";
 export { isKnownValue, isCreateEvent, isPushEvent, isWatchEvent } from "./schemas/index.js";
@@ -80,7 +81,7 @@ export type {
 export type {
   CreateAnnotatedTagParams, CreateRefBody, CreateRefParams, CreateTagBody, CreateTagParams, DeleteRefParams,
   GetRefParams, GetTagParams, GitObjectPointer, GitObjectType, GitRef, GitTag, GitVerification, IfTagExists,
-  ListMatchingRefsParams, Tagger, UnknownSignatureReason, UpdateRefBody, UpdateRefParams, VerificationReason,
+  ListMatchingRefsParams, TaggableObjectType, Tagger, UnknownSignatureReason, UpdateRefBody, UpdateRefParams, VerificationReason,
 } from "./schemas/git.js";
 export type {
   KnownNotificationReason, ListNotificationsParams, ListRepoNotificationsParams, MarkAllAsReadAndWaitParams,

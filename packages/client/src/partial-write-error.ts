@@ -26,6 +26,7 @@ export interface PartialClusterWriteDetails {
  * (`failedChunk.outcome` `unknown`) it may have. Every chunk is an upsert: sending `notWritten` again is safe.
  */
 export class PartialClusterWriteError extends ShiplogError {
+  declare readonly code: "partial_write";
   readonly written: ClusterDeploymentResult;
   readonly writtenEntries: number;
   readonly notWritten: readonly ClusterDeploymentEntry[];

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { RequestValidationError, ResponseValidationError, type FieldIssue } from "./errors.js";
 
 /** Validates a request body or parameters; throws RequestValidationError naming each field and rule. */
@@ -31,8 +31,39 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
     }
     const field = formatPath(issue.path) || "(body)";
     const rule = ruleOf(issue);
-    return [{ field, rule, message: rule === "required" ? "is required" : issue.message }];
+    return [{ field, rule, message: rule === "required" ? "is required" : messageOf(issue) }];
   });
+}
+
+/** The schema's own message, or in place of zod's generic one ("Too small: expected string to have >=1 characters") a plain one. */
+function messageOf(issue: z.core.$ZodIssue): string {
+  const generic = z.config().localeError?.(issue as never);
+  const isGeneric = issue.message === (typeof generic === "string" ? generic : generic?.message);
+  return (isGeneric && plainMessage(issue)) || issue.message;
+}
+
+function plainMessage(issue: z.core.$ZodIssue): string | undefined {
+  const characters = (n: number | bigint) => `${n} character${Number(n) === 1 ? "" : "s"}`;
+  switch (issue.code) {
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    case "invalid_type":
+      return `must be ${issue.expected === "int" ? "an integer" : `of type ${issue.expected}`}`;
+    case "too_small":
+      if (issue.origin === "string" || issue.origin === "array") {
+        if (Number(issue.minimum) === 1) return "must not be empty";
+        return issue.origin === "string" ? `must be at least ${characters(issue.minimum)}` : `must hold at least ${issue.minimum} items`;
+      }
+      return `must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}`;
+    case "too_big":
+      if (issue.origin === "string") return `must be at most ${characters(issue.maximum)}`;
+      if (issue.origin === "array") return `must hold at most ${issue.maximum} items`;
+      return `must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}`;
+    case "invalid_format":
+      return issue.format === "regex" && "pattern" in issue ? `must match ${String(issue.pattern)}` : `must be a valid ${issue.format}`;
+    default:
+      return undefined;
+  }
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -69,6 +100,11 @@ function ruleOf(issue: z.core.$ZodIssue): string {
       return "no unknown fields";
     case "custom":
       return String(issue.params?.["rule"] ?? "custom");
+    case "invalid_union": {
+      // The rules of the forms the value could take, each once: `type int or type string`.
+      const rules = issue.errors.flatMap((branch) => branch.slice(0, 1).map(ruleOf));
+      return [...new Set(rules)].join(" or ") || "one of the accepted forms";
+    }
     default:
       return issue.code;
   }

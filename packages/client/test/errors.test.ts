@@ -53,6 +53,16 @@ describe("one error class per meaning, each with a stable code", () => {
     expect(error.message).toMatch(/artifact_metadata \(read\)/);
   });
 
+  it("403 from an endpoint that takes only classic tokens says so, with the scopes (a fine-grained token on the inbox)", async () => {
+    const inbox = clientWith(emulator.tokens.admin).notifications.list();
+    const error = await inbox.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect((error as ForbiddenError).message).toBe(
+      "GET /notifications answered 403: Resource not accessible by personal access token. " +
+        "The endpoint accepts only a personal access token (classic), with the scope notifications or repo",
+    );
+  });
+
   it("404 → NotFoundError for a missing organization", async () => {
     const error = await failure(clientWith(emulator.tokens.admin).artifacts.listDeploymentRecords({ org: "no-such-org", subject_digest: digest }));
     expect(error).toBeInstanceOf(NotFoundError);

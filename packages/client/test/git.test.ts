@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ForbiddenError,
   RequestValidationError,
+  ServiceValidationError,
   ShiplogClient,
   TagExistsError,
   VERIFICATION_REASONS,
@@ -99,6 +100,20 @@ describe("createAnnotatedTag", () => {
       ["tagger.name", "pattern /^[^<>\\n\\r\\0]*$/"],
     ]);
     expect(emulator.requests.list()).toEqual([]);
+  });
+
+  it("a tag of a tag object (type tag) is refused before sending, as the service's request schema refuses it", async () => {
+    const tagged = await client.git.createAnnotatedTag(release("v7.0.0"));
+    emulator.requests.clear();
+    const { owner, repo, ...body } = { ...release("v7.0.0-of-a-tag"), object: tagged.tag.sha, type: "tag" };
+    // @ts-expect-error -- `tag` is not a type a new tag object may tag
+    const error = (await client.git.createTag({ owner, repo, ...body }).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues.map((i) => [i.field, i.rule])).toEqual([["type", "one of commit, tree, blob"]]);
+    expect(emulator.requests.list()).toEqual([]);
+    // The emulator judges by the official request schema: sent anyway, the body is refused.
+    const sent = await client.request({ method: "POST", route: "/repos/{owner}/{repo}/git/tags", params: { owner, repo }, body }).catch((e: unknown) => e);
+    expect(sent).toBeInstanceOf(ServiceValidationError);
   });
 
   it("a token without contents write gets a ForbiddenError naming the permission", async () => {

@@ -52,7 +52,7 @@ describe("the packed client installs into an empty project and imports from plai
     // Every subpath's types resolve, under Node's resolution and a bundler's.
     writeFileSync(
       join(project, "use.ts"),
-      `import { ShiplogClient, type DeploymentRecord, type ResultOf } from "@shiplog/client";
+      `import { ShiplogClient, isShiplogError, type DeploymentRecord, type ResultOf } from "@shiplog/client";
        import { deploymentRecord } from "@shiplog/client/schemas";
        import { requiredPermissions, type PermissionLookup } from "@shiplog/client/permissions";
        import { ENDPOINTS, type OperationId } from "@shiplog/client/endpoints";
@@ -67,7 +67,10 @@ describe("the packed client installs into an empty project and imports from plai
        export const id: OperationId = "git/get-ref";
        export const route: string = ENDPOINTS[id].route;
        export const parsed = deploymentRecord.safeParse({});
-       export const wait: Promise<void> = sleep(1);`,
+       export const wait: Promise<void> = sleep(1);
+       export function toSendAgain(error: unknown): string[] {
+         return isShiplogError(error, "partial_write") ? error.notWritten.map((d) => d.deployment_name) : [];
+       }`,
     );
     const compilerOptions = { strict: true, target: "ES2022", noEmit: true, skipLibCheck: false, types: [] };
     for (const [file, resolution] of [["tsconfig.json", { module: "NodeNext", moduleResolution: "NodeNext" }], ["tsconfig.bundler.json", { module: "ESNext", moduleResolution: "bundler" }]] as const) {

@@ -9,17 +9,11 @@ import {
 } from "@shiplog/client/permissions";
 import { UsageError } from "../cli-errors.js";
 import { EXIT } from "../exit-codes.js";
+import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
 function yesNo(value: boolean): string {
   return value ? "yes" : "no";
-}
-
-/** Lays rows out in columns separated by two spaces. */
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  "));
 }
 
 function appliesTo(r: Requirement): string {
@@ -32,43 +26,43 @@ function classicScopesLine(resolution: PermissionResolution): string {
   return resolution.classicScopes ? `classic token: ${resolution.classicScopes.join(" or ")}` : "classic token: not stated by the spec";
 }
 
-/** The human form of a covered answer. */
-export function formatResolution(resolution: PermissionResolution): string {
+/** `text` (the lines of a table) indented by `by` spaces. */
+function indent(text: string, by: number): string[] {
+  return text.trimEnd().split("\n").map((line) => `${" ".repeat(by)}${line}`);
+}
+
+/** The human form of a covered answer, its prose wrapped to `width` columns (a terminal's, else 80). */
+export function formatResolution(resolution: PermissionResolution, width = 80): string {
   const tokens = resolution.tokenKinds.map((k) => TOKEN_KIND_TITLES[k]);
-  const lines = [
-    `${resolution.method} ${resolution.path}`,
-    ...table([
-      ["matches", `${resolution.method} ${resolution.template}`],
-      ["needs", describeRequirements(resolution)],
-      ["tokens", tokens.length === 1 ? `${tokens[0]} only` : tokens.join(", ")],
-      ["scopes", classicScopesLine(resolution)],
-      ["public", resolution.publicReadable ? "yes: public resources can be read without authentication" : "no: authentication required"],
-      ["multi", yesNo(resolution.multi)],
-    ]).map((line) => `  ${line}`),
+  const summary = [
+    ["matches", `${resolution.method} ${resolution.template}`],
+    ["needs", describeRequirements(resolution)],
+    ["tokens", tokens.length === 1 ? `${tokens[0]} only` : tokens.join(", ")],
+    ["scopes", classicScopesLine(resolution)],
+    ["public", resolution.publicReadable ? "yes: public resources can be read without authentication" : "no: authentication required"],
+    ["multi", yesNo(resolution.multi)],
   ];
+  const lines = [`${resolution.method} ${resolution.path}`, ...indent(renderTable(["", ""], summary, { width: width - 2, heading: false }), 2)];
   if (resolution.requirements.length > 0) {
     lines.push("", "  Permissions:");
-    const rows = [
-      ["PERMISSION", "SCOPE", "LEVEL", "APPLIES TO", "MULTI", "SOURCE"],
-      ...resolution.requirements.map((r) => [
-        `${r.title} (${r.permission})`,
-        r.scope,
-        r.access,
-        appliesTo(r),
-        r.multi ? "multi" : "-",
-        r.sources.join("; "),
-      ]),
-    ];
-    lines.push(...table(rows).map((line) => `    ${line}`));
+    const rows = resolution.requirements.map((r) => [
+      `${r.title} (${r.permission})`,
+      r.scope,
+      r.access,
+      appliesTo(r),
+      r.multi ? "multi" : "-",
+    ]);
+    // Where each requirement comes from is in the Sources line below, and per requirement in --json.
+    lines.push(...indent(renderTable(["permission", "scope", "level", "applies to", "multi"], rows, { width: width - 4 }), 4));
     if (resolution.requirements.length > 1) {
       const how = { allOf: "all are needed", anyOf: "any one suffices", unspecified: "the spec does not say whether all or any one is needed" };
       lines.push(`    (${how[resolution.combine]})`);
     }
   }
   if (resolution.notes.length > 0) {
-    lines.push("", "  Notes:", ...resolution.notes.map((n) => `    - ${n}`));
+    lines.push("", "  Notes:", ...indent(renderTable(["", ""], resolution.notes.map((n) => ["-", n]), { width: width - 4, heading: false }), 4));
   }
-  lines.push("", `  Sources: ${resolution.sources.join("; ")}`);
+  lines.push("", ...indent(renderTable(["", ""], [["Sources:", resolution.sources.join("; ")]], { width: width - 2, heading: false }), 2));
   return `${lines.join("\n")}\n`;
 }
 
@@ -95,7 +89,7 @@ export function permissionsCommand(ctx: CommandContext): Command {
           throw new UsageError(answer.message);
         }
         if (options.json) ctx.io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-        else if (answer.covered) ctx.io.stdout(formatResolution(answer));
+        else if (answer.covered) ctx.io.stdout(formatResolution(answer, ctx.io.columns));
         else ctx.io.stderr(formatUncovered(answer));
         ctx.exitCode = answer.covered ? EXIT.ok : EXIT.notFound;
       }),

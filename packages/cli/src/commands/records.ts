@@ -144,12 +144,20 @@ function readClusterFile(path: string): Record<string, unknown> {
 
 type ClusterParams = ReturnType<typeof setClusterDeploymentRecordsParams.parse>;
 
-/** The whole file is checked before the first chunk goes out: nothing half-applied for a typo in entry 4000. */
+/** The parameters that come from options rather than the file, by the option that gave them. */
+const OPTION_FIELDS: Record<string, string> = { org: "--org", cluster: "--cluster" };
+
+/**
+ * The whole file is checked before the first chunk goes out: nothing half-applied for a typo in entry 4000. A
+ * problem names the option that gave the value (`--cluster`), or the file and the field in it.
+ */
 function checkClusterParams(input: Record<string, unknown>, file: string): ClusterParams {
   try {
     return parseRequest(setClusterDeploymentRecordsParams, input, "set-cluster");
   } catch (error) {
     const issues = (error as RequestValidationError).issues ?? [];
+    const option = issues.find((i) => OPTION_FIELDS[i.field] !== undefined);
+    if (option) throw new UsageError(`${OPTION_FIELDS[option.field]}: ${option.message}`);
     const first = issues.slice(0, 3).map((i) => `${i.field}: ${i.message}`).join("; ");
     throw new UsageError(`--file ${file}: ${first}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""}`);
   }

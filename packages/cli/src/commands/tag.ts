@@ -1,15 +1,15 @@
 import { Command, Option } from "commander";
 import {
   DERIVED_TAGS,
-  GIT_OBJECT_TYPES,
   IF_TAG_EXISTS,
+  TAGGABLE_OBJECT_TYPES,
   createReleaseTags,
   derivedTagNames,
   releaseTags,
   type DerivedTags,
-  type GitObjectType,
   type IfTagExists,
   type ReleaseTag,
+  type TaggableObjectType,
 } from "@shiplog/client";
 import { createTagParams, tagger as taggerSchema, toFieldIssues } from "@shiplog/client/schemas";
 import { ownerRepo } from "../arguments.js";
@@ -21,7 +21,7 @@ import { withExamples, type CommandContext } from "../program.js";
 
 interface TagOptions {
   object: string;
-  type: GitObjectType;
+  type: TaggableObjectType;
   message?: string;
   ifExists: IfTagExists;
   derivedTags: DerivedTags;
@@ -40,7 +40,7 @@ export function tagCommand(ctx: CommandContext): Command {
         .argument("<owner/repo>", "the repository", ownerRepo)
         .argument("<tag...>", "tag names (v1.4.0 ...), valid under git check-ref-format")
         .requiredOption("--object <sha>", "the object to tag (40 hex digits)")
-        .addOption(new Option("--type <type>", "type of the object").choices(GIT_OBJECT_TYPES).default("commit"))
+        .addOption(new Option("--type <type>", "type of the object").choices(TAGGABLE_OBJECT_TYPES).default("commit"))
         .option("--message <text>", "the tag message (default: each tag's name)")
         .addOption(new Option("--if-exists <what>", "when a tag exists: skip (if it matches), fail, or update (move it)").choices(IF_TAG_EXISTS).default("skip"))
         .addOption(new Option("--derived-tags <which>", "also move floating tags: v1.4.0 moves v1 (major) or v1 and v1.4 (major-minor)").choices(DERIVED_TAGS).default("none"))
@@ -103,7 +103,7 @@ function planTags(names: string[], options: TagOptions): ReleaseTag[] {
 }
 
 /** What the client would refuse before sending, as a usage error naming the option or the tag. */
-function checkTag(repository: { owner: string; repo: string }, name: string, object: string, type: GitObjectType): void {
+function checkTag(repository: { owner: string; repo: string }, name: string, object: string, type: TaggableObjectType): void {
   const checked = createTagParams.safeParse({ ...repository, tag: name, message: "m", object, type });
   if (checked.success) return;
   const issue = toFieldIssues(checked.error)[0]!;

@@ -32,3 +32,15 @@ export function matrixAcceptedPermissions(method: string, path: string): Accepte
   const needs = resolution.requirements.map((r) => ({ permission: r.permission, access: r.access }));
   return resolution.combine === "allOf" ? [needs] : needs.map((n) => [n]);
 }
+
+/**
+ * What a 403 of an endpoint that takes only classic tokens (notifications, source imports) most likely means, for
+ * its error message: `The endpoint accepts only a personal access token (classic), with the scope notifications or
+ * repo`. Undefined for the other endpoints, whose 403 is about a permission.
+ */
+export function classicOnlyHint(method: string, path: string): string | undefined {
+  const resolution = requiredPermissions(method, path);
+  if (!resolution.covered || resolution.tokenKinds.length !== 1 || resolution.tokenKinds[0] !== "classic") return undefined;
+  const scopes = resolution.classicScopes ? `, with the scope ${resolution.classicScopes.join(" or ")}` : "";
+  return `The endpoint accepts only a personal access token (classic)${scopes}`;
+}

@@ -5,6 +5,7 @@ import type { CheckpointStore, PollCheckpoint } from "./checkpoint.js";
 
 /** A checkpoint file that cannot be read or written (unreadable, not JSON, or the directory is missing). */
 export class CheckpointFileError extends ShiplogError {
+  declare readonly code: "checkpoint_file";
   readonly path: string;
 
   constructor(path: string, reason: string, options?: { cause?: unknown }) {

@@ -30,11 +30,14 @@ export type OrgInstallationParams = z.input<typeof orgInstallationParams>;
 export const repoInstallationParams = z.strictObject({ owner: ownerName, repo: repositoryName });
 export type RepoInstallationParams = z.input<typeof repoInstallationParams>;
 
+/** The levels an installation token's permissions take (the official request schema: `admin` for a few of them). */
+export const TOKEN_PERMISSION_LEVELS = ["read", "write", "admin"] as const;
+
 /** Mints a token for an installation, narrowed to some repositories and permissions when given. */
 export const createInstallationTokenParams = z.strictObject({
   installation_id: z.number().int().positive(),
   repositories: z.array(repositoryName).optional(),
   repository_ids: z.array(z.number().int().positive()).optional(),
-  permissions: z.record(z.string(), z.string()).optional(),
+  permissions: z.record(z.string().min(1), z.enum(TOKEN_PERMISSION_LEVELS)).optional(),
 });
 export type CreateInstallationTokenParams = z.input<typeof createInstallationTokenParams>;

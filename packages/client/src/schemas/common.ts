@@ -22,6 +22,12 @@ export const repositoryName = z
   .max(100)
   .regex(/^(?!\.\.?$)[A-Za-z0-9._-]+$/, { message: "must be letters, digits, '.', '-' or '_' (not . or ..)" });
 
+/** A numeric id on a path (a thread, an issue, an event): a positive integer, or its digits as a string. */
+export const positiveId = z.union(
+  [z.number().int().positive(), z.string().regex(/^[1-9][0-9]*$/)],
+  { message: "must be a positive integer (a number, or its digits as a string)" },
+);
+
 /** An ISO 8601 timestamp as the service sends it. */
 export const timestamp = z.string();
 

@@ -2,10 +2,18 @@ import { z } from "zod";
 import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type UnknownValue } from "./open-enum.js";
 
-/** Types of git objects a tag may point at (the OpenAPI enum adds `tag` for tags of tags, which git allows). */
+/** Types of git objects: what a reference or a tag object points at (a reference to an annotated tag: `tag`). */
 export const GIT_OBJECT_TYPES = ["commit", "tree", "blob", "tag"] as const;
 export const gitObjectType = z.enum(GIT_OBJECT_TYPES);
 export type GitObjectType = z.infer<typeof gitObjectType>;
+
+/**
+ * Types of the object a new tag object may tag: the official request schema's enum. Git itself can tag a tag, but
+ * the service refuses `tag` with 422, so the client refuses it before sending.
+ */
+export const TAGGABLE_OBJECT_TYPES = ["commit", "tree", "blob"] as const;
+export const taggableObjectType = z.enum(TAGGABLE_OBJECT_TYPES);
+export type TaggableObjectType = z.infer<typeof taggableObjectType>;
 
 /**
  * `reason` values of a signature verification (spec 2.4), besides the `unknown_signature_<suffix>` family.
@@ -113,7 +121,7 @@ export const createTagBody = z.strictObject({
   tag: tagName,
   message: z.string(),
   object: gitSha,
-  type: gitObjectType,
+  type: taggableObjectType,
   tagger: tagger.optional(),
 });
 export type CreateTagBody = z.infer<typeof createTagBody>;

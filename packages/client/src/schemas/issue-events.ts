@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, repositoryName, timestamp } from "./common.js";
+import { ownerName, positiveId, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -168,11 +168,6 @@ export const issueEventList = z.array(issueEvent);
 
 export const issueEventsRepoParams = z.strictObject({ owner: ownerName, repo: repositoryName });
 export type IssueEventsRepoParams = z.input<typeof issueEventsRepoParams>;
-
-const positiveId = z.union([
-  z.number().int().positive(),
-  z.string().regex(/^[1-9][0-9]*$/, { message: "must be a positive integer" }),
-]);
 
 export const getIssueEventParams = z.strictObject({ owner: ownerName, repo: repositoryName, event_id: positiveId });
 export type GetIssueEventParams = z.input<typeof getIssueEventParams>;

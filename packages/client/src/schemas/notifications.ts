@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, repositoryName, timestamp } from "./common.js";
+import { ownerName, positiveId, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -159,10 +159,7 @@ export const markAllAsReadAndWaitParams = z
 export type MarkAllAsReadAndWaitParams = z.input<typeof markAllAsReadAndWaitParams>;
 
 /** Thread ids are integers on the path (the thread object carries them as strings). */
-export const threadId = z.union([
-  z.number().int().positive(),
-  z.string().regex(/^[1-9][0-9]*$/, { message: "must be a positive integer" }),
-]);
+export const threadId = positiveId;
 export const threadParams = z.strictObject({ thread_id: threadId });
 export type ThreadParams = z.input<typeof threadParams>;
 
