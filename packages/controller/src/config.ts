@@ -43,11 +43,16 @@ export const SETTINGS = {
     boolean: true,
     help: "also read github/deployment-tracker's metadata.github.com/<key> tags and metadata.github.com/runtime-risks (migration)",
   },
-  flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
   concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
   serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
-  resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "full resend of every record (default 10m; 0 disables)" },
+  // Scheduling and the write budget: when rounds run and how many calls they may make.
+  flushWindow: { flag: "flush-window", env: "SHIPLOG_FLUSH_WINDOW", help: "a change is sent once the cluster has been quiet this long (default 200ms)" },
+  flushMaxWait: { flag: "flush-max-wait", env: "SHIPLOG_FLUSH_MAX_WAIT", help: "and at the latest this long after the first change (default 1s)" },
+  writeBudgetPerMinute: { flag: "write-budget-per-minute", env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE", help: "cluster calls a minute, paced evenly (default 80, the service's limit)" },
+  writeBudgetPerHour: { flag: "write-budget-per-hour", env: "SHIPLOG_WRITE_BUDGET_PER_HOUR", help: "cluster calls an hour (default 500, the service's limit)" },
+  resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "each interval resends a slice of the records (default 10m; 0 disables)" },
+  resyncBudgetShare: { flag: "resync-budget-share", env: "SHIPLOG_RESYNC_BUDGET_SHARE", help: "share of the hourly budget the resync may use, above 0 up to 1 (default 0.5)" },
   retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
   retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
   requestTimeout: { flag: "request-timeout", env: "SHIPLOG_REQUEST_TIMEOUT", help: "timeout of one API or list request (default 30s)" },
@@ -93,10 +98,18 @@ export interface ControllerConfig {
   deploymentNameTemplate: string;
   /** Also read github/deployment-tracker's annotations (migration). */
   deploymentTrackerAnnotations: boolean;
-  flushIntervalMs: number;
+  /** A change is sent once the cluster has been quiet this long... */
+  flushWindowMs: number;
+  /** ...and at the latest this long after the first change. */
+  flushMaxWaitMs: number;
+  /** Cluster calls allowed a minute (paced evenly) and an hour. */
+  writeBudgetPerMinute: number;
+  writeBudgetPerHour: number;
   batchSize: number;
   concurrency: number;
   resyncIntervalMs: number;
+  /** Share of the hourly budget the spread resync may use. */
+  resyncBudgetShare: number;
   retryMinDelayMs: number;
   retryMaxDelayMs: number;
   requestTimeoutMs: number;
@@ -190,6 +203,16 @@ const integer = (min: number, max: number) =>
     return value;
   });
 
+/** A share: a decimal above 0 and at most 1. */
+const share = z.string().transform((text, ctx) => {
+  const value = Number(text);
+  if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1)) {
+    ctx.addIssue({ code: "custom", message: `must be a number above 0 and at most 1, e.g. 0.5 (got "${text}")`, params: { rule: "0 < share <= 1" } });
+    return z.NEVER;
+  }
+  return value;
+});
+
 const commaList = z.string().transform((text) => text.split(",").map((s) => s.trim()).filter((s) => s !== ""));
 const namespaceList = commaList.pipe(
   z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" }).max(63)),
@@ -251,7 +274,11 @@ const schema = z.object({
     .optional(),
   deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
   deploymentTrackerAnnotations: booleanText.default(false),
-  flushInterval: duration(50).default(5000),
+  flushWindow: duration(0).default(200),
+  flushMaxWait: duration(1).default(1000),
+  writeBudgetPerMinute: integer(1, 60_000).default(80),
+  writeBudgetPerHour: integer(1, 3_600_000).default(500),
+  resyncBudgetShare: share.default(0.5),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
   serializeWrites: booleanText.default(true),
@@ -358,6 +385,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 
   if (parsed.success) {
     const c = parsed.data;
+    if (c.flushMaxWait < c.flushWindow) {
+      issues.push({ field: fieldName("flushMaxWait"), rule: "≥ flush-window", message: "must not be shorter than the flush window" });
+    }
     if (c.retryMaxDelay < c.retryMinDelay) {
       issues.push({ field: fieldName("retryMaxDelay"), rule: "≥ retry-min-delay", message: "must not be shorter than the retry minimum delay" });
     }
@@ -382,11 +412,15 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     excludeNamespaces: c.excludeNamespaces,
     deploymentNameTemplate: c.deploymentNameTemplate,
     deploymentTrackerAnnotations: c.deploymentTrackerAnnotations,
-    flushIntervalMs: c.flushInterval,
+    flushWindowMs: c.flushWindow,
+    flushMaxWaitMs: c.flushMaxWait,
+    writeBudgetPerMinute: c.writeBudgetPerMinute,
+    writeBudgetPerHour: c.writeBudgetPerHour,
     batchSize: c.batchSize,
     concurrency: c.concurrency,
     serializeWrites: c.serializeWrites,
     resyncIntervalMs: c.resyncInterval,
+    resyncBudgetShare: c.resyncBudgetShare,
     retryMinDelayMs: c.retryMinDelay,
     retryMaxDelayMs: c.retryMaxDelay,
     requestTimeoutMs: c.requestTimeout,
