@@ -2,13 +2,16 @@
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
 import { ShiplogError, serviceUrlProblem } from "@shiplog/client";
 import { isIP } from "node:net";
-import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-timing.js";
+import { readAppSettings } from "./config-app.js";
+import { booleanText, dnsSubdomain, duration, integer, MAX_TIMER_MS, namespaceList, share, template, type ConfigIssue } from "./config-values.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "./pod-records.js";
+
+export { MAX_TIMER_MS, parseDuration, type ConfigIssue } from "./config-values.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */
 interface Setting {
@@ -134,13 +137,6 @@ export interface ControllerConfig {
   podNamespace?: string;
 }
 
-/** One configuration problem. */
-export interface ConfigIssue {
-  field: string;
-  rule: string;
-  message: string;
-}
-
 /** Invalid configuration; `issues` names every problem found, and the message holds one line for each. */
 export class ConfigError extends ShiplogError {
   constructor(readonly issues: ConfigIssue[]) {
@@ -156,97 +152,6 @@ export class ConfigError extends ShiplogError {
 export function formatConfigIssue(issue: ConfigIssue): string {
   return `invalid configuration: ${issue.field}: ${issue.message} [rule: ${issue.rule}]`;
 }
-
-/** The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const value = Number(match[1]);
-  const unit = match[2] ?? "s";
-  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
-}
-
-/** A duration of at least `min` ms and at most what a timer holds (`max`, default MAX_TIMER_MS). */
-const duration = (min: number, max = MAX_TIMER_MS) =>
-  z.string().transform((text, ctx) => {
-    const ms = parseDuration(text);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (e.g. 500ms, 5s, 2m)`, params: { rule: "duration" } });
-      return z.NEVER;
-    }
-    if (ms < min) {
-      ctx.addIssue({ code: "custom", message: `must be at least ${min}ms`, params: { rule: `minimum ${min}ms` } });
-      return z.NEVER;
-    }
-    if (ms > max) {
-      const days = (max / 86_400_000).toFixed(1);
-      ctx.addIssue({
-        code: "custom",
-        message: `must be at most ${max}ms (about ${days} days), the longest a timer can wait (got "${text}")`,
-        params: { rule: `maximum ${max}ms` },
-      });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const integer = (min: number, max: number) =>
-  z.string().transform((text, ctx) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-      ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max} (got "${text}")`, params: { rule: `integer ${min}..${max}` } });
-      return z.NEVER;
-    }
-    return value;
-  });
-
-/** A share: a decimal above 0 and at most 1. */
-const share = z.string().transform((text, ctx) => {
-  const value = Number(text);
-  if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1)) {
-    ctx.addIssue({ code: "custom", message: `must be a number above 0 and at most 1, e.g. 0.5 (got "${text}")`, params: { rule: "0 < share <= 1" } });
-    return z.NEVER;
-  }
-  return value;
-});
-
-const commaList = z.string().transform((text) => text.split(",").map((s) => s.trim()).filter((s) => s !== ""));
-const namespaceList = commaList.pipe(
-  z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" }).max(63)),
-);
-
-const template = z.string().superRefine((text, ctx) => {
-  const placeholders = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-  const unknown = placeholders.filter((p) => !(DEPLOYMENT_NAME_PLACEHOLDERS as readonly string[]).includes(p));
-  if (unknown.length > 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
-      params: { rule: "known placeholders" },
-    });
-  }
-  for (const required of ["workload", "container"]) {
-    if (!placeholders.includes(required)) {
-      ctx.addIssue({ code: "custom", message: `must contain {${required}} so that records of different ${required}s stay apart`, params: { rule: `contains {${required}}` } });
-    }
-  }
-});
-
-const dnsSubdomain = z
-  .string()
-  .max(253, { message: "must be at most 253 characters" })
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
-
-const booleanText = z.string().transform((text, ctx) => {
-  const t = text.trim().toLowerCase();
-  if (["true", "1", "yes"].includes(t)) return true;
-  if (["false", "0", "no"].includes(t)) return false;
-  ctx.addIssue({ code: "custom", message: `must be true or false (got "${text}")`, params: { rule: "boolean" } });
-  return z.NEVER;
-});
 
 const schema = z.object({
   apiUrl: z
@@ -451,47 +356,6 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (c.labelSelector !== undefined) config.labelSelector = c.labelSelector;
   if (c.kubeconfig !== undefined) config.kubeconfig = c.kubeconfig;
   return config;
-}
-
-/**
- * The App settings, when any is given: App id and private key file both needed, and no token beside them. The key
- * is read and checked here, never echoed. Undefined in token mode.
- */
-function readAppSettings(
-  raw: Record<string, string>,
-  env: Readonly<Record<string, string | undefined>>,
-  issues: ConfigIssue[],
-  fieldName: (name: SettingName) => string,
-): { privateKeyFile: string; privateKey: string } | undefined {
-  if (raw.appId === undefined && raw.appPrivateKeyFile === undefined && raw.appInstallationId === undefined) return undefined;
-  const tokenGiven = raw.tokenFile !== undefined || (env.SHIPLOG_TOKEN ?? "").trim() !== "";
-  if (tokenGiven) {
-    issues.push({
-      field: `SHIPLOG_TOKEN / ${fieldName("tokenFile")}, ${fieldName("appId")}`,
-      rule: "one of token or App",
-      message: "give either an API token or an App (--app-id and --app-private-key-file), not both",
-    });
-  }
-  if (raw.appId === undefined) issues.push({ field: fieldName("appId"), rule: "required with an App", message: "the App's id is required to authenticate as an App" });
-  if (raw.appPrivateKeyFile === undefined) {
-    issues.push({ field: fieldName("appPrivateKeyFile"), rule: "required with an App", message: "the file holding the App's private key is required" });
-    return { privateKeyFile: "", privateKey: "" };
-  }
-  let privateKey = "";
-  try {
-    privateKey = readFileSync(raw.appPrivateKeyFile, "utf8");
-    const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== "rsa") throw new Error("not RSA");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const unreadable = code !== undefined && !code.startsWith("ERR_");
-    issues.push({
-      field: fieldName("appPrivateKeyFile"),
-      rule: unreadable ? "readable" : "PEM RSA private key",
-      message: unreadable ? `cannot read ${raw.appPrivateKeyFile}: ${code}` : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
-    });
-  }
-  return { privateKeyFile: raw.appPrivateKeyFile, privateKey };
 }
 
 /** The configuration with the token masked, for logs. */
