@@ -76,6 +76,8 @@ export class FlushLoop {
   #flushed = false;
   #firstChangeAt: number | undefined;
   #lastChangeAt: number | undefined;
+  /** Changes (informer events) since the last round began, for the debug log. */
+  #changes = 0;
   #backlog = false;
   #dueAt: number | undefined;
   #notBefore = 0;
@@ -95,6 +97,7 @@ export class FlushLoop {
   /** Something in the cluster changed: opens (or extends) the coalescing window. */
   notifyChange(): void {
     const now = this.#o.clock.now();
+    this.#changes += 1;
     this.#firstChangeAt ??= now;
     this.#lastChangeAt = now;
     // Only the first change of a window can make the next wake earlier; later ones only extend it.
@@ -253,8 +256,10 @@ export class FlushLoop {
     }
     const endTimer = metrics.flushDuration.startTimer();
     const now = clock.now();
+    logger.debug({ changes: this.#changes, sinceFirstChangeMs: this.#firstChangeAt === undefined ? null : now - this.#firstChangeAt, explicit }, "round");
     this.#firstChangeAt = undefined;
     this.#lastChangeAt = undefined;
+    this.#changes = 0;
     const resyncDue = this.#nextResyncAt !== undefined && now >= this.#nextResyncAt;
     if (resyncDue) this.#nextResyncAt = now + settings.resyncIntervalMs;
     const calls = settings.dryRun ? Number.POSITIVE_INFINITY : Math.min(settings.callsPerRound, Math.max(1, budget.hourRemaining(now)));

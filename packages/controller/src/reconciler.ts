@@ -236,12 +236,16 @@ function updateBacklog(
       continue;
     }
     const now = freshByKey.get(key);
-    if (now && entryFingerprint(now.entry) === entry.fingerprint) {
+    // The same entry object (the desired state reuses the records of unchanged pods) needs no fingerprint.
+    if (now && (now.entry === entry.record.entry || entryFingerprint(now.entry) === entry.fingerprint)) {
       backlog.set(key, { ...entry, record: now });
       freshByKey.delete(key);
     }
   }
-  for (const [key, record] of freshByKey) {
+  // New entries of one round are ordered by key, so that a round diffing only the changed keys orders them as one
+  // diffing everything does.
+  for (const key of [...freshByKey.keys()].sort()) {
+    const record = freshByKey.get(key)!;
     backlog.set(key, { record, fingerprint: entryFingerprint(record.entry), since: input.now });
   }
   return backlog;
