@@ -110,7 +110,8 @@ async function converge(deadlineMs: number): Promise<boolean> {
 const dir = mkdtempSync(join(tmpdir(), "shiplog-bench-"));
 writeFileSync(join(dir, "kubeconfig"), kubeconfig);
 const childLog = process.env.BENCH_CHILD_LOG;
-const nodeFlags = [`--max-old-space-size=${heapMb}`];
+// BENCH_CHILD_NODE_FLAGS adds node flags to the controller (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+const nodeFlags = [`--max-old-space-size=${heapMb}`, ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean)];
 const flushEnv = {
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
   ...(flags["flush-max-wait"] ? { SHIPLOG_FLUSH_MAX_WAIT: flags["flush-max-wait"] } : {}),
