@@ -1,12 +1,10 @@
 // The flush loop on a virtual clock: the coalescing window, the write budget's pacing (the real pacer plugin around
 // a service that accepts in memory), per-round intents, state-write retries and the last rounds on stop. No real
 // waits: time moves only when the test moves it.
-import type { ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { InMemoryAcknowledgedStore } from "../src/acknowledged-state.js";
-import { BatchSender, type ClusterRecordsApi } from "../src/batch-sender.js";
-import { budgetPacer, CLUSTER_ROUTE } from "../src/budget-pacer.js";
+import { BatchSender } from "../src/batch-sender.js";
 import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
 import { DesiredStateReport } from "../src/desired-state-report.js";
 import { FlushLoop } from "../src/flush-loop.js";
@@ -15,6 +13,7 @@ import { recordKey } from "../src/pod-records.js";
 import { SendGate } from "../src/send-gate.js";
 import { StatePersistence } from "../src/state-persistence.js";
 import { WriteBudget } from "../src/write-budget.js";
+import { acceptingApi } from "./accepting-api.js";
 import { VirtualClock } from "./virtual-clock.js";
 
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
@@ -57,19 +56,10 @@ function setup(options: { batchSize?: number; perMinute?: number; windowMs?: num
   const store = new Store();
   const metrics = new ControllerMetrics();
   const budget = new WriteBudget({ perMinute: options.perMinute ?? 80, perHour: 500 });
-  const pacer = budgetPacer({ budget, clock, serialize: true });
   const calls: Call[] = [];
-  // The service: accepts every entry; each call passes the real pacer first, as the client's pipeline does.
-  const api: ClusterRecordsApi = {
-    async setClusterDeploymentRecords(params: SetClusterDeploymentRecordsParams, callOptions?: { signal?: AbortSignal }) {
-      const attempt = { method: "POST", route: CLUSTER_ROUTE, url: "", headers: {}, body: undefined, attempt: 0, operation: "POST cluster", signal: callOptions?.signal } as const;
-      await pacer.wrap!(async () => {
-        calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
-        return { status: 200, headers: new Headers(), body: "" } as never;
-      }, attempt);
-      return { total_count: params.deployments.length, deployment_records: [] } as unknown as ClusterDeploymentResult;
-    },
-  };
+  const api = acceptingApi(budget, clock, (params) => {
+    calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
+  });
   const batchSize = options.batchSize ?? 1000;
   const sender = new BatchSender({ api, org: "acme", cluster: "c", batchSize, concurrency: 1, dryRun: false, logger, now: () => clock.now(), gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }) });
   const leadership = new AbortController();

@@ -1,11 +1,9 @@
 // The steady state's calls an hour, on a virtual clock: the controller's own flush loop, reconciler and write budget
 // (a service that accepts everything, paced by the real pacer), `records` records all acknowledged, no change, the
 // spread resync every `resyncIntervalMs`, for one hour. An hour of real time is not needed to count an hour's calls.
-import type { ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import { pino } from "pino";
 import { InMemoryAcknowledgedStore } from "../../../packages/controller/src/acknowledged-state.js";
-import { BatchSender, type ClusterRecordsApi } from "../../../packages/controller/src/batch-sender.js";
-import { budgetPacer, CLUSTER_ROUTE } from "../../../packages/controller/src/budget-pacer.js";
+import { BatchSender } from "../../../packages/controller/src/batch-sender.js";
 import type { DesiredRecord, DesiredState } from "../../../packages/controller/src/desired-state.js";
 import { DesiredStateReport } from "../../../packages/controller/src/desired-state-report.js";
 import { FlushLoop } from "../../../packages/controller/src/flush-loop.js";
@@ -14,6 +12,7 @@ import { recordKey } from "../../../packages/controller/src/pod-records.js";
 import { SendGate } from "../../../packages/controller/src/send-gate.js";
 import { StatePersistence } from "../../../packages/controller/src/state-persistence.js";
 import { DEFAULT_WRITE_BUDGET, HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "../../../packages/controller/src/write-budget.js";
+import { acceptingApi } from "../../../packages/controller/test/accepting-api.js";
 import { VirtualClock } from "../../../packages/controller/test/virtual-clock.js";
 
 /** Calls and records resent in one virtual hour of a quiet cluster. */
@@ -40,20 +39,12 @@ export async function steadyStateCallsPerHour(records: number, resyncIntervalMs:
   }
   store.acknowledge([...desired.records.values()]);
   const budget = new WriteBudget(DEFAULT_WRITE_BUDGET);
-  const pacer = budgetPacer({ budget, clock, serialize: true });
   let calls = 0;
   let resent = 0;
-  const api: ClusterRecordsApi = {
-    async setClusterDeploymentRecords(params: SetClusterDeploymentRecordsParams, options?: { signal?: AbortSignal }) {
-      const attempt = { method: "POST", route: CLUSTER_ROUTE, url: "", headers: {}, body: undefined, attempt: 0, operation: "POST cluster", signal: options?.signal } as const;
-      await pacer.wrap!(async () => {
-        calls++;
-        resent += params.deployments.length;
-        return { status: 200, headers: new Headers(), body: "" } as never;
-      }, attempt);
-      return { total_count: params.deployments.length, deployment_records: [] } as unknown as ClusterDeploymentResult;
-    },
-  };
+  const api = acceptingApi(budget, clock, (params) => {
+    calls++;
+    resent += params.deployments.length;
+  });
   const leadership = new AbortController();
   const loop = new FlushLoop({
     clock,
