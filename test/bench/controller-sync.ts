@@ -171,6 +171,24 @@ async function writeAheadCost(c: Controller): Promise<string> {
   const bytes = await metric(c, "shiplog_controller_state_bytes");
   return `${writes} state writes in ${rounds} rounds (${(writes / Math.max(1, rounds)).toFixed(2)} per round: intent, then answer, for a round that sends a new or changed record), last ${(bytes / 1e3).toFixed(0)} KB`;
 }
+/** Seconds spent in each phase of the rounds so far, and the rounds counted (from the controller's histogram). */
+async function roundPhases(c: Controller): Promise<Record<string, { sum: number; count: number }>> {
+  const out: Record<string, { sum: number; count: number }> = {};
+  for (const phase of ["plan", "intent_write", "calls", "answer_write"]) {
+    const label = `phase="${phase}"`;
+    out[phase] = { sum: await metric(c, "shiplog_controller_round_phase_seconds_sum", label), count: await metric(c, "shiplog_controller_round_phase_seconds_count", label) };
+  }
+  return out;
+}
+/** The mean time per round of each phase between two readings: where a phase's latency goes. */
+function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
+  return Object.keys(after)
+    .map((phase) => {
+      const n = after[phase]!.count - (before[phase]?.count ?? 0);
+      return `${phase.replace("_", " ")} ${n ? s(((after[phase]!.sum - (before[phase]?.sum ?? 0)) / n) * 1000) : "-"}`;
+    })
+    .join(", ");
+}
 const calls = (records: number) => Math.ceil(records / 1000);
 const eventsNeeded = (events: number) => `${events} requests, ${(events / BUDGET.perMinute / 60).toFixed(1)} h at ${BUDGET.perMinute} a minute`;
 const pct = (xs: number[], p: number) => {
@@ -201,6 +219,7 @@ if (phases.has("cold")) {
   row("process start to converged", s(coldMs), large ? `within 10% of the floor (${s(budgetFloorMs(BUDGET, calls(recordsTotal)) * 1.1)})` : "<= 10 s", `budget floor ${s(budgetFloorMs(BUDGET, calls(recordsTotal)))} for ${calls(recordsTotal)} calls; one request per container event: ${eventsNeeded(containerInstances)}`);
   row("caches synced and desired state computed", controller.firstRoundAt ? s(controller.firstRoundAt - controller.spawnedAt) : "?", large ? "<= 30 s" : "report", "process start to the first round's diff");
   console.log(`  write-ahead: ${await writeAheadCost(controller)}`);
+  console.log(`  a round's time, mean: ${phaseLine({}, await roundPhases(controller))}`);
 }
 await converge(30 * 60_000);
 
@@ -214,6 +233,7 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   await stopwatch.watch(wanted, await clusterHost.call<string>("resourceVersion"));
   await emulatorHost.call("clearRequests");
   const cpuBefore = await cpuSeconds(controller.child.pid);
+  const phasesBefore = await roundPhases(controller);
   const started = Date.now();
   for (const spec of changed) {
     for (const c of spec.containers) c.image = c.image.replace(/:[^:]+$/, `:${tag}`);
@@ -228,9 +248,15 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const convergeMs = Date.now() - started;
   const cpu = (await cpuSeconds(controller.child.pid)) - cpuBefore;
   const requests = await emulatorHost.call<number>("clusterRequests");
+  const phases = phaseLine(phasesBefore, await roundPhases(controller));
   const landed = new Map(await emulatorHost.call<[string, number][]>("landed"));
   const latencies = [...stopwatch.firstRunning()].flatMap(([name, at]) => (landed.has(name) ? [landed.get(name)! - at] : []));
-  return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
+  if (process.env.BENCH_DEBUG) {
+    const runs = [...stopwatch.firstRunning().values()].sort((a, b) => a - b);
+    const lands = [...landed.values()].sort((a, b) => a - b);
+    console.log(JSON.stringify({ started, firstRunning: [runs[0], runs.at(-1)], landed: [lands[0], lands.at(-1)] }));
+  }
+  return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, phases, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
 }
 
 if (phases.has("single")) {
@@ -239,6 +265,7 @@ if (phases.has("single")) {
   await trackPeak();
   console.log(`\nsingle changes (${SINGLE_CHANGES} workloads rolled one at a time, 1.5 s apart)${r.ok ? "" : " (DID NOT CONVERGE)"}:`);
   row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 1.5 s" : "<= 1 s", `p50 ${s(pct(r.latencies, 50))}, max ${s(Math.max(...r.latencies))} over ${r.latencies.length} records; ${r.requests} requests`);
+  console.log(`  a round's time, mean: ${r.phases}`);
 }
 
 // ---- rolling update of 10% of the workloads ------------------------------------------------------------------------
@@ -248,6 +275,7 @@ if (phases.has("roll")) {
   console.log(`\nrolling update of ${ROLLED} workloads (10%)${r.ok ? "" : " (DID NOT CONVERGE)"}: ${r.records} records, converged ${s(r.convergeMs)} after the first setImage`);
   row("requests", String(r.requests), `<= ${calls(r.records) + 2}`, `one request per container event: ${eventsNeeded(r.containerEvents)}`);
   row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 5 s" : "<= 2 s", `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; budget floor for ${calls(r.records)} calls ${s(budgetFloorMs(BUDGET, calls(r.records)))}`);
+  console.log(`  a round's time, mean: ${r.phases}`);
   row("controller CPU per 1,000 pod changes", `${((r.cpu / Math.max(1, r.podEvents)) * 1000).toFixed(2)} s`, "report", `${r.cpu.toFixed(1)} s CPU for ${r.podEvents} pod watch events`);
 }
 

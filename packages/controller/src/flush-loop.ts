@@ -248,7 +248,17 @@ export class FlushLoop {
 
   async #runOnce(explicit: boolean): Promise<FlushSummary> {
     const { clock, persistence, settings, metrics, logger, budget } = this.#o;
-    const empty: FlushSummary = { desired: 0, pending: 0, deferred: 0, requests: 0, accepted: 0, rejected: 0, failed: 0, conflicts: 0 };
+    const empty: FlushSummary = {
+      desired: 0,
+      pending: 0,
+      deferred: 0,
+      requests: 0,
+      accepted: 0,
+      rejected: 0,
+      failed: 0,
+      conflicts: 0,
+      timings: { planMs: 0, intentWriteMs: 0, callsMs: 0, answerWriteMs: 0 },
+    };
     if (!persistence.loaded && this.#o.leading()) await persistence.load();
     if (!persistence.loaded) {
       if (explicit && this.#o.leading()) throw new StateNotLoadedError();
@@ -270,6 +280,13 @@ export class FlushLoop {
     const result = await runRound(this.#o, this.#state, { now, calls, signal, ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}) });
     this.#state = result.state;
     this.#dueAt = result.plan.nextDueAt;
+    const { planMs, intentWriteMs, callsMs, answerWriteMs } = result.summary.timings;
+    metrics.roundPhase.observe({ phase: "plan" }, planMs / 1000);
+    if (result.sent) {
+      metrics.roundPhase.observe({ phase: "intent_write" }, intentWriteMs / 1000);
+      metrics.roundPhase.observe({ phase: "calls" }, callsMs / 1000);
+      metrics.roundPhase.observe({ phase: "answer_write" }, answerWriteMs / 1000);
+    }
     this.#flushed = true;
     if (first) {
       const { desired, pending } = result.summary;

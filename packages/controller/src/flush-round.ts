@@ -26,6 +26,8 @@ export interface FlushSummary {
   rejected: number;
   failed: number;
   conflicts: number;
+  /** Where the round's time went (ms): the plan (desired state, diff), the intent write, the calls, the answer write. */
+  timings: { planMs: number; intentWriteMs: number; callsMs: number; answerWriteMs: number };
 }
 
 /** What a round works with. */
@@ -64,6 +66,13 @@ export interface RoundResult {
 export async function runRound(ctx: RoundContext, state: ReconcilerState, request: RoundRequest): Promise<RoundResult> {
   const { persistence, sender, metrics, logger } = ctx;
   const store = persistence.store;
+  let mark = performance.now();
+  const lap = (): number => {
+    const now = performance.now();
+    const ms = Math.round(now - mark);
+    mark = now;
+    return ms;
+  };
   const { desired, changedKeys } = ctx.source.current();
   ctx.report.report(desired);
   const plan = planRound(
@@ -88,18 +97,21 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
     rejected: 0,
     failed: 0,
     conflicts: desired.conflicts.length,
+    timings: { planMs: lap(), intentWriteMs: 0, callsMs: 0, answerWriteMs: 0 },
   };
   // Write-ahead: the deployed entries about to be sent are made durable first, so after a crash at any later
   // instant the next leader knows they may exist at the service.
   if (plan.intents.length > 0) store.intend(plan.intents);
-  if ((plan.intents.length > 0 || persistence.unwritten) && !(await persistence.write())) return { summary, plan, state: plan.state };
-  if (plan.batches.length === 0) return { summary, plan, state: plan.state };
+  const written = plan.intents.length > 0 || persistence.unwritten ? await persistence.write() : true;
+  summary.timings.intentWriteMs = lap();
+  if (!written || plan.batches.length === 0) return { summary, plan, state: plan.state };
 
   const batches = plan.batches.map((b) => b.records);
   ctx.crash?.consider(batches.flatMap((b) => b.map((r) => r.entry.deployment_name)));
   ctx.crash?.reached("before-send");
   ctx.crash?.reached("in-flight");
   const sent = await sender.sendBatches(batches, request.signal);
+  summary.timings.callsMs = lap();
   ctx.crash?.reached("after-answer");
   store.acknowledge(sent.accepted);
   const next = settleRound(plan.state, plan, { accepted: sent.accepted, rejected: sent.rejected, requests: sent.requests }, request.now, ctx.reconciler);
@@ -113,5 +125,6 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.rejected = sent.rejected.length;
   summary.failed = sent.failed.length;
   if (sent.accepted.length > 0) await persistence.write();
+  summary.timings.answerWriteMs = lap();
   return { summary, plan, state: next, sent };
 }

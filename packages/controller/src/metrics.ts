@@ -12,6 +12,7 @@ export class ControllerMetrics {
   readonly nameConflicts: Gauge;
   readonly skippedContainers: Gauge;
   readonly flushDuration: Histogram;
+  readonly roundPhase: Histogram<"phase">;
   readonly lastSuccessfulFlush: Gauge;
   readonly informerSynced: Gauge<"kind">;
   readonly watchRestarts: Counter<"kind" | "reason">;
@@ -44,6 +45,13 @@ export class ControllerMetrics {
     this.nameConflicts = new Gauge({ name: "shiplog_controller_name_conflicts", help: "Deployment names claimed by more than one workload.", registers });
     this.skippedContainers = new Gauge({ name: "shiplog_controller_skipped_containers", help: "Running containers without a record (see logs for reasons).", registers });
     this.flushDuration = new Histogram({ name: "shiplog_controller_flush_duration_seconds", help: "Time to compute and send one flush.", buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.roundPhase = new Histogram({
+      name: "shiplog_controller_round_phase_seconds",
+      help: "Where a round's time goes: plan (desired state and diff), intent_write, calls, answer_write.",
+      labelNames: ["phase"],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
     this.lastSuccessfulFlush = new Gauge({ name: "shiplog_controller_last_successful_flush_timestamp_seconds", help: "When a flush last left nothing pending.", registers });
     this.informerSynced = new Gauge({ name: "shiplog_controller_informer_synced", help: "1 when every informer of the kind has listed.", labelNames: ["kind"], registers });
     this.watchRestarts = new Counter({ name: "shiplog_controller_watch_restarts_total", help: "Watch and informer restarts, by reason.", labelNames: ["kind", "reason"], registers });
