@@ -135,7 +135,7 @@ export class FlushLoop {
 
   /** Runs one round now (after any round in flight), whatever the schedule says; the budget still paces its calls. */
   async flush(): Promise<FlushSummary> {
-    await this.#round?.catch(() => undefined);
+    while (this.#round) await this.#round.catch(() => undefined);
     return this.#run(true);
   }
 
@@ -225,7 +225,8 @@ export class FlushLoop {
     try {
       this.#o.onTick?.();
       const wake = this.#wake(now);
-      if (wake.reason !== "heartbeat" && wake.at <= now) {
+      // A round already running (an explicit flush) reschedules when it ends: rounds never overlap.
+      if (wake.reason !== "heartbeat" && wake.at <= now && !this.#round) {
         if (this.#heldByBudget) this.#o.metrics.budgetWaits.inc();
         await this.#run(false);
       }
