@@ -195,7 +195,10 @@ export class Controller {
       restartMinDelayMs: config.retryMinDelayMs,
       restartMaxDelayMs: config.retryMaxDelayMs,
       logger,
-      onChange: () => this.#loop.notifyChange(),
+      onChange: () => {
+        this.#source.changed();
+        this.#loop.notifyChange();
+      },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
     });
     this.#source = new ComputedDesiredState(this.#informers, config);
@@ -326,7 +329,7 @@ export class Controller {
 
   /** The desired state as the controller sees it now (for diagnostics and tests). */
   desiredState(): DesiredState {
-    return this.#source.current().desired;
+    return this.#source.compute();
   }
 
   /** Informer health, per kind and namespace. */

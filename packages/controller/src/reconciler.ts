@@ -43,6 +43,12 @@ export interface ResyncState {
 
 /** What the reconciler carries from one round to the next. */
 export interface ReconcilerState {
+  /**
+   * The next round diffs everything, whatever changed keys it is told: the first round (nothing carried yet), and
+   * each round that starts a resync slice (so whatever the store took in from elsewhere, say a previous leader's late
+   * write merged after a 409, is seen within an interval).
+   */
+  fullDiffDue: boolean;
   backlog: ReadonlyMap<string, BacklogEntry>;
   rejected: ReadonlyMap<string, RejectedEntry>;
   resync: ResyncState;
@@ -103,7 +109,7 @@ export interface RoundOutcome {
 
 /** The state before the first round (and after a new leader takes over). */
 export function initialReconcilerState(): ReconcilerState {
-  return { backlog: new Map(), rejected: new Map(), resync: { due: new Set(), cursor: undefined, calls: [] } };
+  return { fullDiffDue: true, backlog: new Map(), rejected: new Map(), resync: { due: new Set(), cursor: undefined, calls: [] } };
 }
 
 /** Plans one round. */
@@ -115,12 +121,14 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     if (r.retryAt > now) parked.set(key, r.fingerprint);
     else dueRejected.push(key);
   }
-  const changed = input.changedKeys === undefined || input.changedKeys === "all" ? undefined : new Set([...input.changedKeys, ...dueRejected]);
+  const startsSlice = input.resyncSlice !== undefined && input.resyncSlice > 0;
+  const full = state.fullDiffDue || startsSlice || input.changedKeys === undefined || input.changedKeys === "all";
+  const changed = full ? undefined : new Set([...(input.changedKeys as ReadonlySet<string>), ...dueRejected]);
   const backlog = updateBacklog(state.backlog, input, parked, changed);
   const rejected = changed === undefined ? forgetVanished(state.rejected, input) : state.rejected;
 
   let resync = state.resync;
-  if (input.resyncSlice !== undefined && input.resyncSlice > 0) resync = startSlice(resync, desired, input.resyncSlice);
+  if (startsSlice) resync = startSlice(resync, desired, input.resyncSlice!);
   const resyncCalls = resync.calls.filter((at) => at > now - HOUR_MS);
   const resyncEntries: PendingRecord[] = [];
   const due = new Set(resync.due);
@@ -164,7 +172,7 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
       resyncShare: byShare ? Math.ceil(resyncLeft / settings.batchSize) : 0,
     },
     nextDueAt,
-    state: { backlog, rejected, resync: { due, cursor: resync.cursor, calls: resyncCalls } },
+    state: { fullDiffDue: false, backlog, rejected, resync: { due, cursor: resync.cursor, calls: resyncCalls } },
   };
 }
 
@@ -189,7 +197,7 @@ export function settleRound(state: ReconcilerState, plan: RoundPlan, outcome: Ro
   }
   const resyncBatches = plan.batches.filter((b) => b.resync).length;
   const calls = outcome.requests > 0 ? [...state.resync.calls, ...Array.from({ length: resyncBatches }, () => now)] : state.resync.calls;
-  return { backlog, rejected, resync: { due, cursor: state.resync.cursor, calls } };
+  return { fullDiffDue: state.fullDiffDue, backlog, rejected, resync: { due, cursor: state.resync.cursor, calls } };
 }
 
 /**

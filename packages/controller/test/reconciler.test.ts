@@ -155,6 +155,24 @@ describe("planRound", () => {
     expect([...keyed.acknowledged.keys()].sort()).toEqual([...full.acknowledged.keys()].sort());
   });
 
+  it("the first round, and each round starting a resync slice, diff everything whatever keys they are told changed", () => {
+    const world = new World();
+    const web = record("web");
+    const aaa = record("aaa");
+    world.acknowledged.set(aaa.key, ack(aaa));
+    // Told nothing changed, the first round still finds web.
+    expect(names(world.round({ desired: desired([aaa, web]), now: 0, calls: 1, changedKeys: new Set() }).batches[0]!.records)).toEqual(["web"]);
+    // The store loses web's acknowledgement behind the reconciler's back (a merged late write): a keyed round misses
+    // it; the next round starting a resync slice (of one record, aaa) finds it as a change.
+    world.acknowledged.delete(web.key);
+    expect(world.round({ desired: desired([aaa, web]), now: 1, calls: 1, changedKeys: new Set() }).batches).toEqual([]);
+    const slice = world.round({ desired: desired([aaa, web]), now: 2, calls: 2, changedKeys: new Set(), resyncSlice: 1 });
+    expect(slice.batches.map((b) => [names(b.records), b.resync])).toEqual([
+      [["web"], false],
+      [["aaa"], true],
+    ]);
+  });
+
   it("the resync resends a slice per interval, in rotation, with calls no change needs, within its share of the hour", () => {
     const world = new World();
     const all = Array.from({ length: 30 }, (_, i) => record(`app-${String(i).padStart(2, "0")}`));
