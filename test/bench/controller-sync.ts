@@ -24,6 +24,7 @@ import { budgetFloorMs, DEFAULT_WRITE_BUDGET } from "../../packages/controller/s
 import { cpuSeconds, peakRss, startHost } from "./hosts/ipc.js";
 import { PodStopwatch } from "./hosts/pod-stopwatch.js";
 import { steadyStateCallsPerHour } from "./hosts/steady-state.js";
+import { replayWindow } from "./hosts/window-replay.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,6 +34,7 @@ const { values: flags } = parseArgs({
     phases: { type: "string", default: "cold,single,roll,steady,restart,state" },
     "controller-heap": { type: "string" },
     "emulator-options": { type: "string", default: "{}" },
+    "window-sweep": { type: "boolean", default: false },
   },
 });
 const PODS = Number(flags.pods);
@@ -180,13 +182,19 @@ async function roundPhases(c: Controller): Promise<Record<string, { sum: number;
   }
   return out;
 }
-/** The mean time per round of each phase between two readings: where a phase's latency goes. */
-function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
-  return Object.keys(after)
-    .map((phase) => {
+/** The mean seconds per round of each phase between two readings. */
+function phaseMeans(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): Record<string, number> {
+  return Object.fromEntries(
+    Object.keys(after).map((phase) => {
       const n = after[phase]!.count - (before[phase]?.count ?? 0);
-      return `${phase.replace("_", " ")} ${n ? s(((after[phase]!.sum - (before[phase]?.sum ?? 0)) / n) * 1000) : "-"}`;
-    })
+      return [phase, n ? (after[phase]!.sum - (before[phase]?.sum ?? 0)) / n : 0];
+    }),
+  );
+}
+/** Where a round's time goes, as one line. */
+function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
+  return Object.entries(phaseMeans(before, after))
+    .map(([phase, mean]) => `${phase.replace("_", " ")} ${s(mean * 1000)}`)
     .join(", ");
 }
 const calls = (records: number) => Math.ceil(records / 1000);
@@ -203,6 +211,7 @@ const row = (measure: string, figure: string, target: string, floor = "") => {
 const large = PODS > 20_000;
 
 const stopwatch = new PodStopwatch(clusterUrl);
+const traces: { name: string; events: number[]; changes: number[]; roundMs: number }[] = [];
 let controller = startController("controller-1");
 let controllerPeak = 0;
 const trackPeak = async () => (controllerPeak = Math.max(controllerPeak, await peakRss(controller.child.pid)));
@@ -248,7 +257,11 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const convergeMs = Date.now() - started;
   const cpu = (await cpuSeconds(controller.child.pid)) - cpuBefore;
   const requests = await emulatorHost.call<number>("clusterRequests");
-  const phases = phaseLine(phasesBefore, await roundPhases(controller));
+  const phasesAfter = await roundPhases(controller);
+  const phases = phaseLine(phasesBefore, phasesAfter);
+  const means = phaseMeans(phasesBefore, phasesAfter);
+  const roundMs = ((means.plan ?? 0) + (means.intent_write ?? 0) + (means.calls ?? 0)) * 1000;
+  const trace = { events: [...stopwatch.eventTimes], changes: [...stopwatch.firstRunning().values()].sort((a, b) => a - b), roundMs };
   const landed = new Map(await emulatorHost.call<[string, number][]>("landed"));
   const latencies = [...stopwatch.firstRunning()].flatMap(([name, at]) => (landed.has(name) ? [landed.get(name)! - at] : []));
   if (process.env.BENCH_DEBUG) {
@@ -256,12 +269,13 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
     const lands = [...landed.values()].sort((a, b) => a - b);
     console.log(JSON.stringify({ started, firstRunning: [runs[0], runs.at(-1)], landed: [lands[0], lands.at(-1)] }));
   }
-  return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, phases, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
+  return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, phases, trace, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
 }
 
 if (phases.has("single")) {
   const picked = Array.from({ length: SINGLE_CHANGES }, (_, k) => specs[Math.floor(WORKLOADS / 2) + k * 7]!);
   const r = await roll(picked, "1.1", true);
+  traces.push({ name: "single changes", ...r.trace });
   await trackPeak();
   console.log(`\nsingle changes (${SINGLE_CHANGES} workloads rolled one at a time, 1.5 s apart)${r.ok ? "" : " (DID NOT CONVERGE)"}:`);
   row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 1.5 s" : "<= 1 s", `p50 ${s(pct(r.latencies, 50))}, max ${s(Math.max(...r.latencies))} over ${r.latencies.length} records; ${r.requests} requests`);
@@ -271,12 +285,35 @@ if (phases.has("single")) {
 // ---- rolling update of 10% of the workloads ------------------------------------------------------------------------
 if (phases.has("roll")) {
   const r = await roll(specs.slice(0, ROLLED), "2.0", false);
+  traces.push({ name: "rolling update", ...r.trace });
   await trackPeak();
   console.log(`\nrolling update of ${ROLLED} workloads (10%)${r.ok ? "" : " (DID NOT CONVERGE)"}: ${r.records} records, converged ${s(r.convergeMs)} after the first setImage`);
   row("requests", String(r.requests), `<= ${calls(r.records) + 2}`, `one request per container event: ${eventsNeeded(r.containerEvents)}`);
   row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 5 s" : "<= 2 s", `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; budget floor for ${calls(r.records)} calls ${s(budgetFloorMs(BUDGET, calls(r.records)))}`);
   console.log(`  a round's time, mean: ${r.phases}`);
   row("controller CPU per 1,000 pod changes", `${((r.cpu / Math.max(1, r.podEvents)) * 1000).toFixed(2)} s`, "report", `${r.cpu.toFixed(1)} s CPU for ${r.podEvents} pod watch events`);
+}
+
+// ---- the coalescing window, replayed on the recorded traces -----------------------------------------------------------
+// The phases above, replayed through the controller's schedule for other windows: the machine's noise (its load,
+// the fake cluster's pauses) stays out, the window's own effect on calls and on a record's wait shows.
+// A round's time is taken as measured, and as 300 ms (a round at 10,000 pods on a quiet machine), so the window's
+// share of the wait shows apart from a loaded machine's. BENCH_TRACES=<file> keeps the traces as JSON.
+if (process.env.BENCH_TRACES) writeFileSync(process.env.BENCH_TRACES, JSON.stringify(traces));
+if (flags["window-sweep"]) {
+  for (const trace of traces) {
+    for (const roundMs of [trace.roundMs, 300]) {
+      console.log(`\nwindow replay, ${trace.name}: ${trace.events.length} pod events, ${trace.changes.length} records, a round taking ${s(roundMs)}`);
+      console.log(`  ${"window".padEnd(8)} ${"max wait".padEnd(9)} ${"rounds".padEnd(7)} ${"calls".padEnd(6)} wait p50 / p99`);
+      for (const windowMs of [0, 50, 100, 200, 500]) {
+        for (const maxWaitMs of [500, 1000, 2000]) {
+          if (maxWaitMs < windowMs) continue;
+          const r = replayWindow(trace.events, trace.changes, windowMs, maxWaitMs, roundMs);
+          console.log(`  ${`${windowMs}ms`.padEnd(8)} ${`${maxWaitMs}ms`.padEnd(9)} ${String(r.rounds).padEnd(7)} ${String(r.calls).padEnd(6)} ${s(r.waitP50Ms)} / ${s(r.waitP99Ms)}`);
+        }
+      }
+    }
+  }
 }
 
 // ---- steady state ----------------------------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ export class PodStopwatch {
   #running = new Set<string>();
   /** Pod watch events since the last `watch`. */
   events = 0;
+  /** When each of them arrived (the trace the window replay works on). */
+  eventTimes: number[] = [];
   /** Containers that started running since the last `watch`. */
   containerEvents = 0;
 
@@ -20,6 +22,7 @@ export class PodStopwatch {
     this.#first = new Map();
     this.#running = new Set();
     this.events = 0;
+    this.eventTimes = [];
     this.containerEvents = 0;
     const abort = new AbortController();
     this.#abort = abort;
@@ -51,6 +54,7 @@ export class PodStopwatch {
 
   #event(event: WatchEvent, now: number): void {
     this.events++;
+    this.eventTimes.push(now);
     const pod = event.object;
     if (pod.status?.phase !== "Running") return;
     for (const status of pod.status.containerStatuses ?? []) {
