@@ -264,11 +264,6 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const trace = { events: [...stopwatch.eventTimes], changes: [...stopwatch.firstRunning().values()].sort((a, b) => a - b), roundMs };
   const landed = new Map(await emulatorHost.call<[string, number][]>("landed"));
   const latencies = [...stopwatch.firstRunning()].flatMap(([name, at]) => (landed.has(name) ? [landed.get(name)! - at] : []));
-  if (process.env.BENCH_DEBUG) {
-    const runs = [...stopwatch.firstRunning().values()].sort((a, b) => a - b);
-    const lands = [...landed.values()].sort((a, b) => a - b);
-    console.log(JSON.stringify({ started, firstRunning: [runs[0], runs.at(-1)], landed: [lands[0], lands.at(-1)] }));
-  }
   return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, phases, trace, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
 }
 

@@ -50,7 +50,7 @@ export const SETTINGS = {
   concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
   serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
   // Scheduling and the write budget: when rounds run and how many calls they may make.
-  flushWindow: { flag: "flush-window", env: "SHIPLOG_FLUSH_WINDOW", help: "a change is sent once the cluster has been quiet this long (default 200ms)" },
+  flushWindow: { flag: "flush-window", env: "SHIPLOG_FLUSH_WINDOW", help: "a change is sent once the cluster has been quiet this long (default 100ms)" },
   flushMaxWait: { flag: "flush-max-wait", env: "SHIPLOG_FLUSH_MAX_WAIT", help: "and at the latest this long after the first change (default 1s)" },
   writeBudgetPerMinute: { flag: "write-budget-per-minute", env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE", help: "cluster calls a minute, paced evenly (default 80, the service's limit)" },
   writeBudgetPerHour: { flag: "write-budget-per-hour", env: "SHIPLOG_WRITE_BUDGET_PER_HOUR", help: "cluster calls an hour (default 500, the service's limit)" },
@@ -179,7 +179,7 @@ const schema = z.object({
     .optional(),
   deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
   deploymentTrackerAnnotations: booleanText.default(false),
-  flushWindow: duration(0).default(200),
+  flushWindow: duration(0).default(100),
   flushMaxWait: duration(1).default(1000),
   writeBudgetPerMinute: integer(1, 60_000).default(80),
   writeBudgetPerHour: integer(1, 3_600_000).default(500),

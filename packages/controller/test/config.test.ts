@@ -26,7 +26,7 @@ describe("loadConfig", () => {
       org: "acme",
       cluster: "prod-eu",
       deploymentNameTemplate: "{namespace}-{workload}-{container}",
-      flushWindowMs: 200,
+      flushWindowMs: 100,
       flushMaxWaitMs: 1000,
       writeBudgetPerMinute: 80,
       writeBudgetPerHour: 500,
@@ -121,7 +121,7 @@ describe("loadConfig", () => {
   it("an empty variable is unset, booleans included: SHIPLOG_DRY_RUN= is not dry-run", () => {
     const empty = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.env, ""]));
     const config = loadConfig([], { ...empty, ...ENV });
-    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushWindowMs: 200, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
+    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushWindowMs: 100, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
     expect(config.kubeconfig).toBeUndefined();
     expect(loadConfig(["--dry-run"], { ...ENV, SHIPLOG_DRY_RUN: "" }).dryRun).toBe(true);
     expect(loadConfig([], { ...ENV, SHIPLOG_DRY_RUN: "true" }).dryRun).toBe(true);

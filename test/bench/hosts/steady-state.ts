@@ -59,7 +59,7 @@ export async function steadyStateCallsPerHour(records: number, resyncIntervalMs:
     budget,
     reconciler: { batchSize: 1000, retryMaxDelayMs: 60_000, resyncCallsPerHour: resyncCallsPerHour(DEFAULT_WRITE_BUDGET, share) },
     settings: {
-      windowMs: 200,
+      windowMs: 100,
       maxWaitMs: 1000,
       heartbeatMs: 1000,
       callsPerRound: 1,
