@@ -71,6 +71,8 @@ export class FlushLoop {
   /** The scheduled wake was pushed back by the write budget. */
   #heldByBudget = false;
   #round: Promise<FlushSummary> | undefined;
+  /** The last round's answer write, while it runs. */
+  #answerWrite: Promise<unknown> | undefined;
   #started = false;
   #stopped = false;
   #flushed = false;
@@ -165,6 +167,7 @@ export class FlushLoop {
     }
     this.#abort.abort();
     await this.#round?.catch(() => undefined);
+    await Promise.race([this.#answerWrite, deadline]);
     if (this.#o.leading()) await Promise.race([this.#o.persistence.write(), deadline]);
     cancelDeadline();
   }
@@ -258,7 +261,7 @@ export class FlushLoop {
       rejected: 0,
       failed: 0,
       conflicts: 0,
-      timings: { planMs: 0, intentWriteMs: 0, callsMs: 0, answerWriteMs: 0 },
+      timings: { planMs: 0, intentWriteMs: 0, callsMs: 0 },
     };
     if (!persistence.loaded && this.#o.leading()) await persistence.load();
     if (!persistence.loaded) {
@@ -278,15 +281,29 @@ export class FlushLoop {
     const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership]) : this.#abort.signal;
     if (this.#consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
     const first = !this.#flushed;
-    const result = await runRound(this.#o, this.#state, { now, calls, signal, ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}) });
+    const result = await runRound(this.#o, this.#state, {
+      now,
+      calls,
+      signal,
+      previousWrite: this.#answerWrite,
+      ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}),
+    });
     this.#state = result.state;
     this.#dueAt = result.plan.nextDueAt;
-    const { planMs, intentWriteMs, callsMs, answerWriteMs } = result.summary.timings;
+    const { planMs, intentWriteMs, callsMs } = result.summary.timings;
     metrics.roundPhase.observe({ phase: "plan" }, planMs / 1000);
     if (result.sent) {
       metrics.roundPhase.observe({ phase: "intent_write" }, intentWriteMs / 1000);
       metrics.roundPhase.observe({ phase: "calls" }, callsMs / 1000);
-      metrics.roundPhase.observe({ phase: "answer_write" }, answerWriteMs / 1000);
+    }
+    if (result.answerWrite) {
+      const answer = result.answerWrite.then((ms) => metrics.roundPhase.observe({ phase: "answer_write" }, ms / 1000));
+      this.#answerWrite = answer;
+      void answer.finally(() => {
+        if (this.#answerWrite === answer) this.#answerWrite = undefined;
+      });
+      // An explicit round returns with its answers on disk.
+      if (explicit) await answer;
     }
     this.#flushed = true;
     if (first) {

@@ -3,7 +3,8 @@
 //   2. the intent write: those batches' deployed entries join the in-flight set on disk (nothing is sent unless it
 //      succeeds: an intent not on disk must not be acted on);
 //   3. the calls;
-//   4. the answer write: accepted entries move to the acknowledged set and leave the in-flight set.
+//   4. the answer write: accepted entries move to the acknowledged set and leave the in-flight set. It runs while the
+//      next round plans; the next round waits for it before its own intent write, so writes stay in order.
 import type { Logger } from "pino";
 import type { BatchSender, SendResult } from "./batch-sender.js";
 import type { DesiredStateReport } from "./desired-state-report.js";
@@ -26,8 +27,9 @@ export interface FlushSummary {
   rejected: number;
   failed: number;
   conflicts: number;
-  /** Where the round's time went (ms): the plan (desired state, diff), the intent write, the calls, the answer write. */
-  timings: { planMs: number; intentWriteMs: number; callsMs: number; answerWriteMs: number };
+  /** Where the round's time went (ms): the plan (desired state, diff), the intent write (after the previous round's
+   * answer write), the calls. */
+  timings: { planMs: number; intentWriteMs: number; callsMs: number };
 }
 
 /** What a round works with. */
@@ -51,6 +53,8 @@ export interface RoundRequest {
   resyncSlice?: number;
   /** Aborted when the controller stops or this replica stops leading. */
   signal: AbortSignal;
+  /** The previous round's answer write, if still running: awaited before this round writes. */
+  previousWrite?: Promise<unknown> | undefined;
 }
 
 /** What a round did. */
@@ -60,6 +64,8 @@ export interface RoundResult {
   state: ReconcilerState;
   /** The calls' result; absent when nothing was sent (nothing to send, or the intent write failed). */
   sent?: SendResult;
+  /** The answer write, started: resolves with its duration (ms) once the answers are on disk (or the write failed). */
+  answerWrite?: Promise<number>;
 }
 
 /** Runs one round: plan, intent write, calls, answer write. */
@@ -97,11 +103,12 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
     rejected: 0,
     failed: 0,
     conflicts: desired.conflicts.length,
-    timings: { planMs: lap(), intentWriteMs: 0, callsMs: 0, answerWriteMs: 0 },
+    timings: { planMs: lap(), intentWriteMs: 0, callsMs: 0 },
   };
   // Write-ahead: the deployed entries about to be sent are made durable first, so after a crash at any later
   // instant the next leader knows they may exist at the service.
   if (plan.intents.length > 0) store.intend(plan.intents);
+  await request.previousWrite;
   const written = plan.intents.length > 0 || persistence.unwritten ? await persistence.write() : true;
   summary.timings.intentWriteMs = lap();
   if (!written || plan.batches.length === 0) return { summary, plan, state: plan.state };
@@ -124,7 +131,7 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.accepted = sent.accepted.length;
   summary.rejected = sent.rejected.length;
   summary.failed = sent.failed.length;
-  if (sent.accepted.length > 0) await persistence.write();
-  summary.timings.answerWriteMs = lap();
-  return { summary, plan, state: next, sent };
+  if (sent.accepted.length === 0) return { summary, plan, state: next, sent };
+  const answerWrite = persistence.write().then(() => Math.round(performance.now() - mark));
+  return { summary, plan, state: next, sent, answerWrite };
 }
