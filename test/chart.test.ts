@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, SETTINGS, WATCHED_KINDS } from "@shiplog/controller";
+import { loadConfig, SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,12 @@ const VALUES = join(REPO_ROOT, "test/chart/values");
 const REQUIRED = join(VALUES, "required.yaml");
 const RELEASE = { releaseName: "shiplog", namespace: "shiplog" } as const;
 const FULLNAME = "shiplog-shiplog-controller";
-/** The controller's own objects in the release namespace (leader election and acknowledged state), by design. */
+/** The state's shard slots with the default state.maxShards (16): two fixed names per shard. */
+const SHARD_SLOTS = slotNames(`${FULLNAME}-state`, 16);
+/**
+ * The controller's own objects in the release namespace (leader election, and the acknowledged state: the head,
+ * patched with journal segments, and its shard slots), by design.
+ */
 const STATE_GRANTS = [
   { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "create" },
   { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "get", resourceNames: [FULLNAME] },
@@ -28,7 +33,13 @@ const STATE_GRANTS = [
   { scope: "shiplog", group: "", resource: "configmaps", verb: "create" },
   { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: [`${FULLNAME}-state`] },
   { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: [`${FULLNAME}-state`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "patch", resourceNames: [`${FULLNAME}-state`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: SHARD_SLOTS },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: SHARD_SLOTS },
 ];
+/** A grant or a recorded call as one line; any shard slot is written `<slot>`. */
+const stateLine = (g: { group: string; resource: string; verb: string }, name: string | undefined) =>
+  `${g.group} ${g.resource} ${g.verb} ${name !== undefined && SHARD_SLOTS.includes(name) ? "<slot>" : (name ?? "")}`;
 const GROUP_OF_KIND: Record<string, string> = { Pod: "", ReplicaSet: "apps", Deployment: "apps", StatefulSet: "apps", DaemonSet: "apps", Job: "batch", CronJob: "batch" };
 
 const toolchain = findToolchain();
@@ -213,6 +224,13 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const state = grants(manifests).filter((g) => g.scope === "shiplog");
     expect(state.find((g) => g.resource === "leases" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_LEASE_NAME]);
     expect(state.find((g) => g.resource === "configmaps" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_STATE_CONFIGMAP]);
+    // The shard slots the controller may write are those the Role names, for state.maxShards shards.
+    const slotGrants = (manifests_: Manifest[]) => grants(manifests_).filter((g) => g.resource === "configmaps" && g.verb === "update").at(-1)!.resourceNames;
+    expect(slotGrants(manifests)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, Number(env.SHIPLOG_STATE_MAX_SHARDS)));
+    const three = rendered({ values: [{ state: { maxShards: 3 } }] });
+    expect(envOf(three).SHIPLOG_STATE_MAX_SHARDS).toBe("3");
+    expect(slotGrants(three)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, 3));
+    expect(render({ values: [{ state: { maxShards: 65 } }] }).stderr).toContain("state.maxShards");
     const downward = Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.valueFrom?.fieldRef).map((e) => [e.name, e.valueFrom!.fieldRef!.fieldPath]));
     expect(downward).toEqual({ POD_NAME: "metadata.name", POD_NAMESPACE: "metadata.namespace" });
 
@@ -340,6 +358,8 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         KUBECONFIG: join(root, "kubeconfig"),
         SHIPLOG_HTTP_HOST: "127.0.0.1",
         SHIPLOG_HTTP_PORT: "0",
+        // Tiny state limits: a few records compact into shard slots, so the slots' grants are exercised too.
+        SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400",
       });
       try {
         const base = await controller.url;
@@ -366,15 +386,15 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       } finally {
         const code = await controller.stop();
         // After the stop: SIGTERM writes the state and releases the Lease (updates by name).
-        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(`${r.group} ${r.resource} ${r.verb} ${r.name ?? ""}`);
+        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(stateLine(r, r.name));
         await proxy.close();
         rmSync(root, { recursive: true, force: true });
         expect(code, controller.output()).toBe(0);
       }
     });
 
-    it("over both runs every state grant is used: the Lease and the ConfigMap created, read and updated by name", () => {
-      expect([...stateUsed].sort()).toEqual(STATE_GRANTS.map((g) => `${g.group} ${g.resource} ${g.verb} ${g.resourceNames?.[0] ?? ""}`).sort());
+    it("over both runs every state grant is used: the Lease and the ConfigMaps created, read, updated and patched by name", () => {
+      expect([...stateUsed].sort()).toEqual([...new Set(STATE_GRANTS.map((g) => stateLine(g, g.resourceNames?.[0])))].sort());
     });
   });
 });

@@ -7,6 +7,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 export interface EmulatorProcess {
   url: string;
+  /** The admin API's address, when started with `--admin`. */
+  adminUrl: string | undefined;
   tokens: Record<string, string>;
   child: ChildProcess;
   stop(): Promise<void>;
@@ -31,6 +33,7 @@ export async function startEmulatorProcess(args: string[] = []): Promise<Emulato
   });
   return {
     url,
+    adminUrl: /admin API on (\S+)/.exec(output)?.[1],
     tokens,
     child,
     stop: () =>

@@ -1,6 +1,7 @@
 // shiplog's demo: the library, the CI action and the controller against the emulator and the fake cluster,
 // with an activity tail running alongside. Every piece talks real HTTP over loopback.
-import { ShiplogClient, requiredPermissions, describeRequirements } from "@shiplog/client";
+import { ShiplogClient } from "@shiplog/client";
+import { describeRequirements, requiredPermissions } from "@shiplog/client/permissions";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { runActionStep } from "./action-step.js";

@@ -27,6 +27,17 @@ export function operation(method: string, path: string): OpenApiOperation {
   return op;
 }
 
+/**
+ * An official example with the service's names: the OpenAPI writes `github` where the spec writes `service`
+ * (`performed_via_github_app`), except in `github_repository`, which the spec keeps (4.1).
+ */
+export function toService(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toService);
+  if (!value || typeof value !== "object") return value;
+  const rename = (key: string) => (key === "github_repository" ? key : key.replaceAll("github", "service"));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key), toService(item)]));
+}
+
 /** Every official response example of an operation, as [status, name, value]. */
 export function responseExamples(method: string, path: string): [string, string, unknown][] {
   const out: [string, string, unknown][] = [];

@@ -79,6 +79,20 @@ Names of the leader-election Lease and the ConfigMap of acknowledged state, both
 {{- printf "%s-state" (include "shiplog-controller.fullname" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}
 
+{{/*
+The shard slots of the state: two fixed names per shard index (the controller writes the spare one, then switches
+the head to it), for state.maxShards shards. A list of quoted names, for the Role's resourceNames.
+*/}}
+{{- define "shiplog-controller.stateShardNames" -}}
+{{- $state := include "shiplog-controller.stateConfigMapName" . }}
+{{- $names := list }}
+{{- range $i := until (int .Values.state.maxShards) }}
+{{- $names = append $names (printf "%s-shard-%d-a" $state $i | quote) }}
+{{- $names = append $names (printf "%s-shard-%d-b" $state $i | quote) }}
+{{- end }}
+{{- join ", " $names }}
+{{- end }}
+
 {{- define "shiplog-controller.image" -}}
 {{- if .Values.image.digest }}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
@@ -215,6 +229,8 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 {{- end }}
 - name: SHIPLOG_STATE_CONFIGMAP
   value: {{ include "shiplog-controller.stateConfigMapName" . | quote }}
+- name: SHIPLOG_STATE_MAX_SHARDS
+  value: {{ .Values.state.maxShards | quote }}
 - name: POD_NAME
   valueFrom:
     fieldRef:

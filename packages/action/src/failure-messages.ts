@@ -74,11 +74,11 @@ export function explainFailure(error: unknown, step: FailedStep): FailureExplana
     return { title: "Token refused", message: `${doing} failed: the service refused the token (401). Check the token input: it is missing, expired or revoked.` };
   }
   if (error instanceof NotFoundError) {
-    const body = error.body as { message?: { cause?: string; repositories?: unknown[] } } | undefined;
-    if (step.kind === "storage-record" && typeof body?.message === "object") {
+    const missing = missingRepositories(error);
+    if (step.kind === "storage-record" && missing) {
       return {
         title: "Repository not found",
-        message: `${doing} failed (404: ${body.message.cause ?? "not found"}: ${JSON.stringify(body.message.repositories ?? [])}). Set github-repository to a repository of ${step.org}.`,
+        message: `${doing} failed (404: ${missing.cause}: ${JSON.stringify(missing.repositories)}). Set github-repository to a repository of ${step.org}.`,
       };
     }
     return {
@@ -105,4 +105,11 @@ export function explainFailure(error: unknown, step: FailedStep): FailureExplana
   }
   if (error instanceof ShiplogError) return { title: "Request failed", message: `${doing} failed (${error.code}): ${error.message}` };
   return { title: "Unexpected error", message: `${doing} failed: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** The `{cause, repositories}` of a 404 that names repositories which do not exist (the records' github_repository). */
+export function missingRepositories(error: NotFoundError): { cause: string; repositories: unknown[] } | undefined {
+  const body = error.body as { message?: { cause?: string; repositories?: unknown[] } } | undefined;
+  if (typeof body?.message !== "object" || body.message === null) return undefined;
+  return { cause: body.message.cause ?? "not found", repositories: body.message.repositories ?? [] };
 }

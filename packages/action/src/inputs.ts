@@ -3,15 +3,13 @@ import {
   IF_TAG_EXISTS,
   derivedTagNames,
   releaseTags,
-  createStorageRecordParams,
-  createTagParams,
   serviceUrlProblem,
-  toFieldIssues,
   type CreateStorageRecordParams,
   type CreateTagParams,
   type DerivedTags,
   type ReleaseTag,
 } from "@shiplog/client";
+import { createStorageRecordParams, createTagParams, toFieldIssues } from "@shiplog/client/schemas";
 import { imageLocation } from "./image-subject.js";
 
 /** What a storage record the service refuses for want of permission does to the run: fail it, or warn and go on. */

@@ -2,7 +2,7 @@ import * as core from "@actions/core";
 import { context } from "@actions/github";
 import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
-import { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
+import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
@@ -160,9 +160,12 @@ export async function run(): Promise<void> {
   await finish(report);
 }
 
-/** A refusal that means the token or the owner cannot have storage records (403; 404 for a non-organization owner). */
+/**
+ * A refusal that means the token or the owner cannot have storage records (403; 404 for a non-organization owner).
+ * A 404 naming repositories that do not exist is a mistake in github-repository, and fails whatever the setting.
+ */
 function isMissingPermission(error: unknown): boolean {
-  return error instanceof ForbiddenError || error instanceof NotFoundError;
+  return error instanceof ForbiddenError || (error instanceof NotFoundError && !missingRepositories(error));
 }
 
 const TAG_VERBS = { created: "Created", skipped: "Skipped (already there)", updated: "Moved" } as const;

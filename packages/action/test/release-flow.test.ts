@@ -124,6 +124,22 @@ describe("subjects", () => {
     expect(warned.annotations).toEqual([expect.objectContaining({ level: "warning", message: expect.stringContaining("storage-permission-missing: warn") })]);
     expect(warned.outputs["storage-records"]).toBe("[]");
   });
+
+  it("with storage-permission-missing: warn, an owner that is not an organization warns; a missing repository still fails", async () => {
+    const inputs = { "subject-name": "ghcr.io/octo/tool", "subject-digest": `sha256:${sha256("user's image")}`, "storage-permission-missing": "warn" };
+    // A user account as the owner: the organization endpoints answer 404, as for attest on a personal repository.
+    const user = await runBundledAction({
+      inputs,
+      jobToken: emulator.tokens.admin!,
+      env: { GITHUB_SHA: commits.at(-1)!, GITHUB_REPOSITORY: "octo/tool", GITHUB_API_URL: emulator.url },
+      cwd: workspace,
+    });
+    expect(user.exitCode).toBe(0);
+    expect(user.annotations).toEqual([expect.objectContaining({ level: "warning", title: "Storage record skipped: Not found" })]);
+    const typo = await run({ ...inputs, "github-repository": "no-such-repository" });
+    expect(typo.exitCode).toBe(1);
+    expect(typo.annotations).toEqual([expect.objectContaining({ level: "error", title: "Repository not found" })]);
+  });
 });
 
 describe("bad values of the new inputs are refused before anything is sent, naming the input", () => {

@@ -1,44 +1,76 @@
-import { readFileSync } from "node:fs";
-import { ShiplogClient } from "@shiplog/client";
+import { ShiplogClient, appInstallationAuth, RequestValidationError, type AuthStrategy, type TransportHooks } from "@shiplog/client";
 import { UsageError } from "./cli-errors.js";
+import { readCredentials, type AppCredentials, type CredentialOptions, type Credentials, type Environment } from "./credentials.js";
 
 /** The options every command that talks to the service takes. */
-export interface ConnectionOptions {
+export interface ConnectionOptions extends CredentialOptions {
   apiUrl?: string;
-  tokenFile?: string;
 }
 
-/** Where a command finds its settings besides its options. */
-export type Environment = Readonly<Record<string, string | undefined>>;
+/** What a command names, so an App finds its installation and a 404 says what may not exist. */
+export interface CommandScope {
+  /** The organization (or repository owner) the command acts in. */
+  org?: string;
+  /** What a 404 would be about, in words: `repository acme/web`, `thread 42`. */
+  subject?: string;
+}
 
-/**
- * The token: `--token-file` (or SHIPLOG_TOKEN_FILE), else SHIPLOG_TOKEN. Never an option of its own, so it never
- * shows in a process list or a shell history.
- */
-export function readToken(options: ConnectionOptions, env: Environment): string | undefined {
-  const file = options.tokenFile ?? env["SHIPLOG_TOKEN_FILE"];
-  if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new UsageError(`--token-file ${JSON.stringify(file)}: cannot read it (${code})`);
-    }
-    const token = text.trim();
-    if (token === "") throw new UsageError(`--token-file ${JSON.stringify(file)} is empty: put the token in it`);
-    return token;
+/** The scope of a command on an organization. */
+export const orgScope = (org: string): CommandScope => ({ org, subject: `organization ${org}` });
+
+/** The scope of a command on a repository: its owner is where an App's installation is looked for. */
+export const repositoryScope = (r: { owner: string; repo: string }): CommandScope => ({
+  org: r.owner,
+  subject: `repository ${r.owner}/${r.repo}`,
+});
+
+/** A client and how it authenticates. */
+export interface Connection {
+  client: ShiplogClient;
+  credentials: Credentials["kind"];
+}
+
+/** The App's installation auth, or a usage error naming the setting the client's checks refused. */
+function appAuth(app: AppCredentials, scope: CommandScope, command: string): AuthStrategy {
+  if (app.installationId === undefined && !scope.org) {
+    throw new UsageError(
+      `${app.settings.installationId} is needed here: ${command} names no organization to find the App's installation in`,
+    );
   }
-  const token = env["SHIPLOG_TOKEN"]?.trim();
-  return token ? token : undefined;
+  const where = app.installationId !== undefined ? { installationId: app.installationId } : { org: scope.org! };
+  try {
+    return appInstallationAuth({ appId: app.appId, privateKey: app.privateKey, ...where });
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    // The client names its own fields; the user knows the settings. Its messages never quote the key.
+    const setting = { appId: app.settings.appId, privateKey: app.settings.privateKeyFile, installationId: app.settings.installationId };
+    const issue = error.issues[0]!;
+    throw new UsageError(`${setting[issue.field as keyof typeof setting] ?? issue.field}: ${issue.message}`);
+  }
 }
 
-/** A client for the service named by `--api-url` (or SHIPLOG_API_URL), with the token. */
-export function connect(options: ConnectionOptions, env: Environment, userAgent: string): ShiplogClient {
+/** A client for the service named by `--api-url` (or SHIPLOG_API_URL), with the token or the App's credentials. */
+export function connect(
+  options: ConnectionOptions,
+  env: Environment,
+  userAgent: string,
+  scope: CommandScope,
+  command: string,
+  hooks?: TransportHooks,
+): Connection {
   const baseUrl = options.apiUrl ?? env["SHIPLOG_API_URL"];
-  const token = readToken(options, env);
+  const credentials = readCredentials(options, env);
+  const auth =
+    credentials.kind === "token" ? { token: credentials.token }
+    : credentials.kind === "app" ? {
+        auth: appAuth(credentials, scope, command),
+        // An installation token's type is known: a call it cannot make (the inbox) is refused before it is sent.
+        tokenInfo: { type: "app_installation" as const },
+      }
+    : {};
   try {
-    return new ShiplogClient({ ...(baseUrl && { baseUrl }), ...(token && { token }), userAgent });
+    const client = new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent, ...(hooks && { hooks }) });
+    return { client, credentials: credentials.kind };
   } catch (error) {
     // The client refuses a bad base URL before anything is sent: that is the user's --api-url.
     const message = error instanceof Error ? error.message.split("\n").join("; ") : String(error);

@@ -1,10 +1,11 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError, Option } from "commander";
-import { UsageError, exitCodeOf, oneLine } from "./cli-errors.js";
-import { connect, type ConnectionOptions, type Environment } from "./connection.js";
+import { UsageError, exitCodeOf, oneLine, type FailureContext } from "./cli-errors.js";
+import { connect, type CommandScope, type ConnectionOptions } from "./connection.js";
+import type { Environment } from "./credentials.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./output.js";
-import type { ShiplogClient } from "@shiplog/client";
+import { PartialClusterWriteError, type ShiplogClient, type TransportHooks } from "@shiplog/client";
 
 /** What every command's action gets: where to write, the environment, and how to reach the service. */
 export interface CommandContext {
@@ -14,8 +15,13 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The global options merged with the command's own. */
   options<T>(command: Command): T & GlobalOptions;
-  /** A client for `--api-url` with the token. */
-  client(command: Command): ShiplogClient;
+  /**
+   * A client for `--api-url` with the token or the App's credentials. `scope` is what the command names: the App's
+   * installation is found from its organization, and a 404 says what may not exist.
+   */
+  client(command: Command, scope?: CommandScope, hooks?: TransportHooks): ShiplogClient;
+  /** What the last client was made for: how it authenticates, and the command's scope (for error messages). */
+  connection: FailureContext | undefined;
   /** The exit code when the action returns normally (a command may set a non-zero one, as permissions does). */
   exitCode: number;
 }
@@ -45,10 +51,24 @@ export function rootCommand(): Command {
     .version(VERSION, "-V, --version")
     .addOption(new Option("--api-url <url>", "base URL of the service's REST API (default: SHIPLOG_API_URL, else the public service)"))
     .addOption(new Option("--token-file <path>", "read the token from this file (default: SHIPLOG_TOKEN_FILE, else SHIPLOG_TOKEN)"))
+    .addOption(new Option("--app-id <id>", "authenticate as this App's installation instead of with a token (default: SHIPLOG_APP_ID)"))
+    .addOption(new Option("--app-private-key-file <path>", "the App's private key, a PEM file (default: SHIPLOG_APP_PRIVATE_KEY_FILE)"))
+    .addOption(
+      new Option(
+        "--app-installation-id <id>",
+        "the App's installation (default: SHIPLOG_APP_INSTALLATION_ID, else found from the organization)",
+      ),
+    )
     .option("--json", "print JSON instead of tables (one document per line for tails)")
     .showSuggestionAfterError(true)
-    .addHelpText("after", `\nThe token comes from SHIPLOG_TOKEN or a file (--token-file, SHIPLOG_TOKEN_FILE), never from an option.\n\n${EXIT_CODES_HELP}`);
+    .addHelpText("after", `\n${CREDENTIALS_HELP}\n\n${EXIT_CODES_HELP}`);
 }
+
+/** How the credentials are given, for the root's --help. */
+const CREDENTIALS_HELP = `Credentials, one of:
+  a token     SHIPLOG_TOKEN, or a file: --token-file / SHIPLOG_TOKEN_FILE (never an option of its own)
+  an App      --app-id and --app-private-key-file (or SHIPLOG_APP_ID and SHIPLOG_APP_PRIVATE_KEY_FILE); the
+              installation is --app-installation-id, else the one on the organization the command names`;
 
 /**
  * Makes every command report instead of exit: commander's own messages (an unknown option, a missing argument)
@@ -57,6 +77,8 @@ export function rootCommand(): Command {
 export function routeOutput(root: Command, io: CliIo, lastError: { command?: string; message?: string }): void {
   const visit = (command: Command) => {
     command.exitOverride();
+    // A command's --help lists the global options too: --json and the credentials apply to it.
+    if (command !== root) command.configureHelp({ showGlobalOptions: true });
     command.configureOutput({
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(text),
@@ -77,7 +99,13 @@ export function commandContext(io: CliIo, env: Environment, signal: AbortSignal)
     env,
     signal,
     options: <T>(command: Command) => command.optsWithGlobals<T & GlobalOptions>(),
-    client: (command: Command) => connect(command.optsWithGlobals<GlobalOptions>(), env, `shiplog-cli/${VERSION}`),
+    client(command: Command, scope: CommandScope = {}, hooks?: TransportHooks) {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      const { client, credentials } = connect(options, env, `shiplog-cli/${VERSION}`, scope, commandPath(command), hooks);
+      this.connection = { credentials, scope };
+      return client;
+    },
+    connection: undefined,
     exitCode: EXIT.ok,
   };
 }
@@ -107,9 +135,15 @@ export async function runProgram(root: Command, argv: readonly string[], ctx: Co
       io.stderr(`${where}: ${(lastError.message ?? error.message).replace(/\n+/g, " ")}${hint}\n`);
       return EXIT.usage;
     }
+    if (ctx.signal.aborted) {
+      // Ctrl-C: what was done before it is said (a partial cluster write names it), nothing else.
+      const partial = error instanceof PartialClusterWriteError ? `: ${oneLine(error, ctx.connection)}` : "";
+      io.stderr(`${current}: interrupted${partial}\n`);
+      return EXIT.interrupted;
+    }
     const code = exitCodeOf(error);
     const hint = error instanceof UsageError ? ` (see ${current} --help)` : "";
-    io.stderr(`${current}: ${oneLine(error)}${hint}\n`);
+    io.stderr(`${current}: ${oneLine(error, ctx.connection)}${hint}\n`);
     return code;
   }
 }

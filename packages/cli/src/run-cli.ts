@@ -1,5 +1,5 @@
 import { completionCommand } from "./completion.js";
-import type { Environment } from "./connection.js";
+import type { Environment } from "./credentials.js";
 import { eventsCommand } from "./commands/events.js";
 import { importCommand } from "./commands/import.js";
 import { notificationsCommand } from "./commands/notifications.js";

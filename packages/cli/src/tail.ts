@@ -5,7 +5,7 @@ import type { CommandContext } from "./program.js";
 /** What a tail says on stderr while it rides out errors (the poller retries them with backoff). */
 export function pollerReporting(ctx: CommandContext): Pick<PollerOptions, "onError"> {
   return {
-    onError: (error, info) => ctx.io.stderr(`retrying in ${Math.ceil(info.delayMs / 1000)} s after: ${oneLine(error)}\n`),
+    onError: (error, info) => ctx.io.stderr(`retrying in ${Math.ceil(info.delayMs / 1000)} s after: ${oneLine(error, ctx.connection)}\n`),
   };
 }
 

@@ -5,12 +5,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { CLI, runCli, type Run } from "./cli-process.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 let emulator: Emulator;
 let dir: string;
 let commits: string[];
@@ -34,21 +33,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI with a token (the admin's unless given; null: none). */
 function shiplog(args: string[], given?: string | null): Promise<Run> {
   const token = given === null ? undefined : (given ?? emulator.tokens.admin);
-  const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
+  return runCli(args, { SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
+}
+
+/** Resolves once `done()` holds, checking every 50 ms; a test's own timeout is the deadline. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Starts a tail, waits until `ready` lines are printed, calls `more`, waits for `total` lines, then sends SIGINT. */
@@ -112,7 +105,16 @@ describe("records", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ storage_records: [{ name: "ghcr.io/acme/web", registry_url: "https://ghcr.io" }] });
     const missing = await shiplog(["records", "storage", "--org", "nobody-here", digest]);
     expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/answered 404: Not Found: organization nobody-here does not exist, or the credentials cannot see it\n$/);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("nothing recorded: no lone heading on stdout, the count on stderr", async () => {
+    const other = `sha256:${"0".repeat(64)}`;
+    for (const kind of ["storage", "deployments"]) {
+      const run = await shiplog(["records", kind, "--org", "acme", other]);
+      expect(run).toEqual({ code: 0, stdout: "", stderr: `0 ${kind === "storage" ? "storage" : "deployment"} records of ${other}\n` });
+    }
   });
 
   it("set-cluster from a file: 2500 entries in three calls, a summary table, and --json", async () => {
@@ -138,6 +140,46 @@ describe("records", () => {
     expect(screen).toMatch(/={40} 1500\/1500 entries \| 100%/);
     const piped = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "tty-1", "--file", file]);
     expect(piped.stderr).toBe("");
+  });
+
+  it("set-cluster refused after a chunk was written: says what was written and what was not (exit 3)", async () => {
+    const deployments = Array.from({ length: 2500 }, (_, i) => ({ name: "web", digest, deployment_name: `partial/web-${i}`, github_repository: "web" }));
+    deployments[1500]!.github_repository = "no-such-repository";
+    const file = join(dir, "partial.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
+    const run = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "partial-1", "--file", file]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^shiplog records set-cluster: .*chunk 2 of 3 \(entries 1000 to 1999\) was refused; 1000 entries were written before it, 1500 were not\..* running the command again after fixing the cause rewrites them harmlessly\n$/);
+    expect(emulator.state.artifacts.deploymentRecords().filter((r) => r.cluster === "partial-1")).toHaveLength(1000);
+  });
+
+  it("set-cluster stopped with Ctrl-C between chunks: exit 130, saying what was written", async () => {
+    const deployments = Array.from({ length: 3000 }, (_, i) => ({ name: "web", digest, deployment_name: `ctrl-c/web-${i}`, github_repository: "web" }));
+    const file = join(dir, "ctrl-c.json");
+    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
+    const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+    // An emulator of its own: the held request is answered (and logged) a minute later, after the test.
+    const own = await startEmulator();
+    try {
+      // The first chunk is answered at once, the second held a minute: the interrupt comes while it is in flight.
+      own.faults.add({ kind: "latency", latencyMs: 0, method: "POST", route, times: 1 });
+      const held = own.faults.add({ kind: "latency", latencyMs: 60_000, method: "POST", route, times: 1 });
+      const child = spawn(process.execPath, [CLI, "records", "set-cluster", "--org", "acme", "--cluster", "ctrl-c-1", "--file", file], {
+        env: { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: own.url, SHIPLOG_TOKEN: own.tokens.admin! },
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await until(() => own.faults.list().find((f) => f.id === held)!.hits === 1);
+      child.kill("SIGINT");
+      expect(await code).toBe(130);
+      expect(stderr).toMatch(/^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/);
+      expect(stderr.split("\n")).toHaveLength(2);
+      expect(own.state.artifacts.deploymentRecords()).toHaveLength(1000);
+    } finally {
+      await own.stop();
+    }
   });
 
   it("set-cluster refuses a bad entry before sending anything, naming the file and the field", async () => {
@@ -166,6 +208,7 @@ describe("tag create", () => {
   it("a tag that exists elsewhere is refused (exit 1, one line); --if-exists update moves it", async () => {
     const refused = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits[0]!, "--message", "Release 1.4.0"]);
     expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
     expect(refused.stderr).toMatch(/^shiplog tag create: refs\/tags\/v1\.4\.0 in acme\/web already exists .*\n$/);
     const moved = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits[0]!, "--message", "Release 1.4.0", "--if-exists", "update", "--json"]);
     expect(moved.code).toBe(0);
@@ -290,21 +333,10 @@ describe("permissions, help, completion, usage", () => {
     const run = await shiplog([...command.filter(Boolean), "--help"], null);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\nExamples?:\n {2}(source <\()?shiplog /);
-    expect(run.stdout).toContain("2  bad usage: nothing was sent");
-  });
-
-  it("bash and zsh completion scripts name every command", async () => {
-    const bash = await shiplog(["completion", "bash"], null);
-    expect(bash.stdout).toContain("complete -o default -F _shiplog shiplog");
-    expect(bash.stdout).toContain('"records set-cluster")');
-    const zsh = await shiplog(["completion", "zsh"], null);
-    expect(zsh.stdout.startsWith("#compdef shiplog")).toBe(true);
-    expect(zsh.stdout).toContain("'set-cluster\\:set a cluster");
-    // bash itself completes `shiplog records s` to the two subcommands.
-    const script = join(dir, "complete.sh");
-    writeFileSync(script, `${bash.stdout}\nCOMP_WORDS=(shiplog records s); COMP_CWORD=2; _shiplog; echo "\${COMPREPLY[@]}"\n`);
-    const out = await new Promise<string>((resolve) => execFile("bash", [script], (_e, stdout) => resolve(stdout)));
-    expect(out.trim().split(" ").sort()).toEqual(["set-cluster", "storage"]);
+    expect(run.stdout).toContain("2    bad usage: nothing was sent");
+    expect(run.stdout).toContain("130  interrupted (Ctrl-C) before the command was done");
+    // Each command's help lists the options that apply to every command: --json and the credentials.
+    expect(run.stdout).toMatch(/Global Options:\n[\s\S]*--app-private-key-file <path>[\s\S]*--json/);
   });
 
   const usage: [string, string[], RegExp][] = [
@@ -319,6 +351,7 @@ describe("permissions, help, completion, usage", () => {
     ["bad object", ["tag", "create", "acme/web", "v1", "--object", "abc"], /^shiplog tag create: --object: must be 40 \(SHA-1\) or 64 \(SHA-256\) lowercase hex digits/],
     ["bad tag name", ["tag", "create", "acme/web", "bad..name", "--object", "a".repeat(40)], /^shiplog tag create: tag "bad\.\.name": tag name must not contain \.\./],
     ["bad if-exists", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--if-exists", "move"], /^shiplog tag create: option '--if-exists <what>' argument 'move' is invalid/],
+    ["floating tags without a version", ["tag", "create", "acme/web", "v2.0.0-rc.1", "--object", "a".repeat(40), "--derived-tags", "major"], /^shiplog tag create: --derived-tags major: no tag is a release version such as v1\.4\.0/],
     ["half a tagger", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--tagger-name", "Bot"], /^shiplog tag create: --tagger-email is required with --tagger-name/],
     ["bad feed", ["events", "tail", "repos:acme/web"], /^shiplog events tail: .*expected one of public, repo:OWNER\/REPO/],
     ["read without id", ["notifications", "read"], /^shiplog notifications read: give a thread id or --all/],

@@ -96,7 +96,8 @@ describe("shiplog permissions", () => {
     expect(command.code).toBe(0);
     expect(command.stdout).toContain("Usage: shiplog permissions [options] <method> <path>");
     expect(main.code).toBe(0);
-    expect(main.stdout).toMatch(/permissions <method> <path>\s+what does this call need\?/);
+    expect(main.stdout).toMatch(/permissions <method> <path>\s+what a call needs: permissions,/);
+    expect(command.stdout).toContain("what does this call need? Resolves a concrete call");
     expect(topic.stdout).toBe(command.stdout);
   });
 });

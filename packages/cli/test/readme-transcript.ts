@@ -26,11 +26,11 @@ writeFileSync(join(dir, "deployments.json"), JSON.stringify({ logical_environmen
 
 const env = (token: string | undefined) => ({ PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
 const out: string[] = [];
-const show = (args: string[], text: string, code: number) => {
+const show = (args: string[], text: string, code: number, whole = false) => {
   const shown = args.map((a) => (a.includes(dir) ? a.replace(dir + "/", "") : /\s/.test(a) ? `'${a}'` : a)).join(" ");
   const lines = text.trimEnd().replaceAll(emulator.url, "http://127.0.0.1:8080").split("\n");
   // Long JSON is cut to its start: the README shows its shape, the command prints it all.
-  const shownLines = lines.length > 24 ? [...lines.slice(0, 20), `… (${lines.length - 20} more lines)`] : lines;
+  const shownLines = !whole && lines.length > 24 ? [...lines.slice(0, 20), `… (${lines.length - 20} more lines)`] : lines;
   out.push("```console", `$ shiplog ${shown}`, ...shownLines, ...(code ? [`$ echo $?`, String(code)] : []), "```", "");
 };
 
@@ -73,6 +73,9 @@ async function tail(args: string[], token: string, route: string, more: () => vo
   show(args, `${text}^C`, code);
 }
 
+out.push("### help", "");
+show(["--help"], (await exec(process.execPath, [CLI, "--help"], undefined)).text, 0, true);
+show(["records", "storage", "--help"], (await exec(process.execPath, [CLI, "records", "storage", "--help"], undefined)).text, 0, true);
 out.push("### records", "");
 await runWithStderr(["records", "deployments", "--org", "acme", digest]);
 await run(["records", "deployments", "--org", "acme", digest, "--json"]);
@@ -118,6 +121,15 @@ emulator.imports.startTimer(800);
 await runWithStderr(["import", "follow", "acme/api", "--interval", "1"], emulator.tokens.classic);
 emulator.imports.stopTimer();
 emulator.clock.reset();
+out.push("### App credentials", "", "With `SHIPLOG_TOKEN` unset, the App's id and key file:", "");
+const keyFile = join(dir, "app.pem");
+writeFileSync(keyFile, emulator.apps.privateKey(1001001), { mode: 0o600 });
+await runWithStderr(["records", "storage", "--org", "acme", digest, "--app-id", "1001001", "--app-private-key-file", keyFile], "");
+out.push("The emulator's request log of that run: the installation found from `--org`, its token minted, then used:", "");
+out.push("```console", ...emulator.requests.list().slice(-3).map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")} ${r.status} ${r.tokenName ?? "(the App's JWT)"}`), "```", "");
+await run(["records", "storage", "--org", "acme", digest, "--app-id", "1001001"], null);
+out.push("With `SHIPLOG_TOKEN` still set:", "");
+await run(["records", "storage", "--org", "acme", digest, "--app-id", "1001001", "--app-private-key-file", keyFile]);
 out.push("### permissions", "");
 await run(["permissions", "PATCH", "/repos/acme/web/git/refs/tags/v1"], null);
 await run(["permissions", "GET", "/repos/acme/web/git/matching-refs/tags/v1", "--json"], null);

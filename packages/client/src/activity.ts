@@ -1,7 +1,8 @@
-import { checkPageOptions, paginateItems, type PageOptions } from "./pagination.js";
-import { FeedPoller, feedRequest, type FeedPollOptions } from "./pollers/feed-poller.js";
-import { parseResponse } from "./schema-validation.js";
-import { activityEventList, feedPageLimits, type ActivityEvent, type EventFeed } from "./schemas/activity.js";
+import { EndpointCaller } from "./endpoints/endpoint-call.js";
+import { feedCall } from "./event-feeds.js";
+import type { PageOptions } from "./pagination.js";
+import { FeedPoller, type FeedPollOptions } from "./pollers/feed-poller.js";
+import type { ActivityEvent, EventFeed } from "./schemas/activity.js";
 import type { Transport } from "./transport.js";
 
 type Feed<K extends EventFeed["feed"]> = Omit<Extract<EventFeed, { feed: K }>, "feed">;
@@ -9,20 +10,17 @@ type Feed<K extends EventFeed["feed"]> = Omit<Extract<EventFeed, { feed: K }>, "
 /** The activity event feeds of spec 4.4: listing by iterator, and polling. */
 export class ActivityApi {
   readonly #transport: Transport;
+  readonly #calls: EndpointCaller;
 
   constructor(transport: Transport) {
     this.#transport = transport;
+    this.#calls = new EndpointCaller(transport);
   }
 
   /** Iterates any feed, every page (at most 300 events, none older than 30 days); `per_page` at most 100. */
   listFeed(feed: EventFeed, options: PageOptions = {}): AsyncGenerator<ActivityEvent, void, undefined> {
-    const { route, params } = feedRequest(feed);
-    const operation = `GET ${route}`;
-    const limits = feedPageLimits(feed.feed);
-    checkPageOptions(operation, options, limits);
-    return paginateItems(this.#transport, { method: "GET", route, params }, options, limits, (body) =>
-      parseResponse(activityEventList, body, operation) as ActivityEvent[],
-    );
+    const { id, params } = feedCall(feed);
+    return this.#calls.list(id, params as never, options) as AsyncGenerator<ActivityEvent, void, undefined>;
   }
 
   /** Public events of the whole service (`GET /events`, 15 per page by default). */

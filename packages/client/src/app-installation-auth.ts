@@ -4,7 +4,10 @@
 import { createPrivateKey } from "node:crypto";
 import githubAppJwt from "universal-github-app-jwt";
 import type { AuthContext, AuthStrategy } from "./auth.js";
-import { AuthenticationError, RequestValidationError, ShiplogError, type FieldIssue } from "./errors.js";
+import { operationName, readAnswer, routeRequest } from "./endpoints/endpoint-call.js";
+import { ENDPOINTS, type ParamsOf, type ResultOf } from "./endpoints/registry.js";
+import { AuthenticationError, RequestValidationError, type FieldIssue } from "./errors.js";
+import { parseRequest } from "./schema-validation.js";
 
 export interface AppInstallationAuthOptions {
   /** The App's id (or client id): the JWT's `iss`. */
@@ -36,11 +39,8 @@ export interface InstallationTokenInfo {
   reason: "initial" | "expiring" | "rejected";
 }
 
-/** How the service answers a token exchange (the fields used). */
-interface AccessTokenAnswer {
-  token: string;
-  expires_at: string;
-}
+/** The App endpoints a JWT calls. */
+type AppOperationId = "apps/get-org-installation" | "apps/create-installation-access-token";
 
 /** An App installation's token strategy. */
 export interface AppInstallationAuth extends AuthStrategy {
@@ -72,38 +72,38 @@ export function appInstallationAuth(options: AppInstallationAuthOptions): AppIns
   };
 
   /** One JWT call, sent again once when the service refused the JWT's times and its Date shows our clock is off. */
-  const withJwt = async <T>(context: AuthContext, request: Parameters<AuthContext["request"]>[0]): Promise<{ data: T; headers: Headers }> => {
+  const withJwt = async <K extends AppOperationId>(
+    context: AuthContext,
+    id: K,
+    params: ParamsOf<K>,
+  ): Promise<{ data: ResultOf<K>; headers: Headers }> => {
+    const endpoint = ENDPOINTS[id];
+    const request = routeRequest(endpoint, parseRequest(endpoint.params, params, operationName(endpoint)));
+    const send = async () => {
+      const answer = await context.request(request, await jwt());
+      return { data: readAnswer(endpoint, answer.data) as ResultOf<K>, headers: answer.headers };
+    };
     try {
-      return await context.request<T>(request, await jwt());
+      return await send();
     } catch (error) {
       const serverDate = error instanceof AuthenticationError ? Date.parse(error.serviceDate ?? "") : NaN;
       if (!(error instanceof AuthenticationError) || !JWT_CLAIM_MESSAGE.test(error.serviceMessage) || Number.isNaN(serverDate)) throw error;
       skewMs = serverDate - now();
-      return context.request<T>(request, await jwt());
+      return send();
     }
   };
 
   const mint = async (context: AuthContext): Promise<string> => {
     const reason: InstallationTokenInfo["reason"] = rejected ? "rejected" : cached ? "expiring" : "initial";
     if (installationId === undefined) {
-      const found = await withJwt<{ id: number }>(context, { method: "GET", route: "/orgs/{org}/installation", params: { org: options.org! } });
-      installationId = found.data.id;
+      installationId = (await withJwt(context, "apps/get-org-installation", { org: options.org! })).data.id;
     }
-    const body: Record<string, unknown> = {};
-    if (options.repositories) body["repositories"] = options.repositories;
-    if (options.permissions) body["permissions"] = options.permissions;
-    const answer = await withJwt<AccessTokenAnswer>(context, {
-      method: "POST",
-      route: "/app/installations/{installation_id}/access_tokens",
-      params: { installation_id: installationId },
-      body,
-      // Minting twice does no harm: the second token is as good as the first.
-      safeToRetry: true,
+    const answer = await withJwt(context, "apps/create-installation-access-token", {
+      installation_id: installationId,
+      ...(options.repositories ? { repositories: options.repositories } : {}),
+      ...(options.permissions ? { permissions: options.permissions } : {}),
     });
     const serverExpiry = Date.parse(answer.data.expires_at);
-    if (typeof answer.data.token !== "string" || Number.isNaN(serverExpiry)) {
-      throw new ShiplogError("app_token_unexpected", "the service's installation token answer has no token or no expires_at");
-    }
     // The lifetime as the service counts it, placed on our clock: a skewed clock neither renews early nor late.
     const serverNow = Date.parse(answer.headers.get("date") ?? "");
     const expiresAt = Number.isNaN(serverNow) ? serverExpiry : now() + (serverExpiry - serverNow);

@@ -3,7 +3,7 @@
 // fresh credential. No strategy ever puts a token or key into an error, a log line or a metric.
 import { RequestValidationError } from "./errors.js";
 import type { EngineResponse } from "./http-engine.js";
-import type { RouteRequest, ServiceResponse } from "./transport.js";
+import type { RouteRequest, ServiceResponse } from "./route-request.js";
 import type { Attempt, SendAttempt, TransportPlugin } from "./transport-pipeline.js";
 
 /** What the auth plugin lends a strategy: requests that bypass it (an App's own JWT calls). */

@@ -1,10 +1,14 @@
 import { ActivityApi } from "./activity.js";
 import { ArtifactMetadataApi } from "./artifact-metadata.js";
+import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
+import type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
+import { GitApi } from "./git.js";
 import { IssueEventsApi } from "./issue-events.js";
 import { NotificationsApi } from "./notifications.js";
-import { GitApi } from "./git.js";
+import type { PageOptions } from "./pagination.js";
+import type { RouteRequest, ServiceResponse } from "./route-request.js";
 import { SourceImportsApi } from "./source-imports.js";
-import { Transport, type RouteRequest, type ServiceResponse, type TransportOptions } from "./transport.js";
+import { Transport, type TransportOptions } from "./transport.js";
 
 export type ClientOptions = TransportOptions;
 
@@ -24,15 +28,34 @@ export class ShiplogClient {
   readonly activity: ActivityApi;
   /** Issue and pull request events (spec 4.5). */
   readonly issueEvents: IssueEventsApi;
+  readonly #calls: EndpointCaller;
 
   constructor(options: ClientOptions = {}) {
     this.transport = new Transport(options);
+    this.#calls = new EndpointCaller(this.transport);
     this.notifications = new NotificationsApi(this.transport);
     this.activity = new ActivityApi(this.transport);
     this.issueEvents = new IssueEventsApi(this.transport);
     this.imports = new SourceImportsApi(this.transport);
     this.artifacts = new ArtifactMetadataApi(this.transport);
     this.git = new GitApi(this.transport);
+  }
+
+  /**
+   * Calls any endpoint of the registry by its operation id, typed from its entry: `call("git/get-ref",
+   * { owner, repo, ref: "tags/v1" })`. Parameters are checked before sending, the answer against its schema.
+   */
+  call<K extends OperationId>(operationId: K, params: ParamsOf<K>, options: CallOptions = {}): Promise<ResultOf<K>> {
+    return this.#calls.call(operationId, params, options);
+  }
+
+  /** Iterates every item of a list endpoint by its operation id, following the pages (`per_page` checked). */
+  paginate<K extends ListOperationId>(
+    operationId: K,
+    params: ParamsOf<K>,
+    options: PageOptions = {},
+  ): AsyncGenerator<ItemOf<K>, void, undefined> {
+    return this.#calls.list(operationId, params, options);
   }
 
   /** Sends a request to any route, with the client's headers, retries and typed errors. */

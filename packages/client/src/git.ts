@@ -1,16 +1,7 @@
-import type { CallOptions } from "./artifact-metadata.js";
+import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
 import { NotFoundError, ServiceValidationError, TagExistsError, type ExistingTag } from "./errors.js";
 import {
   createAnnotatedTagParams,
-  createRefParams,
-  createTagParams,
-  deleteRefParams,
-  getRefParams,
-  getTagParams,
-  gitRef,
-  listMatchingRefsParams,
-  updateRefParams,
-  gitTag,
   type CreateAnnotatedTagParams,
   type CreateRefParams,
   type CreateTagParams,
@@ -22,23 +13,8 @@ import {
   type ListMatchingRefsParams,
   type UpdateRefParams,
 } from "./schemas/git.js";
-import { z } from "zod";
-import { parseRequest, parseResponse } from "./schema-validation.js";
+import { parseRequest } from "./schema-validation.js";
 import type { Transport } from "./transport.js";
-
-const ROUTES = {
-  tags: "/repos/{owner}/{repo}/git/tags",
-  tag: "/repos/{owner}/{repo}/git/tags/{tag_sha}",
-  refs: "/repos/{owner}/{repo}/git/refs",
-  ref: "/repos/{owner}/{repo}/git/ref/{ref}",
-  updateRef: "/repos/{owner}/{repo}/git/refs/{ref}",
-  matchingRefs: "/repos/{owner}/{repo}/git/matching-refs/{ref}",
-} as const;
-
-/** The ref keeps its slashes in the path (`git/ref/tags/v1.0.0`), so each segment is encoded on its own. */
-function refPath(route: string, ref: string): string {
-  return route.replace("{ref}", ref.split("/").map(encodeURIComponent).join("/"));
-}
 
 /** What `createAnnotatedTag` did: made the tag, found the same tag already there, or moved an existing one. */
 export interface AnnotatedTagResult {
@@ -49,86 +25,51 @@ export interface AnnotatedTagResult {
 
 /** Git tag objects and references (spec 4.2). */
 export class GitApi {
-  readonly #transport: Transport;
+  readonly #calls: EndpointCaller;
 
   constructor(transport: Transport) {
-    this.#transport = transport;
+    this.#calls = new EndpointCaller(transport);
   }
 
   /** Creates a tag object. It is not a tag yet: only a `refs/tags/<tag>` reference to it makes one. */
-  async createTag(params: CreateTagParams, options: CallOptions = {}): Promise<GitTag> {
-    const operation = `POST ${ROUTES.tags}`;
-    const { owner, repo, ...body } = parseRequest(createTagParams, params, operation);
-    const response = await this.#transport.request({
-      method: "POST",
-      route: ROUTES.tags,
-      params: { owner, repo },
-      body,
-      signal: options.signal,
-      // Objects are content-addressed: a repeat makes the same object (or an unreferenced twin), never a second tag.
-      safeToRetry: true,
-    });
-    return parseResponse(gitTag, response.data, operation);
+  createTag(params: CreateTagParams, options: CallOptions = {}): Promise<GitTag> {
+    return this.#calls.call("git/create-tag", params, options);
   }
 
   /** Reads a tag object by its sha. */
-  async getTag(params: GetTagParams, options: CallOptions = {}): Promise<GitTag> {
-    const operation = `GET ${ROUTES.tag}`;
-    const { owner, repo, tag_sha } = parseRequest(getTagParams, params, operation);
-    const response = await this.#transport.request({ method: "GET", route: ROUTES.tag, params: { owner, repo, tag_sha }, signal: options.signal });
-    return parseResponse(gitTag, response.data, operation);
+  getTag(params: GetTagParams, options: CallOptions = {}): Promise<GitTag> {
+    return this.#calls.call("git/get-tag", params, options);
   }
 
-  /** Creates a reference (`refs/tags/v1.0.0`); the service answers 422 when it already exists. */
-  async createRef(params: CreateRefParams, options: CallOptions = {}): Promise<GitRef> {
-    const operation = `POST ${ROUTES.refs}`;
-    const { owner, repo, ...body } = parseRequest(createRefParams, params, operation);
-    // Not retried: a lost answer followed by a retry would report "already exists" for our own reference.
-    const response = await this.#transport.request({ method: "POST", route: ROUTES.refs, params: { owner, repo }, body, signal: options.signal });
-    return parseResponse(gitRef, response.data, operation);
+  /** Creates a reference (`refs/tags/v1.0.0`); the service answers 422 when it already exists. Not retried. */
+  createRef(params: CreateRefParams, options: CallOptions = {}): Promise<GitRef> {
+    return this.#calls.call("git/create-ref", params, options);
   }
 
-  /** Reads one reference by its name without `refs/` (`tags/v1.0.0`); NotFoundError when absent. */
-  async getRef(params: GetRefParams, options: CallOptions = {}): Promise<GitRef> {
-    const operation = `GET ${ROUTES.ref}`;
-    const { owner, repo, ref } = parseRequest(getRefParams, params, operation);
-    const url = this.#transport.buildUrl(refPath(ROUTES.ref, ref), { owner, repo });
-    const response = await this.#transport.request({ method: "GET", route: ROUTES.ref, url, signal: options.signal });
-    return parseResponse(gitRef, response.data, operation);
+  /** Reads one reference by its name without `refs/` (`tags/v1.0.0`, slashes kept); NotFoundError when absent. */
+  getRef(params: GetRefParams, options: CallOptions = {}): Promise<GitRef> {
+    return this.#calls.call("git/get-ref", params, options);
   }
 
   /**
    * Lists the references whose names start with `ref` (without `refs/`): `tags/v1` gives v1, v1.4 and v10;
    * `tags` gives every tag.
    */
-  async listMatchingRefs(params: ListMatchingRefsParams, options: CallOptions = {}): Promise<GitRef[]> {
-    const operation = `GET ${ROUTES.matchingRefs}`;
-    const { owner, repo, ref } = parseRequest(listMatchingRefsParams, params, operation);
-    const url = this.#transport.buildUrl(refPath(ROUTES.matchingRefs, ref), { owner, repo });
-    const response = await this.#transport.request({ method: "GET", route: ROUTES.matchingRefs, url, signal: options.signal });
-    return parseResponse(z.array(gitRef), response.data, operation);
+  listMatchingRefs(params: ListMatchingRefsParams, options: CallOptions = {}): Promise<GitRef[]> {
+    return this.#calls.call("git/list-matching-refs", params, options);
   }
 
   /**
    * Points a reference (without `refs/`: `tags/v1`) at `sha`. Without `force` the service accepts only a
    * fast-forward; a refusal, a missing reference or an unknown object is a ServiceValidationError (422).
    */
-  async updateRef(params: UpdateRefParams, options: CallOptions = {}): Promise<GitRef> {
-    const operation = `PATCH ${ROUTES.updateRef}`;
-    const { owner, repo, ref, ...body } = parseRequest(updateRefParams, params, operation);
-    const url = this.#transport.buildUrl(refPath(ROUTES.updateRef, ref), { owner, repo });
-    // Setting a reference to a given sha is idempotent: a repeat after a lost answer changes nothing.
-    const response = await this.#transport.request({ method: "PATCH", route: ROUTES.updateRef, url, body, signal: options.signal, safeToRetry: true });
-    return parseResponse(gitRef, response.data, operation);
+  updateRef(params: UpdateRefParams, options: CallOptions = {}): Promise<GitRef> {
+    return this.#calls.call("git/update-ref", params, options);
   }
 
-  /** Deletes a reference (without `refs/`: `tags/v1`); the service answers 422 when it does not exist. */
-  async deleteRef(params: DeleteRefParams, options: CallOptions = {}): Promise<void> {
-    const operation = `DELETE ${ROUTES.updateRef}`;
-    const { owner, repo, ref } = parseRequest(deleteRefParams, params, operation);
-    const url = this.#transport.buildUrl(refPath(ROUTES.updateRef, ref), { owner, repo });
-    // Not retried: after a lost answer a retry would report "does not exist" for our own deletion.
-    await this.#transport.request({ method: "DELETE", route: ROUTES.updateRef, url, signal: options.signal, safeToRetry: false });
+  /** Deletes a reference (without `refs/`: `tags/v1`); the service answers 422 when it does not exist. Not retried. */
+  deleteRef(params: DeleteRefParams, options: CallOptions = {}): Promise<void> {
+    return this.#calls.call("git/delete-ref", params, options);
   }
 
   /** Like getRef, but undefined when the reference does not exist. */

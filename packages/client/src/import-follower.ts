@@ -1,5 +1,5 @@
 import { AbortedError } from "./errors.js";
-import { sleep as realSleep } from "./retry-policy.js";
+import { sleep as realSleep } from "./sleep.js";
 import {
   IMPORT_PROBLEM_STATUSES,
   importProgressOf,

@@ -1,45 +1,107 @@
+// The public surface of @shiplog/client: the client, its APIs, errors, the types of parameters and results,
+// pollers, checkpoint stores, authentication, redaction and the loopback rule. Zod schemas are at
+// `@shiplog/client/schemas`, the permission matrix at `@shiplog/client/permissions`, the endpoint registry at
+// `@shiplog/client/endpoints`.
+
+// The client and its transport.
 export { ShiplogClient, type ClientOptions } from "./client.js";
-export { Transport, errorFromResponse, type HttpMethod, type RouteRequest, type ServiceResponse, type TransportHooks, type TransportOptions } from "./transport.js";
-export * from "./errors.js";
-export * from "./accepted-permissions.js";
-export * from "./api-versions.js";
-export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
-export { redactError, redactSecrets, redactValue } from "./redaction.js";
-export { type RetryOptions, backoffDelay, serverRequestedDelay, rateLimitDelay, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
-export { composePlugins, type Attempt, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
-export { Throttle, systemClock, type ThrottleOptions, type TransportClock } from "./throttle.js";
-export { staticToken, tokenProvider, type AuthContext, type AuthKind, type AuthStrategy, type ProvidedToken, type TokenProviderOptions } from "./auth.js";
-export { appInstallationAuth, type AppInstallationAuth, type AppInstallationAuthOptions, type InstallationTokenInfo } from "./app-installation-auth.js";
-export { parseLinkHeader, paginatePages, paginateItems, checkPageOptions, type PageLimits, type PageOptions } from "./pagination.js";
-export { parseRequest, parseResponse, toFieldIssues } from "./schema-validation.js";
-export { ArtifactMetadataApi, type CallOptions } from "./artifact-metadata.js";
-export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
-export * from "./schemas/common.js";
-export { openEnum, isKnownValue, type OpenEnum, type UnknownValue } from "./schemas/open-enum.js";
-export * from "./schemas/artifact-metadata.js";
+export {
+  Transport, type HttpMethod, type RouteRequest, type ServiceResponse, type TransportHooks, type TransportOptions,
+} from "./transport.js";
+export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./api-versions.js";
+export type { RetryOptions } from "./retry-policy.js";
+export type { Attempt, SendAttempt, TransportPlugin } from "./transport-pipeline.js";
+export type { EngineResponse } from "./http-engine.js";
+export type { ThrottleOptions, TransportClock } from "./throttle.js";
+export type { CallAnswer, CallOptions } from "./endpoints/endpoint-call.js";
+export type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
+export type { PageOptions } from "./pagination.js";
+
+// The APIs, by area.
+export { ArtifactMetadataApi } from "./artifact-metadata.js";
 export { GitApi, type AnnotatedTagResult } from "./git.js";
-export * from "./schemas/git.js";
-export * from "./release-tags.js";
-export * from "./permissions/permission-matrix.js";
-export * from "./permissions/token-rules.js";
-export { TemplateMatcher, parseTemplate, splitPath, MULTI_SEGMENT_PARAMETERS, PARAMETER_VALUES, type CompiledTemplate, type TemplateSegment, type TemplateMatch, type SplitPath } from "./permissions/path-templates.js";
-export * from "./permissions/required-permissions.js";
-export * from "./permissions/permission-check.js";
-export { guardDeclaredToken, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
-export { SourceImportsApi, SOURCE_IMPORTS_WARNING_CODE, type ImportCallOptions } from "./source-imports.js";
-export { followImport, describeImport, isImportProblem, type FollowImportOptions, type ImportNextStep, type ImportStatusReader, type ImportUpdate } from "./import-follower.js";
-export * from "./schemas/source-imports.js";
-export { NotificationsApi, NOTIFICATION_ROUTES, type MarkReadResult, type MarkReadAndWaitResult, type WaitForReadOptions } from "./notifications.js";
+export { DERIVED_TAGS, createReleaseTags, derivedTagNames, releaseTags } from "./release-tags.js";
+export type { CreateReleaseTagsParams, DerivedTags, ReleaseTag, ReleaseTagOutcome } from "./release-tags.js";
+export { NotificationsApi, type MarkReadAndWaitResult, type MarkReadResult, type WaitForReadOptions } from "./notifications.js";
 export { ActivityApi } from "./activity.js";
-export { IssueEventsApi, ISSUE_EVENT_ROUTES } from "./issue-events.js";
-export { FeedPoller, feedRequest, type FeedPollOptions } from "./pollers/feed-poller.js";
-export { NotificationPoller, NOTIFICATION_SINCE_SLACK_MS, type NotificationPollOptions } from "./pollers/notification-poller.js";
+export { IssueEventsApi } from "./issue-events.js";
+export { SourceImportsApi, type ImportCallOptions } from "./source-imports.js";
+export { describeImport, followImport, isImportProblem } from "./import-follower.js";
+export type { FollowImportOptions, ImportNextStep, ImportStatusReader, ImportUpdate } from "./import-follower.js";
+export { SOURCE_IMPORTS_WARNING_CODE } from "./endpoints/registry.js";
+
+// Errors: every one has a stable `code`.
+export * from "./errors.js";
+export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
+export { CheckpointFileError } from "./pollers/file-checkpoint-store.js";
+export type { AcceptedPermission, AcceptedPermissionSet } from "./accepted-permissions.js";
+
+// Authentication, and what a client may be told of its token.
+export {
+  staticToken, tokenProvider, type AuthContext, type AuthKind, type AuthStrategy, type ProvidedToken,
+  type TokenProviderOptions,
+} from "./auth.js";
+export {
+  appInstallationAuth, type AppInstallationAuth, type AppInstallationAuthOptions, type InstallationTokenInfo,
+} from "./app-installation-auth.js";
+export type { DeclaredToken } from "./permissions/permission-check.js";
+export type { TokenKind } from "./permissions/token-rules.js";
+
+// Pollers and where they keep their place.
+export { FeedPoller, type FeedPollOptions } from "./pollers/feed-poller.js";
+export { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
 export { IssueEventPoller, type IssueEventPollOptions } from "./pollers/issue-event-poller.js";
-export { pollCheckpoint, type PollCheckpoint, type CheckpointStore } from "./pollers/checkpoint.js";
-export { FileCheckpointStore, CheckpointFileError } from "./pollers/file-checkpoint-store.js";
-export { PollSchedule, isTransientPollError, type PollScheduleOptions } from "./pollers/poll-schedule.js";
-export type { PollerOptions, PollInfo, PollerStats } from "./pollers/poller-options.js";
-export * from "./schemas/users.js";
-export * from "./schemas/notifications.js";
-export * from "./schemas/activity.js";
-export * from "./schemas/issue-events.js";
+export { FileCheckpointStore } from "./pollers/file-checkpoint-store.js";
+export type { CheckpointStore, PollCheckpoint } from "./pollers/checkpoint.js";
+export type { PollerOptions, PollerStats, PollInfo } from "./pollers/poller-options.js";
+export type { PollScheduleOptions } from "./pollers/poll-schedule.js";
+
+// Secrets and service URLs.
+export { redactSecrets } from "./redaction.js";
+export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
+
+// The values parameters and results take, and the types of both (the schemas themselves: ./schemas).
+export {
+  MAX_CLUSTER_ENTRIES, RUNTIME_RISKS, DEPLOYMENT_STATUSES, STORAGE_STATUSES, SHA256_DIGEST_PATTERN,
+} from "./schemas/index.js";
+export { GIT_OBJECT_TYPES, IF_TAG_EXISTS, VERIFICATION_REASONS } from "./schemas/index.js";
+export { NOTIFICATION_REASONS, NOTIFICATION_SUBJECT_TYPES, ISSUE_EVENT_KINDS, ISSUE_STATE_REASONS } from "./schemas/index.js";
+export { IMPORT_STATUSES, IMPORT_PROBLEM_STATUSES, SOURCE_IMPORTS_RETIRED_AT } from "./schemas/index.js";
+export { isKnownValue, isCreateEvent, isPushEvent, isWatchEvent } from "./schemas/index.js";
+export type { ServiceErrorBody } from "./schemas/common.js";
+export type { OpenEnum, UnknownValue } from "./schemas/open-enum.js";
+export type { SimpleUser } from "./schemas/users.js";
+export type {
+  ClusterDeploymentEntry, ClusterDeploymentError, ClusterDeploymentRecordsBody, ClusterDeploymentResult,
+  CreateDeploymentRecordParams, CreateStorageRecordParams, DeploymentRecord, DeploymentRecordBody,
+  DeploymentRecordList, DeploymentStatus, ListByDigestParams, RuntimeRisk, SetClusterDeploymentRecordsParams,
+  StorageRecord, StorageRecordBody, StorageRecordList, StorageStatus,
+} from "./schemas/artifact-metadata.js";
+export type {
+  CreateAnnotatedTagParams, CreateRefBody, CreateRefParams, CreateTagBody, CreateTagParams, DeleteRefParams,
+  GetRefParams, GetTagParams, GitObjectPointer, GitObjectType, GitRef, GitTag, GitVerification, IfTagExists,
+  ListMatchingRefsParams, Tagger, UnknownSignatureReason, UpdateRefBody, UpdateRefParams, VerificationReason,
+} from "./schemas/git.js";
+export type {
+  KnownNotificationReason, ListNotificationsParams, ListRepoNotificationsParams, MarkAllAsReadAndWaitParams,
+  MarkNotificationsReadBody, MarkRepoNotificationsReadParams, NotificationReason, NotificationRepository,
+  NotificationSubject, NotificationSubjectType, NotificationThread, SetThreadSubscriptionParams, ThreadParams,
+  ThreadSubscription,
+} from "./schemas/notifications.js";
+export type {
+  ActivityEvent, CreateEvent, CreateEventPayload, EventActor, EventFeed, EventFeedKind, EventOrg, EventRepo,
+  OtherActivityEvent, PushCommit, PushEvent, PushEventPayload, WatchEvent, WatchEventPayload,
+} from "./schemas/activity.js";
+export type {
+  GetIssueEventParams, Issue, IssueEvent, IssueEventKind, IssueEventsRepoParams, IssueLabel, IssueMilestone,
+  IssueStateReason, ListIssueEventsForIssueParams, ServiceApp,
+} from "./schemas/issue-events.js";
+export type {
+  ChooseProjectParams, GetCommitAuthorsParams, ImportAuthor, ImportLargeFile, ImportProblemStatus, ImportRepoParams,
+  ImportStatus, ImportVcs, ImportWorkingStatus, LfsPreference, MapCommitAuthorBody, MapCommitAuthorParams,
+  ProjectChoice, SetLfsPreferenceBody, SetLfsPreferenceParams, SourceImport, StartImportBody, StartImportParams,
+  UpdateImportBody, UpdateImportParams,
+} from "./schemas/source-imports.js";
+export type {
+  AppInstallation, CreateInstallationTokenParams, InstallationToken, OrgInstallationParams, RepoInstallationParams,
+} from "./schemas/apps.js";

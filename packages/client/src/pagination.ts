@@ -1,11 +1,9 @@
+import type { PageLimits } from "./endpoints/endpoint.js";
 import { RequestValidationError } from "./errors.js";
-import type { RouteRequest, Transport } from "./transport.js";
+import type { RouteRequest, ServiceResponse } from "./route-request.js";
+import type { Transport } from "./transport.js";
 
-/** The `per_page` rules of one list endpoint (spec section 8, OpenAPI defaults). */
-export interface PageLimits {
-  defaultPerPage: number;
-  maxPerPage: number;
-}
+export type { PageLimits } from "./endpoints/endpoint.js";
 
 export interface PageOptions {
   /** Items per page; checked against the endpoint's maximum before anything is sent. */
@@ -15,15 +13,25 @@ export interface PageOptions {
   signal?: AbortSignal;
 }
 
-/** Parses an RFC 8288 `Link` header into rel → URL. */
-export function parseLinkHeader(header: string | null): Record<string, string> {
+/**
+ * One link of a `Link` header: `<URI>` and its `;`-separated parameters. Only the angle brackets delimit the URI,
+ * which may hold commas and semicolons (a cursor, a list filter); a quoted parameter value may hold them too.
+ */
+const LINK_VALUE = /<([^>]*)>((?:\s*;\s*[^\s;,=]+\s*(?:=\s*(?:"(?:[^"\\]|\\.)*"|[^\s;,"]*))?)*)/g;
+const LINK_PARAM = /;\s*([^\s;,=]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;,"]*)))?/g;
+
+/** Parses an RFC 8288 `Link` header into rel → URL (the first link of a relation is kept, and its first `rel`). */
+export function parseLinkHeader(header: string | null | undefined): Record<string, string> {
   const links: Record<string, string> = {};
   if (!header) return links;
-  for (const part of header.split(",")) {
-    const match = /<([^>]+)>\s*;\s*(.*)/.exec(part.trim());
-    if (!match) continue;
-    const rels = /rel="?([^";]+)"?/.exec(match[2] ?? "");
-    for (const rel of (rels?.[1] ?? "").split(/\s+/)) if (rel) links[rel] = match[1] ?? "";
+  for (const [, url = "", params = ""] of header.matchAll(LINK_VALUE)) {
+    for (const [, name = "", quoted, bare] of params.matchAll(LINK_PARAM)) {
+      if (name.toLowerCase() !== "rel") continue;
+      const value = quoted?.replace(/\\(.)/g, "$1") ?? bare ?? "";
+      // A relation type is case-insensitive; several may share one link (`rel="next last"`).
+      for (const rel of value.toLowerCase().split(/\s+/)) if (rel && !(rel in links)) links[rel] = url;
+      break;
+    }
   }
   return links;
 }
@@ -45,33 +53,34 @@ export function checkPageOptions(operation: string, options: PageOptions, limits
   if (issues.length > 0) throw new RequestValidationError(operation, issues);
 }
 
-/**
- * Iterates every page of a list endpoint, following `Link: rel="next"`, yielding each page's
- * parsed items. Stops when the service gives no next link.
- */
-export async function* paginatePages<T>(
-  transport: Transport,
-  request: RouteRequest,
-  options: PageOptions,
-  limits: PageLimits,
-  parsePage: (body: unknown) => T[],
-): AsyncGenerator<T[], void, undefined> {
-  const operation = `${request.method} ${request.route}`;
-  checkPageOptions(operation, options, limits);
-  const query = { ...request.query, per_page: options.per_page ?? limits.defaultPerPage, page: options.page ?? 1 };
-  let next: string | undefined = transport.buildUrl(request.route, request.params, query);
-  while (next) {
-    const response: Awaited<ReturnType<Transport["request"]>> = await transport.request({
-      ...request,
-      url: next,
-      signal: options.signal ?? request.signal,
-    });
-    yield parsePage(response.data);
-    next = parseLinkHeader(response.headers.get("link"))["next"];
-  }
+/** Where a listing starts and how its first page is asked for. */
+export interface PageRequest {
+  perPage: number;
+  /** Default 1. */
+  page?: number;
+  /** Headers of the first request only (a poll's `If-None-Match`); later pages are not conditional. */
+  firstPageHeaders?: Record<string, string>;
+  signal?: AbortSignal;
 }
 
-/** Like paginatePages, one item at a time. */
-export async function* paginateItems<T>(...args: Parameters<typeof paginatePages<T>>): AsyncGenerator<T, void, undefined> {
-  for await (const page of paginatePages(...args)) yield* page;
+/**
+ * The one page loop: every page of a list as the service answered it (status, headers and body), following
+ * `Link: rel="next"` (only to the service's own origin) until a page names none. The caller may stop early. A 304
+ * to a conditional first page is yielded and ends the listing.
+ */
+export async function* pageResponses(
+  transport: Transport,
+  request: RouteRequest,
+  page: PageRequest,
+): AsyncGenerator<ServiceResponse, void, undefined> {
+  const signal = page.signal ?? request.signal;
+  const query = { ...request.query, per_page: page.perPage, page: page.page ?? 1 };
+  let url: string | undefined = transport.buildUrl(request.route, request.params, query);
+  let headers = page.firstPageHeaders;
+  while (url !== undefined) {
+    const response: ServiceResponse = await transport.request({ ...request, url, headers: { ...request.headers, ...headers }, signal });
+    yield response;
+    headers = undefined;
+    url = response.status === 304 ? undefined : parseLinkHeader(response.headers.get("link"))["next"];
+  }
 }

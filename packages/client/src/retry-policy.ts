@@ -1,3 +1,5 @@
+import { FULL_JITTER, backoffDelay } from "./backoff.js";
+
 /** How the client retries; `false` in the client options turns retries off. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
@@ -23,10 +25,9 @@ export function resolveRetryOptions(options: RetryOptions | false | undefined): 
   };
 }
 
-/** Exponential backoff with full jitter: a random wait up to min(max, min * 2^attempt). */
-export function backoffDelay(attempt: number, options: ResolvedRetryOptions, random: () => number = Math.random): number {
-  const ceiling = Math.min(options.maxDelayMs, options.minDelayMs * 2 ** attempt);
-  return Math.round(ceiling * random());
+/** The client's retry backoff: full jitter, so many clients retrying after one outage spread out. */
+export function retryBackoff(attempt: number, options: ResolvedRetryOptions, random: () => number = Math.random): number {
+  return backoffDelay(attempt, { minMs: options.minDelayMs, maxMs: options.maxDelayMs, jitter: FULL_JITTER }, random);
 }
 
 /**
@@ -78,20 +79,4 @@ export function rateLimitDelay(headers: Headers, body: unknown, now: number = Da
   const requested = serverRequestedDelay(headers, now);
   if (requested !== undefined) return requested;
   return isSecondaryRateLimit(body) ? SECONDARY_LIMIT_MIN_WAIT_MS : undefined;
-}
-
-/** Waits `ms`, or rejects early with the signal's reason. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -3,7 +3,8 @@
 // on its own; and mutating requests (POST, PATCH, PUT, DELETE) sent one at a time when asked.
 import { AbortedError } from "./errors.js";
 import type { EngineResponse } from "./http-engine.js";
-import { rateLimitDelay, sleep } from "./retry-policy.js";
+import { rateLimitDelay } from "./retry-policy.js";
+import { sleep } from "./sleep.js";
 import type { Attempt, TransportPlugin } from "./transport-pipeline.js";
 
 /** Time as the throttle sees it; injectable so tests need no real waits. */

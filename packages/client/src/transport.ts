@@ -1,37 +1,25 @@
 import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE, type ApiVersion } from "./api-versions.js";
-import { parseAcceptedPermissions } from "./accepted-permissions.js";
-import { guardDeclaredToken, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
+import { guardDeclaredToken } from "./permissions/declared-token-guard.js";
+import { errorFromResponse } from "./error-from-response.js";
 import type { DeclaredToken } from "./permissions/permission-check.js";
 import {
   AbortedError,
-  AuthenticationError,
-  ConflictError,
   ForeignUrlError,
-  ForbiddenError,
-  GoneError,
   NetworkError,
-  NotFoundError,
-  RateLimitedError,
   RequestValidationError,
-  ServiceValidationError,
   ShiplogError,
   TimeoutError,
-  UnavailableError,
-  UnexpectedStatusError,
-  type ServiceError,
-  type ServiceErrorDetails,
-  type ServiceFieldError,
 } from "./errors.js";
 import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
+import { expandTemplate } from "./path-templates.js";
 import { undiciEngine } from "./undici-engine.js";
+import { CLIENT_VERSION } from "./version.js";
 import {
-  backoffDelay,
-  isRateLimitAnswer,
+  retryBackoff,
   isRetryableStatus,
-  isSecondaryRateLimit,
   rateLimitDelay,
   resolveRetryOptions,
   SECONDARY_LIMIT_MIN_WAIT_MS,
@@ -40,8 +28,10 @@ import {
 } from "./retry-policy.js";
 import { systemClock, Throttle, type ThrottleOptions, type TransportClock } from "./throttle.js";
 import { composePlugins, type Attempt, type HttpMethod, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
+import type { RouteRequest, ServiceResponse } from "./route-request.js";
 
 export type { HttpMethod } from "./transport-pipeline.js";
+export type { RouteRequest, ServiceResponse } from "./route-request.js";
 
 /** Observers for metrics and logs; they never see the token. */
 export interface TransportHooks {
@@ -85,34 +75,8 @@ export interface TransportOptions {
   tokenInfo?: DeclaredToken;
 }
 
-export interface RouteRequest {
-  method: HttpMethod;
-  /** Path template, e.g. `/orgs/{org}/artifacts/metadata/storage-record`. */
-  route: string;
-  /** Values for the template's `{placeholders}`. */
-  params?: Record<string, string | number>;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-  /**
-   * Whether repeating the request cannot do harm. GET, PUT and DELETE are by HTTP's definition;
-   * a POST only when the endpoint is an upsert (the artifact-metadata POSTs are).
-   */
-  safeToRetry?: boolean;
-  /** A full URL to call instead of the route (a pagination `Link`). */
-  url?: string;
-}
-
-export interface ServiceResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  data: T;
-  url: string;
-}
-
 const DEFAULT_TIMEOUT_MS = 30_000;
-const PACKAGE_USER_AGENT = "shiplog-client/0.1.0";
+const PACKAGE_USER_AGENT = `shiplog-client/${CLIENT_VERSION}`;
 
 /** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
 export class Transport {
@@ -239,7 +203,7 @@ export class Transport {
         if (error instanceof FinalEngineFailure) throw error.toError(operation);
         const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError);
         if (!canRetry) throw error;
-        const delayMs = backoffDelay(attempt, this.#retry);
+        const delayMs = retryBackoff(attempt, this.#retry);
         this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
         await this.#wait(delayMs, req.signal, operation);
         continue;
@@ -254,7 +218,7 @@ export class Transport {
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers, response.body)) {
         const requested = rateLimitDelay(response.headers, response.body, this.#clock.now());
         if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
-          const delayMs = requested ?? backoffDelay(attempt, this.#retry);
+          const delayMs = requested ?? retryBackoff(attempt, this.#retry);
           this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: `status ${response.status}` });
           await this.#wait(delayMs, req.signal, operation);
           continue;
@@ -268,12 +232,12 @@ export class Transport {
 
   /** Expands a route template and query into a full URL. */
   buildUrl(route: string, params: Record<string, string | number> = {}, query: RouteRequest["query"] = {}): string {
-    const path = route.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
+    const path = expandTemplate(route, (name) => {
       const value = params[name];
       if (value === undefined || value === "") {
         throw new RequestValidationError(route, [{ field: name, rule: "required", message: `path parameter ${name} is required` }]);
       }
-      return encodeURIComponent(String(value));
+      return String(value);
     });
     let search: URLSearchParams | undefined;
     for (const key in query) {
@@ -397,63 +361,4 @@ function headerNameIssue(name: string, value: string) {
     return { field, rule: "not a connection header", message: "is set by the connection, not by a caller (connection: close or keep-alive excepted)" };
   }
   return undefined;
-}
-
-/** Maps an error status to the class for its meaning (spec section 7). */
-export function errorFromResponse(
-  method: string,
-  route: string,
-  response: Pick<Response, "status" | "statusText" | "headers">,
-  body: unknown,
-  path?: string,
-): ServiceError {
-  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  const rawMessage = record["message"];
-  const serviceMessage =
-    typeof rawMessage === "string"
-      ? rawMessage
-      : rawMessage && typeof rawMessage === "object"
-        ? String((rawMessage as Record<string, unknown>)["cause"] ?? JSON.stringify(rawMessage))
-        : typeof body === "string" && body
-          ? body.slice(0, 200)
-          : response.statusText || "no message";
-  const details: ServiceErrorDetails = {
-    status: response.status,
-    method,
-    route,
-    serviceMessage,
-    documentationUrl: typeof record["documentation_url"] === "string" ? record["documentation_url"] : undefined,
-    // When the service does not say what the endpoint accepts, the permission matrix does.
-    acceptedPermissions: response.headers.has("x-accepted-service-permissions")
-      ? parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions"))
-      : path && response.status === 403
-        ? matrixAcceptedPermissions(method, path)
-        : [],
-    requestId: response.headers.get("x-service-request-id") ?? undefined,
-    serviceDate: response.headers.get("date") ?? undefined,
-    body,
-  };
-  const status = response.status;
-  if (status === 401) return new AuthenticationError(details);
-  if ((status === 403 && isRateLimitAnswer(response.headers, body)) || status === 429) {
-    const reset = Number(response.headers.get("x-ratelimit-reset"));
-    const retryAfter = Number(response.headers.get("retry-after"));
-    // A secondary limit that names no wait asks for at least a minute.
-    const secondaryWait = isSecondaryRateLimit(body) && response.headers.get("x-ratelimit-remaining") !== "0" ? SECONDARY_LIMIT_MIN_WAIT_MS / 1000 : undefined;
-    return new RateLimitedError(
-      details,
-      Number.isFinite(reset) && reset > 0 && response.headers.get("x-ratelimit-remaining") === "0" ? new Date(reset * 1000) : undefined,
-      Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
-    );
-  }
-  if (status === 403) return new ForbiddenError(details);
-  if (status === 404) return new NotFoundError(details);
-  if (status === 409) return new ConflictError(details);
-  if (status === 410) return new GoneError(details);
-  if (status === 422) {
-    const errors = Array.isArray(record["errors"]) ? (record["errors"] as ServiceFieldError[]) : [];
-    return new ServiceValidationError(details, errors);
-  }
-  if (status >= 500) return new UnavailableError(details);
-  return new UnexpectedStatusError(details);
 }

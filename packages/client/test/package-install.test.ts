@@ -29,43 +29,67 @@ describe("the packed client installs into an empty project and imports from plai
 
     const script = `
       import { ShiplogClient, RequestValidationError, RUNTIME_RISKS } from "@shiplog/client";
+      import { storageRecordBody } from "@shiplog/client/schemas";
+      import { requiredPermissions } from "@shiplog/client/permissions";
+      import { ENDPOINTS } from "@shiplog/client/endpoints";
+      import { backoffDelay } from "@shiplog/client/internal";
       const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", token: "t" });
+      const subpaths = [
+        storageRecordBody.safeParse({}).success,
+        requiredPermissions("GET", "/repos/a/b/git/tags/" + "a".repeat(40)).covered,
+        ENDPOINTS["git/get-tag"].method,
+        backoffDelay(1, { minMs: 10, maxMs: 100, jitter: { low: 1, high: 1 } }),
+      ];
       try {
         await client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "nope", registry_url: "https://r/" });
       } catch (e) {
-        console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code, risks: RUNTIME_RISKS.length }));
+        console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code, risks: RUNTIME_RISKS.length, subpaths }));
       }`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(out.trim())).toEqual({ ok: true, code: "invalid_request", risks: 4 });
+    expect(JSON.parse(out.trim())).toEqual({ ok: true, code: "invalid_request", risks: 4, subpaths: [false, true, "GET", 20] });
 
     // The declarations resolve through the exports map for a TypeScript consumer.
+    // Every subpath's types resolve, under Node's resolution and a bundler's.
     writeFileSync(
       join(project, "use.ts"),
-      `import { ShiplogClient, type DeploymentRecord } from "@shiplog/client";
+      `import { ShiplogClient, type DeploymentRecord, type ResultOf } from "@shiplog/client";
+       import { deploymentRecord } from "@shiplog/client/schemas";
+       import { requiredPermissions, type PermissionLookup } from "@shiplog/client/permissions";
+       import { ENDPOINTS, type OperationId } from "@shiplog/client/endpoints";
+       import { sleep } from "@shiplog/client/internal";
        const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9" });
        export async function names(): Promise<string[]> {
          const list = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: "sha256:0" });
          return list.deployment_records.map((r: DeploymentRecord) => r.deployment_name);
-       }`,
+       }
+       export const ref: Promise<ResultOf<"git/get-ref">> = client.call("git/get-ref", { owner: "a", repo: "b", ref: "tags/v1" });
+       export const lookup: PermissionLookup = requiredPermissions("GET", "/events");
+       export const id: OperationId = "git/get-ref";
+       export const route: string = ENDPOINTS[id].route;
+       export const parsed = deploymentRecord.safeParse({});
+       export const wait: Promise<void> = sleep(1);`,
     );
-    writeFileSync(
-      join(project, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["use.ts"] }),
-    );
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", project], { cwd: project, stdio: "pipe" });
+    const compilerOptions = { strict: true, target: "ES2022", noEmit: true, skipLibCheck: false, types: [] };
+    for (const [file, resolution] of [["tsconfig.json", { module: "NodeNext", moduleResolution: "NodeNext" }], ["tsconfig.bundler.json", { module: "ESNext", moduleResolution: "bundler" }]] as const) {
+      writeFileSync(join(project, file), JSON.stringify({ compilerOptions: { ...compilerOptions, ...resolution }, files: ["use.ts"] }));
+      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, file)], { cwd: project, stdio: "pipe" });
+    }
 
     // CommonJS: require() of the package (Node >= 20.19 loads its ESM through require), run and type-checked.
     const cjs = `
       const { ShiplogClient, RequestValidationError, tokenProvider } = require("@shiplog/client");
+      const subpaths = ["schemas", "permissions", "endpoints", "internal"].map((name) => Object.keys(require("@shiplog/client/" + name)).length > 0);
       const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", auth: tokenProvider(async () => "t") });
       client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "nope", registry_url: "https://r/" }).catch((e) => {
-        console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code }));
+        console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code, subpaths }));
       });`;
     const cjsOut = execFileSync(process.execPath, ["--input-type=commonjs", "-e", cjs], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(cjsOut.trim())).toEqual({ ok: true, code: "invalid_request" });
+    expect(JSON.parse(cjsOut.trim())).toEqual({ ok: true, code: "invalid_request", subpaths: [true, true, true, true] });
     writeFileSync(
       join(project, "use-cjs.cts"),
       `import shiplog = require("@shiplog/client");
+       import permissions = require("@shiplog/client/permissions");
+       export const covered: boolean = permissions.requiredPermissions("GET", "/events").covered;
        const client = new shiplog.ShiplogClient({ baseUrl: "http://127.0.0.1:9" });
        export async function names(): Promise<string[]> {
          const list = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: "sha256:0" });

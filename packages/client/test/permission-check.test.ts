@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  RequestValidationError,
-  checkTokenGrants,
-  describeRequirements,
-  requiredPermissions,
-  type DeclaredToken,
-  type PermissionResolution,
-} from "@shiplog/client";
+import { RequestValidationError, type DeclaredToken } from "@shiplog/client";
+import { checkTokenGrants, describeRequirements, requiredPermissions, type PermissionResolution } from "@shiplog/client/permissions";
 
 function resolve(method: string, path: string): PermissionResolution {
   const answer = requiredPermissions(method, path);

@@ -4,10 +4,10 @@ import {
   PERMISSIONS,
   PERMISSION_MATRIX,
   coveredEndpoints,
-  parseTemplate,
   requiredPermissions,
   type PermissionResolution,
-} from "@shiplog/client";
+} from "@shiplog/client/permissions";
+import { parseTemplate } from "../src/path-templates.js";
 
 type Grant = `${string}=${"read" | "write"}`;
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, NetworkError, PollSchedule, RateLimitedError, UnavailableError, isTransientPollError } from "@shiplog/client";
+// The pacing rules as pure logic, run on the sources.
+import { AuthenticationError, NetworkError, RateLimitedError, UnavailableError } from "../src/errors.js";
+import { PollSchedule, isTransientPollError } from "../src/pollers/poll-schedule.js";
 
 const details = (status: number) => ({ status, method: "GET", route: "/events", serviceMessage: "x", acceptedPermissions: [] });
 

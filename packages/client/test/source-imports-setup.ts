@@ -12,7 +12,7 @@ export const SVN_URL = "https://svn.example.com/svn/myproject";
 export let emulator: Emulator;
 export let client: ShiplogClient;
 
-/** Registers the file's hooks: start the emulator and client, and before each test reset imports and freeze the clock at `clockAt`. */
+/** Registers the file's hooks: start the emulator and client; before each test reset imports and limits, freeze the clock at `clockAt`. */
 export function useImportEmulator(clockAt: string): void {
   beforeAll(async () => {
     emulator = await startEmulator();
@@ -21,6 +21,8 @@ export function useImportEmulator(clockAt: string): void {
   afterAll(() => emulator.stop());
   beforeEach(() => {
     emulator.imports.reset();
+    // Every test starts at the same frozen instant: the secondary limits' windows start afresh with it.
+    emulator.secondaryLimits.reset();
     emulator.clock.set(clockAt, { freeze: true });
   });
 }

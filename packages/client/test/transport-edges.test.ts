@@ -44,6 +44,41 @@ describe("the token only goes to the service", () => {
   });
 });
 
+describe("paging follows a next link whose URL holds commas and semicolons", () => {
+  /** Three pages of issue events; each `next` URL carries a cursor with a comma and a semicolon. */
+  async function pagedService(seen: string[]): Promise<string> {
+    return serve((req, res) => {
+      seen.push(req.url ?? "");
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+      const base = `http://${req.headers.host}/repos/acme/web/issues/events`;
+      const links = [`<${base}?page=3&cursor=z,9;q>; rel="last"`];
+      if (page < 3) links.unshift(`<${base}?page=${page + 1}&cursor=a,${page};b>; rel="next"`);
+      res.setHeader("content-type", "application/json");
+      res.setHeader("link", links.join(", "));
+      res.end(JSON.stringify([issueEvent(4 - page)])); // newest first
+    });
+  }
+
+  it("a listing reads every page", async () => {
+    const seen: string[] = [];
+    const client = new ShiplogClient({ baseUrl: await pagedService(seen), token: TOKEN, retry: false });
+    const ids: number[] = [];
+    for await (const event of client.issueEvents.listForRepo({ owner: "acme", repo: "web" })) ids.push(event.id);
+    expect(ids).toEqual([3, 2, 1]);
+    expect(seen.slice(1).map((url) => new URL(url, "http://x").searchParams.get("cursor"))).toEqual(["a,1;b", "a,2;b"]);
+  });
+
+  it("a poller pages back through them too", async () => {
+    const seen: string[] = [];
+    const client = new ShiplogClient({ baseUrl: await pagedService(seen), token: TOKEN, retry: false });
+    const stop = new AbortController();
+    const ids: number[] = [];
+    const poller = client.issueEvents.poll({ owner: "acme", repo: "web" }, { signal: stop.signal, sleep: async () => stop.abort() });
+    for await (const event of poller) ids.push(event.id);
+    expect(ids).toEqual([1, 2, 3]);
+  });
+});
+
 describe("a body that fails mid-way is a typed error, retried when safe", () => {
   it("a body that breaks off is a network error, and the request is tried again", async () => {
     let calls = 0;
@@ -90,3 +125,8 @@ describe("client options are checked when the client is made", () => {
     expect((error as RequestValidationError).issues.map((i) => i.field)).toContain(field);
   });
 });
+
+function issueEvent(id: number) {
+  const actor = { login: "octo", id: 1, node_id: "U", avatar_url: "a", gravatar_id: "", url: "u", html_url: "h", type: "User", site_admin: false };
+  return { id, node_id: `IE${id}`, url: `u/${id}`, actor, event: "closed", commit_id: null, commit_url: null, created_at: `2026-01-0${id}T00:00:00Z` };
+}

@@ -1,22 +1,31 @@
-// The compact form of acknowledged state kept in the cluster, in two parts:
+// The compact form of a set of records kept in the cluster (the acknowledged records of a state shard, the in-flight
+// set, a journal segment's changes), in two parts:
 // - `text`: gzip of a column layout: the environments once, then one column per field with a line per record,
 //   records sorted by environment and deployment name. Columns of similar values compress far better than rows
 //   (10,000 records: ~55 KB), and stay readable (`base64 -d | gunzip`).
-// - `digests`: the raw 32 bytes of each distinct sha256 digest (v2: a dictionary, records refer to it by index in the
-//   `digest_ref` column; v1, still read: one per record in record order). Random data gzip cannot shrink, and hex
-//   would double it: with every record on its own digest they are most of the size (320 KB per 10,000); records
-//   sharing images (sidecars, one app in many namespaces) share one.
+// - `digests`: the raw 32 bytes of each distinct sha256 digest (v2 and later: a dictionary, records refer to it by
+//   index in the `digest_ref` column; v1, still read: one per record in record order). Random data gzip cannot
+//   shrink, and hex would double it: with every record on its own digest they are most of the size (320 KB per
+//   10,000); records sharing images (sidecars, one app in many namespaces) share one.
+// v3 adds removals (a journal segment says "this key is gone"): a row with no artifact name and `-` as digest_ref.
+// The encoding is canonical (rows, environments and tags in one order), and `checksum` hashes the uncompressed form,
+// so the same set gives the same checksum whatever order it was built in and whichever zlib compressed it.
 // Pure: no I/O.
 import { ShiplogError } from "@shiplog/client";
+import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import { recordKey, type RecordGroup } from "./pod-records.js";
 
 /** The first line of the encoded text; a different one is refused on decode. */
-export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v2";
-/** The format before the digest dictionary: still read. */
+export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v3";
+/** Before removals (still read). */
+const FORMAT_V2 = "shiplog-acknowledged v2";
+/** Before the digest dictionary (still read). */
 const FORMAT_V1 = "shiplog-acknowledged v1";
+/** digest_ref of a removal: no digest. */
+const REMOVED = "-";
 
 /** Encoded state that cannot be read (corrupt, or written by an incompatible version). */
 export class AcknowledgedStateFormatError extends ShiplogError {
@@ -27,10 +36,12 @@ export class AcknowledgedStateFormatError extends ShiplogError {
 
 // Fields are tab-separated and records newline-separated: escape both (and the escape character). An empty
 // field means "absent"; a present empty string is written as `\e` so the round trip is exact.
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 function escapeField(value: string | undefined): string {
   if (value === undefined) return "";
   if (value === "") return "\\e";
-  return value.replace(/[\\\t\n\r]/g, (c) => ({ "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[c]!);
+  return NEEDS_ESCAPE.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
 }
 
 function unescapeField(text: string): string | undefined {
@@ -51,79 +62,135 @@ export interface EncodedAcknowledgedState {
   text: Buffer;
   /** 32 bytes per distinct sha256 digest, referred to by index. */
   digests: Buffer;
+  /** Records (removals not counted). */
   records: number;
+  /** sha256 (hex) of the uncompressed text and the digests: the same for the same set, however compressed. */
+  checksum: string;
 }
 
-/** Encodes deployed acknowledged records compactly (decommissioned ones are left out: nothing more to do for them). */
-export function encodeAcknowledgedState(records: Iterable<AcknowledgedRecord>): EncodedAcknowledgedState {
-  const groupIds = new Map<string, number>();
-  const groupLines: string[] = [];
-  const rows: { group: number; sortKey: string; record: AcknowledgedRecord }[] = [];
+/** A record set as decoded: the records, and the keys a journal segment removes. */
+export interface DecodedRecordSet {
+  records: AcknowledgedRecord[];
+  removed: string[];
+  checksum: string;
+}
+
+/** The environments and deployment name a record key was made of (the inverse of pod-records' recordKey). */
+function keyParts(key: string): { group: RecordGroup; deploymentName: string } {
+  const [logical = "", physical = "", ...name] = key.split("\u0000");
+  return {
+    group: physical === "" ? { logicalEnvironment: logical } : { logicalEnvironment: logical, physicalEnvironment: physical },
+    deploymentName: name.join("\u0000"),
+  };
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Tags in key order, so equal tags encode equally. */
+function canonicalTags(tags: Record<string, string>): string {
+  const keys = Object.keys(tags);
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1]! > keys[i]!) return JSON.stringify(Object.fromEntries(Object.entries(tags).sort(([a], [b]) => byText(a, b))));
+  return JSON.stringify(tags);
+}
+
+/**
+ * Encodes deployed records compactly (decommissioned ones are left out: nothing more to do for them), and the keys
+ * of records removed (a journal segment's removals).
+ */
+export function encodeAcknowledgedState(
+  records: Iterable<AcknowledgedRecord>,
+  removedKeys: Iterable<string> = [],
+): EncodedAcknowledgedState {
+  const rows: { groupLine: string; sortKey: string; entry: ClusterDeploymentEntry | undefined; deploymentName: string }[] = [];
+  const add = (group: RecordGroup, deploymentName: string, entry: ClusterDeploymentEntry | undefined) => {
+    const groupLine = `${escapeField(group.logicalEnvironment)}\t${escapeField(group.physicalEnvironment)}`;
+    rows.push({ groupLine, sortKey: `${groupLine}\n${deploymentName}`, entry, deploymentName });
+  };
+  let count = 0;
   for (const record of records) {
     if ((record.entry.status ?? "deployed") !== "deployed") continue;
-    const groupLine = `${escapeField(record.group.logicalEnvironment)}\t${escapeField(record.group.physicalEnvironment)}`;
-    let id = groupIds.get(groupLine);
-    if (id === undefined) {
-      groupIds.set(groupLine, (id = groupLines.length));
-      groupLines.push(groupLine);
-    }
-    rows.push({ group: id, sortKey: `${groupLine}\n${record.entry.deployment_name}`, record });
+    add(record.group, record.entry.deployment_name, record.entry);
+    count += 1;
   }
-  rows.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+  for (const key of removedKeys) {
+    const { group, deploymentName } = keyParts(key);
+    add(group, deploymentName, undefined);
+  }
+  rows.sort((a, b) => byText(a.sortKey, b.sortKey));
+  // Environments numbered in row order: the same set gives the same text.
+  const groupIds = new Map<string, number>();
+  for (const row of rows) if (!groupIds.has(row.groupLine)) groupIds.set(row.groupLine, groupIds.size);
   const digestIndex = new Map<string, number>();
   const digestList: string[] = [];
   const columns: string[][] = COLUMNS.map(() => []);
-  rows.forEach(({ group, record: { entry } }, i) => {
-    const match = DIGEST.exec(entry.digest);
+  for (const { groupLine, entry, deploymentName } of rows) {
+    const match = entry ? DIGEST.exec(entry.digest) : null;
     // A digest seen first here takes the next dictionary slot and writes nothing; a repeat names its slot.
-    let ref = "";
+    let ref = entry ? "" : REMOVED;
     if (match) {
       const index = digestIndex.get(match[1]!);
       if (index === undefined) digestIndex.set(match[1]!, digestList.push(match[1]!) - 1);
       else ref = index.toString(36);
     }
     const values = [
-      String(group),
-      escapeField(entry.deployment_name),
-      escapeField(entry.name),
-      escapeField(entry.version),
-      escapeField(entry.github_repository),
-      entry.tags === undefined ? "" : escapeField(JSON.stringify(entry.tags)),
-      entry.runtime_risks === undefined ? "" : escapeField(JSON.stringify(entry.runtime_risks)),
+      String(groupIds.get(groupLine)),
+      escapeField(deploymentName),
+      escapeField(entry?.name),
+      escapeField(entry?.version),
+      escapeField(entry?.github_repository),
+      entry?.tags === undefined ? "" : escapeField(canonicalTags(entry.tags)),
+      entry?.runtime_risks === undefined ? "" : escapeField(JSON.stringify([...entry.runtime_risks].sort())),
       // Only a digest that is not sha256 hex (never accepted by the service, kept for exactness) is spelled out.
-      match ? "" : escapeField(entry.digest),
+      !entry || match ? "" : escapeField(entry.digest),
       ref,
     ];
     values.forEach((value, c) => columns[c]!.push(value));
-  });
+  }
   const digests = Buffer.alloc(digestList.length * DIGEST_BYTES);
   digestList.forEach((hex, i) => digests.write(hex, i * DIGEST_BYTES, "hex"));
-  const lines = [ACKNOWLEDGED_STATE_FORMAT, `records ${rows.length}`, `environments ${groupLines.length}`, ...groupLines];
-  // No spread: 150,000 arguments overflow the call stack.
+  const lines = [ACKNOWLEDGED_STATE_FORMAT, `records ${rows.length}`, `environments ${groupIds.size}`, ...groupIds.keys()];
+  // A column's values joined at once (no spread: 150,000 arguments overflow the call stack).
   COLUMNS.forEach((name, c) => {
     lines.push(`column ${name}`);
-    for (const value of columns[c]!) lines.push(value);
+    if (rows.length > 0) lines.push(columns[c]!.join("\n"));
   });
-  return { text: gzipSync(`${lines.join("\n")}\n`, { level: 9 }), digests, records: rows.length };
+  const text = Buffer.from(`${lines.join("\n")}\n`, "utf8");
+  // zlib's default level: level 9 took four times as long for 8% less text (and the digests are most of the bytes).
+  return { text: gzipSync(text), digests, records: count, checksum: checksumOf(text, digests) };
 }
 
-/** Decodes what encodeAcknowledgedState wrote; throws AcknowledgedStateFormatError when it cannot. */
+function checksumOf(text: Buffer, digests: Buffer): string {
+  return createHash("sha256").update(text).update(digests).digest("hex");
+}
+
+/** Decodes records written by encodeAcknowledgedState (any format); throws AcknowledgedStateFormatError when it cannot. */
 export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer }): AcknowledgedRecord[] {
-  let text: string;
+  const decoded = decodeRecordSet(encoded);
+  if (decoded.removed.length > 0)
+    throw new AcknowledgedStateFormatError(`acknowledged state: ${decoded.removed.length} removals where records were expected`);
+  return decoded.records;
+}
+
+/** Decodes what encodeAcknowledgedState wrote, removals included; throws AcknowledgedStateFormatError when it cannot. */
+export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): DecodedRecordSet {
+  let raw: Buffer;
   try {
-    text = gunzipSync(encoded.text).toString("utf8");
+    raw = gunzipSync(encoded.text);
   } catch (error) {
     throw new AcknowledgedStateFormatError(`acknowledged state is not gzip data: ${(error as Error).message}`);
   }
-  const lines = text.split("\n");
+  const lines = raw.toString("utf8").split("\n");
   const v1 = lines[0] === FORMAT_V1;
   const names = v1 ? COLUMNS_V1 : COLUMNS;
-  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && !v1) {
-    throw new AcknowledgedStateFormatError(`acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`);
+  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && lines[0] !== FORMAT_V2 && !v1) {
+    throw new AcknowledgedStateFormatError(
+      `acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`,
+    );
   }
   const count = Number(/^records (\d+)$/.exec(lines[1] ?? "")?.[1] ?? NaN);
   const groupCount = Number(/^environments (\d+)$/.exec(lines[2] ?? "")?.[1] ?? NaN);
-  if (!Number.isInteger(count) || !Number.isInteger(groupCount)) throw new AcknowledgedStateFormatError("acknowledged state: missing record or environment count");
+  if (!Number.isInteger(count) || !Number.isInteger(groupCount))
+    throw new AcknowledgedStateFormatError("acknowledged state: missing record or environment count");
   if (v1 ? encoded.digests.length !== count * DIGEST_BYTES : encoded.digests.length % DIGEST_BYTES !== 0) {
     throw new AcknowledgedStateFormatError(`acknowledged state: ${encoded.digests.length} digest bytes for ${count} records`);
   }
@@ -136,26 +203,38 @@ export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer
   const columns = new Map<string, string[]>();
   let at = 3 + groupCount;
   for (const name of names) {
-    if (lines[at] !== `column ${name}`) throw new AcknowledgedStateFormatError(`acknowledged state: expected column ${name} at line ${at + 1}`);
+    if (lines[at] !== `column ${name}`)
+      throw new AcknowledgedStateFormatError(`acknowledged state: expected column ${name} at line ${at + 1}`);
     columns.set(name, lines.slice(at + 1, at + 1 + count));
     at += count + 1;
   }
   const column = (name: (typeof COLUMNS)[number], i: number) => unescapeField(columns.get(name)![i]!);
   const out: AcknowledgedRecord[] = [];
+  const removed: string[] = [];
   let nextDigest = 0;
   for (let i = 0; i < count; i++) {
     const group = groups[Number(columns.get("group")![i])];
     const deploymentName = column("deployment_name", i);
     const name = column("name", i);
-    if (!group || deploymentName === undefined || name === undefined) throw new AcknowledgedStateFormatError(`record ${i}: environment, deployment name and name are required`);
-    const spelled = column("digest", i);
     const refText = v1 ? "" : (columns.get("digest_ref")![i] ?? "");
+    if (group && deploymentName !== undefined && name === undefined && refText === REMOVED && lines[0] === ACKNOWLEDGED_STATE_FORMAT) {
+      removed.push(recordKey(group, deploymentName));
+      continue;
+    }
+    if (!group || deploymentName === undefined || name === undefined)
+      throw new AcknowledgedStateFormatError(`record ${i}: environment, deployment name and name are required`);
+    const spelled = column("digest", i);
     const ref = v1 ? i : spelled !== undefined ? -1 : refText === "" ? nextDigest++ : Number.parseInt(refText, 36);
     if (spelled === undefined && !(ref >= 0 && (ref + 1) * DIGEST_BYTES <= encoded.digests.length)) {
       throw new AcknowledgedStateFormatError(`record ${i}: no digest`);
     }
     const digest = spelled ?? `sha256:${encoded.digests.toString("hex", ref * DIGEST_BYTES, (ref + 1) * DIGEST_BYTES)}`;
-    const entry: ClusterDeploymentEntry = { name, digest: digest as ClusterDeploymentEntry["digest"], status: "deployed", deployment_name: deploymentName };
+    const entry: ClusterDeploymentEntry = {
+      name,
+      digest: digest as ClusterDeploymentEntry["digest"],
+      status: "deployed",
+      deployment_name: deploymentName,
+    };
     const version = column("version", i);
     const repository = column("github_repository", i);
     const tags = column("tags", i);
@@ -170,5 +249,5 @@ export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer
     }
     out.push({ key: recordKey(group, deploymentName), group, entry });
   }
-  return out;
+  return { records: out, removed, checksum: checksumOf(raw, encoded.digests) };
 }

@@ -68,6 +68,11 @@ export const SETTINGS = {
   logLevel: { flag: "log-level", env: "SHIPLOG_LOG_LEVEL", help: "trace, debug, info, warn, error (default info)" },
   dryRun: { flag: "dry-run", env: "SHIPLOG_DRY_RUN", boolean: true, help: "compute and log, send nothing" },
   stateConfigMap: { flag: "state-configmap", env: "SHIPLOG_STATE_CONFIGMAP", help: "ConfigMap (in the pod namespace) keeping what the service acknowledged (default: memory only)" },
+  stateMaxShards: {
+    flag: "state-max-shards",
+    env: "SHIPLOG_STATE_MAX_SHARDS",
+    help: "most shard ConfigMaps the state may spread over, 1 to 64 (default 16: about 25,000 records each with its own digest per shard)",
+  },
   leaseName: { flag: "lease-name", env: "SHIPLOG_LEASE_NAME", help: "Lease (in the pod namespace) for leader election; set it to run several replicas" },
   leaseDuration: { flag: "lease-duration", env: "SHIPLOG_LEASE_DURATION", help: "how long standbys wait on an unrenewed lease (default 15s)" },
   renewDeadline: { flag: "renew-deadline", env: "SHIPLOG_RENEW_DEADLINE", help: "the leader stops posting when it could not renew for this long (default 10s)" },
@@ -126,6 +131,8 @@ export interface ControllerConfig {
   dryRun: boolean;
   /** ConfigMap of acknowledged state; absent: kept in memory only. */
   stateConfigMap?: string;
+  /** Most shard ConfigMaps the state may use (their names are `<stateConfigMap>-shard-<i>-a|b`). */
+  stateMaxShards: number;
   /** Lease of the leader election; absent: no election, this process always posts. */
   leaseName?: string;
   leaseDurationMs: number;
@@ -216,7 +223,14 @@ const schema = z.object({
     .default(8080),
   logLevel: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   dryRun: booleanText.default(false),
-  stateConfigMap: dnsSubdomain.optional(),
+  // Its shards are <name>-shard-<i>-a|b, which must be object names too (i < 64).
+  stateConfigMap: dnsSubdomain
+    .refine((name) => name.length <= 253 - "-shard-63-b".length, {
+      message: "must be at most 242 characters: its shard ConfigMaps are named <name>-shard-<i>-a and -b",
+      params: { rule: "at most 242 characters" },
+    })
+    .optional(),
+  stateMaxShards: integer(1, 64).default(16),
   leaseName: dnsSubdomain.optional(),
   leaseDuration: duration(1000).default(15_000),
   renewDeadline: duration(100).default(10_000),
@@ -337,6 +351,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     httpPort: c.httpPort,
     logLevel: c.logLevel,
     dryRun: c.dryRun,
+    stateMaxShards: c.stateMaxShards,
     leaseDurationMs: c.leaseDuration,
     renewDeadlineMs: c.renewDeadline,
     retryPeriodMs: c.retryPeriod,

@@ -1,159 +1,121 @@
-// Acknowledged state persisted in a ConfigMap in the controller's namespace, so a restarted or newly elected
-// controller knows what the service holds: records of workloads deleted while it was down are decommissioned, and
-// records that did not change are not posted again.
-// - Compact (acknowledged-state-encoding.ts): gzip of text columns plus the raw digests, in `binaryData`; about
-//   37 bytes per record when every record has its own digest: 10,000 records take ~0.37 MB of the 1 MiB limit.
-// - Optimistic concurrency: every write carries the resourceVersion last read; a 409 means someone else wrote
-//   (a previous leader's last write): read again, apply our changes since the last write on top, retry.
-// - The state belongs to one service (API URL), organization and cluster; state written for another, or without
-//   that identity, is ignored (and replaced).
-import { ShiplogError } from "@shiplog/client";
-import { CoreV1Api, type KubeConfig, type V1ConfigMap } from "@kubernetes/client-node";
+// Acknowledged state and the write-ahead in-flight set persisted in ConfigMaps in the controller's namespace, so a
+// restarted or newly elected controller knows what the service holds. The layout (state-shards.ts): a head
+// ConfigMap `<name>` with a journal of recent changes, and shard ConfigMaps in fixed slots that the head names.
+// - A write appends one journal segment to the head (a merge patch carrying only the changes); when the journal
+//   would pass its limit, a compaction first writes the changed shards to their spare slots and then switches the
+//   head to them in one update. The head update is the only commit point: a crash at any instant leaves the head
+//   naming a whole, consistent state (README, "Persisted state").
+// - Optimistic concurrency on every write (resourceVersion); a conflict means read again, put the changes not yet
+//   written on top, retry. Leader fencing (`mayWrite`) before every write call.
+// - The state belongs to one service (API URL), organization and cluster; state written for another, without that
+//   identity, or unreadable, is ignored and replaced. A single-ConfigMap state (format v2 or v1) is read and
+//   rewritten in this layout by the next write.
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
 import {
-  AcknowledgedStateFormatError,
-  ACKNOWLEDGED_STATE_FORMAT,
-  decodeAcknowledgedState,
-  encodeAcknowledgedState,
-  type EncodedAcknowledgedState,
-} from "./acknowledged-state-encoding.js";
-import { callOptions, kubeErrorMessage, kubeStatus } from "./kube-call-options.js";
+  AcknowledgedStateWriteError,
+  StateConfigMaps,
+  StateConflictError,
+  StateWriteFencedError,
+  payloadBytes,
+  type ConfigMapPayload,
+} from "./state-configmaps.js";
+import { planCompaction } from "./state-compaction.js";
+import { readCommittedState } from "./state-reader.js";
+import {
+  STATE_LAYOUT,
+  emptyChanges,
+  encodePart,
+  formatShardTable,
+  segmentPrefix,
+  slotName,
+  type CommittedState,
+  type EncodedPart,
+  type RecordChanges,
+  type Slot,
+  type StateLimits,
+} from "./state-shards.js";
 
 /** Kubernetes' limit on the data of one ConfigMap (data plus binaryData). */
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
-const TEXT_KEY = "records.gz";
-const DIGESTS_KEY = "digests";
-/** The write-ahead set (AcknowledgedStore#inFlight), encoded as the acknowledged records are. */
-const IN_FLIGHT_TEXT_KEY = "in-flight.gz";
-const IN_FLIGHT_DIGESTS_KEY = "in-flight-digests";
+/** The layout's limits by default: 16 shards of up to 1 MiB less 32 KiB, a head compacted past 768 KiB. */
+export const DEFAULT_STATE_LIMITS: StateLimits = {
+  maxShards: 16,
+  shardMaxBytes: CONFIGMAP_MAX_BYTES - 32 * 1024,
+  headMaxBytes: 768 * 1024,
+};
 const MAX_CONFLICT_RETRIES = 5;
-const API_URL_KEY = "api-url";
+const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
 
-/** The state does not fit in one ConfigMap. */
-export class AcknowledgedStateTooLargeError extends ShiplogError {
-  constructor(
-    readonly bytes: number,
-    readonly records: number,
-  ) {
-    super("acknowledged_state_too_large", `acknowledged state of ${records} records needs ${bytes} bytes, over the ConfigMap limit of ${CONFIGMAP_MAX_BYTES}`);
-  }
-}
-
-/** Writing the state kept failing with conflicts, or the API refused it. */
-export class AcknowledgedStateWriteError extends ShiplogError {
-  constructor(message: string) {
-    super("acknowledged_state_write_failed", message);
-  }
-}
+/** Steps of a write, for the crash-matrix test's hook (test-crash-hook.ts). */
+export type StateWriteStep = "state-write" | "shard-written" | "before-head-switch" | "head-switch";
 
 /** Settings of the ConfigMap store. */
 export interface ConfigMapStoreOptions {
   kubeConfig: KubeConfig;
   namespace: string;
+  /** The head ConfigMap; shards are `<name>-shard-<i>-a|b`. */
   name: string;
   /** Whose records these are: state written for another service, organization or cluster is not used. */
   org: string;
   cluster: string;
   /** The service's API base URL: what one service acknowledged says nothing about another. */
   apiUrl: string;
-  /** Who writes (the pod name), recorded in the ConfigMap for operators. */
+  /** Who writes (the pod name), recorded in the ConfigMaps for operators. */
   writer: string;
   requestTimeoutMs: number;
   logger: Logger;
-  /** Checked right before every write (leader fencing); a write is skipped when it says no. */
+  /** Checked right before every write call (leader fencing): a write stops with StateWriteFencedError when it says no. */
   mayWrite?: () => boolean;
-  /** Called once a write's request has been issued, before its answer (the crash-matrix test's hook). */
-  onWriteStarted?: () => void;
+  /** Called at each step of a write: `state-write` when a head write is issued, before its answer. */
+  onWriteStep?: (step: StateWriteStep) => void;
+  /** Most shard ConfigMaps (default 16). */
+  maxShards?: number;
+  /** Smaller limits (tests compact and shard a small state with them). */
+  limits?: Partial<Omit<StateLimits, "maxShards">>;
 }
 
 /** The outcome of the last write, for metrics and logs. */
 export interface StateWriteInfo {
+  /** The state's size as stored now: the head plus the current shards (data plus decoded binaryData). */
   bytes: number;
   records: number;
   /** Entries in the write-ahead (in flight) set. */
   inFlight: number;
   conflicts: number;
+  /** Bytes this write sent, over all its calls (data plus decoded binaryData; base64 adds a third on the wire). */
+  written: number;
+  /** ConfigMap writes it made: journal appends, shard slots, head switches. */
+  calls: number;
+  compactions: number;
+  /** Shard ConfigMaps in use. */
+  shards: number;
 }
 
-/** Acknowledged state kept in memory and persisted in one ConfigMap. */
+/** Acknowledged state kept in memory and persisted in a head ConfigMap and its shards. */
 export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
-  readonly #api: CoreV1Api;
   readonly #options: ConfigMapStoreOptions;
+  readonly #maps: StateConfigMaps;
+  readonly #limits: StateLimits;
   #records = new Map<string, AcknowledgedRecord>();
-  /** Changes since the last successful write: a record, or null for a forgotten one. */
-  readonly #changes = new Map<string, AcknowledgedRecord | null>();
   #inFlight = new Map<string, AcknowledgedRecord>();
-  /**
-   * The acknowledged records' encoding, kept while they do not change: an intent write (only the in-flight set
-   * changed) does not encode 150,000 records again.
-   */
-  #encoded: { version: number; value: EncodedAcknowledgedState } | undefined;
-  #version = 0;
-  /** In-flight changes since the last successful write, as #changes. */
-  readonly #inFlightChanges = new Map<string, AcknowledgedRecord | null>();
-  /** resourceVersion of the ConfigMap as last read or written; undefined when it does not exist (yet). */
-  #resourceVersion: string | undefined;
-  #writing: Promise<StateWriteInfo | undefined> | undefined;
+  /** Changes since the last successful write: a record, or null for a removed one. */
+  readonly #changes: RecordChanges = emptyChanges();
+  #base: CommittedState | undefined;
+  /** Loads and writes, one at a time. */
+  #tail: Promise<unknown> = Promise.resolve();
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
     this.#options = options;
-    this.#api = options.kubeConfig.makeApiClient(CoreV1Api);
+    this.#maps = new StateConfigMaps(options.kubeConfig, options.namespace, options.requestTimeoutMs, LABELS);
+    this.#limits = { ...DEFAULT_STATE_LIMITS, ...options.limits, maxShards: options.maxShards ?? DEFAULT_STATE_LIMITS.maxShards };
   }
 
-  /** Reads the ConfigMap (what earlier runs and leaders acknowledged); changes not yet written stay on top. */
-  async load(): Promise<void> {
-    const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
-    let configMap: V1ConfigMap | undefined;
-    try {
-      configMap = await this.#api.readNamespacedConfigMap({ name, namespace }, callOptions(this.#options.requestTimeoutMs));
-    } catch (error) {
-      if (kubeStatus(error) !== 404) throw error;
-    }
-    const records = new Map<string, AcknowledgedRecord>();
-    const inFlight = new Map<string, AcknowledgedRecord>();
-    this.#resourceVersion = configMap?.metadata?.resourceVersion;
-    if (configMap) {
-      const data = configMap.data ?? {};
-      const text = configMap.binaryData?.[TEXT_KEY];
-      const digests = configMap.binaryData?.[DIGESTS_KEY] ?? "";
-      if (data.org !== org || data.cluster !== cluster || data[API_URL_KEY] !== apiUrl) {
-        logger.warn(
-          { configMap: `${namespace}/${name}`, org: data.org ?? null, cluster: data.cluster ?? null, apiUrl: data[API_URL_KEY] ?? null },
-          "acknowledged state belongs to another service, organization or cluster; starting without it",
-        );
-      } else if (text === undefined) {
-        logger.warn({ configMap: `${namespace}/${name}` }, `acknowledged state has no ${TEXT_KEY}; starting without it`);
-      } else {
-        try {
-          for (const record of decodeAcknowledgedState({ text: Buffer.from(text, "base64"), digests: Buffer.from(digests, "base64") })) records.set(record.key, record);
-          const flightText = configMap.binaryData?.[IN_FLIGHT_TEXT_KEY];
-          if (flightText !== undefined) {
-            const flightDigests = Buffer.from(configMap.binaryData?.[IN_FLIGHT_DIGESTS_KEY] ?? "", "base64");
-            for (const record of decodeAcknowledgedState({ text: Buffer.from(flightText, "base64"), digests: flightDigests })) inFlight.set(record.key, record);
-          }
-        } catch (error) {
-          if (!(error instanceof AcknowledgedStateFormatError)) throw error;
-          logger.error({ configMap: `${namespace}/${name}`, err: error.message, code: error.code }, "acknowledged state unreadable; starting without it");
-        }
-      }
-    }
-    for (const [key, change] of this.#changes) {
-      if (change) records.set(key, change);
-      else records.delete(key);
-    }
-    for (const [key, change] of this.#inFlightChanges) {
-      if (change) inFlight.set(key, change);
-      else inFlight.delete(key);
-    }
-    this.#records = records;
-    this.#version += 1;
-    this.#inFlight = inFlight;
-    logger.info(
-      { configMap: `${namespace}/${name}`, records: records.size, inFlight: inFlight.size, resourceVersion: this.#resourceVersion ?? null },
-      "acknowledged state loaded",
-    );
+  /** Reads the state (what earlier runs and leaders acknowledged); changes not yet written stay on top. */
+  load(): Promise<void> {
+    return this.#queue(() => this.#load());
   }
 
   all(): ReadonlyMap<string, AcknowledgedRecord> {
@@ -168,117 +130,261 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     for (const record of records) {
       if ((record.entry.status ?? "deployed") !== "deployed") continue;
       this.#inFlight.set(record.key, record);
-      this.#inFlightChanges.set(record.key, record);
+      this.#changes.inFlight.set(record.key, record);
     }
   }
 
   acknowledge(records: readonly AcknowledgedRecord[]): void {
     for (const record of records) {
-      if (this.#inFlight.delete(record.key)) this.#inFlightChanges.set(record.key, null);
-      this.#version += 1;
+      if (this.#inFlight.delete(record.key)) this.#changes.inFlight.set(record.key, null);
       if (record.entry.status === "decommissioned") {
-        if (!this.#records.delete(record.key)) continue;
-        this.#changes.set(record.key, null);
+        if (this.#records.delete(record.key)) this.#changes.records.set(record.key, null);
       } else {
         this.#records.set(record.key, record);
-        this.#changes.set(record.key, record);
+        this.#changes.records.set(record.key, record);
       }
     }
   }
 
-  /** Changes acknowledged since the last successful write. */
+  /** Changes not written yet. */
   get unwritten(): number {
-    return this.#changes.size + this.#inFlightChanges.size;
+    return this.#changes.records.size + this.#changes.inFlight.size;
   }
 
-  /** Writes the state if anything changed since the last write; resolves with what was written, if anything. */
+  /** Writes what changed since the last write. */
   async persist(): Promise<void> {
     await this.write();
   }
 
-  /** As persist(), returning what was written (undefined when nothing needed writing or writing was not allowed). */
+  /**
+   * As persist(), returning what was written: undefined when nothing needed writing; StateWriteFencedError when this
+   * replica may not write.
+   */
   write(): Promise<StateWriteInfo | undefined> {
-    const run = (this.#writing ?? Promise.resolve(undefined)).catch(() => undefined).then(() => this.#write());
-    this.#writing = run;
+    return this.#queue(() => this.#write());
+  }
+
+  #queue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#tail.catch(() => undefined).then(task);
+    this.#tail = run;
     return run;
+  }
+
+  async #load(): Promise<void> {
+    const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
+    const base = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base);
+    this.#base = base;
+    const records = new Map<string, AcknowledgedRecord>();
+    const inFlight = new Map<string, AcknowledgedRecord>();
+    for (const { content } of base.shards) {
+      for (const r of content.records) records.set(r.key, r);
+      for (const r of content.inFlight) inFlight.set(r.key, r);
+    }
+    for (const [target, changes] of [
+      [records, base.journal.records],
+      [inFlight, base.journal.inFlight],
+      [records, this.#changes.records],
+      [inFlight, this.#changes.inFlight],
+    ] as const) {
+      for (const [key, record] of changes) {
+        if (record) target.set(key, record);
+        else target.delete(key);
+      }
+    }
+    this.#records = records;
+    this.#inFlight = inFlight;
+    const journal = base.journal.records.size + base.journal.inFlight.size;
+    logger.info(
+      {
+        configMap: `${namespace}/${name}`,
+        records: records.size,
+        inFlight: inFlight.size,
+        shards: this.#shardCount(),
+        journal,
+        resourceVersion: base.version,
+      },
+      "acknowledged state loaded",
+    );
   }
 
   async #write(): Promise<StateWriteInfo | undefined> {
     if (this.unwritten === 0) return undefined;
     const { namespace, name, logger } = this.#options;
-    let conflicts = 0;
-    for (;;) {
-      if (this.#options.mayWrite && !this.#options.mayWrite()) {
-        logger.debug({ configMap: `${namespace}/${name}` }, "not writing acknowledged state: not the leader");
-        return undefined;
-      }
-      const written = new Map(this.#changes);
-      const writtenInFlight = new Map(this.#inFlightChanges);
-      if (this.#encoded?.version !== this.#version) this.#encoded = { version: this.#version, value: encodeAcknowledgedState(this.#records.values()) };
-      const encoded = this.#encoded.value;
-      const inFlight = encodeAcknowledgedState(this.#inFlight.values());
-      const body = this.#configMap(encoded, inFlight);
-      // What the API server counts against the limit: data values plus decoded binaryData.
-      const bytes =
-        Object.values(body.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +
-        encoded.text.length +
-        encoded.digests.length +
-        inFlight.text.length +
-        inFlight.digests.length;
-      if (bytes > CONFIGMAP_MAX_BYTES) throw new AcknowledgedStateTooLargeError(bytes, this.#records.size);
+    const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
+    while (this.unwritten > 0) {
       try {
-        const request =
-          this.#resourceVersion === undefined
-            ? this.#api.createNamespacedConfigMap({ namespace, body }, callOptions(this.#options.requestTimeoutMs))
-            : this.#api.replaceNamespacedConfigMap({ name, namespace, body }, callOptions(this.#options.requestTimeoutMs));
-        this.#options.onWriteStarted?.();
-        const result = await request;
-        this.#resourceVersion = result.metadata?.resourceVersion;
-        // Forget only what this write carried: acknowledgements made while it was in flight are still to write.
-        for (const [key, change] of written) if (this.#changes.get(key) === change) this.#changes.delete(key);
-        for (const [key, change] of writtenInFlight) if (this.#inFlightChanges.get(key) === change) this.#inFlightChanges.delete(key);
-        this.lastWrite = { bytes, records: this.#records.size, inFlight: this.#inFlight.size, conflicts };
-        logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
-        return this.lastWrite;
+        if (!this.#base) await this.#load();
+        const base = this.#base!;
+        const chunk = this.#nextChunk(base.seq + 1);
+        const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
+        if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
+        await this.#append(chunk, info);
       } catch (error) {
-        // 409: created or updated by someone else since we read it (AlreadyExists on create, Conflict on update).
-        if (kubeStatus(error) !== 409) throw new AcknowledgedStateWriteError(`writing ConfigMap ${namespace}/${name} failed: ${kubeErrorMessage(error)}`);
-        conflicts += 1;
-        if (conflicts > MAX_CONFLICT_RETRIES) throw new AcknowledgedStateWriteError(`writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`);
-        logger.info({ configMap: `${namespace}/${name}`, conflicts }, "acknowledged state changed under us; reading it again and merging");
-        await this.load();
+        if (!(error instanceof StateConflictError)) throw error;
+        info.conflicts += 1;
+        if (info.conflicts > MAX_CONFLICT_RETRIES)
+          throw new AcknowledgedStateWriteError(
+            `writing ConfigMap ${namespace}/${name}: still conflicting after ${MAX_CONFLICT_RETRIES} re-reads`,
+          );
+        logger.info(
+          { configMap: `${namespace}/${name}`, conflicts: info.conflicts, err: error.message },
+          "acknowledged state changed under us; reading it again and merging",
+        );
+        await this.#load();
+      }
+    }
+    const shards = this.#base!.shards.filter((s) => s.ref?.slot);
+    const bytes = this.#headBytes(this.#base!) + shards.reduce((n, s) => n + s.ref!.bytes, 0);
+    this.lastWrite = { bytes, records: this.#records.size, inFlight: this.#inFlight.size, shards: shards.length, ...info };
+    logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
+    return this.lastWrite;
+  }
+
+  /** The unwritten changes of as many keys as fit one segment (a key's record and in-flight changes go together). */
+  #nextChunk(seq: number): { changes: RecordChanges; part: EncodedPart } {
+    const keys = [...new Set([...this.#changes.records.keys(), ...this.#changes.inFlight.keys()])];
+    const limit = Math.max(this.#limits.headMaxBytes / 2, 64 * 1024);
+    // First guess: a changed key takes about 40 bytes (its 32-byte digest, its share of the gzip text).
+    for (let count = Math.min(keys.length, Math.ceil(limit / 40)); ; count = Math.ceil(count / 2)) {
+      const changes = emptyChanges();
+      for (const key of keys.slice(0, count)) {
+        if (this.#changes.records.has(key)) changes.records.set(key, this.#changes.records.get(key)!);
+        if (this.#changes.inFlight.has(key)) changes.inFlight.set(key, this.#changes.inFlight.get(key)!);
+      }
+      const part = encodePart(segmentPrefix(seq), changes);
+      if (part.bytes <= limit || count === 1) return { changes, part };
+    }
+  }
+
+  /** Appends one segment to the head's journal (a merge patch with only the segment and the counters). */
+  async #append(chunk: { changes: RecordChanges; part: EncodedPart }, info: { written: number; calls: number }): Promise<void> {
+    const base = this.#base!;
+    const seq = base.seq + 1;
+    const data = {
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      journal: String(seq),
+      ...this.#written(),
+    };
+    this.#fence();
+    const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData: chunk.part.binaryData });
+    this.#step("state-write");
+    base.version = await pending;
+    info.written += payloadBytes({ data, binaryData: chunk.part.binaryData });
+    info.calls += 1;
+    base.seq = seq;
+    base.data = { ...base.data, ...data };
+    base.journalBytes += chunk.part.bytes;
+    for (const kind of ["records", "inFlight"] as const) {
+      for (const [key, record] of chunk.changes[kind]) {
+        base.journal[kind].set(key, record);
+        // Forget only what this write carried: a change made while it was in flight is still to write.
+        if (this.#changes[kind].get(key) === record) this.#changes[kind].delete(key);
       }
     }
   }
 
-  #configMap(encoded: EncodedAcknowledgedState, inFlight: EncodedAcknowledgedState): V1ConfigMap {
-    const { namespace, name, org, cluster, apiUrl, writer } = this.#options;
-    const metadata: V1ConfigMap["metadata"] = {
-      name,
-      namespace,
-      labels: { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" },
+  /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
+  async #compact(info: { written: number; calls: number; compactions: number }): Promise<void> {
+    const base = this.#base!;
+    const planned = planCompaction(
+      { partitions: base.shards.length, shards: base.shards, journal: base.journal, rewrite: base.rewrite },
+      this.#limits,
+    );
+    for (const shard of planned) {
+      if (!shard.write) continue;
+      const { slot, part } = shard.write;
+      const version = await this.#writeSlot(shard.index, slot, part, shard.ref.versions[slot], info);
+      shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
+      this.#step("shard-written");
+    }
+    this.#step("before-head-switch");
+    const refs = planned.map((p) => p.ref);
+    const { name, org, cluster, apiUrl } = this.#options;
+    const data = {
+      format: STATE_LAYOUT,
+      org,
+      cluster,
+      "api-url": apiUrl,
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      partitions: String(refs.length),
+      shards: formatShardTable(refs),
+      journal: String(base.seq),
+      ...this.#written(),
     };
-    if (this.#resourceVersion !== undefined) metadata.resourceVersion = this.#resourceVersion;
-    return {
-      apiVersion: "v1",
-      kind: "ConfigMap",
-      metadata,
-      data: {
-        format: ACKNOWLEDGED_STATE_FORMAT,
-        org,
-        cluster,
-        [API_URL_KEY]: apiUrl,
-        records: String(encoded.records),
-        "in-flight": String(inFlight.records),
-        "written-by": writer,
-        "written-at": new Date().toISOString(),
-      },
-      binaryData: {
-        [TEXT_KEY]: encoded.text.toString("base64"),
-        [DIGESTS_KEY]: encoded.digests.toString("base64"),
-        [IN_FLIGHT_TEXT_KEY]: inFlight.text.toString("base64"),
-        [IN_FLIGHT_DIGESTS_KEY]: inFlight.digests.toString("base64"),
-      },
+    this.#fence();
+    const pending = this.#maps.put(name, base.version, { data, binaryData: {} });
+    this.#step("state-write");
+    this.#step("head-switch");
+    const version = await pending;
+    info.written += payloadBytes({ data });
+    info.calls += 1;
+    info.compactions += 1;
+    this.#base = {
+      version,
+      rewrite: false,
+      shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
+      journal: emptyChanges(),
+      seq: base.seq,
+      data,
+      journalBytes: 0,
     };
+  }
+
+  /**
+   * Writes a shard's spare slot, conditional on the version the head recorded for it. A conflict means a compaction
+   * that died before its head update wrote the slot (or a writer whose head update can no longer succeed): the slot
+   * is overwritten only while the head is still the one this compaction started from.
+   */
+  async #writeSlot(
+    index: number,
+    slot: Slot,
+    part: EncodedPart,
+    known: string | null,
+    info: { written: number; calls: number },
+  ): Promise<string> {
+    const { name } = this.#options;
+    const target = slotName(name, index, slot);
+    const payload: ConfigMapPayload = {
+      data: { format: STATE_LAYOUT, head: name, shard: String(index), slot, checksum: part.checksum, ...this.#written() },
+      binaryData: part.binaryData,
+    };
+    let version = known;
+    for (let attempt = 0; ; attempt++) {
+      this.#fence();
+      try {
+        const written = await this.#maps.put(target, version, payload);
+        info.written += payloadBytes(payload);
+        info.calls += 1;
+        return written;
+      } catch (error) {
+        if (!(error instanceof StateConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+        const head = await this.#maps.read(name);
+        if ((head?.metadata?.resourceVersion ?? null) !== this.#base!.version)
+          throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
+        version = (await this.#maps.read(target))?.metadata?.resourceVersion ?? null;
+      }
+    }
+  }
+
+  #written(): { "written-by": string; "written-at": string } {
+    return { "written-by": this.#options.writer, "written-at": new Date().toISOString() };
+  }
+
+  #headBytes(base: CommittedState): number {
+    return payloadBytes({ data: base.data }) + base.journalBytes;
+  }
+
+  #shardCount(): number {
+    return this.#base?.shards.filter((s) => s.ref?.slot).length ?? 0;
+  }
+
+  #fence(): void {
+    if (this.#options.mayWrite && !this.#options.mayWrite()) throw new StateWriteFencedError(this.unwritten);
+  }
+
+  #step(step: StateWriteStep): void {
+    this.#options.onWriteStep?.(step);
   }
 }

@@ -7,7 +7,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { pino, type Logger } from "pino";
 import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
 import { BatchSender, type ClusterRecordsApi } from "./batch-sender.js";
-import { systemClock, type Clock } from "./clock.js";
+import { electionClockOf, systemClock, type Clock } from "./clock.js";
 import type { ControllerConfig } from "./config.js";
 import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import type { DesiredState, NameConflict } from "./desired-state.js";
@@ -24,6 +24,7 @@ import { readiness } from "./readiness.js";
 import { controllerApi } from "./service-client.js";
 import { SendGate } from "./send-gate.js";
 import { StatePersistence } from "./state-persistence.js";
+import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "./write-budget.js";
 
@@ -135,6 +136,7 @@ export class Controller {
               renewDeadlineMs: config.renewDeadlineMs,
               retryPeriodMs: config.retryPeriodMs,
               logger,
+              clock: electionClockOf(clock),
               ...callbacks,
             })
         : undefined,
@@ -155,7 +157,9 @@ export class Controller {
             requestTimeoutMs: config.requestTimeoutMs,
             logger,
             mayWrite: mayPost,
-            onWriteStarted: () => crash?.reached("state-write"),
+            onWriteStep: (step) => crash?.reached(step),
+            maxShards: config.stateMaxShards,
+            limits: testStateLimits(process.env),
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.

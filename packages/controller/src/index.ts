@@ -29,16 +29,29 @@ export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";
 export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";
-export { encodeAcknowledgedState, decodeAcknowledgedState, AcknowledgedStateFormatError, ACKNOWLEDGED_STATE_FORMAT, type EncodedAcknowledgedState } from "./acknowledged-state-encoding.js";
+export {
+  encodeAcknowledgedState,
+  decodeAcknowledgedState,
+  decodeRecordSet,
+  AcknowledgedStateFormatError,
+  ACKNOWLEDGED_STATE_FORMAT,
+  type DecodedRecordSet,
+  type EncodedAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
 export {
   ConfigMapAcknowledgedStore,
-  AcknowledgedStateTooLargeError,
-  AcknowledgedStateWriteError,
   CONFIGMAP_MAX_BYTES,
+  DEFAULT_STATE_LIMITS,
   type ConfigMapStoreOptions,
   type StateWriteInfo,
+  type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
-export { LeaseElection, type LeaseElectionOptions, type LeaseElectionStatus } from "./lease-election.js";
+export { AcknowledgedStateReadError, AcknowledgedStateWriteError, StateWriteFencedError } from "./state-configmaps.js";
+export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
+export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef, type StateLimits } from "./state-shards.js";
+export { LeaseElection, type LeaseElectionOptions } from "./lease-election.js";
+export { LeaderElector, systemElectionClock, type ElectionClock, type LeaderElectorOptions, type LeaseElectionStatus, type StoppedLeadingReason } from "./leader-elector.js";
+export { KubeLeaseLock, LeaseLockError, type KubeLeaseLockOptions, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
 export { leaseTimingProblems } from "./lease-timing.js";
 export { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
 export { createServiceClient, controllerAuth, tokenSourceAuth, leaderFence, tokenKindProbe, CLASSIC_TOKEN_REFUSED, type ServiceClientOptions } from "./service-client.js";

@@ -1,10 +1,21 @@
 // Per-call options for client-node's generated APIs. client-node puts no timeout on a request, and a Lease renewal
 // or a state write that hangs must give up in time: an abort signal set by a request middleware does it.
-import { ApiException, Observable, type ConfigurationOptions, type ObservableMiddleware, type RequestContext, type ResponseContext } from "@kubernetes/client-node";
+import {
+  ApiException,
+  Observable,
+  type ConfigurationOptions,
+  type ObservableMiddleware,
+  type RequestContext,
+  type ResponseContext,
+} from "@kubernetes/client-node";
 
-/** Call options that abort the request after `timeoutMs` (or when `signal` aborts). */
-export function callOptions(timeoutMs: number, signal?: AbortSignal): ConfigurationOptions {
-  const abort = signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) : AbortSignal.timeout(timeoutMs);
+/**
+ * Call options that abort the request after `timeoutMs` and when `signal` aborts (a caller on an injected clock
+ * passes only its own signal).
+ */
+export function callOptions(timeoutMs: number | undefined, signal?: AbortSignal): ConfigurationOptions {
+  const signals = [...(timeoutMs === undefined ? [] : [AbortSignal.timeout(timeoutMs)]), ...(signal ? [signal] : [])];
+  const abort = signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   // The object-parameter APIs take observable middleware (client-node's own Observable stub).
   const middleware: ObservableMiddleware = {
     pre: (context: RequestContext) => {

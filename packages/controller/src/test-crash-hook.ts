@@ -8,10 +8,14 @@
 // - before-send:  the write-ahead state is written, no call made yet;
 // - in-flight:    150 ms after the call was issued (with an emulator latency fault, the service holds the request);
 // - after-answer: the service answered, the state with the answer is not written yet;
-// - state-write:  the state write's request is issued, its answer not received.
+// - state-write:  the state write's request is issued, its answer not received;
+// and inside a compaction of the sharded state (the journal folded into shard ConfigMaps, then the head switched):
+// - shard-written:      a first shard slot is written, the compaction has more to write;
+// - before-head-switch: every changed shard slot is written, the head not yet switched to them;
+// - head-switch:        the head switch's request is issued, its answer not received.
 
 /** The points of a flush the hook can kill at. */
-export const CRASH_POINTS = ["before-send", "in-flight", "after-answer", "state-write"] as const;
+export const CRASH_POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shard-written", "before-head-switch", "head-switch"] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** Delay of the in-flight kill after the call is issued. */
@@ -49,7 +53,7 @@ export class TestCrashHook {
   reached(point: CrashPoint): void {
     if (!this.#armed || point !== this.point) return;
     if (point === "in-flight") setTimeout(this.kill, IN_FLIGHT_DELAY_MS);
-    else if (point === "state-write") setImmediate(this.kill);
+    else if (point === "state-write" || point === "head-switch") setImmediate(this.kill);
     else this.kill();
   }
 }

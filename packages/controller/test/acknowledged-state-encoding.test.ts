@@ -1,49 +1,34 @@
-import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   AcknowledgedStateFormatError,
   CONFIGMAP_MAX_BYTES,
   decodeAcknowledgedState,
+  decodeRecordSet,
   encodeAcknowledgedState,
-  entryFingerprint,
   recordKey,
   type AcknowledgedRecord,
 } from "@shiplog/controller";
-
-const digest = (seed: string) => `sha256:${createHash("sha256").update(seed).digest("hex")}` as const;
-
-function record(group: AcknowledgedRecord["group"], entry: Partial<AcknowledgedRecord["entry"]> & { deployment_name: string }): AcknowledgedRecord {
-  const full = { name: "ghcr.io/acme/web", digest: digest(entry.deployment_name), status: "deployed" as const, ...entry };
-  return { key: recordKey(group, full.deployment_name), group, entry: full };
-}
-
-/** 10,000 records the way a big cluster has them: every container its own image and digest, tags and risks on some. */
-export function bigState(count: number): AcknowledgedRecord[] {
-  const group = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
-  return Array.from({ length: count }, (_, i) => {
-    const workload = `svc-${Math.floor(i / 2)}`;
-    const container = `c${i % 3}`;
-    return record(group, {
-      deployment_name: `team-${i % 30}-${workload}-${container}`,
-      name: `ghcr.io/acme/${workload}-${container}`,
-      digest: digest(String(i)),
-      version: `1.${i % 7}.${i % 11}`,
-      github_repository: ["web", "api", "infra"][i % 3]!,
-      tags: { team: `team-${i % 30}`, tier: "backend" },
-      ...(i % 4 === 0 ? { runtime_risks: ["internet-exposed" as const] } : {}),
-    });
-  });
-}
-
-const byKey = (records: AcknowledgedRecord[]) => new Map(records.map((r) => [r.key, entryFingerprint(r.entry)]));
+import { bigState, byKey, digest, record } from "./state-fixtures.js";
 
 describe("acknowledged state encoding", () => {
   it("round-trips every field exactly, across environments, with tabs, newlines, backslashes and empty strings", () => {
     const records = [
-      record({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, { deployment_name: "shop-web-app", version: "1.25", tags: { team: "shop" }, runtime_risks: ["internet-exposed", "sensitive-data"], github_repository: "web" }),
+      record(
+        { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" },
+        {
+          deployment_name: "shop-web-app",
+          version: "1.25",
+          tags: { team: "shop" },
+          runtime_risks: ["internet-exposed", "sensitive-data"],
+          github_repository: "web",
+        },
+      ),
       record({ logicalEnvironment: "production" }, { deployment_name: "shop-web-app" }),
-      record({ logicalEnvironment: "staging", physicalEnvironment: "" }, { deployment_name: "odd\tname\nwith\\escapes", tags: { "k\t": "v\nw\\" }, version: "" }),
+      record(
+        { logicalEnvironment: "staging", physicalEnvironment: "" },
+        { deployment_name: "odd\tname\nwith\\escapes", tags: { "k\t": "v\nw\\" }, version: "" },
+      ),
       record({ logicalEnvironment: "pre\tprod" }, { deployment_name: "x", name: "docker.io/library/nginx", digest: digest("x") }),
     ];
     const decoded = decodeAcknowledgedState(encodeAcknowledgedState(records));
@@ -56,7 +41,9 @@ describe("acknowledged state encoding", () => {
 
   it("keeps only deployed records (a decommissioned one has nothing left to do)", () => {
     const group = { logicalEnvironment: "production" };
-    const decoded = decodeAcknowledgedState(encodeAcknowledgedState([record(group, { deployment_name: "a" }), record(group, { deployment_name: "b", status: "decommissioned" })]));
+    const decoded = decodeAcknowledgedState(
+      encodeAcknowledgedState([record(group, { deployment_name: "a" }), record(group, { deployment_name: "b", status: "decommissioned" })]),
+    );
     expect(decoded.map((r) => r.entry.deployment_name)).toEqual(["a"]);
   });
 
@@ -77,7 +64,11 @@ describe("acknowledged state encoding", () => {
     const attempts = [
       () => decodeAcknowledgedState({ text: Buffer.from("not gzip"), digests: Buffer.alloc(0) }),
       () => decodeAcknowledgedState({ text: gzipSync("shiplog-acknowledged v9\n"), digests: Buffer.alloc(0) }),
-      () => decodeAcknowledgedState({ text: gzipSync("shiplog-acknowledged v1\nrecords 1\nenvironments 1\nproduction\t\ncolumn group\n0\n"), digests: Buffer.alloc(32) }),
+      () =>
+        decodeAcknowledgedState({
+          text: gzipSync("shiplog-acknowledged v1\nrecords 1\nenvironments 1\nproduction\t\ncolumn group\n0\n"),
+          digests: Buffer.alloc(32),
+        }),
       () => decodeAcknowledgedState({ text: good.text, digests: Buffer.alloc(31) }),
     ];
     for (const attempt of attempts) {
@@ -101,6 +92,48 @@ describe("acknowledged state encoding", () => {
     const decoded = decodeAcknowledgedState(v2);
     const digests = Buffer.concat(decoded.map((r) => Buffer.from(r.entry.digest.slice(7), "hex")));
     expect(byKey(decodeAcknowledgedState({ text: gzipSync(v1Lines.join("\n")), digests }))).toEqual(byKey(records));
+  });
+
+  it("reads state written in format v2 (no removals), which the single state ConfigMap used", () => {
+    const records = bigState(50);
+    const lines = gunzipSync(encodeAcknowledgedState(records).text).toString("utf8").split("\n");
+    expect(lines[0]).toBe("shiplog-acknowledged v3");
+    lines[0] = "shiplog-acknowledged v2";
+    expect(byKey(decodeAcknowledgedState({ text: gzipSync(lines.join("\n")), digests: encodeAcknowledgedState(records).digests }))).toEqual(
+      byKey(records),
+    );
+  });
+
+  it("v3 carries removals (a journal segment's deleted keys) beside records; a removal takes no digest", () => {
+    const kept = [record({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, { deployment_name: "web" })];
+    const removed = [
+      recordKey({ logicalEnvironment: "production", physicalEnvironment: "eu-west-1" }, "gone"),
+      recordKey({ logicalEnvironment: "staging" }, "odd\tname"),
+    ];
+    const encoded = encodeAcknowledgedState(kept, removed);
+    expect(encoded.records).toBe(1);
+    expect(encoded.digests.length).toBe(32);
+    const decoded = decodeRecordSet(encoded);
+    expect(byKey(decoded.records)).toEqual(byKey(kept));
+    expect(decoded.removed.sort()).toEqual([...removed].sort());
+    expect(decoded.checksum).toBe(encoded.checksum);
+    // Where only records may be, removals are refused.
+    expect(() => decodeAcknowledgedState(encoded)).toThrow(AcknowledgedStateFormatError);
+  });
+
+  it("is canonical: the same records in any order, with tags in any key order, give the same bytes and checksum", () => {
+    const records = bigState(2_000);
+    const shuffled = [...records]
+      .reverse()
+      .map((r) => ({ ...r, entry: { ...r.entry, tags: Object.fromEntries(Object.entries(r.entry.tags ?? {}).reverse()) } }));
+    const a = encodeAcknowledgedState(records);
+    const b = encodeAcknowledgedState(shuffled);
+    expect(b.checksum).toBe(a.checksum);
+    expect(b.text.equals(a.text)).toBe(true);
+    expect(b.digests.equals(a.digests)).toBe(true);
+    // The checksum is over the uncompressed form: another compression of the same text keeps it.
+    expect(decodeRecordSet({ text: gzipSync(gunzipSync(a.text), { level: 1 }), digests: a.digests }).checksum).toBe(a.checksum);
+    expect(encodeAcknowledgedState(records.slice(1)).checksum).not.toBe(a.checksum);
   });
 
   it("records sharing images share one digest (dictionary): 30,000 records, 1,000 distinct digests", () => {

@@ -62,6 +62,22 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("state shards: 16 by default, 1 to 64; the state ConfigMap's name leaves room for its shards' names", () => {
+    expect(loadConfig([], ENV).stateMaxShards).toBe(16);
+    expect(loadConfig(["--state-max-shards", "64"], ENV).stateMaxShards).toBe(64);
+    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_STATE_MAX_SHARDS: "0" }))).toEqual([
+      { field: "--state-max-shards / SHIPLOG_STATE_MAX_SHARDS", rule: "integer 1..64", message: 'must be an integer from 1 to 64 (got "0")' },
+    ]);
+    expect(loadConfig([], { ...ENV, SHIPLOG_STATE_CONFIGMAP: "s".repeat(242) }).stateConfigMap).toHaveLength(242);
+    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_STATE_CONFIGMAP: "s".repeat(243) }))).toEqual([
+      {
+        field: "--state-configmap / SHIPLOG_STATE_CONFIGMAP",
+        rule: "at most 242 characters",
+        message: "must be at most 242 characters: its shard ConfigMaps are named <name>-shard-<i>-a and -b",
+      },
+    ]);
+  });
+
   it("lets flags win over the environment and parses lists, durations and booleans", () => {
     const config = loadConfig(
       ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-max-wait", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],

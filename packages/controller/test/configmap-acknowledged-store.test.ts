@@ -1,88 +1,48 @@
-// The ConfigMap store against the fake cluster's ConfigMap API (409 on create-when-exists and stale resourceVersion).
-import { createHash } from "node:crypto";
-import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { AcknowledgedStateTooLargeError, ConfigMapAcknowledgedStore, entryFingerprint, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
-import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The ConfigMap store against the fake cluster's ConfigMap API (409 on create-when-exists and on a stale
+// resourceVersion, merge patches): the head and its journal, conflicts, state of another cluster, fencing, the
+// write-ahead set, migration from the single-ConfigMap format. Compactions and shards: state-compaction.test.ts.
+import { CoreV1Api } from "@kubernetes/client-node";
+import { encodeAcknowledgedState, recordKey } from "@shiplog/controller";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { GROUP, bigState, byKey } from "./state-fixtures.js";
+import { NAMESPACE, acked, useStateStores } from "./state-store-fixture.js";
 
-const NAMESPACE = "shiplog";
-const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
-let cluster: FakeCluster;
-let kubeConfig: KubeConfig;
-let counter = 0;
-
-beforeAll(async () => {
-  cluster = await startFakeCluster({ nodes: ["node-1"] });
-  await cluster.script.ensureNamespace(NAMESPACE);
-  kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(cluster.kubeconfig);
-});
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-function store(name: string, options: { cluster?: string; apiUrl?: string; mayWrite?: () => boolean } = {}): ConfigMapAcknowledgedStore {
-  return new ConfigMapAcknowledgedStore({
-    kubeConfig,
-    namespace: NAMESPACE,
-    name,
-    org: "acme",
-    cluster: options.cluster ?? "prod",
-    apiUrl: options.apiUrl ?? "https://api.github.com",
-    writer: "pod-a",
-    requestTimeoutMs: 2000,
-    logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }),
-    ...(options.mayWrite ? { mayWrite: options.mayWrite } : {}),
-  });
-}
-
-function acked(deploymentName: string, seed = deploymentName, status: "deployed" | "decommissioned" = "deployed"): AcknowledgedRecord {
-  return {
-    key: recordKey(GROUP, deploymentName),
-    group: GROUP,
-    entry: {
-      name: `ghcr.io/acme/${deploymentName}`,
-      digest: `sha256:${createHash("sha256").update(seed).digest("hex")}`,
-      version: "1.0",
-      status,
-      deployment_name: deploymentName,
-      github_repository: "web",
-      tags: { team: "shop" },
-    },
-  };
-}
-
-const configMap = (name: string) => cluster.store.get("configmaps", NAMESPACE, name) as { metadata: { resourceVersion: string }; data: Record<string, string>; binaryData: Record<string, string> } | undefined;
-const prints = (s: ConfigMapAcknowledgedStore) => new Map([...s.all()].map(([k, r]) => [k, entryFingerprint(r.entry)]));
-const nextName = () => `state-${++counter}`;
+const { fake, store, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("state");
+const kubeConfig = fake.kubeConfig;
 
 describe("ConfigMapAcknowledgedStore", () => {
-  it("starts empty without a ConfigMap, creates it on the first write, and a new store reads the same records back", async () => {
+  it("starts empty without a ConfigMap, creates the head on the first write, and a new store reads the same records back", async () => {
     const name = nextName();
-    const a = store(name);
-    await a.load();
+    const a = await reread(name);
     expect(a.all().size).toBe(0);
     await a.persist();
     expect(configMap(name)).toBeUndefined();
 
     a.acknowledge([acked("shop-web-app"), acked("shop-api-app"), acked("shop-db-app")]);
-    await a.persist();
-    const written = configMap(name)!;
-    expect(written.data).toMatchObject({ format: "shiplog-acknowledged v2", org: "acme", cluster: "prod", "api-url": "https://api.github.com", records: "3", "in-flight": "0", "written-by": "pod-a" });
-    expect(Object.keys(written.binaryData).sort()).toEqual(["digests", "in-flight-digests", "in-flight.gz", "records.gz"]);
-    expect(Buffer.from(written.binaryData.digests!, "base64").length).toBe(3 * 32);
+    const info = await a.write();
+    const head = configMap(name)!;
+    expect(head.data).toMatchObject({
+      format: "shiplog-state v3",
+      org: "acme",
+      cluster: "prod",
+      "api-url": "https://api.github.com",
+      records: "3",
+      "in-flight": "0",
+      "written-by": "pod-a",
+      partitions: "1",
+    });
+    // A small state lives in the head's journal: no shard ConfigMap yet.
+    expect(Object.keys(head.binaryData!).sort()).toEqual(["journal-000001.digests", "journal-000001.records.gz"]);
+    expect(shardTable(name)).toMatchObject([{ slot: null, records: 0 }]);
+    expect(stateMaps(name)).toHaveLength(1);
+    expect(info).toMatchObject({ records: 3, shards: 0, compactions: 1, calls: 2 });
 
-    const b = store(name);
-    await b.load();
-    expect(prints(b)).toEqual(prints(a));
-
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey(a.all().values()));
     // A decommission, once acknowledged, is forgotten: nothing more to do for that record.
     a.acknowledge([acked("shop-db-app", "shop-db-app", "decommissioned")]);
     await a.persist();
-    const c = store(name);
-    await c.load();
-    expect([...c.all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
+    expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
   });
 
   it("writes with the resourceVersion it read: a stale writer gets 409, reads again, merges its changes and retries", async () => {
@@ -90,81 +50,62 @@ describe("ConfigMapAcknowledgedStore", () => {
     const seed = store(name);
     seed.acknowledge([acked("base")]);
     await seed.persist();
-
-    const a = store(name);
-    const b = store(name);
-    await Promise.all([a.load(), b.load()]);
+    const a = await reread(name);
+    const b = await reread(name);
     a.acknowledge([acked("from-a")]);
     await a.write();
     b.acknowledge([acked("from-b"), acked("base", "base-v2")]);
-    const info = await b.write();
-    expect(info?.conflicts).toBe(1);
-    // a writes again from its now stale resourceVersion: its own change is kept, b's are not lost.
+    expect((await b.write())?.conflicts).toBe(1);
     a.acknowledge([acked("from-a", "from-a-v2")]);
     expect((await a.write())?.conflicts).toBe(1);
-
-    const reader = store(name);
-    await reader.load();
-    expect(prints(reader)).toEqual(new Map([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")].map((r) => [r.key, entryFingerprint(r.entry)])));
+    expect(byKey((await reread(name)).all().values())).toEqual(
+      byKey([acked("base", "base-v2"), acked("from-a", "from-a-v2"), acked("from-b")]),
+    );
   });
 
   it("a create racing another create (409 AlreadyExists) reads the winner's state and merges", async () => {
     const name = nextName();
-    const a = store(name);
-    const b = store(name);
-    await Promise.all([a.load(), b.load()]);
+    const a = await reread(name);
+    const b = await reread(name);
     a.acknowledge([acked("one")]);
     b.acknowledge([acked("two")]);
     await a.write();
     expect((await b.write())?.conflicts).toBe(1);
-    const reader = store(name);
-    await reader.load();
-    expect([...reader.all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["one", "two"]);
+    expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["one", "two"]);
   });
 
-  it("ignores state written for another cluster or service (API URL), unreadable state, and writes over it", async () => {
+  it("ignores state written for another cluster or service, or unreadable, and writes over it", async () => {
     const name = nextName();
     const other = store(name, { cluster: "other" });
     other.acknowledge([acked("theirs")]);
     await other.persist();
-    const mine = store(name);
-    await mine.load();
+    const mine = await reread(name);
     expect(mine.all().size).toBe(0);
     mine.acknowledge([acked("mine")]);
     await mine.persist();
     expect(configMap(name)!.data.cluster).toBe("prod");
+    expect((await reread(name, { apiUrl: "https://service.example.test/api/v3" })).all().size).toBe(0);
 
-    // The same organization and cluster on another service (a dry run against a test service, a migration).
-    const elsewhere = store(name, { apiUrl: "https://service.example.test/api/v3" });
-    await elsewhere.load();
-    expect(elsewhere.all().size).toBe(0);
-    // State without the service's URL (written before it was recorded) cannot be vouched for either.
-    const api0 = kubeConfig.makeApiClient(CoreV1Api);
-    const written = await api0.readNamespacedConfigMap({ name, namespace: NAMESPACE });
-    const { "api-url": _dropped, ...withoutUrl } = written.data ?? {};
-    await api0.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...written, data: withoutUrl } });
-    const unlabelled = store(name);
-    await unlabelled.load();
-    expect(unlabelled.all().size).toBe(0);
-    mine.acknowledge([acked("mine-again")]);
-    await mine.persist();
-
-    // Corrupt the records: the next load starts empty instead of failing the controller.
+    // A journal segment that is not gzip: the next load starts empty instead of failing the controller.
     const api = kubeConfig.makeApiClient(CoreV1Api);
     const current = await api.readNamespacedConfigMap({ name, namespace: NAMESPACE });
-    await api.replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body: { ...current, binaryData: { ...current.binaryData, "records.gz": Buffer.from("garbage").toString("base64") } } });
-    const again = store(name);
-    await again.load();
-    expect(again.all().size).toBe(0);
+    const segment = Object.keys(current.binaryData ?? {}).find((k) => k.endsWith("records.gz"))!;
+    await api.replaceNamespacedConfigMap({
+      name,
+      namespace: NAMESPACE,
+      body: { ...current, binaryData: { ...current.binaryData, [segment]: Buffer.from("garbage").toString("base64") } },
+    });
+    expect((await reread(name)).all().size).toBe(0);
   });
 
-  it("does not write while fenced off (not the leader), and writes what it kept once allowed", async () => {
+  it("does not write while fenced off (not the leader), says so, and writes what it kept once allowed", async () => {
     const name = nextName();
     let leader = false;
-    const s = store(name, { mayWrite: () => leader });
-    await s.load();
-    s.acknowledge([acked("web")]);
+    const s = await reread(name, { mayWrite: () => leader });
     expect(await s.write()).toBeUndefined();
+    s.acknowledge([acked("web")]);
+    // A skipped write is not a durable one: persist() rejects, so no caller acts on an intent not on disk.
+    await expect(s.persist()).rejects.toMatchObject({ code: "acknowledged_state_not_leader", unwritten: 1 });
     expect(configMap(name)).toBeUndefined();
     expect(s.unwritten).toBe(1);
     leader = true;
@@ -172,42 +113,82 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect(s.unwritten).toBe(0);
   });
 
-  it("refuses state over the 1 MiB ConfigMap limit with a stable code, before sending it", async () => {
+  it("write-ahead: intents are journalled beside the acknowledged records, read back, and settled by an answer", async () => {
     const name = nextName();
-    const s = store(name);
-    await s.load();
-    s.acknowledge(Array.from({ length: 32_000 }, (_, i) => acked(`team-${i % 30}-svc-${i}-app`, String(i))));
-    const error = await s.write().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AcknowledgedStateTooLargeError);
-    expect((error as AcknowledgedStateTooLargeError).code).toBe("acknowledged_state_too_large");
-    expect((error as AcknowledgedStateTooLargeError).bytes).toBeGreaterThan(1024 * 1024);
-    expect(configMap(name)).toBeUndefined();
-  });
-
-  it("write-ahead: intents are written beside the acknowledged records, read back, and settled by an answer", async () => {
-    const name = "state-intents";
-    const a = store(name);
-    await a.load();
+    const a = await reread(name);
     a.acknowledge([acked("shop-web-app")]);
-    // About to send: a new record and a new digest for an acknowledged one.
     a.intend([acked("shop-api-app"), acked("shop-web-app", "web-2")]);
     await a.persist();
     expect(configMap(name)!.data["in-flight"]).toBe("2");
-
-    // A crash now: the next leader knows both may exist at the service.
-    const b = store(name);
-    await b.load();
+    const b = await reread(name);
     expect([...b.inFlight().keys()].sort()).toEqual([recordKey(GROUP, "shop-api-app"), recordKey(GROUP, "shop-web-app")]);
     expect(b.inFlight().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("x", "web-2").entry.digest);
     expect(b.all().get(recordKey(GROUP, "shop-web-app"))!.entry.digest).toBe(acked("shop-web-app").entry.digest);
-
-    // The answers: one accepted, the other decommissioned (its workload went away meanwhile).
     b.acknowledge([acked("shop-web-app", "web-2"), acked("shop-api-app", "shop-api-app", "decommissioned")]);
     await b.persist();
-    const c = store(name);
-    await c.load();
+    const c = await reread(name);
     expect(c.inFlight().size).toBe(0);
     expect([...c.all().keys()]).toEqual([recordKey(GROUP, "shop-web-app")]);
     expect(configMap(name)!.data["in-flight"]).toBe("0");
+  });
+
+  it("reads a single-ConfigMap state (v2 and v1) and rewrites it in the sharded layout at the next write", async () => {
+    const records = bigState(300);
+    const intents = bigState(5, "intent");
+    const v2 = encodeAcknowledgedState(records);
+    const asV = (text: Buffer, header: string) =>
+      gzipSync(
+        gunzipSync(text)
+          .toString("utf8")
+          .replace(/^shiplog-acknowledged v3/, header),
+      );
+    const flight = encodeAcknowledgedState(intents);
+    const api = kubeConfig.makeApiClient(CoreV1Api);
+    for (const version of ["v2", "v1"] as const) {
+      const name = nextName();
+      const lines = gunzipSync(v2.text).toString("utf8").split("\n");
+      // v1: no digest dictionary, one digest per record in record order.
+      const v1Text = gzipSync(
+        [...lines.slice(0, lines.indexOf("column digest_ref")), ""]
+          .join("\n")
+          .replace(/^shiplog-acknowledged v3/, "shiplog-acknowledged v1"),
+      );
+      const v1Digests = Buffer.concat(
+        [...records]
+          .sort((x, y) => (x.entry.deployment_name < y.entry.deployment_name ? -1 : 1))
+          .map((r) => Buffer.from(r.entry.digest.slice(7), "hex")),
+      );
+      const binaryData: Record<string, string> =
+        version === "v2"
+          ? {
+              "records.gz": asV(v2.text, "shiplog-acknowledged v2").toString("base64"),
+              digests: v2.digests.toString("base64"),
+              "in-flight.gz": asV(flight.text, "shiplog-acknowledged v2").toString("base64"),
+              "in-flight-digests": flight.digests.toString("base64"),
+            }
+          : { "records.gz": v1Text.toString("base64"), digests: v1Digests.toString("base64") };
+      const data = {
+        format: `shiplog-acknowledged ${version}`,
+        org: "acme",
+        cluster: "prod",
+        "api-url": "https://api.github.com",
+        records: "300",
+      };
+      await api.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name }, data, binaryData } });
+
+      const s = await reread(name, { limits: { shardMaxBytes: 8_000 } });
+      expect(byKey(s.all().values())).toEqual(byKey(records));
+      expect(byKey(s.inFlight().values())).toEqual(byKey(version === "v2" ? intents : []));
+      s.acknowledge([acked("after-migration")]);
+      const info = await s.write();
+      expect(info).toMatchObject({ compactions: 1, records: 301 });
+      expect(info!.shards).toBeGreaterThan(1);
+      const head = configMap(name)!;
+      expect(head.data.format).toBe("shiplog-state v3");
+      expect(Object.keys(head.binaryData ?? {}).filter((k) => !k.startsWith("journal-"))).toEqual([]);
+      const again = await reread(name);
+      expect(byKey(again.all().values())).toEqual(byKey([...records, acked("after-migration")]));
+      expect(byKey(again.inFlight().values())).toEqual(byKey(version === "v2" ? intents : []));
+    }
   });
 });

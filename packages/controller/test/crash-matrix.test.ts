@@ -6,7 +6,11 @@
 //
 // The points are hit exactly by the controller's test-only hook (SHIPLOG_TEST_CRASH_AT, test-crash-hook.ts), which
 // arms in the flush sending `shop-gone-app` and kills the process at the point; "in-flight" adds an emulator latency
-// fault so the service holds the request when the process dies (and applies it afterwards).
+// fault so the service holds the request when the process dies (and applies it afterwards). The last three points
+// are inside a compaction of the sharded state: every process of those cells runs with tiny state limits
+// (SHIPLOG_TEST_STATE_LIMITS), so each write folds the journal into several shard ConfigMaps before appending, and
+// the answer write's compaction is where the process dies: after a first shard slot is written, with every slot
+// written but the head not switched, and with the head switch issued.
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,8 +20,12 @@ import { REPO, deployedRecords, eventually, expectedRecords } from "./scenario-h
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const STATE = "shiplog-controller-state";
 const LEASE = "shiplog-controller";
-const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "2s", SHIPLOG_RENEW_DEADLINE: "1200ms", SHIPLOG_RETRY_PERIOD: "300ms" };
-const POINTS = ["before-send", "in-flight", "after-answer", "state-write"] as const;
+// Durations a loaded machine keeps: a leader that cannot renew for the renew deadline stops (no cell wants that).
+const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "6s", SHIPLOG_RENEW_DEADLINE: "4s", SHIPLOG_RETRY_PERIOD: "1s" };
+const POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shard-written", "before-head-switch", "head-switch"] as const;
+const COMPACTION_POINTS: readonly string[] = ["shard-written", "before-head-switch", "head-switch"];
+/** Compact before every append (head 0) into shards of a record or two (400 bytes): several slots per compaction. */
+const TINY_STATE = { SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400" };
 const MODES = ["restart", "takeover"] as const;
 const CHANGES = ["deleted", "scaled to 0", "rolled"] as const;
 const LATENCY_MS = 1500;
@@ -37,6 +45,8 @@ interface CellResult {
   killedByHook: boolean;
   /** `data.in-flight` of the state ConfigMap at the end. */
   inFlight: string | undefined;
+  /** Shard slot ConfigMaps the killed process wrote (compaction cells). */
+  slotsByKilled: number;
 }
 
 const processes: ControllerProcess[] = [];
@@ -54,8 +64,9 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   servers.push(cluster, emulator);
   cluster.script.ensureNamespace("shiplog");
   await cluster.script.createDeployment({ namespace: "shop", name: "base", image: image("base", "1.0"), annotations: REPO });
+  const limits = COMPACTION_POINTS.includes(point) ? TINY_STATE : {};
   const start = (env: Record<string, string>) => {
-    const p = startControllerProcess(cluster, emulator, { SHIPLOG_STATE_CONFIGMAP: STATE, ...env });
+    const p = startControllerProcess(cluster, emulator, { SHIPLOG_STATE_CONFIGMAP: STATE, ...limits, ...env });
     processes.push(p);
     return p;
   };
@@ -72,11 +83,24 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   // The flush that will crash: three new workloads at once.
   const fault = point === "in-flight" ? emulator.faults.add({ kind: "latency", latencyMs: LATENCY_MS, route: CLUSTER_ROUTE }) : undefined;
   await cluster.script.createDeployments(
-    ["gone", "zero", "roll"].map((name) => ({ namespace: "shop", name, containers: [{ name: "app", image: image(name, "1.0") }], annotations: REPO })),
+    ["gone", "zero", "roll"].map((name) => ({
+      namespace: "shop",
+      name,
+      containers: [{ name: "app", image: image(name, "1.0") }],
+      annotations: REPO,
+    })),
   );
   await Promise.race([crashing.exited, new Promise((resolve) => setTimeout(resolve, DEADLINE_MS))]);
   if (process.env.SHIPLOG_CRASH_DEBUG) console.log(crashing.output().slice(-3000));
   const killedByHook = crashing.child.signalCode === "SIGKILL";
+  // Slots the killed compaction wrote: by the killed process, after the last head write it made.
+  const dataOf = (name: string) =>
+    (cluster.store.get("configmaps", "shiplog", name) as { data?: Record<string, string> } | undefined)?.data ?? {};
+  const headWrittenAt = Date.parse(dataOf(STATE)["written-at"] ?? "");
+  const slotsByKilled = cluster.store
+    .list("configmaps", { namespace: "shiplog" })
+    .map((c) => dataOf(c.metadata.name ?? ""))
+    .filter((d) => d.head === STATE && d["written-by"] === "ctl-crash" && Date.parse(d["written-at"] ?? "") > headWrittenAt).length;
   if (fault !== undefined) {
     // The held request is answered (and applied) after the process died; then the fault goes.
     await new Promise((resolve) => setTimeout(resolve, LATENCY_MS + 200));
@@ -93,7 +117,10 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   try {
     await eventually(sameRecords, DEADLINE_MS);
     // Nothing stays uncertain once everything has landed: the write-ahead set is empty again.
-    await eventually(() => expect((cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> }).data?.["in-flight"]).toBe("0"), DEADLINE_MS);
+    await eventually(
+      () => expect((cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> }).data?.["in-flight"]).toBe("0"),
+      DEADLINE_MS,
+    );
   } catch {
     // Counted below and asserted by the caller, with the matrix printed first.
   }
@@ -112,6 +139,7 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
     missing: [...expected].filter(([name]) => !deployed.has(name)).length,
     killedByHook,
     inFlight: (cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data?.["in-flight"],
+    slotsByKilled,
   };
 }
 
@@ -119,17 +147,24 @@ function sorted(map: Map<string, string>): [string, string][] {
   return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
+/** Runs the tasks `size` at a time; every task settles before a failure is reported (none starts processes late). */
 async function pool<T>(tasks: (() => Promise<T>)[], size: number): Promise<T[]> {
   const results: T[] = [];
+  const failures: unknown[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: size }, async () => {
       while (next < tasks.length) {
         const i = next++;
-        results[i] = await tasks[i]!();
+        try {
+          results[i] = await tasks[i]!();
+        } catch (error) {
+          failures.push(error);
+        }
       }
     }),
   );
+  if (failures.length > 0) throw failures[0];
   return results;
 }
 
@@ -137,17 +172,52 @@ describe("crash matrix (controller processes, kill -9)", () => {
   it("every point of a flush × deletions, scale to zero, rollouts while down × restart, takeover: 0 stale, 0 missing", async () => {
     // SHIPLOG_CRASH_CELLS=before-send/restart,… runs only those cells (when investigating one).
     const only = process.env.SHIPLOG_CRASH_CELLS?.split(",");
-    const cells = POINTS.flatMap((point) => MODES.filter((mode) => !only || only.includes(`${point}/${mode}`)).map((mode) => () => runCell(point, mode)));
+    const cells = POINTS.flatMap((point) =>
+      MODES.filter((mode) => !only || only.includes(`${point}/${mode}`)).map((mode) => () => runCell(point, mode)),
+    );
     const results = await pool(cells, PARALLEL);
-    const head = ["point", "then", ...CHANGES.map((c) => `${c}: stale`), "stale", "missing", "killed at point"];
-    const rows = results.map((r) => [r.point, r.mode, ...CHANGES.map((c) => String(r.stale[c])), String(r.staleTotal), String(r.missing), r.killedByHook ? "yes" : "NO"]);
+    const head = [
+      "point",
+      "then",
+      ...CHANGES.map((c) => `${c}: stale`),
+      "stale",
+      "missing",
+      "in flight at end",
+      "killed at point",
+      "slots left by killed",
+    ];
+    const rows = results.map((r) => [
+      r.point,
+      r.mode,
+      ...CHANGES.map((c) => String(r.stale[c])),
+      String(r.staleTotal),
+      String(r.missing),
+      r.inFlight ?? "-",
+      r.killedByHook ? "yes" : "NO",
+      COMPACTION_POINTS.includes(r.point) ? String(r.slotsByKilled) : "-",
+    ]);
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
     const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
-    console.log(["crash matrix (emulator records vs cluster after recovery):", line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n"));
+    console.log(
+      [
+        "crash matrix (emulator records vs cluster after recovery):",
+        line(head),
+        line(widths.map((w) => "-".repeat(w))),
+        ...rows.map(line),
+      ].join("\n"),
+    );
     for (const r of results) {
       expect(r.killedByHook, `${r.point}/${r.mode}: the hook killed the process`).toBe(true);
+      // Killed inside a compaction of several shards: one slot written of several, or all of them.
+      if (r.point === "shard-written") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBe(1);
+      if (r.point === "before-head-switch")
+        expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
       expect(r.inFlight, `${r.point}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
-      expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({ cell: `${r.point}/${r.mode}`, stale: 0, missing: 0 });
+      expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({
+        cell: `${r.point}/${r.mode}`,
+        stale: 0,
+        missing: 0,
+      });
     }
   }, 600_000);
 });

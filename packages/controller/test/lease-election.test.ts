@@ -1,204 +1,289 @@
-// Leader election against the fake cluster's Lease API (409 on a stale resourceVersion, MicroTime validation).
-import { CoordinationV1Api, KubeConfig, V1MicroTime } from "@kubernetes/client-node";
-import { LeaseElection, leaseTimingProblems } from "@shiplog/controller";
-import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
+// The leader-election algorithm (LeaderElector) on virtual time: an in-memory Lease with the API server's conflict
+// rules and a manual clock, so client-go's real durations (15 s, 10 s, 2 s) run without a real wait. Every timer
+// that fires is followed by a check that at most one live candidate leads. The Lease lock itself, and the
+// composition on the fake cluster, are in lease-lock.test.ts; the processes' failover in restart-and-failover.test.ts.
+import { LeaderElector, LeaseLockError, leaseTimingProblems, type StoppedLeadingReason } from "@shiplog/controller";
 import { pino } from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startPausableProxy, type PausableProxy } from "./pausable-proxy.js";
-import { eventually } from "./scenario-harness.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ManualClock, type ClockScope } from "./manual-clock.js";
+import { MemoryLease, type MemoryLeaseLock } from "./memory-lease-lock.js";
 
-const TIMING = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 150 };
-const NAMESPACE = "shiplog";
-const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-
-let cluster: FakeCluster;
-let proxy: PausableProxy;
-const running: LeaseElection[] = [];
-let leaseCounter = 0;
-
-beforeAll(async () => {
-  cluster = await startFakeCluster({ nodes: ["node-1"] });
-  await cluster.script.ensureNamespace(NAMESPACE);
-  proxy = await startPausableProxy(cluster.url);
-});
-afterEach(async () => {
-  proxy.restore();
-  await Promise.all(running.splice(0).map((e) => e.stop()));
-});
-afterAll(async () => {
-  await proxy?.close();
-  await cluster?.stop();
-});
+const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+/** The longest a candidate waits between attempts: the retry period jittered by client-go's factor 1.2. */
+const MAX_RETRY_MS = 1.2 * TIMING.retryPeriodMs;
 
 interface Candidate {
-  election: LeaseElection;
-  events: { event: "started" | "stopped"; reason?: string; at: number }[];
+  identity: string;
+  elector: LeaderElector;
+  lock: MemoryLeaseLock;
+  scope: ClockScope;
+  /** Leadership changes, at monotonic times. */
+  events: { event: "started" | "stopped"; reason?: StoppedLeadingReason; at: number }[];
+  logs: { level: number; msg: string }[];
 }
 
-function candidate(identity: string, name: string, options: { viaProxy?: boolean } = {}): Candidate {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromString(options.viaProxy ? proxy.kubeconfigFor(cluster.kubeconfig, cluster.url) : cluster.kubeconfig);
+let clock: ManualClock;
+let lease: MemoryLease;
+let candidates: Candidate[];
+
+beforeEach(() => {
+  clock = new ManualClock();
+  lease = new MemoryLease();
+  candidates = [];
+  // Safety, checked after every timer: never two live leaders.
+  clock.afterEach = () =>
+    expect(candidates.filter((c) => !c.scope.killed && c.elector.isLeader()).map((c) => c.identity).length).toBeLessThanOrEqual(1);
+});
+
+function candidate(identity: string, random = () => 0.5): Candidate {
+  const scope = clock.scope();
+  const lock = lease.lockFor(identity);
+  const logs: Candidate["logs"] = [];
   const events: Candidate["events"] = [];
-  const election = new LeaseElection({
-    kubeConfig,
-    namespace: NAMESPACE,
-    name,
+  const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line) as Candidate["logs"][number]) });
+  const elector = new LeaderElector({
+    lock,
     identity,
     ...TIMING,
-    logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }),
-    onStartedLeading: () => events.push({ event: "started", at: Date.now() }),
-    onStoppedLeading: (reason) => events.push({ event: "stopped", reason, at: Date.now() }),
+    logger,
+    clock: scope,
+    random,
+    onStartedLeading: () => events.push({ event: "started", at: clock.now() }),
+    onStoppedLeading: (reason) => events.push({ event: "stopped", reason, at: clock.now() }),
   });
-  running.push(election);
-  return { election, events };
+  const c = { identity, elector, lock, scope, events, logs };
+  candidates.push(c);
+  return c;
 }
 
-/** The Lease as stored (times as the wire strings). */
-const lease = (name: string) =>
-  cluster.store.get("leases", NAMESPACE, name) as { spec: { holderIdentity?: string; leaseDurationSeconds?: number; acquireTime?: string; renewTime?: string; leaseTransitions?: number } } | undefined;
-const nextName = () => `shiplog-test-${++leaseCounter}`;
-
-/** Waits until the lease's renewTime has changed `times` times (the leader renewing, observed from outside). */
-async function renewals(name: string, times: number): Promise<void> {
-  let last = lease(name)?.spec.renewTime;
-  let seen = 0;
-  await eventually(() => {
-    const now = lease(name)?.spec.renewTime;
-    if (now !== last) {
-      seen += 1;
-      last = now;
-    }
-    expect(seen).toBeGreaterThanOrEqual(times);
-  });
+/** Starts `a`, lets it take the empty lease, then starts `b` and lets it see `a` hold it. */
+async function leaderAndStandby(): Promise<[Candidate, Candidate]> {
+  const a = candidate("pod-a");
+  a.elector.start();
+  await clock.advance(0);
+  expect(a.elector.isLeader()).toBe(true);
+  const b = candidate("pod-b");
+  b.elector.start();
+  await clock.advance(0);
+  expect(b.elector.status()).toMatchObject({ leading: false, decided: true, holder: "pod-a" });
+  return [a, b];
 }
 
-describe("LeaseElection", () => {
-  it("local durations use the monotonic clock: a wall-clock step neither deposes the leader nor lets a standby take over", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name);
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const b = candidate("pod-b", name);
-    b.election.start();
-    await eventually(() => expect(b.election.status()).toMatchObject({ decided: true, holder: "pod-a" }));
-    // The wall clock jumps an hour ahead (an NTP step, a VM resumed): no renewal is an hour old, no record unchanged.
-    const realNow = Date.now.bind(Date);
-    const jump = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 3_600_000);
-    try {
-      expect(a.election.isLeader()).toBe(true);
-      await renewals(name, 3);
-      expect(a.events.map((e) => e.event)).toEqual(["started"]);
-      expect(b.election.isLeader()).toBe(false);
-      expect(lease(name)!.spec.holderIdentity).toBe("pod-a");
-      // What is written into the Lease stays wall-clock time (MicroTime).
-      expect(Date.parse(lease(name)!.spec.renewTime!)).toBeGreaterThan(realNow() + 3_000_000);
-    } finally {
-      jump.mockRestore();
-    }
-  });
+const started = (c: Candidate) => c.events.find((e) => e.event === "started");
+const stopped = (c: Candidate) => c.events.find((e) => e.event === "stopped");
+/** Wall time of the last write that `who` made to the lease. */
+const lastWriteBy = (who: string) => lease.writes.filter((w) => w.by === who).at(-1)!.record.renewTime!;
 
-  it("the first candidate creates the Lease and leads; the other stands by while it renews; times are MicroTime", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name);
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const b = candidate("pod-b", name);
-    b.election.start();
-    await renewals(name, 4);
+describe("LeaderElector (virtual time)", () => {
+  it("the first candidate creates the lease and leads; the other stands by while the leader renews from its cache", async () => {
+    const acquiredAt = clock.wallNow();
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(60_000);
     expect(b.events).toEqual([]);
-    expect(b.election.isLeader()).toBe(false);
-    expect(b.election.status().holder).toBe("pod-a");
-    const spec = lease(name)!.spec;
-    expect(spec).toMatchObject({ holderIdentity: "pod-a", leaseDurationSeconds: 1, leaseTransitions: 0 });
-    expect(spec.acquireTime).toMatch(MICRO_TIME);
-    expect(spec.renewTime).toMatch(MICRO_TIME);
-    // Renewals keep the acquire time.
-    expect(Date.parse(spec.renewTime!)).toBeGreaterThan(Date.parse(spec.acquireTime!));
+    expect(lease.record).toMatchObject({ holderIdentity: "pod-a", leaseDurationSeconds: 15, leaseTransitions: 0, acquireTime: acquiredAt });
+    expect(lease.record!.renewTime).toBe(lastWriteBy("pod-a"));
+    expect(clock.wallNow() - lease.record!.renewTime!).toBeLessThanOrEqual(TIMING.retryPeriodMs);
+    // A renewal every retry period, each an update from the cached record with no read (client-go's fast path).
+    expect(a.lock.calls).toEqual(["get", "create", ...Array(30).fill("update")]);
+    expect(a.events).toEqual([{ event: "started", at: 1_000 }]);
+    expect(b.elector.status().holder).toBe("pod-a");
   });
 
-  it("stop with release empties the holder (lease duration 1 s) and the standby takes over; leaseTransitions counts it", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name);
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const b = candidate("pod-b", name);
-    b.election.start();
-    await renewals(name, 1);
-    await a.election.stop({ release: true });
-    expect(a.events.map((e) => [e.event, e.reason])).toEqual([["started", undefined], ["stopped", "released"]]);
-    const releasedAt = Date.now();
-    await eventually(() => expect(b.election.isLeader()).toBe(true));
-    expect(b.events[0]!.at).toBeGreaterThanOrEqual(releasedAt);
-    expect(lease(name)!.spec).toMatchObject({ holderIdentity: "pod-b", leaseDurationSeconds: 1, leaseTransitions: 1 });
+  it("kill -9 of the leader: the standby takes over a lease duration after it last saw the record change, no sooner", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(7_000);
+    a.scope.kill();
+    const lastRenewal = lastWriteBy("pod-a");
+    await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    const takeover = lease.record!;
+    expect(takeover).toMatchObject({ holderIdentity: "pod-b", leaseTransitions: 1 });
+    // client-go's rule, measured on the standby's own clock: it saw the last renewal at its next attempt after it.
+    expect(takeover.acquireTime! - lastRenewal).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
+    expect(takeover.acquireTime! - lastRenewal).toBeLessThanOrEqual(TIMING.leaseDurationMs + 2 * MAX_RETRY_MS);
   });
 
-  it("a leader cut off from the API server stops leading at the renew deadline, before the standby can take over", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name, { viaProxy: true });
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const b = candidate("pod-b", name);
-    b.election.start();
-    await renewals(name, 1);
-    const lastRenewal = Date.parse(lease(name)!.spec.renewTime!);
-    proxy.cut();
-    await eventually(() => expect(b.election.isLeader()).toBe(true));
-    const stopped = a.events.find((e) => e.event === "stopped")!;
-    expect(stopped.reason).toBe("renew-deadline");
-    expect(a.election.isLeader()).toBe(false);
-    // No overlap: the old leader had stopped before the new one started, and the new one waited a lease duration
-    // from the last renewal it saw.
-    expect(stopped.at).toBeLessThan(b.events[0]!.at);
-    expect(Date.parse(lease(name)!.spec.acquireTime!) - lastRenewal).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
-    expect(lease(name)!.spec.leaseTransitions).toBe(1);
+  it("a leader cut off from the API server stops at its renew deadline, before the standby can take over", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(5_000);
+    a.lock.cut = true;
+    const lastRenewal = lastWriteBy("pod-a");
+    const monotonicOf = (wall: number) => wall - (clock.wallNow() - clock.now());
+    await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    expect(stopped(a)).toMatchObject({ reason: "renew-deadline" });
+    // The deadline counts from when the last successful renewal started: exactly, on virtual time.
+    expect(stopped(a)!.at - monotonicOf(lastRenewal)).toBe(TIMING.renewDeadlineMs);
+    expect(stopped(a)!.at).toBeLessThan(started(b)!.at);
+    expect(lease.record!.acquireTime! - lastRenewal).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
+    expect(a.logs.some((l) => l.msg === "lease renewal failed")).toBe(true);
     // Reconnected, the old leader sees the new holder and stands by.
-    proxy.restore();
-    await renewals(name, 3);
-    expect(a.election.isLeader()).toBe(false);
-    expect(a.election.status().holder).toBe("pod-b");
+    a.lock.cut = false;
+    await clock.advance(30_000);
+    expect(a.elector.status()).toMatchObject({ leading: false, holder: "pod-b" });
+    expect(a.events.map((e) => e.event)).toEqual(["started", "stopped"]);
   });
 
-  it("isLeader() reads the clock: a leader whose event loop stalled past the renew deadline is not the leader, with no timer run", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name);
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const lastRenewAt = a.election.status().lastRenewAt;
-    while (Date.now() - lastRenewAt < TIMING.renewDeadlineMs + 20) {
-      // a synchronous stall: no timer, no I/O callback can run
-    }
-    expect(a.election.isLeader()).toBe(false);
+  it("renewals that land but lose their answers: the leader stops at its deadline; the standby waits a lease duration", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(3_000);
+    a.lock.loseAnswers = true;
+    await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    const lastLanded = lease.writes.filter((w) => w.by === "pod-a").at(-1)!.record.renewTime!;
+    expect(stopped(a)).toMatchObject({ reason: "renew-deadline" });
+    expect(lease.record!.acquireTime! - lastLanded).toBeGreaterThanOrEqual(TIMING.leaseDurationMs);
+    expect(started(b)!.at - stopped(a)!.at).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.renewDeadlineMs);
+  });
+
+  it("isLeader() reads the clock: a leader whose event loop stalled past the renew deadline is not the leader, no timer run", async () => {
+    const [a] = await leaderAndStandby();
+    clock.stall(TIMING.renewDeadlineMs);
+    expect(a.elector.isLeader()).toBe(false);
     expect(a.events.at(-1)).toMatchObject({ event: "stopped", reason: "renew-deadline" });
   });
 
-  it("a Lease taken over by another holder makes the leader step down at its next renewal", async () => {
-    const name = nextName();
-    const a = candidate("pod-a", name);
-    a.election.start();
-    await eventually(() => expect(a.election.isLeader()).toBe(true));
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromString(cluster.kubeconfig);
-    const api = kubeConfig.makeApiClient(CoordinationV1Api);
-    // Retried on 409: the leader may renew between our read and our write.
-    await eventually(async () => {
-      const current = await api.readNamespacedLease({ name, namespace: NAMESPACE });
-      const now = new V1MicroTime(Date.now());
-      await api.replaceNamespacedLease({ name, namespace: NAMESPACE, body: { ...current, spec: { ...current.spec, holderIdentity: "intruder", leaseDurationSeconds: 30, renewTime: now, acquireTime: now } } });
+  it("a wall-clock step either way neither deposes the leader nor lets the standby take over", async () => {
+    const [a, b] = await leaderAndStandby();
+    for (const step of [3_600_000, -7_200_000]) {
+      clock.stepWall(step);
+      await clock.advance(60_000);
+      expect(a.events.map((e) => e.event)).toEqual(["started"]);
+      expect(b.events).toEqual([]);
+      // What is written into the lease stays wall-clock time.
+      expect(lease.record!.renewTime).toBe(lastWriteBy("pod-a"));
+      expect(Math.abs(lastWriteBy("pod-a") - clock.wallNow())).toBeLessThanOrEqual(TIMING.retryPeriodMs);
+    }
+  });
+
+  it("a wall-clock step on the standby changes nothing: not sooner while the leader is cut off, not later once it is gone", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(5_000);
+    a.lock.cut = true;
+    clock.stepWall(3_600_000);
+    await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    // The standby waited out the lease on its monotonic clock; the leader had stopped at its renew deadline.
+    expect(stopped(a)!.at).toBeLessThan(started(b)!.at);
+    expect(started(b)!.at - stopped(a)!.at).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.renewDeadlineMs);
+
+    b.scope.kill();
+    a.lock.cut = false;
+    await clock.advance(TIMING.retryPeriodMs * 2);
+    clock.stepWall(-7_200_000);
+    const waited = await clock.advanceUntil(() => a.elector.isLeader(), 60_000);
+    expect(waited).toBeLessThanOrEqual(TIMING.leaseDurationMs + 4 * MAX_RETRY_MS);
+  });
+
+  it("409 races: two candidates creating at once, two taking an expired lease at once; one wins each, the other stands by", async () => {
+    const a = candidate("pod-a", () => 0);
+    const b = candidate("pod-b", () => 0);
+    a.elector.start();
+    b.elector.start();
+    await clock.advance(0);
+    expect(lease.writes.map((w) => `${w.by} ${w.kind}`)).toEqual(["pod-a create"]);
+    expect(b.logs.some((l) => l.level === 20 && l.msg === "lease changed under us; reading it again next round")).toBe(true);
+    await clock.advance(TIMING.retryPeriodMs);
+    expect(b.elector.status()).toMatchObject({ leading: false, decided: true, holder: "pod-a" });
+
+    // The holder vanishes (as if killed elsewhere); both standbys see it expire at the same instant.
+    const c = candidate("pod-c", () => 0);
+    c.elector.start();
+    await clock.advance(TIMING.retryPeriodMs);
+    a.scope.kill();
+    const transitions = lease.record!.leaseTransitions;
+    await clock.advanceUntil(() => b.elector.isLeader() || c.elector.isLeader(), 60_000);
+    await clock.advance(TIMING.retryPeriodMs);
+    expect([b, c].filter((x) => x.elector.isLeader())).toHaveLength(1);
+    expect(lease.record!.leaseTransitions).toBe(transitions + 1);
+    const loser = b.elector.isLeader() ? c : b;
+    expect(loser.events).toEqual([]);
+    expect(loser.logs.some((l) => l.msg === "lease changed under us; reading it again next round")).toBe(true);
+  });
+
+  it("stop with release empties the holder (lease duration 1 s), and the standby takes over within one jittered retry period", async () => {
+    const [a, b] = await leaderAndStandby();
+    await clock.advance(5_000);
+    await a.elector.stop({ release: true });
+    expect(a.events.map((e) => [e.event, e.reason])).toEqual([
+      ["started", undefined],
+      ["stopped", "released"],
+    ]);
+    expect(lease.record).toMatchObject({ holderIdentity: "", leaseDurationSeconds: 1 });
+    const waited = await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
+    expect(waited).toBeLessThanOrEqual(MAX_RETRY_MS);
+    expect(lease.record).toMatchObject({ holderIdentity: "pod-b", leaseDurationSeconds: 15, leaseTransitions: 1 });
+  });
+
+  it("a lease taken by another holder makes the leader step down at its next renewal", async () => {
+    const [a] = await leaderAndStandby();
+    await clock.advance(3_000);
+    lease.overwrite({
+      ...lease.record!,
+      holderIdentity: "intruder",
+      leaseDurationSeconds: 30,
+      renewTime: clock.wallNow(),
+      acquireTime: clock.wallNow(),
     });
-    await eventually(() => expect(a.events.at(-1)).toMatchObject({ event: "stopped", reason: "lost" }));
-    expect(a.election.isLeader()).toBe(false);
-    expect(lease(name)!.spec.holderIdentity).toBe("intruder");
+    const waited = await clock.advanceUntil(() => stopped(a) !== undefined, 60_000);
+    expect(waited).toBeLessThanOrEqual(TIMING.retryPeriodMs);
+    expect(stopped(a)!.reason).toBe("lost");
+    expect(lease.record!.holderIdentity).toBe("intruder");
+  });
+
+  it("failed renewals are retried; the leader keeps leading until its renew deadline, not after", async () => {
+    const [a] = await leaderAndStandby();
+    a.lock.failWith = new LeaseLockError("lease_call_failed", "updating lease: 500: etcdserver: request timed out", 500);
+    // Three renewals fail; the fourth comes before the deadline.
+    await clock.advance(3 * TIMING.retryPeriodMs);
+    expect(a.elector.isLeader()).toBe(true);
+    expect(a.logs.filter((l) => l.msg === "lease renewal failed")).toHaveLength(3);
+    a.lock.failWith = undefined;
+    await clock.advance(30_000);
+    expect(a.events.map((e) => e.event)).toEqual(["started"]);
+
+    a.lock.failWith = new LeaseLockError("lease_call_failed", "updating lease: 503", 503);
+    const lastRenewal = clock.now();
+    await clock.advanceUntil(() => !a.elector.isLeader(), 60_000);
+    expect(stopped(a)!.reason).toBe("renew-deadline");
+    expect(stopped(a)!.at - lastRenewal).toBe(TIMING.renewDeadlineMs);
+  });
+
+  it("a standby retries every retry period, jittered up to 1.2 times it", async () => {
+    const attempts = async (random: () => number): Promise<number[]> => {
+      clock = new ManualClock();
+      lease = new MemoryLease();
+      candidates = [];
+      await leaderAndStandby();
+      const b = candidate("pod-b2", random);
+      b.elector.start();
+      const times: number[] = [];
+      const get = b.lock.get.bind(b.lock);
+      b.lock.get = (signal) => (times.push(clock.now()), get(signal));
+      await clock.advance(20_000);
+      return times.slice(1).map((t, i) => t - times[i]!);
+    };
+    const fastest = await attempts(() => 0);
+    const slowest = await attempts(() => 0.999_999);
+    expect(fastest.length).toBeGreaterThanOrEqual(9);
+    for (const gap of fastest) expect(gap).toBeCloseTo(TIMING.retryPeriodMs, 3);
+    for (const gap of slowest) expect(gap).toBeCloseTo(MAX_RETRY_MS, 2);
   });
 
   it("refuses timings client-go would refuse", () => {
-    expect(leaseTimingProblems({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000 })).toEqual([]);
-    expect(leaseTimingProblems({ leaseDurationMs: 10_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000 })).toEqual(["the lease duration must be longer than the renew deadline"]);
-    expect(leaseTimingProblems({ leaseDurationMs: 15_000, renewDeadlineMs: 2000, retryPeriodMs: 2000 })).toEqual(["the renew deadline must be longer than 1.2 × the retry period"]);
-    expect(() => candidate("x", "y-lease").election).not.toThrow();
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromString(cluster.kubeconfig);
+    expect(leaseTimingProblems(TIMING)).toEqual([]);
+    expect(leaseTimingProblems({ ...TIMING, leaseDurationMs: 10_000 })).toEqual([
+      "the lease duration must be longer than the renew deadline",
+    ]);
+    expect(leaseTimingProblems({ ...TIMING, renewDeadlineMs: 2000 })).toEqual([
+      "the renew deadline must be longer than 1.2 × the retry period",
+    ]);
     expect(
-      () => new LeaseElection({ kubeConfig, namespace: "n", name: "l", identity: "i", leaseDurationMs: 500, renewDeadlineMs: 400, retryPeriodMs: 100, logger: pino({ level: "silent" }) }),
+      () =>
+        new LeaderElector({
+          lock: lease.lockFor("x"),
+          identity: "x",
+          leaseDurationMs: 500,
+          renewDeadlineMs: 400,
+          retryPeriodMs: 100,
+          logger: pino({ level: "silent" }),
+        }),
     ).toThrow(/lease duration must be at least 1s/);
   });
 });

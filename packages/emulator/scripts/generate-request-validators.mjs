@@ -2,6 +2,9 @@
 // Compiles the official OpenAPI request schemas of the emulator's operations (npm @octokit/openapi,
 // generated/api.github.com.deref.json) into ajv standalone validators, written to
 // src/generated/request-validators.ts. The emulator ships that module, never the 70 MB description.
+// The operations are the endpoints of the client's registry (@shiplog/client/endpoints, so the client is built
+// first); only their list comes from there: the schemas are the official ones, so the emulator stays an
+// independent check of the client. Each registry entry's operation id must be the official one.
 //
 //   node packages/emulator/scripts/generate-request-validators.mjs          write the module
 //   node packages/emulator/scripts/generate-request-validators.mjs --check  exit 1 when it is stale
@@ -14,7 +17,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { OPERATIONS, applySpecOverrides, serviceNames } from "./spec-overrides.mjs";
+import { endpointList } from "@shiplog/client/endpoints";
+import { applySpecOverrides, serviceNames } from "./spec-overrides.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const target = join(here, "..", "src", "generated", "request-validators.ts");
@@ -23,11 +27,17 @@ const require = createRequire(join(here, "..", "..", "..", "package.json"));
 /** An RFC 3339 date-time, the format the OpenAPI gives timestamps. */
 const DATE_TIME = /^\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:\d\d(?:\.\d+)?(?:[Zz]|[+-]\d\d:?\d\d)$/;
 
+/** Every operation the emulator serves, as `METHOD /openapi/path` with the registry's operation id. */
+export const OPERATIONS = endpointList().map(({ method, route, operationId }) => ({ key: `${method} ${route}`, operationId }));
+
 /** The request schemas of one operation: its parameters (path and query, one object) and its body. */
-export function operationSchemas(description, key) {
+export function operationSchemas(description, key, operationId) {
   const [method, path] = key.split(" ");
   const operation = description.paths[path]?.[method.toLowerCase()];
   if (!operation) throw new Error(`${key}: not in the OpenAPI description`);
+  if (operationId !== undefined && operation.operationId !== operationId) {
+    throw new Error(`${key}: the registry names it ${operationId}, the OpenAPI description ${operation.operationId}`);
+  }
   const properties = {};
   const required = [];
   for (const parameter of operation.parameters ?? []) {
@@ -95,8 +105,8 @@ export function generate() {
   const params = {};
   const bodies = {};
   const table = [];
-  for (const [index, key] of OPERATIONS.entries()) {
-    const schemas = operationSchemas(description, key);
+  for (const [index, { key, operationId }] of OPERATIONS.entries()) {
+    const schemas = operationSchemas(description, key, operationId);
     params[`p${index}`] = schemas.params;
     if (schemas.body) bodies[`b${index}`] = schemas.body;
     table.push(

@@ -1,51 +1,6 @@
-// The emulator's operations, and where the spec (service-api.md) wins over the OpenAPI description.
+// Where the spec (service-api.md) wins over the OpenAPI description, for the emulator's operations (the endpoints
+// of the client's registry).
 // Every override here is listed in packages/emulator/README.md ("Where the spec and the OpenAPI disagree").
-
-/** Every operation the emulator serves (spec 4.1-4.4b and the refs of 5.3), as `METHOD /openapi/path`. */
-export const OPERATIONS = [
-  "POST /orgs/{org}/artifacts/metadata/deployment-record",
-  "POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
-  "POST /orgs/{org}/artifacts/metadata/storage-record",
-  "GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records",
-  "GET /orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
-  "POST /repos/{owner}/{repo}/git/tags",
-  "GET /repos/{owner}/{repo}/git/tags/{tag_sha}",
-  "POST /repos/{owner}/{repo}/git/refs",
-  "GET /repos/{owner}/{repo}/git/ref/{ref}",
-  "GET /repos/{owner}/{repo}/git/matching-refs/{ref}",
-  "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
-  "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
-  "GET /notifications",
-  "PUT /notifications",
-  "GET /notifications/threads/{thread_id}",
-  "PATCH /notifications/threads/{thread_id}",
-  "DELETE /notifications/threads/{thread_id}",
-  "GET /notifications/threads/{thread_id}/subscription",
-  "PUT /notifications/threads/{thread_id}/subscription",
-  "DELETE /notifications/threads/{thread_id}/subscription",
-  "GET /repos/{owner}/{repo}/notifications",
-  "PUT /repos/{owner}/{repo}/notifications",
-  "GET /events",
-  "GET /networks/{owner}/{repo}/events",
-  "GET /orgs/{org}/events",
-  "GET /repos/{owner}/{repo}/events",
-  "GET /users/{username}/events",
-  "GET /users/{username}/events/orgs/{org}",
-  "GET /users/{username}/events/public",
-  "GET /users/{username}/received_events",
-  "GET /users/{username}/received_events/public",
-  "GET /repos/{owner}/{repo}/issues/events",
-  "GET /repos/{owner}/{repo}/issues/events/{event_id}",
-  "GET /repos/{owner}/{repo}/issues/{issue_number}/events",
-  "GET /repos/{owner}/{repo}/import",
-  "PUT /repos/{owner}/{repo}/import",
-  "PATCH /repos/{owner}/{repo}/import",
-  "DELETE /repos/{owner}/{repo}/import",
-  "GET /repos/{owner}/{repo}/import/authors",
-  "PATCH /repos/{owner}/{repo}/import/authors/{author_id}",
-  "GET /repos/{owner}/{repo}/import/large_files",
-  "PATCH /repos/{owner}/{repo}/import/lfs",
-];
 
 /** Section 8: the `per_page` maximum of each list (the OpenAPI gives none); `page` starts at 1. */
 const PER_PAGE_MAX = { "GET /notifications": 50 };

@@ -1,4 +1,4 @@
-import { formatAcceptedPermissions } from "@shiplog/client";
+import { formatAcceptedPermissions } from "@shiplog/client/permissions";
 import type { AccessLevel, Fixture, TokenFixture, TokenType } from "./fixture.js";
 
 /** Who is calling: nobody, or the holder of a fixture token. */

@@ -1,11 +1,14 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import { z } from "zod";
 import type { ActivityGenerator } from "./activity-generator.js";
+import type { ArtifactStore, StoredDeploymentRecord } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 import { readBodiesAsJson } from "./json-body-parser.js";
 import type { FaultInjector, FaultRule } from "./fault-injection.js";
 import type { SourceImportStore } from "./import-store.js";
 import type { RequestLog } from "./request-log.js";
+import type { SecondaryLimitSettings, SecondaryRateLimits } from "./secondary-rate-limits.js";
 
 /** What the admin API steers: the same handles `startEmulator` returns to tests. */
 export interface AdminTargets {
@@ -14,7 +17,29 @@ export interface AdminTargets {
   requests: RequestLog;
   activity: ActivityGenerator;
   imports: SourceImportStore;
+  secondaryLimits: SecondaryRateLimits;
+  artifacts: ArtifactStore;
 }
+
+const RECORD_FIELDS = [
+  "id", "org", "cluster", "logical_environment", "physical_environment", "deployment_name", "name", "version", "digest",
+  "status", "tags", "runtime_risks", "repository", "attestation_id", "created", "updated_at", "writes",
+] as const satisfies readonly (keyof StoredDeploymentRecord)[];
+
+/** The query of the record reads: which records, and for a page, where it starts, how many and which fields. */
+const recordQuery = z.strictObject({
+  org: z.string().min(1).optional(),
+  cluster: z.string().min(1).optional(),
+  status: z.enum(["deployed", "decommissioned"]).optional(),
+  digest: z.string().min(1).optional(),
+  after: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(10_000).default(1000),
+  fields: z
+    .string()
+    .transform((list) => list.split(","))
+    .pipe(z.array(z.enum(RECORD_FIELDS)))
+    .optional(),
+});
 
 /** The activity kinds the admin API may generate, by the generator's method names. */
 const ACTIVITY_KINDS = [
@@ -45,7 +70,7 @@ export async function startAdminApi(
   options: { port?: number; host?: string },
 ): Promise<{ url: string; app: FastifyInstance }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  const { clock, faults, requests, activity, imports } = targets;
+  const { clock, faults, requests, activity, imports, secondaryLimits, artifacts } = targets;
   readBodiesAsJson(app, "the body is not JSON");
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
@@ -98,6 +123,34 @@ export async function startAdminApi(
   app.delete("/requests", async (_request, reply) => {
     requests.clear();
     return reply.code(204).send();
+  });
+
+  // The secondary limits: settings and counters; {"contentPerMinute": 10} changes one, {"reset": true} empties the windows.
+  const limitsView = () => ({ settings: secondaryLimits.settings, ...secondaryLimits.counts() });
+  app.get("/secondary-limits", async () => limitsView());
+  app.post("/secondary-limits", async (request) => {
+    const { reset, ...changes } = objectBody(request.body);
+    secondaryLimits.configure(changes as Partial<SecondaryLimitSettings>, "POST /secondary-limits", "body");
+    if (reset === true) secondaryLimits.reset();
+    return limitsView();
+  });
+
+  // Deployment records read back without sending them all: counts per status and cluster, or one page at a time.
+  const readQuery = (query: unknown, operation: string) => {
+    const checked = recordQuery.safeParse(query, { reportInput: true });
+    if (!checked.success) throw EmulatorUsageError.fromZod(operation, "query", checked.error);
+    return checked.data;
+  };
+  app.get("/deployment-records/counts", async (request) => {
+    const { org, cluster, status, digest } = readQuery(request.query, "GET /deployment-records/counts");
+    return artifacts.countDeployments({ org, cluster, status, digest });
+  });
+  app.get("/deployment-records", async (request) => {
+    const { after, limit, fields, ...filter } = readQuery(request.query, "GET /deployment-records");
+    const page = artifacts.deploymentPage(filter, after, limit);
+    const records = fields ? page.map((r) => Object.fromEntries(fields.map((f) => [f, r[f]]))) : page;
+    // `next_after` continues the listing; absent on the last page.
+    return { records, ...(page.length === limit && { next_after: page[page.length - 1]!.id }) };
   });
 
   // {"owner": "acme", "repo": "api"} steps once; {"...", "to_completion": true} runs it to its end.

@@ -2,16 +2,34 @@
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
+import type { SecondaryLimitSettings } from "./secondary-rate-limits.js";
 import { startEmulator, type Emulator } from "./server.js";
 
 const USAGE = `Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixture world.json] [--rate-limit 5000] [--log]
                         [--show-tokens] [--admin] [--admin-port 0]
+                        [--no-secondary-limits] [--concurrent-requests 100] [--endpoint-points-per-minute 900]
+                        [--content-per-minute 80] [--content-per-hour 500] [--secondary-limit-status 403]
+                        [--no-retry-after]
 
 Starts the service emulator. Prints its URL and the fixture's token names and types.
 --show-tokens also prints the token values: the default fixture's are fake and only
 valid here, but a fixture of your own may hold tokens you do not want in a terminal log.
---admin starts the admin API (clock, activity, faults, request log, imports) on its own
-port (--admin-port, default a free one) and prints its URL; see the emulator README.`;
+--admin starts the admin API (clock, activity, faults, request log, imports, secondary
+limits, record counts) on its own port (--admin-port, default a free one) and prints its URL;
+see the emulator README.
+The service's secondary rate limits are on, per caller, with its published figures (the
+defaults shown); --no-secondary-limits turns them off, the other flags change one each.
+--no-retry-after leaves retry-after out of their answers (a client then waits a minute).`;
+
+/** The secondary-limit flags that take a number, by the setting each sets. */
+const LIMIT_FLAGS = {
+  "concurrent-requests": "concurrentRequests",
+  "endpoint-points-per-minute": "endpointPointsPerMinute",
+  "content-per-minute": "contentPerMinute",
+  "content-per-hour": "contentPerHour",
+  "secondary-limit-status": "status",
+} as const satisfies Record<string, keyof SecondaryLimitSettings>;
+type LimitFlag = keyof typeof LIMIT_FLAGS;
 
 /** A user's mistake: one line on stderr, exit 64 (EX_USAGE), no stack. */
 function fail(message: string): never {
@@ -31,6 +49,9 @@ function parse() {
         "show-tokens": { type: "boolean", default: false },
         admin: { type: "boolean", default: false },
         "admin-port": { type: "string", default: "0" },
+        "no-secondary-limits": { type: "boolean", default: false },
+        "no-retry-after": { type: "boolean", default: false },
+        ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: "string" }])) as Record<LimitFlag, { type: "string" }>),
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;
@@ -56,6 +77,16 @@ const adminPort = portOf("admin-port", values["admin-port"]);
 const rateLimit = Number(values["rate-limit"]);
 if (!/^\d+$/.test(values["rate-limit"]) || rateLimit < 1) {
   fail(`--rate-limit must be a positive integer (got ${JSON.stringify(values["rate-limit"])})`);
+}
+
+// Each flag's value must be an integer here; the settings' own rules (ranges) are checked by startEmulator.
+const secondaryLimits: Partial<SecondaryLimitSettings> = { enabled: !values["no-secondary-limits"] };
+if (values["no-retry-after"]) secondaryLimits.retryAfter = false;
+for (const [flag, setting] of Object.entries(LIMIT_FLAGS) as [LimitFlag, keyof SecondaryLimitSettings][]) {
+  const raw = values[flag];
+  if (raw === undefined) continue;
+  if (!/^\d+$/.test(raw)) fail(`--${flag} must be a whole number (got ${JSON.stringify(raw)})`);
+  (secondaryLimits as Record<string, number>)[setting] = Number(raw);
 }
 
 let fixture: unknown;
@@ -92,12 +123,20 @@ try {
     fixture: fixture as never,
     logger: values.log,
     rateLimit,
+    secondaryLimits,
     ...(values.admin ? { admin: { port: adminPort } } : {}),
     // A fixture file that holds `null` is refused, not read as "no fixture".
     ...(values.fixture !== undefined && fixture === null ? { fixture: null as never } : {}),
   });
 } catch (error) {
   if (error instanceof EmulatorUsageError) {
+    // A secondary limit's setting is named by its flag.
+    const flagged = error.issues.find((i) => i.argument.startsWith("secondaryLimits."));
+    if (flagged) {
+      const setting = flagged.argument.slice("secondaryLimits.".length);
+      const flag = Object.entries(LIMIT_FLAGS).find(([, name]) => name === setting)?.[0] ?? setting;
+      fail(`--${flag} ${flagged.message} [rule: ${flagged.rule}]`);
+    }
     const issues = error.issues.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ");
     fail(`--fixture ${values.fixture}: not a valid fixture: ${issues}`);
   }
@@ -107,6 +146,14 @@ try {
 }
 console.log(`shiplog emulator listening on ${emulator.url}`);
 if (emulator.adminUrl) console.log(`admin API on ${emulator.adminUrl}`);
+const limits = emulator.secondaryLimits.settings;
+console.log(
+  limits.enabled
+    ? `secondary rate limits on, per caller: ${limits.concurrentRequests} requests in flight, ${limits.endpointPointsPerMinute} points a ` +
+        `minute per endpoint, ${limits.contentPerMinute} content-generating requests a minute and ${limits.contentPerHour} an hour ` +
+        `(answered ${limits.status}${limits.retryAfter ? " with retry-after" : ", no retry-after"})`
+    : "secondary rate limits off",
+);
 for (const token of emulator.fixture.tokens) {
   const line = `  token ${token.name.padEnd(14)} ${token.type}`;
   console.log(values["show-tokens"] ? `${line.padEnd(38)} ${token.token}` : line);

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { toFieldIssues, ShiplogError } from "@shiplog/client";
+import { ShiplogError } from "@shiplog/client";
+import { toFieldIssues } from "@shiplog/client/schemas";
 
 /** One thing wrong with an argument of a steering call. */
 export interface UsageIssue {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TOKEN_KINDS, type TokenKind } from "@shiplog/client";
+import { TOKEN_KINDS, type TokenKind } from "@shiplog/client/permissions";
 
 /** Access levels a fine-grained grant gives for one permission. */
 export const accessLevel = z.enum(["read", "write", "admin"]);

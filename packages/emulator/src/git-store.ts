@@ -33,7 +33,10 @@ export interface StoredCommit {
   sha: string;
   tree: string;
   parents: string[];
+  /** As the object holds it: with git's final newline, so the fields reproduce the sha. */
   message: string;
+  author: GitIdent;
+  committer: GitIdent;
 }
 
 /** The default author of fixture commits that name none. */
@@ -127,6 +130,11 @@ export class GitRepository {
     return [...this.#refs].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ref, sha]) => ({ ref, sha }));
   }
 
+  /** A commit by its id; undefined when there is none (or the id is another kind of object). */
+  findCommit(sha: string): StoredCommit | undefined {
+    return this.#commits.find((commit) => commit.sha === sha);
+  }
+
   /** Commits in the order they were made, oldest first. */
   commits(): StoredCommit[] {
     return [...this.#commits];
@@ -143,7 +151,7 @@ export class GitRepository {
     const parent = this.head();
     const parents = parent ? [parent] : [];
     const sha = this.put("commit", commitContent({ tree, parents, author, committer: author, message }));
-    const commit = { sha, tree, parents, message };
+    const commit = { sha, tree, parents, message: withFinalNewline(message), author, committer: author };
     this.#commits.push(commit);
     this.#refs.set(`refs/heads/${this.defaultBranch}`, sha);
     return commit;

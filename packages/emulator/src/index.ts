@@ -5,6 +5,16 @@ export { EmulatorUsageError, type UsageIssue } from "./emulator-usage-error.js";
 export { RequestLog, type LoggedRequest } from "./request-log.js";
 export { Clock } from "./clock.js";
 export { RateLimits } from "./rate-limits.js";
+export {
+  SecondaryRateLimits,
+  PUBLISHED_SECONDARY_LIMITS,
+  SECONDARY_LIMIT_NAMES,
+  isContentGenerating,
+  requestPoints,
+  type SecondaryLimitName,
+  type SecondaryLimitSettings,
+  type SecondaryLimitUsage,
+} from "./secondary-rate-limits.js";
 export { AppRegistry, JWT_MESSAGES, INSTALLATION_TOKEN_LIFETIME_MS, JWT_CLOCK_SKEW_S, JWT_MAX_LIFETIME_S, type MintedToken } from "./app-registry.js";
 export { ArtifactStore, type StoredDeploymentRecord, type StoredStorageRecord } from "./artifact-store.js";
 export { resolveArtifactRepository, type ArtifactRepositoryFacts, type ArtifactWriteRequest, type RepositoryFailure, type RepositoryResolution, type ResolvedRepository } from "./artifact-repository-resolution.js";

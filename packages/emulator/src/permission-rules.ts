@@ -1,4 +1,4 @@
-import { requiredPermissions, APP_TOKEN_KINDS, type PermissionResolution, type Requirement } from "@shiplog/client";
+import { requiredPermissions, APP_TOKEN_KINDS, type PermissionResolution, type Requirement } from "@shiplog/client/permissions";
 import type { AccessRule, PermissionNeed, Principal } from "./access-control.js";
 
 /** Whether a requirement of the matrix applies to the caller's token type. */

@@ -1,12 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { OPERATION_VALIDATORS, type CompiledValidator } from "./generated/request-validators.js";
 import { sendError, type ValidationDetail } from "./service-errors.js";
+import { openApiPath } from "./routes/route-table.js";
 import { specRuleViolations } from "./spec-rules.js";
 
-/** The OpenAPI path of a fastify route: `:name` → `{name}`, a trailing `*` (a ref with slashes) → `{ref}`. */
-export function openApiPath(routeUrl: string): string {
-  return routeUrl.replace(/:(\w+)/g, "{$1}").replace(/\/\*$/, "/{ref}");
-}
 
 /** The `resource` the service names in a 422's `errors[]`, by path family. */
 function resourceOf(path: string): string {

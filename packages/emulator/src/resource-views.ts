@@ -25,7 +25,7 @@ export function nodeId(kind: string, id: number): string {
 }
 
 /** The web address matching an API base (`http://127.0.0.1:PORT` serves both in the emulator). */
-function webBase(base: string): string {
+export function webBase(base: string): string {
   return `${base}/web`;
 }
 

@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { API_VERSIONS } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
 import { AppRegistry } from "./app-registry.js";
-import { APP_JWT_ROUTES, registerAppRoutes } from "./routes/apps.js";
+import { registerAppRoutes } from "./routes/apps.js";
+import { APP_JWT_ROUTES } from "./routes/route-table.js";
 import { ArtifactStore } from "./artifact-store.js";
 import { Clock } from "./clock.js";
 import type { EmulatorContext, EmulatorState } from "./emulator-context.js";
@@ -11,6 +12,8 @@ import { FaultInjector } from "./fault-injection.js";
 import { GitStore } from "./git-store.js";
 import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "./fixture.js";
 import { RateLimits } from "./rate-limits.js";
+import { SecondaryRateLimits, type SecondaryLimitSettings } from "./secondary-rate-limits.js";
+import { applySecondaryRateLimits, sendSecondaryRateLimit } from "./secondary-rate-limit-answer.js";
 import { RequestLog } from "./request-log.js";
 import { registerArtifactMetadataRoutes } from "./routes/artifact-metadata.js";
 import { registerGitRoutes } from "./routes/git.js";
@@ -41,6 +44,11 @@ export interface EmulatorOptions {
   fixture?: FixtureInput;
   /** Core rate limit per caller per hour. Default 5000. */
   rateLimit?: number;
+  /**
+   * The service's secondary rate limits (concurrency, points per endpoint, content creation), on by default as
+   * the service enforces them; `false` turns them off, an object changes some (`PUBLISHED_SECONDARY_LIMITS`).
+   */
+  secondaryLimits?: boolean | Partial<SecondaryLimitSettings>;
   /** Seed for fault injection's random choices. */
   faultSeed?: number;
   /** Log requests as JSON lines (pino; the Authorization header is redacted). Default false. */
@@ -67,6 +75,8 @@ export interface Emulator {
   faults: FaultInjector;
   requests: RequestLog;
   rateLimits: RateLimits;
+  /** The secondary limits: settings (`configure`), counters of refusals per limit (`counts`), `reset`. */
+  secondaryLimits: SecondaryRateLimits;
   /** Apps, installations and the installation tokens minted (an App's private key: `apps.privateKey(id)`). */
   apps: AppRegistry;
   state: EmulatorState;
@@ -91,6 +101,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultInjector(options.faultSeed, routes);
   const requests = new RequestLog();
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
+  const secondarySettings = options.secondaryLimits === true ? {} : options.secondaryLimits;
+  const secondaryLimits = new SecondaryRateLimits(secondarySettings, () => clock.nowMs());
   const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
   const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
@@ -116,7 +128,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
-  installHooks(app, { access, faults, requests, rateLimits, fixture, apps });
+  installHooks(app, { access, faults, requests, rateLimits, secondaryLimits, fixture, apps });
   registerAppRoutes(app, ctx, apps);
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
@@ -149,7 +161,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (options.admin) {
     const adminOptions = options.admin === true ? {} : options.admin;
     try {
-      admin = await startAdminApi({ clock, faults, requests, activity, imports: state.imports }, { host: options.host, ...adminOptions });
+      const targets = { clock, faults, requests, activity, imports: state.imports, secondaryLimits, artifacts: state.artifacts };
+      admin = await startAdminApi(targets, { host: options.host, ...adminOptions });
     } catch (error) {
       await app.close();
       throw error;
@@ -164,6 +177,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requests,
     rateLimits,
+    secondaryLimits,
     apps,
     state,
     imports: state.imports,
@@ -182,12 +196,13 @@ interface HookDeps {
   faults: FaultInjector;
   requests: RequestLog;
   rateLimits: RateLimits;
+  secondaryLimits: SecondaryRateLimits;
   fixture: Fixture;
   apps: AppRegistry;
 }
 
-/** How the service words a secondary rate limit. */
-const SECONDARY_RATE_LIMIT_MESSAGE = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+/** How the service words a spent primary rate limit. */
+const PRIMARY_RATE_LIMIT_MESSAGE = "API rate limit exceeded. Check the rate-limit headers for when it resets.";
 
 /** The service's usual message for an injected status. */
 const STATUS_MESSAGES: Record<number, string> = {
@@ -205,7 +220,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 const callerKey = (principal: Principal, request: FastifyRequest) =>
   principal.kind === "token" ? `token:${principal.token.name}` : `ip:${request.ip}`;
 
-/** The cross-cutting behaviour of every endpoint: versions, authentication, faults, rate limits, permissions, logging. */
+/** The cross-cutting behaviour of every endpoint: versions, authentication, secondary limits, faults, rate limits, permissions, logging. */
 function installHooks(app: FastifyInstance, deps: HookDeps): void {
   app.decorateRequest("principal", null as never);
   app.decorateRequest("apiVersion", "");
@@ -240,6 +255,8 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
       return sendError(reply, 401, "Bad credentials", { docs: "/authentication" });
     }
     request.principal = principal;
+    const limited = applySecondaryRateLimits(deps.secondaryLimits, request, reply);
+    if (limited) return limited;
 
     for (const fault of deps.faults.pick(request.method, request.routeOptions.url)) {
       if (fault.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 100));
@@ -255,13 +272,10 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
         return sendError(reply, status, fault.message ?? STATUS_MESSAGES[status] ?? "Server Error", { headers });
       }
       if (fault.kind === "secondary_rate_limit") {
-        return sendError(reply, fault.status === 429 ? 429 : 403, SECONDARY_RATE_LIMIT_MESSAGE, {
-          docs: "/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
-          headers: fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) },
-        });
+        return sendSecondaryRateLimit(reply, { status: fault.status, retryAfterSeconds: fault.retryAfterSeconds });
       }
       if (fault.kind === "rate_limit") {
-        return sendError(reply, 403, SECONDARY_RATE_LIMIT_MESSAGE, {
+        return sendError(reply, 403, PRIMARY_RATE_LIMIT_MESSAGE, {
           docs: "/overview/rate-limits-for-the-rest-api",
           headers: { "retry-after": String(fault.retryAfterSeconds ?? 1), "x-ratelimit-remaining": "0" },
         });
@@ -269,7 +283,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     }
 
     if (deps.rateLimits.exhausted(callerKey(principal, request))) {
-      return sendError(reply, 403, "API rate limit exceeded. Check the rate-limit headers for when it resets.", {
+      return sendError(reply, 403, PRIMARY_RATE_LIMIT_MESSAGE, {
         docs: "/overview/rate-limits-for-the-rest-api",
       });
     }

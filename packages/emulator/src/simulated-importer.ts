@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { LARGE_FILE_THRESHOLD_BYTES } from "@shiplog/client/schemas";
 import {
-  LARGE_FILE_THRESHOLD_BYTES,
   type ImportProblemStatus,
   type ImportVcs,
   type LfsPreference,

@@ -95,6 +95,66 @@ describe("admin API with curl", () => {
     expect((json("GET", `${service}/repos/acme/api/import`, undefined, auth).body as { status: string }).status).toBe("complete");
   });
 
+  it("reads and changes the secondary limits, which are on by default, and counts refusals per limit", () => {
+    const auth = ["-H", `authorization: Bearer ${CLASSIC}`];
+    expect(json("POST", `${admin}/clock`, { reset: true }).status).toBe(200);
+    const before = json("GET", `${admin}/secondary-limits`).body as { settings: { enabled: boolean; contentPerMinute: number } };
+    expect(before.settings).toMatchObject({ enabled: true, contentPerMinute: 80, contentPerHour: 500, concurrentRequests: 100 });
+    // Two content-generating requests a minute; the third is refused (a tag object, by octo's classic token).
+    expect(json("POST", `${admin}/secondary-limits`, { contentPerMinute: 2, reset: true }).status).toBe(200);
+    const tag = { tag: "v0", message: "m", object: "0".repeat(40), type: "commit" };
+    const statuses = [1, 2, 3].map(() => json("POST", `${service}/repos/acme/web/git/tags`, tag, auth));
+    expect(statuses[2]!.status).toBe(403);
+    expect(statuses[2]!.headers).toMatch(/^retry-after: \d+\r?$/im);
+    expect(json("GET", `${admin}/secondary-limits`).body).toMatchObject({ refused: { content_per_minute: 1, total: 1 } });
+    const bad = json("POST", `${admin}/secondary-limits`, { contentPerMinute: 0, burst: 1 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("body.contentPerMinute");
+    expect(json("POST", `${admin}/secondary-limits`, { enabled: false, contentPerMinute: 80, reset: true }).body).toMatchObject({
+      settings: { enabled: false },
+      refused: { total: 0 },
+    });
+    expect(json("POST", `${service}/repos/acme/web/git/tags`, tag, auth).status).not.toBe(403);
+    json("POST", `${admin}/secondary-limits`, { enabled: true });
+  });
+
+  it("counts deployment records per status and cluster, and pages through them", () => {
+    const auth = ["-H", `authorization: Bearer ${CLASSIC}`];
+    const deployments = ["a", "b", "c"].map((name, i) => ({
+      name: "web",
+      digest: `sha256:${String(i).repeat(64)}`,
+      deployment_name: name,
+      github_repository: "web",
+      status: name === "c" ? "decommissioned" : "deployed",
+    }));
+    for (const cluster of ["east", "west"]) {
+      const body = { logical_environment: "prod", deployments, return_records: false };
+      expect(json("POST", `${service}/orgs/acme/artifacts/metadata/deployment-record/cluster/${cluster}`, body, auth).status).toBe(200);
+    }
+    expect(json("GET", `${admin}/deployment-records/counts?org=ACME`).body).toEqual({
+      total: 6,
+      by_status: { deployed: 4, decommissioned: 2 },
+      by_cluster: { east: { total: 3, deployed: 2, decommissioned: 1 }, west: { total: 3, deployed: 2, decommissioned: 1 } },
+    });
+    expect(json("GET", `${admin}/deployment-records/counts?cluster=west&status=deployed`).body).toMatchObject({ total: 2 });
+    const first = json("GET", `${admin}/deployment-records?limit=4&fields=deployment_name,cluster,status`).body as {
+      records: unknown[];
+      next_after: number;
+    };
+    expect(first.records).toEqual([
+      { deployment_name: "a", cluster: "east", status: "deployed" },
+      { deployment_name: "b", cluster: "east", status: "deployed" },
+      { deployment_name: "c", cluster: "east", status: "decommissioned" },
+      { deployment_name: "a", cluster: "west", status: "deployed" },
+    ]);
+    const rest = json("GET", `${admin}/deployment-records?limit=4&after=${first.next_after}`).body as { records: { deployment_name: string }[] };
+    expect(rest.records.map((r) => r.deployment_name)).toEqual(["b", "c"]);
+    expect(rest).not.toHaveProperty("next_after");
+    const bad = json("GET", `${admin}/deployment-records?limit=0&fields=digest,secret`);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/query\.limit.*query\.fields/);
+  });
+
   it("is not on the service's port", () => {
     expect(json("GET", `${service}/clock`).status).toBe(404);
   });
@@ -120,6 +180,13 @@ describe("CLI mistakes: one line, exit 64", () => {
       taken.close();
     }
     oneLine(run(["--port", "0", "--host", "no-such-host.invalid"]), "--host no-such-host.invalid");
+  });
+
+  it("a secondary-limit flag that is not a whole number, or breaks its setting's rule, named by the flag", () => {
+    oneLine(run(["--port", "0", "--content-per-minute", "ten"]), "--content-per-minute must be a whole number");
+    oneLine(run(["--port", "0", "--content-per-hour", "0"]), "--content-per-hour");
+    oneLine(run(["--port", "0", "--endpoint-points-per-minute", "4"]), "--endpoint-points-per-minute must admit one write (5 points)");
+    oneLine(run(["--port", "0", "--secondary-limit-status", "500"]), "--secondary-limit-status must be 403 or 429");
   });
 
   it("a fixture that is null, or repeats tokens, or has unknown keys, named by path", () => {

@@ -46,3 +46,23 @@ describe("the cluster in the path", () => {
     for (const cluster of ["prod-eu.1_a", "c".repeat(128)]) expect((await postCluster(cluster)).status, cluster).toBe(200);
   });
 });
+
+describe("a deployment record's identity", () => {
+  it("matches the organization case-insensitively, and cluster, environments and deployment name exactly", async () => {
+    const post = (org: string, cluster: string, deployment_name: string) =>
+      fetch(`${emu.url}/orgs/${org}/artifacts/metadata/deployment-record/cluster/${cluster}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" },
+        body: JSON.stringify({ logical_environment: "prod", deployments: [{ ...entry, deployment_name }] }),
+      });
+    for (const [org, cluster, name] of [["acme", "ident", "api"], ["ACME", "ident", "api"], ["acme", "ident", "API"], ["acme", "IDENT", "api"]]) {
+      expect((await post(org!, cluster!, name!)).status).toBe(200);
+    }
+    const records = emu.state.artifacts.deploymentRecords({ org: "acme" }).filter((r) => r.cluster.toLowerCase() === "ident");
+    expect(records.map((r) => [r.cluster, r.deployment_name, r.writes])).toEqual([
+      ["ident", "api", 2],
+      ["ident", "API", 1],
+      ["IDENT", "api", 1],
+    ]);
+  });
+});

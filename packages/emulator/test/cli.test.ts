@@ -35,6 +35,16 @@ describe("shiplog-emulator", () => {
     for (const value of tokenValues) expect(stdout).not.toContain(value);
   });
 
+  it("says the secondary rate limits are on with the service's figures, or what the flags made of them", async () => {
+    expect((await run([])).stdout).toContain(
+      "secondary rate limits on, per caller: 100 requests in flight, 900 points a minute per endpoint, " +
+        "80 content-generating requests a minute and 500 an hour (answered 403 with retry-after)",
+    );
+    const changed = await run(["--content-per-minute", "20", "--secondary-limit-status", "429", "--no-retry-after"]);
+    expect(changed.stdout).toContain("20 content-generating requests a minute and 500 an hour (answered 429, no retry-after)");
+    expect((await run(["--no-secondary-limits"])).stdout).toContain("secondary rate limits off");
+  });
+
   it("prints the values too with --show-tokens", async () => {
     const { stdout } = await run(["--show-tokens"]);
     for (const token of defaultFixture.tokens ?? []) expect(stdout).toMatch(new RegExp(`^ {2}token ${token.name} +${token.type} +${token.token}$`, "m"));

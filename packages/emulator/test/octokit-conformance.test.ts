@@ -7,12 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { Ajv, type ValidateFunction } from "ajv";
 import { operation, toJsonSchema, validateResponse } from "../../../test/support/openapi-contract.js";
+import { endpointList } from "@shiplog/client/endpoints";
 
-// @ts-expect-error: a plain .mjs module of the emulator's build script (the operation list).
-import { OPERATIONS } from "../scripts/spec-overrides.mjs";
-
-const TEMPLATES = (OPERATIONS as string[]).map((key) => {
-  const [method, path] = key.split(" ") as [string, string];
+const TEMPLATES = endpointList().map(({ method, route: path }) => {
   return { method, path, pattern: new RegExp(`^${path.replace(/\{ref\}/, ".+").replace(/\{[^}]+\}/g, "[^/]+")}$`) };
 });
 

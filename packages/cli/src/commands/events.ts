@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ActivityEvent, EventFeed } from "@shiplog/client";
-import { jsonLine } from "../output.js";
+import { orgScope, repositoryScope, type CommandScope } from "../connection.js";
+import { jsonLine, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { printUntilStopped, pollerReporting } from "../tail.js";
 
@@ -31,14 +32,22 @@ export function parseFeed(value: string): EventFeed {
   return feed;
 }
 
+/** The organization a feed is in (where an App's installation is looked for), and what a 404 is about. */
+function feedScope(feed: EventFeed): CommandScope {
+  const { owner, repo, org, username } = feed as { owner?: string; repo?: string; org?: string; username?: string };
+  if (owner !== undefined && repo !== undefined) return repositoryScope({ owner, repo });
+  if (org !== undefined) return username === undefined ? orgScope(org) : { org, subject: `user ${username} or organization ${org}` };
+  return username === undefined ? {} : { subject: `user ${username}` };
+}
+
 /** One line per event: when, type, who, where, and what. */
-export function eventLine(event: ActivityEvent): string {
+export function eventCells(event: ActivityEvent): string[] {
   const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
   const what =
     event.type === "PushEvent" ? `${String(payload["ref"] ?? "")} ${String(payload["head"] ?? "").slice(0, 12)}`
     : event.type === "CreateEvent" ? `${String(payload["ref_type"] ?? "")} ${String(payload["ref"] ?? "")}`
     : String(payload["action"] ?? "");
-  return `${event.created_at ?? ""}  ${event.type}  ${event.actor.login}  ${event.repo.name}  ${what.trim()}\n`;
+  return [event.created_at ?? "", event.type, event.actor.login, event.repo.name, what.trim()];
 }
 
 export function eventsCommand(ctx: CommandContext): Command {
@@ -51,8 +60,11 @@ export function eventsCommand(ctx: CommandContext): Command {
         .addOption(new Option("--backlog", "first print what the feed holds now (up to 300 events)"))
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
-          const poller = ctx.client(command).activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
-          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : eventLine(event)));
+          const client = ctx.client(command, feedScope(feed));
+          const poller = client.activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
+          // When (20), the type (IssueCommentEvent), the actor, the repository.
+          const columns = new StreamColumns([20, 17, 10, 16]);
+          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));
         }),
       "shiplog events tail repo:acme/web --backlog",
     ),

@@ -1,17 +1,24 @@
 import { Command } from "commander";
 import { AbortedError, describeImport, type ImportUpdate } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
-import { json, jsonLine, renderTable } from "../output.js";
+import { repositoryScope } from "../connection.js";
+import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
 const percent = (value: number | undefined) => (value === undefined ? "" : `${value}%`);
 const updateRow = (u: ImportUpdate) => [u.status, u.phase, percent(u.progress.percent), percent(u.progress.push_percent), u.progress.commit_count, u.import.vcs_url, u.nextStep?.message ?? ""];
 const HEAD = ["status", "phase", "import", "push", "commits", "from", "next step"];
-/** One line per change: status, phase, the import and push percentages, commits, and the next step if any. */
-const updateLine = (u: ImportUpdate) => {
+/** A line per change: status, phase, the import and push percentages, commits, and the next step if any. */
+const updateCells = (u: ImportUpdate) => {
   const { percent: imported, push_percent: pushed, commit_count: commits } = u.progress;
-  const parts = [u.status, u.phase, imported === undefined ? "" : `import ${imported}%`, pushed === undefined ? "" : `push ${pushed}%`, commits === undefined ? "" : `${commits} commits`];
-  return `${[...parts.filter(Boolean), ...(u.nextStep ? [`next: ${u.nextStep.message}`] : [])].join("  ")}\n`;
+  return [
+    u.status,
+    u.phase,
+    imported === undefined ? "" : `import ${imported}%`,
+    pushed === undefined ? "" : `push ${pushed}%`,
+    commits === undefined ? "" : `${commits} commits`,
+    u.nextStep ? `next: ${u.nextStep.message}` : "",
+  ];
 };
 
 /** The retired API's deprecation (the client emits it once), as one `warning:` line on stderr, not Node's format. */
@@ -31,7 +38,8 @@ export function importCommand(ctx: CommandContext): Command {
         .action(async (repository: { owner: string; repo: string }, _options, command: Command) => {
           sayRetired(ctx);
           const options = ctx.options(command);
-          const update = describeImport(await ctx.client(command).imports.getImportStatus(repository, { signal: ctx.signal }));
+          const client = ctx.client(command, repositoryScope(repository));
+          const update = describeImport(await client.imports.getImportStatus(repository, { signal: ctx.signal }));
           if (options.json) return ctx.io.stdout(json(update));
           ctx.io.stdout(renderTable(HEAD, [updateRow(update)]));
         }),
@@ -48,9 +56,12 @@ export function importCommand(ctx: CommandContext): Command {
         .action(async (repository: { owner: string; repo: string }, _options, command: Command) => {
           sayRetired(ctx);
           const options = ctx.options<{ interval: number }>(command);
+          // The status (auth_failed), the phase, "import 100%", "push 100%", the commits.
+          const columns = new StreamColumns([11, 8, 11, 9, 11]);
           try {
-            for await (const update of ctx.client(command).imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
-              ctx.io.stdout(options.json ? jsonLine(update) : updateLine(update));
+            const client = ctx.client(command, repositoryScope(repository));
+            for await (const update of client.imports.follow(repository, { signal: ctx.signal, intervalMs: options.interval * 1000 })) {
+              ctx.io.stdout(options.json ? jsonLine(update) : columns.line(updateCells(update)));
               if (update.phase === "problem") ctx.exitCode = 1;
             }
           } catch (error) {

@@ -2,13 +2,15 @@ import { Command, Option } from "commander";
 import type { NotificationThread } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
-import { json, jsonLine, renderTable } from "../output.js";
+import { repositoryScope } from "../connection.js";
+import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { pollerReporting, printUntilStopped } from "../tail.js";
 
 const threadRow = (t: NotificationThread) => [t.id, t.unread ? "yes" : "no", t.reason, t.repository.full_name, t.subject.type, t.subject.title, t.updated_at];
 const HEAD = ["id", "unread", "reason", "repository", "type", "title", "updated"];
-const threadLine = (t: NotificationThread) => `${t.updated_at}  ${t.id}  ${t.unread ? "unread" : "read"}  ${t.reason}  ${t.repository.full_name}  ${t.subject.type}: ${t.subject.title}\n`;
+/** A tail's line of a thread: when, which, read or not, why, where, and what. */
+const threadCells = (t: NotificationThread) => [t.updated_at, t.id, t.unread ? "unread" : "read", t.reason, t.repository.full_name, `${t.subject.type}: ${t.subject.title}`];
 
 export function notificationsCommand(ctx: CommandContext): Command {
   const notifications = withExamples(new Command("notifications").description("the notification inbox (classic token with notifications or repo)"), "shiplog notifications list");
@@ -22,13 +24,15 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ all?: boolean; participating?: boolean; repo?: { owner: string; repo: string } }>(command);
-          const api = ctx.client(command).notifications;
+          const api = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications;
           const filters = { ...(options.all && { all: true }), ...(options.participating && { participating: true }) };
           const listing = options.repo ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal }) : api.list(filters, { signal: ctx.signal });
           const threads: NotificationThread[] = [];
           for await (const thread of listing) threads.push(thread);
           if (options.json) return ctx.io.stdout(json(threads));
           ctx.io.stdout(renderTable(HEAD, threads.map(threadRow)));
+          const which = options.all ? "" : "unread ";
+          ctx.io.stderr(`${threads.length} ${which}notification thread${threads.length === 1 ? "" : "s"}\n`);
         }),
       "shiplog notifications list --all --repo acme/web",
     ),
@@ -45,7 +49,8 @@ export function notificationsCommand(ctx: CommandContext): Command {
           const options = ctx.options<{ all?: boolean; repo?: { owner: string; repo: string } }>(command);
           if ((threadId === undefined) === !options.all) throw new UsageError("give a thread id or --all (not both)");
           if (options.repo && !options.all) throw new UsageError("--repo goes with --all");
-          const api = ctx.client(command).notifications;
+          const scope = threadId !== undefined ? { subject: `thread ${threadId}` } : options.repo && repositoryScope(options.repo);
+          const api = ctx.client(command, scope).notifications;
           if (threadId !== undefined) {
             await api.markThreadAsRead({ thread_id: threadId }, { signal: ctx.signal });
             if (options.json) return ctx.io.stdout(json({ thread_id: String(threadId), read: true }));
@@ -71,7 +76,7 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .addOption(new Option("--min-interval <seconds>", "poll no more often than this, whatever the service allows").argParser(positiveInteger))
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean; all?: boolean; participating?: boolean; repo?: { owner: string; repo: string }; minInterval?: number }>(command);
-          const poller = ctx.client(command).notifications.poll({
+          const poller = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications.poll({
             start: options.backlog ? "backlog" : "now",
             signal: ctx.signal,
             ...(options.all && { all: true }),
@@ -80,7 +85,9 @@ export function notificationsCommand(ctx: CommandContext): Command {
             ...(options.minInterval && { minIntervalSeconds: options.minInterval }),
             ...pollerReporting(ctx),
           });
-          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : threadLine(t)));
+          // When, the thread id, unread, the reason (review_requested), the repository.
+          const columns = new StreamColumns([20, 4, 6, 16, 16]);
+          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : columns.line(threadCells(t))));
         }),
       "shiplog notifications tail --participating",
     ),

@@ -6,7 +6,7 @@ import {
   type PermissionResolution,
   type Requirement,
   type UncoveredCall,
-} from "@shiplog/client";
+} from "@shiplog/client/permissions";
 import { UsageError } from "../cli-errors.js";
 import { EXIT } from "../exit-codes.js";
 import { withExamples, type CommandContext } from "../program.js";
@@ -80,6 +80,7 @@ export function formatUncovered(answer: UncoveredCall): string {
 export function permissionsCommand(ctx: CommandContext): Command {
   return withExamples(
     new Command("permissions")
+      .summary("what a call needs: permissions, token types and scopes (no credentials or network needed)")
       .description(
         "what does this call need? Resolves a concrete call against the service's permission matrix: the fine-grained " +
           "permissions and access levels, the token types accepted, the classic token scopes, and whether public " +

@@ -1,9 +1,16 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { MAX_CLUSTER_ENTRIES, parseRequest, setClusterDeploymentRecordsParams, type ClusterDeploymentResult, type RequestValidationError } from "@shiplog/client";
+import {
+  MAX_CLUSTER_ENTRIES,
+  type ClusterDeploymentResult,
+  type RequestValidationError,
+  type TransportHooks,
+} from "@shiplog/client";
+import { parseRequest, setClusterDeploymentRecordsParams } from "@shiplog/client/schemas";
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
+import { orgScope } from "../connection.js";
 import { json, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
@@ -29,7 +36,9 @@ export function recordsCommand(ctx: CommandContext): Command {
         .addOption(orgOption())
         .action(async (subjectDigest: string, _options, command: Command) => {
           const options = ctx.options<{ org?: string }>(command);
-          const list = await ctx.client(command).artifacts.listDeploymentRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          const org = orgOf(options, ctx);
+          const client = ctx.client(command, orgScope(org));
+          const list = await client.artifacts.listDeploymentRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
           const rows = list.deployment_records.map((r) => [
             r.id,
@@ -55,7 +64,9 @@ export function recordsCommand(ctx: CommandContext): Command {
         .addOption(orgOption())
         .action(async (subjectDigest: string, _options, command: Command) => {
           const options = ctx.options<{ org?: string }>(command);
-          const list = await ctx.client(command).artifacts.listStorageRecords({ org: orgOf(options, ctx), subject_digest: subjectDigest }, { signal: ctx.signal });
+          const org = orgOf(options, ctx);
+          const client = ctx.client(command, orgScope(org));
+          const list = await client.artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
           const rows = list.storage_records.map((r) => [
             r.id,
@@ -63,7 +74,7 @@ export function recordsCommand(ctx: CommandContext): Command {
             r.registry_url,
             r.repository,
             r.status,
-            date((r as { updated_at?: string }).updated_at),
+            date(r.updated_at),
           ]);
           ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
           const count = list.storage_records.length;
@@ -83,9 +94,18 @@ export function recordsCommand(ctx: CommandContext): Command {
         .action(async (_options, command: Command) => {
           const options = ctx.options<{ org?: string; cluster: string; file: string }>(command);
           const body = readClusterFile(options.file);
-          const params = checkClusterParams({ ...body, org: orgOf(options, ctx), cluster: options.cluster }, options.file);
-          const client = ctx.client(command);
-          const result = await sendInChunks(params, ctx, (chunk) => client.artifacts.setClusterDeploymentRecords(chunk, { signal: ctx.signal }));
+          const org = orgOf(options, ctx);
+          const params = checkClusterParams({ ...body, org, cluster: options.cluster }, options.file);
+          const progress = progressBar(ctx, params.deployments.length);
+          // The client sends the chunks; each one it has stored moves the bar.
+          const client = ctx.client(command, orgScope(org), progress?.hooks);
+          let result: ClusterDeploymentResult;
+          try {
+            progress?.start();
+            result = await client.artifacts.setClusterDeploymentRecords(params, { signal: ctx.signal });
+          } finally {
+            progress?.stop();
+          }
           if (options.json) return ctx.io.stdout(json(result));
           const errors = result.errors ?? [];
           ctx.io.stdout(
@@ -135,28 +155,23 @@ function checkClusterParams(input: Record<string, unknown>, file: string): Clust
   }
 }
 
-/** Sends the entries in chunks the service takes, one call each, drawing a bar on a terminal. */
-async function sendInChunks(
-  params: ClusterParams,
-  ctx: CommandContext,
-  send: (chunk: ClusterParams) => Promise<ClusterDeploymentResult>,
-): Promise<ClusterDeploymentResult> {
-  const total = params.deployments.length;
-  const bar = ctx.io.progressStream
-    ? new SingleBar({ stream: ctx.io.progressStream, format: "{bar} {value}/{total} entries | {percentage}% | ETA {eta_formatted}", hideCursor: true, clearOnComplete: false })
-    : undefined;
-  bar?.start(total, 0);
-  const merged: ClusterDeploymentResult = { total_count: 0, deployment_records: [] };
-  try {
-    for (let start = 0; start < total; start += MAX_CLUSTER_ENTRIES) {
-      const result = await send({ ...params, deployments: params.deployments.slice(start, start + MAX_CLUSTER_ENTRIES) });
-      merged.total_count += result.total_count;
-      merged.deployment_records.push(...result.deployment_records);
-      if (result.errors?.length) (merged.errors ??= []).push(...result.errors);
-      bar?.update(Math.min(start + MAX_CLUSTER_ENTRIES, total));
-    }
-  } finally {
-    bar?.stop();
-  }
-  return merged;
+/** The cluster route, as the client's transport hooks name it. */
+const CLUSTER_ROUTE = "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}";
+
+/** A bar on the terminal (none when stderr is not one) that moves as the client's chunks are stored. */
+function progressBar(ctx: CommandContext, total: number): { hooks: TransportHooks; start(): void; stop(): void } | undefined {
+  if (!ctx.io.progressStream) return undefined;
+  const bar = new SingleBar({
+    stream: ctx.io.progressStream,
+    format: "{bar} {value}/{total} entries | {percentage}% | ETA {eta_formatted}",
+    hideCursor: true,
+    clearOnComplete: false,
+  });
+  let stored = 0;
+  const onResponse: TransportHooks["onResponse"] = ({ method, route, status }) => {
+    if (method !== "POST" || route !== CLUSTER_ROUTE || status >= 300) return;
+    stored = Math.min(stored + MAX_CLUSTER_ENTRIES, total);
+    bar.update(stored);
+  };
+  return { hooks: { onResponse }, start: () => bar.start(total, 0), stop: () => bar.stop() };
 }

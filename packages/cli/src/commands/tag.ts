@@ -4,16 +4,17 @@ import {
   GIT_OBJECT_TYPES,
   IF_TAG_EXISTS,
   createReleaseTags,
-  toFieldIssues,
+  derivedTagNames,
   releaseTags,
-  tagger as taggerSchema,
-  createTagParams,
   type DerivedTags,
   type GitObjectType,
   type IfTagExists,
+  type ReleaseTag,
 } from "@shiplog/client";
+import { createTagParams, tagger as taggerSchema, toFieldIssues } from "@shiplog/client/schemas";
 import { ownerRepo } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
+import { repositoryScope } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { json, renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
@@ -51,14 +52,9 @@ export function tagCommand(ctx: CommandContext): Command {
           const tagger = taggerOf(options);
           // The client checks every field (sha, names, tagger) before sending; a bad one is a usage error here.
           for (const name of names) checkTag(repository, name, options.object, options.type);
-          let tags;
-          try {
-            tags = releaseTags(names, options.derivedTags, options.ifExists);
-          } catch (error) {
-            throw new UsageError(`--derived-tags: ${(error as Error).message}`);
-          }
+          const tags = planTags(names, options);
           const results = await createReleaseTags(
-            ctx.client(command).git,
+            ctx.client(command, repositoryScope(repository)).git,
             { ...repository, tags, object: options.object, type: options.type, ...(options.message !== undefined && { message: options.message }), ...(tagger && { tagger }) },
             { signal: ctx.signal },
           );
@@ -72,7 +68,8 @@ export function tagCommand(ctx: CommandContext): Command {
               ...("result" in r && { sha: r.result.tag.sha, object: r.result.tag.object }),
               ...("error" in r && { error: r.error instanceof Error ? r.error.message : String(r.error) }),
             }))));
-          } else {
+          } else if (results.some((r) => r.outcome !== "failed" && r.outcome !== "not-attempted")) {
+            // A table only when something was made or found: a lone failure is the error line below.
             const rows = results.map((r) => [
               `refs/tags/${r.tag}`,
               r.outcome,
@@ -89,6 +86,20 @@ export function tagCommand(ctx: CommandContext): Command {
     ),
   );
   return tag;
+}
+
+/** The tags to make, by the action's rules: floating tags need a release version to follow. */
+function planTags(names: string[], options: TagOptions): ReleaseTag[] {
+  const { derivedTags, ifExists } = options;
+  if (derivedTags !== "none" && !names.some((name) => derivedTagNames(name, derivedTags).length > 0)) {
+    const why = "no tag is a release version such as v1.4.0 (pre-releases never move floating tags)";
+    throw new UsageError(`--derived-tags ${derivedTags}: ${why}`);
+  }
+  try {
+    return releaseTags(names, derivedTags, ifExists);
+  } catch (error) {
+    throw new UsageError(`--derived-tags: ${(error as Error).message}`);
+  }
 }
 
 /** What the client would refuse before sending, as a usage error naming the option or the tag. */

@@ -1,16 +1,16 @@
-import type { HttpMethod } from "../transport.js";
+import type { HttpMethod } from "../transport-pipeline.js";
+import { ENDPOINT_STATEMENTS } from "./endpoint-statements.js";
 import {
-  ENDPOINT_STATEMENTS,
   PERMISSION_MATRIX,
   PERMISSIONS,
   type AccessLevel,
   type AppTokenType,
-  type EndpointStatement,
   type MatrixEntry,
   type PermissionName,
   type PermissionScope,
 } from "./permission-matrix.js";
-import { TemplateMatcher, splitPath } from "./path-templates.js";
+import type { EndpointStatement } from "./statement.js";
+import { TemplateMatcher, splitPath } from "../path-templates.js";
 import {
   APP_TOKEN_KINDS,
   TOKEN_KIND_TITLES,

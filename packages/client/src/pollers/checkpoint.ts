@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RequestValidationError } from "../errors.js";
+import { expandTemplate } from "../path-templates.js";
 import { parseRequest } from "../schema-validation.js";
 
 /**
@@ -55,7 +56,7 @@ export function checkCheckpoint(checkpoint: unknown, listing: string, where: str
 
 /** The listing name of a route: `GET` and the path with its parameters filled in, then any filters. */
 export function listingName(route: string, params: Record<string, string | number> = {}, filters: Record<string, unknown> = {}): string {
-  const path = route.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? "")));
+  const path = expandTemplate(route, (name) => String(params[name] ?? ""));
   const query = Object.entries(filters)
     .filter(([, value]) => value !== undefined && value !== false)
     .map(([key, value]) => `${key}=${String(value)}`)

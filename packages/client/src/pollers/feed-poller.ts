@@ -1,16 +1,8 @@
+import { listing, type Listing } from "../endpoints/endpoint-call.js";
+import { feedCall } from "../event-feeds.js";
 import { checkPageOptions } from "../pagination.js";
-import { parseRequest, parseResponse } from "../schema-validation.js";
-import {
-  EVENT_FEED_ROUTES,
-  FEED_MAX_AGE_MS,
-  MAX_FEED_EVENTS,
-  activityEventList,
-  eventFeed,
-  feedPageLimits,
-  type ActivityEvent,
-  type EventFeed,
-} from "../schemas/activity.js";
-import type { RouteRequest, Transport } from "../transport.js";
+import { FEED_MAX_AGE_MS, MAX_FEED_EVENTS, type ActivityEvent, type EventFeed } from "../schemas/activity.js";
+import type { Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { newestFirstTarget, type NewestFirstAnswer } from "./newest-first-poll.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
@@ -28,13 +20,6 @@ export interface FeedPollOptions extends PollerOptions {
   onGap?: (info: { newEvents: number }) => void;
 }
 
-/** The route request for a feed, from its typed descriptor. */
-export function feedRequest(feed: EventFeed): Pick<RouteRequest, "route" | "params"> {
-  const parsed = parseRequest(eventFeed, feed, "event feed");
-  const { feed: kind, ...params } = parsed;
-  return { route: EVENT_FEED_ROUTES[kind], params };
-}
-
 /** Ids kept as seen: twice what a feed shows, so events reordered within a poll or delivered late still match. */
 const FEED_SEEN_CAPACITY = 2 * MAX_FEED_EVENTS;
 
@@ -49,19 +34,18 @@ const FEED_SEEN_CAPACITY = 2 * MAX_FEED_EVENTS;
 export class FeedPoller implements AsyncIterable<ActivityEvent> {
   readonly stats: PollerStats = { polls: 0, notModified: 0, errors: 0, yielded: 0, waits: [] };
   readonly #transport: Transport;
-  readonly #feed: EventFeed;
   readonly #options: FeedPollOptions;
-  readonly #request: Pick<RouteRequest, "route" | "params">;
+  readonly #feed: Listing<ActivityEvent>;
   readonly #listing: string;
   #state: ResumableState;
 
   constructor(transport: Transport, feed: EventFeed, options: FeedPollOptions = {}) {
     this.#transport = transport;
-    this.#feed = feed;
     this.#options = options;
-    this.#request = feedRequest(feed);
-    this.#listing = listingName(this.#request.route, this.#request.params);
-    checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, feedPageLimits(this.#feed.feed));
+    const { id, params } = feedCall(feed);
+    this.#feed = listing(id, params as never) as Listing<ActivityEvent>;
+    this.#listing = listingName(this.#feed.request.route, this.#feed.request.params);
+    checkPageOptions(this.#feed.operation, { per_page: options.per_page }, this.#feed.limits);
     const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "feed poller checkpoint");
     this.#state = stateFrom(start, FEED_SEEN_CAPACITY);
   }
@@ -78,16 +62,14 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
   /** A follow of the feed from the starting checkpoint (or from scratch): each iteration starts there again. */
   #run(): AsyncGenerator<ActivityEvent, void, undefined> {
     const options = this.#options;
-    const perPage = options.per_page ?? feedPageLimits(this.#feed.feed).maxPerPage;
-    const operation = `GET ${this.#request.route}`;
+    const perPage = options.per_page ?? this.#feed.limits.maxPerPage;
     const now = options.now ?? Date.now;
     return resumablePoll(this, options, {
       listing: this.#listing,
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
       target: (state) => {
-        const parse = (body: unknown) => parseResponse(activityEventList, body, operation) as ActivityEvent[];
-        const listing = { perPage, start: options.start, signal: options.signal };
-        const base = newestFirstTarget(this.#transport, this.#request, state, listing, parse);
+        const paging = { perPage, start: options.start, signal: options.signal };
+        const base = newestFirstTarget(this.#transport, this.#feed.request, state, paging, this.#feed.readPage);
         return {
           ...base,
           take: (answer: NewestFirstAnswer<ActivityEvent>, first: boolean) => {

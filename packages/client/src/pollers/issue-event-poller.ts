@@ -1,7 +1,7 @@
+import { listing, type Listing } from "../endpoints/endpoint-call.js";
 import { checkPageOptions } from "../pagination.js";
-import { parseRequest, parseResponse } from "../schema-validation.js";
-import { ISSUE_EVENTS_PAGE_LIMITS, issueEventList, issueEventsRepoParams, type IssueEvent, type IssueEventsRepoParams } from "../schemas/issue-events.js";
-import type { RouteRequest, Transport } from "../transport.js";
+import type { IssueEvent, IssueEventsRepoParams } from "../schemas/issue-events.js";
+import type { Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { newestFirstTarget } from "./newest-first-poll.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
@@ -27,18 +27,16 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
   readonly stats: PollerStats = { polls: 0, notModified: 0, errors: 0, yielded: 0, waits: [] };
   readonly #transport: Transport;
   readonly #options: IssueEventPollOptions;
-  readonly #request: Pick<RouteRequest, "route" | "params">;
+  readonly #events: Listing<IssueEvent>;
   readonly #listing: string;
   #state: ResumableState;
 
   constructor(transport: Transport, params: IssueEventsRepoParams, options: IssueEventPollOptions = {}) {
     this.#transport = transport;
     this.#options = options;
-    const route = "/repos/{owner}/{repo}/issues/events";
-    const { owner, repo } = parseRequest(issueEventsRepoParams, params, `GET ${route}`);
-    this.#request = { route, params: { owner, repo } };
-    this.#listing = listingName(route, { owner, repo });
-    checkPageOptions(`GET ${route}`, { per_page: options.per_page }, ISSUE_EVENTS_PAGE_LIMITS);
+    this.#events = listing("issues/list-events-for-repo", params);
+    this.#listing = listingName(this.#events.request.route, this.#events.request.params);
+    checkPageOptions(this.#events.operation, { per_page: options.per_page }, this.#events.limits);
     const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "issue event poller checkpoint");
     this.#state = stateFrom(start, ISSUE_EVENT_SEEN_CAPACITY);
   }
@@ -54,15 +52,14 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
 
   #run(): AsyncGenerator<IssueEvent, void, undefined> {
     const options = this.#options;
-    const perPage = options.per_page ?? ISSUE_EVENTS_PAGE_LIMITS.maxPerPage;
-    const operation = `GET ${this.#request.route}`;
+    const perPage = options.per_page ?? this.#events.limits.maxPerPage;
     return resumablePoll(this, options, {
       listing: this.#listing,
       begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
-      target: (state) =>
-        newestFirstTarget(this.#transport, this.#request, state, { perPage, start: options.start, signal: options.signal }, (body) =>
-          parseResponse(issueEventList, body, operation),
-        ),
+      target: (state) => {
+        const paging = { perPage, start: options.start, signal: options.signal };
+        return newestFirstTarget(this.#transport, this.#events.request, state, paging, this.#events.readPage);
+      },
     });
   }
 }

@@ -1,6 +1,6 @@
-import { parseLinkHeader } from "../pagination.js";
-import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
-import { requestFirstPage, type PollAnswer, type PollTarget } from "./poll-loop.js";
+import type { RouteRequest } from "../route-request.js";
+import type { Transport } from "../transport.js";
+import { pollHeaders, pollPages, type PollAnswer, type PollTarget } from "./poll-loop.js";
 import type { ResumableState } from "./resumable-poll.js";
 import { oldestFirst, type SeenIds } from "./seen-ids.js";
 
@@ -19,29 +19,29 @@ export interface NewestFirstAnswer<T> extends PollAnswer {
  */
 export async function pollNewestFirst<T extends { id: string | number }>(
   transport: Transport,
-  request: Pick<RouteRequest, "route" | "params">,
+  request: RouteRequest,
   options: { perPage: number; etag: string | undefined; seen: SeenIds; firstPageOnly: boolean; signal: AbortSignal | undefined },
   parse: (body: unknown) => T[],
 ): Promise<NewestFirstAnswer<T>> {
-  const { seen, signal } = options;
-  const firstPage = await requestFirstPage(transport, request, options.perPage, "etag", options.etag, signal);
-  const { intervalHeader, validator } = firstPage;
-  let response: ServiceResponse = firstPage.response;
-  if (response.status === 304) return { status: 304, items: [], pages: 0, metSeen: true, validator: validator ?? options.etag, intervalHeader };
+  const { seen } = options;
+  let first: Pick<PollAnswer, "intervalHeader" | "validator"> | undefined;
   const items: T[] = [];
   let pages = 0;
   let metSeen = false;
-  for (;;) {
+  for await (const response of pollPages(transport, request, options.perPage, "etag", options.etag, options.signal)) {
+    first ??= pollHeaders(response, "etag");
+    if (response.status === 304) {
+      const validator = first.validator ?? options.etag;
+      return { status: 304, items: [], pages: 0, metSeen: true, validator, intervalHeader: first.intervalHeader };
+    }
     pages++;
     for (const item of parse(response.data)) {
       if (seen.has(String(item.id))) metSeen = true;
       else items.push(item);
     }
-    const next = parseLinkHeader(response.headers.get("link"))["next"];
-    if (metSeen || options.firstPageOnly || !next) break;
-    response = await transport.request({ method: "GET", ...request, url: next, signal });
+    if (metSeen || options.firstPageOnly) break;
   }
-  return { status: 200, items, pages, metSeen, validator, intervalHeader };
+  return { status: 200, items, pages, metSeen, validator: first?.validator ?? null, intervalHeader: first?.intervalHeader ?? null };
 }
 
 /**
@@ -51,7 +51,7 @@ export async function pollNewestFirst<T extends { id: string | number }>(
  */
 export function newestFirstTarget<T extends { id: string | number; created_at: string | null }>(
   transport: Transport,
-  request: Pick<RouteRequest, "route" | "params">,
+  request: RouteRequest,
   state: ResumableState,
   options: { perPage: number; start?: "backlog" | "now"; signal?: AbortSignal },
   parse: (body: unknown) => T[],

@@ -1,16 +1,10 @@
-import { checkPageOptions, parseLinkHeader } from "../pagination.js";
-import { parseRequest, parseResponse } from "../schema-validation.js";
-import {
-  NOTIFICATIONS_PAGE_LIMITS,
-  REPO_NOTIFICATIONS_PAGE_LIMITS,
-  listNotificationsParams,
-  notificationThreadList,
-  type NotificationThread,
-} from "../schemas/notifications.js";
-import { ownerName } from "../schemas/common.js";
-import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
+import { listing, type Listing } from "../endpoints/endpoint-call.js";
+import { checkPageOptions } from "../pagination.js";
+import { parseRequest } from "../schema-validation.js";
+import { listNotificationsParams, type NotificationThread } from "../schemas/notifications.js";
+import type { Transport } from "../transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
-import { requestFirstPage } from "./poll-loop.js";
+import { pollHeaders, pollPages, type PollAnswer } from "./poll-loop.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
 
@@ -45,7 +39,7 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
   readonly stats: PollerStats = { polls: 0, notModified: 0, errors: 0, yielded: 0, waits: [] };
   readonly #transport: Transport;
   readonly #options: NotificationPollOptions;
-  readonly #request: Pick<RouteRequest, "route" | "params" | "query">;
+  readonly #threads: Listing<NotificationThread>;
   readonly #perPage: number;
   readonly #listing: string;
   #state: ResumableState;
@@ -54,17 +48,12 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     this.#transport = transport;
     this.#options = options;
     const filters = parseRequest(listNotificationsParams, { all: options.all, participating: options.participating }, "notification poller");
-    const limits = options.repository ? REPO_NOTIFICATIONS_PAGE_LIMITS : NOTIFICATIONS_PAGE_LIMITS;
-    if (options.repository) {
-      parseRequest(ownerName, options.repository.owner, "notification poller repository.owner");
-      parseRequest(ownerName, options.repository.repo, "notification poller repository.repo");
-    }
-    this.#request = options.repository
-      ? { route: "/repos/{owner}/{repo}/notifications", params: { ...options.repository }, query: { ...filters } }
-      : { route: "/notifications", query: { ...filters } };
-    checkPageOptions(`GET ${this.#request.route}`, { per_page: options.per_page }, limits);
-    this.#perPage = options.per_page ?? limits.maxPerPage;
-    this.#listing = listingName(this.#request.route, this.#request.params, filters);
+    this.#threads = options.repository
+      ? listing("activity/list-repo-notifications-for-authenticated-user", { ...options.repository, ...filters })
+      : listing("activity/list-notifications-for-authenticated-user", filters);
+    checkPageOptions(this.#threads.operation, { per_page: options.per_page }, this.#threads.limits);
+    this.#perPage = options.per_page ?? this.#threads.limits.maxPerPage;
+    this.#listing = listingName(this.#threads.request.route, this.#threads.request.params, filters);
     const start = options.checkpoint && checkCheckpoint(options.checkpoint, this.#listing, "notification poller checkpoint");
     this.#state = stateFrom(start, NOTIFICATION_SEEN_CAPACITY);
   }
@@ -105,21 +94,18 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
 
   /** One poll: the first page conditionally; on a change, every page. */
   async #pollOnce(lastModified: string | undefined, since: string | undefined) {
-    const signal = this.#options.signal;
-    const operation = `GET ${this.#request.route}`;
-    const request = since ? { ...this.#request, query: { ...this.#request.query, since } } : this.#request;
-    const firstPage = await requestFirstPage(this.#transport, request, this.#perPage, "last-modified", lastModified, signal);
-    const { intervalHeader, validator: newLastModified } = firstPage;
-    let response: ServiceResponse = firstPage.response;
-    if (response.status === 304) return { status: 304, threads: [], pages: 0, validator: newLastModified ?? lastModified, intervalHeader };
+    const base = this.#threads.request;
+    const request = since ? { ...base, query: { ...base.query, since } } : base;
+    let first: Pick<PollAnswer, "intervalHeader" | "validator"> | undefined;
     const threads: NotificationThread[] = [];
     let pages = 0;
-    for (;;) {
+    for await (const response of pollPages(this.#transport, request, this.#perPage, "last-modified", lastModified, this.#options.signal)) {
+      first ??= pollHeaders(response, "last-modified");
+      if (response.status === 304) {
+        return { status: 304, threads: [], pages: 0, validator: first.validator ?? lastModified, intervalHeader: first.intervalHeader };
+      }
       pages++;
-      threads.push(...parseResponse(notificationThreadList, response.data, operation));
-      const next = parseLinkHeader(response.headers.get("link"))["next"];
-      if (!next) break;
-      response = await this.#transport.request({ method: "GET", ...request, url: next, signal });
+      threads.push(...this.#threads.readPage(response.data));
     }
     // Pages can shift while they are read; keep one entry per thread, its latest update.
     const latest = new Map<string, NotificationThread>();
@@ -127,7 +113,8 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
       const known = latest.get(thread.id);
       if (!known || Date.parse(thread.updated_at) > Date.parse(known.updated_at)) latest.set(thread.id, thread);
     }
-    return { status: 200, threads: [...latest.values()], pages, validator: newLastModified, intervalHeader };
+    const validator = first?.validator ?? null;
+    return { status: 200, threads: [...latest.values()], pages, validator, intervalHeader: first?.intervalHeader ?? null };
   }
 }
 

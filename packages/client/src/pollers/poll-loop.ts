@@ -1,5 +1,7 @@
-import { sleep as defaultSleep } from "../retry-policy.js";
-import type { RouteRequest, ServiceResponse, Transport } from "../transport.js";
+import { pageResponses } from "../pagination.js";
+import type { RouteRequest, ServiceResponse } from "../route-request.js";
+import { sleep as defaultSleep } from "../sleep.js";
+import type { Transport } from "../transport.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
 import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
 
@@ -121,17 +123,23 @@ export async function* pollLoop<T, A extends PollAnswer>(
 /** The response header that validates a poll, and the request header that sends it back. */
 const CONDITIONAL_HEADERS = { etag: "if-none-match", "last-modified": "if-modified-since" } as const;
 
-/** The first page of a poll, sent conditionally on the validator the last completed poll received. */
-export async function requestFirstPage(
+/** The response header that validates a poll of a listing. */
+export type ValidatorHeader = keyof typeof CONDITIONAL_HEADERS;
+
+/** The pages of one poll, the first sent conditionally on the validator the last completed poll received. */
+export function pollPages(
   transport: Transport,
-  request: Pick<RouteRequest, "route" | "params" | "query">,
+  request: RouteRequest,
   perPage: number,
-  validatorHeader: keyof typeof CONDITIONAL_HEADERS,
+  validatorHeader: ValidatorHeader,
   validator: string | undefined,
   signal: AbortSignal | undefined,
-): Promise<{ response: ServiceResponse; intervalHeader: string | null; validator: string | null }> {
-  const url = transport.buildUrl(request.route, request.params, { ...request.query, per_page: perPage, page: 1 });
-  const headers: Record<string, string> = validator ? { [CONDITIONAL_HEADERS[validatorHeader]]: validator } : {};
-  const response = await transport.request({ method: "GET", ...request, url, headers, signal });
-  return { response, intervalHeader: response.headers.get("x-poll-interval"), validator: response.headers.get(validatorHeader) };
+): AsyncGenerator<ServiceResponse, void, undefined> {
+  const firstPageHeaders = validator ? { [CONDITIONAL_HEADERS[validatorHeader]]: validator } : undefined;
+  return pageResponses(transport, request, { perPage, firstPageHeaders, signal });
+}
+
+/** What the first page of a poll says of the poll: the interval the service asks for, and its validator. */
+export function pollHeaders(response: ServiceResponse, validatorHeader: ValidatorHeader): Pick<PollAnswer, "intervalHeader" | "validator"> {
+  return { intervalHeader: response.headers.get("x-poll-interval"), validator: response.headers.get(validatorHeader) };
 }

@@ -1,3 +1,4 @@
+import { JITTER_ABOVE, backoffDelay } from "../backoff.js";
 import { RateLimitedError, ShiplogError } from "../errors.js";
 
 /** How a poller paces itself. */
@@ -66,9 +67,9 @@ export class PollSchedule {
   failed(error: unknown, nowMs: number = Date.now()): number {
     this.#failures++;
     const base = Math.max(this.intervalSeconds, 1);
-    const backoff = Math.min(Math.max(this.#maxBackoff, base), base * 2 ** (this.#failures - 1));
-    // Up to 10% jitter above, never below: the interval is a floor.
-    let delay = backoff * 1000 * (1 + 0.1 * this.#random());
+    // Jitter only above, never below: the interval is a floor.
+    const policy = { minMs: base * 1000, maxMs: Math.max(this.#maxBackoff, base) * 1000, jitter: JITTER_ABOVE };
+    let delay = backoffDelay(this.#failures - 1, policy, this.#random);
     if (error instanceof RateLimitedError) {
       if (error.retryAfterSeconds !== undefined) delay = Math.max(delay, error.retryAfterSeconds * 1000);
       if (error.resetAt) delay = Math.max(delay, error.resetAt.getTime() - nowMs);

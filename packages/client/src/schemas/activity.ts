@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { username } from "./users.js";
 
-/** Page rules of the activity feeds: `GET /events` defaults to 15 per page, the others to 30; all allow 100. */
-export const PUBLIC_EVENTS_PAGE_LIMITS = { defaultPerPage: 15, maxPerPage: 100 } as const;
-export const EVENT_FEED_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 /** The most events one feed holds (spec 6.1). */
 export const MAX_FEED_EVENTS = 300;
 /** Events older than this have left every feed (spec 6.1). */
@@ -123,37 +120,34 @@ export function isCreateEvent(event: ActivityEvent): event is CreateEvent {
 
 // ---- feeds ------------------------------------------------------------------------------------
 
-const ownerRepo = { owner: ownerName, repo: ownerName };
+const ownerRepo = { owner: ownerName, repo: repositoryName };
 
-/** One of the nine feeds of spec 4.4, named by what it follows. */
+/** The parameters of each of the nine feeds of spec 4.4, by what the feed follows. */
+export const FEED_PARAMS = {
+  public: z.strictObject({}),
+  network: z.strictObject(ownerRepo),
+  org: z.strictObject({ org: ownerName }),
+  repo: z.strictObject(ownerRepo),
+  user: z.strictObject({ username }),
+  user_org: z.strictObject({ username, org: ownerName }),
+  user_public: z.strictObject({ username }),
+  received: z.strictObject({ username }),
+  received_public: z.strictObject({ username }),
+} as const;
+
+const feedOf = <K extends keyof typeof FEED_PARAMS>(feed: K) => FEED_PARAMS[feed].extend({ feed: z.literal(feed) });
+
+/** One of the nine feeds, named by what it follows: `{ feed: "org", org: "acme" }`. */
 export const eventFeed = z.discriminatedUnion("feed", [
-  z.strictObject({ feed: z.literal("public") }),
-  z.strictObject({ feed: z.literal("network"), ...ownerRepo }),
-  z.strictObject({ feed: z.literal("org"), org: ownerName }),
-  z.strictObject({ feed: z.literal("repo"), ...ownerRepo }),
-  z.strictObject({ feed: z.literal("user"), username }),
-  z.strictObject({ feed: z.literal("user_org"), username, org: ownerName }),
-  z.strictObject({ feed: z.literal("user_public"), username }),
-  z.strictObject({ feed: z.literal("received"), username }),
-  z.strictObject({ feed: z.literal("received_public"), username }),
+  feedOf("public"),
+  feedOf("network"),
+  feedOf("org"),
+  feedOf("repo"),
+  feedOf("user"),
+  feedOf("user_org"),
+  feedOf("user_public"),
+  feedOf("received"),
+  feedOf("received_public"),
 ]);
 export type EventFeed = z.input<typeof eventFeed>;
 export type EventFeedKind = EventFeed["feed"];
-
-/** Each feed's path template. */
-export const EVENT_FEED_ROUTES: Readonly<Record<EventFeedKind, string>> = {
-  public: "/events",
-  network: "/networks/{owner}/{repo}/events",
-  org: "/orgs/{org}/events",
-  repo: "/repos/{owner}/{repo}/events",
-  user: "/users/{username}/events",
-  user_org: "/users/{username}/events/orgs/{org}",
-  user_public: "/users/{username}/events/public",
-  received: "/users/{username}/received_events",
-  received_public: "/users/{username}/received_events/public",
-};
-
-/** The page rules of a feed. */
-export function feedPageLimits(feed: EventFeedKind): { defaultPerPage: number; maxPerPage: number } {
-  return feed === "public" ? PUBLIC_EVENTS_PAGE_LIMITS : EVENT_FEED_PAGE_LIMITS;
-}

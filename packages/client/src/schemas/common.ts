@@ -7,17 +7,20 @@ export const sha256Digest = z
   .string()
   .regex(SHA256_DIGEST_PATTERN, { message: "must be sha256: followed by 64 lowercase hex digits" });
 
-/** Names of organizations, owners and repositories as path segments. */
+/** Names of organizations, users and other owners as path segments: they start with a letter or digit. */
 export const ownerName = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
-  message: "must be letters, digits, '.', '-' or '_'",
+  message: "must start with a letter or digit, then letters, digits, '.', '-' or '_'",
 });
 
-/** Repository name within an organization (`github_repository` in the artifact bodies). */
+/**
+ * A repository name, as a path segment or as `github_repository` in the artifact bodies. The service allows a
+ * leading `.` (`.github`), but not `.` or `..` alone, which a URL would read as a path step.
+ */
 export const repositoryName = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[A-Za-z0-9.\-_]+$/, { message: "must be letters, digits, '.', '-' or '_'" });
+  .regex(/^(?!\.\.?$)[A-Za-z0-9._-]+$/, { message: "must be letters, digits, '.', '-' or '_' (not . or ..)" });
 
 /** An ISO 8601 timestamp as the service sends it. */
 export const timestamp = z.string();

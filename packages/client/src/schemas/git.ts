@@ -202,3 +202,4 @@ export const gitRef = z.looseObject({
   object: gitObjectPointer,
 });
 export type GitRef = z.infer<typeof gitRef>;
+export const gitRefList = z.array(gitRef);

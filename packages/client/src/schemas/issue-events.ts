@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -60,8 +60,6 @@ export type IssueEventKind = OpenEnum<(typeof ISSUE_EVENT_KINDS)[number]>;
 export const ISSUE_STATE_REASONS = ["completed", "not_planned", "reopened", "duplicate"] as const;
 export type IssueStateReason = OpenEnum<(typeof ISSUE_STATE_REASONS)[number]>;
 
-/** Page rules of the issue event lists (30 by default, at most 100). */
-export const ISSUE_EVENTS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 
 export const issueLabel = z.looseObject({
   id: z.number().int().optional(),
@@ -168,7 +166,7 @@ export const issueEventList = z.array(issueEvent);
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const issueEventsRepoParams = z.strictObject({ owner: ownerName, repo: ownerName });
+export const issueEventsRepoParams = z.strictObject({ owner: ownerName, repo: repositoryName });
 export type IssueEventsRepoParams = z.input<typeof issueEventsRepoParams>;
 
 const positiveId = z.union([
@@ -176,8 +174,8 @@ const positiveId = z.union([
   z.string().regex(/^[1-9][0-9]*$/, { message: "must be a positive integer" }),
 ]);
 
-export const getIssueEventParams = z.strictObject({ owner: ownerName, repo: ownerName, event_id: positiveId });
+export const getIssueEventParams = z.strictObject({ owner: ownerName, repo: repositoryName, event_id: positiveId });
 export type GetIssueEventParams = z.input<typeof getIssueEventParams>;
 
-export const listIssueEventsForIssueParams = z.strictObject({ owner: ownerName, repo: ownerName, issue_number: positiveId });
+export const listIssueEventsForIssueParams = z.strictObject({ owner: ownerName, repo: repositoryName, issue_number: positiveId });
 export type ListIssueEventsForIssueParams = z.input<typeof listIssueEventsForIssueParams>;

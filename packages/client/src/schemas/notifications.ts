@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ownerName, timestamp } from "./common.js";
+import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
 
@@ -40,10 +40,6 @@ export const NOTIFICATION_SUBJECT_TYPES = [
 ] as const;
 export type NotificationSubjectType = OpenEnum<(typeof NOTIFICATION_SUBJECT_TYPES)[number]>;
 
-/** The most threads one page of `GET /notifications` holds (spec 8), and its default. */
-export const NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 50, maxPerPage: 50 } as const;
-/** Page rules of `GET /repos/{owner}/{repo}/notifications` (spec 8). */
-export const REPO_NOTIFICATIONS_PAGE_LIMITS = { defaultPerPage: 30, maxPerPage: 100 } as const;
 
 /** The repository summary a thread carries (spec 2.5: id, names, owner, privacy, links). */
 export const notificationRepository = z.looseObject({
@@ -118,7 +114,7 @@ const listFilters = {
 export const listNotificationsParams = z.strictObject(listFilters);
 export type ListNotificationsParams = z.input<typeof listNotificationsParams>;
 
-export const listRepoNotificationsParams = z.strictObject({ owner: ownerName, repo: ownerName, ...listFilters });
+export const listRepoNotificationsParams = z.strictObject({ owner: ownerName, repo: repositoryName, ...listFilters });
 export type ListRepoNotificationsParams = z.input<typeof listRepoNotificationsParams>;
 
 /** Body of `PUT /notifications`. */
@@ -132,7 +128,7 @@ export type MarkNotificationsReadBody = z.input<typeof markNotificationsReadBody
 
 export const markRepoNotificationsReadParams = z.strictObject({
   owner: ownerName,
-  repo: ownerName,
+  repo: repositoryName,
   last_read_at: isoTimestamp.optional(),
 });
 export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificationsReadParams>;
@@ -144,7 +140,7 @@ export type MarkRepoNotificationsReadParams = z.input<typeof markRepoNotificatio
 export const markAllAsReadAndWaitParams = z
   .strictObject({
     owner: ownerName.optional(),
-    repo: ownerName.optional(),
+    repo: repositoryName.optional(),
     last_read_at: isoTimestamp.optional(),
     read: z.boolean().optional(),
   })

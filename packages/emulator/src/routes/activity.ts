@@ -6,6 +6,8 @@ import { actorView, baseUrlOf, eventOrgView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { notModifiedSince } from "./conditional-get.js";
 import { pageOf, readPageLeniently, type ListLimits } from "./list-paging.js";
+import type { OperationId } from "@shiplog/client/endpoints";
+import { serve } from "./route-table.js";
 
 const DOCS = "/activity/events";
 /** Section 8: feeds page by 100 at most; defaults are not in the spec (the OpenAPI gives 30, and 15 for /events). */
@@ -53,17 +55,19 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     return reply.send(items.map((e) => eventView(base, e)));
   }
 
-  app.get("/events", (request, reply) =>
+  serve(app, "activity/list-public-events", (request, reply) =>
     answer(request, reply, feeds.feed((e) => e.public), PUBLIC_EVENTS_PAGE_LIMITS),
   );
 
-  app.get<{ Params: { owner: string; repo: string } }>(
-    "/networks/:owner/:repo/events",
+  serve<{ Params: { owner: string; repo: string } }>(
+    app,
+    "activity/list-public-events-for-repo-network",
     {
       // A renamed network answers 301 to its current name before the repository lookup.
       onRequest: async (request, reply) => {
-        const renamed = feeds.renamedNetwork(request.params.owner, request.params.repo);
-        if (!renamed || access.findRepo(request.params.owner, request.params.repo)) return;
+        const { owner, repo } = request.params as { owner: string; repo: string };
+        const renamed = feeds.renamedNetwork(owner, repo);
+        if (!renamed || access.findRepo(owner, repo)) return;
         const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
         const location = `${baseUrlOf(request)}/networks/${renamed.owner}/${renamed.name}/events${query}`;
         reply.header("location", location);
@@ -76,12 +80,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
     },
   );
 
-  app.get<{ Params: { org: string } }>("/orgs/:org/events", (request, reply) => {
+  serve<{ Params: { org: string } }>(app, "activity/list-public-org-events", (request, reply) => {
     const org = request.params.org.toLowerCase();
     return answer(request, reply, feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org), EVENT_FEED_PAGE_LIMITS);
   });
 
-  app.get<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/events", (request, reply) => {
+  serve<{ Params: { owner: string; repo: string } }>(app, "activity/list-repo-events", (request, reply) => {
     const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
     // The access hook has already refused callers who may not see a private repository.
     return answer(request, reply, feeds.feed((e) => fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
@@ -89,11 +93,11 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
 
   /** Feeds of one user: 404 for an unknown user; private events only when the caller is that user. */
   function userFeed(
-    path: string,
+    operationId: OperationId,
     select: (event: StoredEvent, login: string, own: boolean, principal: Principal, params: Record<string, string>) => boolean,
     options: { ownOnly?: boolean } = {},
   ) {
-    app.get<{ Params: Record<string, string> & { username: string } }>(path, (request, reply) => {
+    serve<{ Params: Record<string, string> & { username: string } }>(app, operationId, (request, reply) => {
       const user = userNamed(request.params.username);
       if (!user) return sendError(reply, 404, "Not Found", { docs: DOCS });
       const own = isCaller(request.principal, user.login);
@@ -106,15 +110,21 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   const byUser = (e: StoredEvent, login: string) => e.actor.login.toLowerCase() === login;
   const received = (e: StoredEvent, login: string) => ctx.state.notifications.isWatching(login, fullName(e)) && !byUser(e, login);
 
-  userFeed("/users/:username/events", (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))));
   userFeed(
-    "/users/:username/events/orgs/:org",
+    "activity/list-events-for-authenticated-user",
+    (e, login, own, principal) => byUser(e, login) && (e.public || (own && canSee(principal, e))),
+  );
+  userFeed(
+    "activity/list-org-events-for-authenticated-user",
     (e, login, _own, principal, params) => e.org?.login.toLowerCase() === String(params["org"]).toLowerCase() && canSee(principal, e),
     { ownOnly: true },
   );
-  userFeed("/users/:username/events/public", (e, login) => byUser(e, login) && e.public);
-  userFeed("/users/:username/received_events", (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))));
-  userFeed("/users/:username/received_events/public", (e, login) => received(e, login) && e.public);
+  userFeed("activity/list-public-events-for-user", (e, login) => byUser(e, login) && e.public);
+  userFeed(
+    "activity/list-received-events-for-user",
+    (e, login, own, principal) => received(e, login) && (e.public || (own && canSee(principal, e))),
+  );
+  userFeed("activity/list-received-public-events-for-user", (e, login) => received(e, login) && e.public);
 }
 
 /** RFC 9110 13.1.2: If-None-Match uses weak comparison: the opaque tags match, with or without `W/`. */

@@ -5,14 +5,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { AccessLevel } from "../fixture.js";
 import { baseUrlOf, httpDate, nodeId, userView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
-
-/** The routes authenticated by an App's JWT rather than a token: the permission matrix does not apply to them. */
-export const APP_JWT_ROUTES: ReadonlySet<string> = new Set([
-  "/app",
-  "/orgs/:org/installation",
-  "/repos/:owner/:repo/installation",
-  "/app/installations/:installation_id/access_tokens",
-]);
+import { serve } from "./route-table.js";
 
 const JWT_DOCS = "/apps/creating-apps/authenticating-with-an-app/generating-a-json-web-token-jwt-for-an-app";
 const CREATED_AT_MS = Date.UTC(2025, 0, 15);
@@ -80,12 +73,12 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     };
   }
 
-  app.get("/app", async (request, reply) => {
+  serve(app, "apps/get-authenticated", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (fixtureApp) return reply.send(appView(baseUrlOf(request), fixtureApp));
   });
 
-  app.get<{ Params: { org: string } }>("/orgs/:org/installation", async (request, reply) => {
+  serve<{ Params: { org: string } }>(app, "apps/get-org-installation", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.org);
@@ -93,7 +86,7 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
 
-  app.get<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/installation", async (request, reply) => {
+  serve<{ Params: { owner: string; repo: string } }>(app, "apps/get-repo-installation", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.owner);
@@ -103,7 +96,7 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
 
-  app.post<{ Params: { installation_id: string }; Body: unknown }>("/app/installations/:installation_id/access_tokens", async (request, reply) => {
+  serve<{ Params: { installation_id: string }; Body: unknown }>(app, "apps/create-installation-access-token", async (request, reply) => {
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const docs = "/apps/apps#create-an-installation-access-token-for-an-app";

@@ -11,6 +11,7 @@ import {
 import { deploymentRecordView, storageRecordView, type DeploymentWrite, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
+import { serve } from "./route-table.js";
 
 const DOCS = "/orgs/artifact-metadata";
 
@@ -32,8 +33,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     return resolveArtifactRepository({ org, digest, githubRepository, linkedRepositories: state.artifacts.linkedRepositories(org, digest) }, facts);
   }
 
-  app.post<{ Params: { org: string } }>(
-    "/orgs/:org/artifacts/metadata/deployment-record",
+  serve<{ Params: { org: string } }>(
+    app,
+    "orgs/create-artifact-deployment-record",
     async (request, reply) => {
       // Bodies and parameters are checked by request-checks.ts (the official request schemas) before handlers.
       const body = request.body as DeploymentRecordBody;
@@ -47,8 +49,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.post<{ Params: { org: string; cluster: string } }>(
-    "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster",
+  serve<{ Params: { org: string; cluster: string } }>(
+    app,
+    "orgs/set-cluster-deployment-records",
     async (request, reply) => {
       const cluster = request.params.cluster;
       const body = request.body as ClusterDeploymentRecordsBody;
@@ -75,8 +78,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.post<{ Params: { org: string } }>(
-    "/orgs/:org/artifacts/metadata/storage-record",
+  serve<{ Params: { org: string } }>(
+    app,
+    "orgs/create-artifact-storage-record",
     async (request, reply) => {
       const body = request.body as StorageRecordBody;
       const org = access.findOrg(request.params.org)!.login;
@@ -99,8 +103,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.get<{ Params: { org: string; subject_digest: string } }>(
-    "/orgs/:org/artifacts/:subject_digest/metadata/deployment-records",
+  serve<{ Params: { org: string; subject_digest: string } }>(
+    app,
+    "orgs/list-artifact-deployment-records",
     async (request, reply) => {
       const digest = request.params.subject_digest;
       const org = access.findOrg(request.params.org)!.login;
@@ -111,8 +116,9 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     },
   );
 
-  app.get<{ Params: { org: string; subject_digest: string } }>(
-    "/orgs/:org/artifacts/:subject_digest/metadata/storage-records",
+  serve<{ Params: { org: string; subject_digest: string } }>(
+    app,
+    "orgs/list-artifact-storage-records",
     async (request, reply) => {
       const digest = request.params.subject_digest;
       const org = access.findOrg(request.params.org)!.login;

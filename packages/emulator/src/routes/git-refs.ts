@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { updateRefBody } from "@shiplog/client";
 import type { GitRepository } from "../git-store.js";
 import { sendError } from "../service-errors.js";
-import { validateBody } from "./request-validation.js";
+import type { UpdateRefBody } from "./request-bodies.js";
+import { serve } from "./route-table.js";
 
 const REF_DOCS = "/git/refs";
 
@@ -20,7 +20,7 @@ export type RefView = (request: FastifyRequest, git: GitRepository, ref: string,
  */
 export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: RepositoryLookup, refView: RefView): void {
   // The service matches by prefix: `tags/v1` lists v1, v1.4 and v10; an empty ref lists every reference.
-  app.get<{ Params: RefParams }>("/repos/:owner/:repo/git/matching-refs/*", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/list-matching-refs", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const prefix = `refs/${request.params["*"]}`;
@@ -28,11 +28,10 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
     return reply.send(matching.map(({ ref, sha }) => refView(request, git, ref, sha)));
   });
 
-  app.patch<{ Params: RefParams }>("/repos/:owner/:repo/git/refs/*", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/update-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
-    const body = validateBody(reply, updateRefBody, request.body, "Reference", REF_DOCS);
-    if (!body) return reply;
+    const body = request.body as UpdateRefBody;
     const name = `refs/${request.params["*"]}`;
     const current = git.ref(name);
     if (current === undefined) return sendError(reply, 422, "Reference does not exist", { docs: REF_DOCS });
@@ -45,7 +44,7 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
     return reply.send(refView(request, git, name, body.sha));
   });
 
-  app.delete<{ Params: RefParams }>("/repos/:owner/:repo/git/refs/*", async (request, reply) => {
+  serve<{ Params: RefParams }>(app, "git/delete-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;

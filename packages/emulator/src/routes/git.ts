@@ -4,11 +4,14 @@ import type { Principal } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { gitTime, isoWithOffset, tagContent, type GitIdent, type GitObjectKind } from "../git-objects.js";
 import { tagVerification } from "../tag-signature.js";
-import type { GitRepository, StoredTag } from "../git-store.js";
+import type { GitRepository, StoredCommit, StoredTag } from "../git-store.js";
+import { webBase } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { registerGitRefRoutes } from "./git-refs.js";
+import { serve } from "./route-table.js";
 
 const TAG_DOCS = "/git/tags";
+const COMMIT_DOCS = "/git/commits";
 const REF_DOCS = "/git/refs";
 
 const OBJECT_PATHS: Record<GitObjectKind, string> = { commit: "commits", tree: "trees", blob: "blobs", tag: "tags" };
@@ -44,7 +47,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return { name, email: `${id}+${name}@users.noreply.service.example` };
   }
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/tags", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "git/create-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateTagBody;
@@ -68,7 +71,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { tag_sha: string } }>("/repos/:owner/:repo/git/tags/:tag_sha", async (request, reply) => {
+  serve<{ Params: RepoParams & { tag_sha: string } }>(app, "git/get-tag", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const sha = request.params.tag_sha.toLowerCase();
@@ -77,7 +80,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.send(tagView(baseUrl(request), git, stored));
   });
 
-  app.post<{ Params: RepoParams }>("/repos/:owner/:repo/git/refs", async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "git/create-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const body = request.body as CreateRefBody;
@@ -97,13 +100,22 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     return reply.code(201).header("location", view.url).send(view);
   });
 
-  app.get<{ Params: RepoParams & { "*": string } }>("/repos/:owner/:repo/git/ref/*", async (request, reply) => {
+  serve<{ Params: RepoParams & { "*": string } }>(app, "git/get-ref", async (request, reply) => {
     const git = repositoryOf(request, reply);
     if (!git) return reply;
     const name = `refs/${request.params["*"]}`;
     const sha = git.ref(name);
     if (sha === undefined) return sendError(reply, 404, "Not Found", { docs: REF_DOCS });
     return reply.send(refView(baseUrl(request), git, name, sha));
+  });
+
+  // git/get-commit: a commit object's fields, which reproduce its id; 404 for an id that is no commit here.
+  serve<{ Params: RepoParams & { commit_sha: string } }>(app, "git/get-commit", async (request, reply) => {
+    const git = repositoryOf(request, reply);
+    if (!git) return reply;
+    const commit = git.findCommit(request.params.commit_sha.toLowerCase());
+    if (!commit) return sendError(reply, 404, "Not Found", { docs: COMMIT_DOCS });
+    return reply.send(commitView(baseUrl(request), git, commit));
   });
 
   registerGitRefRoutes(app, repositoryOf, (request, git, ref, sha) => refView(baseUrl(request), git, ref, sha));
@@ -132,6 +144,26 @@ function tagView(base: string, git: GitRepository, tag: StoredTag) {
     tagger: { name: tag.tagger.name, email: tag.tagger.email, date: isoWithOffset(tag.tagger.seconds, tag.tagger.offset) },
     object: objectPointer(base, git, tag.object),
     verification: tagVerification(tagContent(tag).toString("utf8"), tag.message),
+  };
+}
+
+const identView = (ident: GitIdent) => ({ name: ident.name, email: ident.email, date: isoWithOffset(ident.seconds, ident.offset) });
+
+/** A commit as the service shows it (git data API): its parents and tree by id, unsigned. */
+function commitView(base: string, git: GitRepository, commit: StoredCommit) {
+  const api = `${base}/repos/${git.owner}/${git.name}/git`;
+  const web = (sha: string) => `${webBase(base)}/${git.owner}/${git.name}/commit/${sha}`;
+  return {
+    sha: commit.sha,
+    node_id: nodeId("Commit", commit.sha),
+    url: `${api}/commits/${commit.sha}`,
+    html_url: web(commit.sha),
+    author: identView(commit.author),
+    committer: identView(commit.committer),
+    message: commit.message,
+    tree: { sha: commit.tree, url: `${api}/trees/${commit.tree}` },
+    parents: commit.parents.map((sha) => ({ sha, url: `${api}/commits/${sha}`, html_url: web(sha) })),
+    verification: { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null },
   };
 }
 

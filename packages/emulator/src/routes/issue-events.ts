@@ -5,6 +5,7 @@ import { baseUrlOf, issueObjectView, nodeId, userView, type UserRef } from "../r
 import { sendError } from "../service-errors.js";
 import { notModifiedSince } from "./conditional-get.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
+import { serve } from "./route-table.js";
 
 const DOCS = "/issues/events";
 /** Section 8: issue event lists page by 100 at most; the default is the service's usual 30. */
@@ -67,8 +68,9 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
   const gone = (reply: FastifyReply) => sendError(reply, 410, "This issue was deleted", { docs: DOCS });
   const repoName = (owner: string, repo: string) => ({ owner: ctx.access.findOrg(owner)!.login, repo: ctx.access.findRepo(owner, repo)!.name });
 
-  app.get<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
-    "/repos/:owner/:repo/issues/events",
+  serve<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
+    app,
+    "issues/list-events-for-repo",
     (request, reply) => {
       const paging = readPage(request.query, ISSUE_EVENTS_PAGE_LIMITS);
       if (!paging.ok) {
@@ -91,8 +93,9 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     },
   );
 
-  app.get<{ Params: { owner: string; repo: string; event_id: string } }>(
-    "/repos/:owner/:repo/issues/events/:event_id",
+  serve<{ Params: { owner: string; repo: string; event_id: string } }>(
+    app,
+    "issues/get-event",
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
       const id = /^\d+$/.test(request.params.event_id) ? Number(request.params.event_id) : NaN;
@@ -103,8 +106,9 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     },
   );
 
-  app.get<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
-    "/repos/:owner/:repo/issues/:issue_number/events",
+  serve<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
+    app,
+    "issues/list-events",
     (request, reply) => {
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
       const number = /^\d+$/.test(request.params.issue_number) ? Number(request.params.issue_number) : NaN;

@@ -4,6 +4,7 @@ import type { StoredThread } from "../notification-store.js";
 import { baseUrlOf, httpDate, repositoryView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
+import { serve } from "./route-table.js";
 
 const DOCS = "/activity/notifications";
 
@@ -113,36 +114,38 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   }
 
 
-  app.get<{ Querystring: ListQuery }>("/notifications", (request, reply) => list(request, reply, NOTIFICATIONS_PAGE_LIMITS));
+  serve<{ Querystring: ListQuery }>(app, "activity/list-notifications-for-authenticated-user", (request, reply) =>
+    list(request, reply, NOTIFICATIONS_PAGE_LIMITS),
+  );
 
-  app.put("/notifications", (request, reply) => {
+  serve(app, "activity/mark-notifications-as-read", (request, reply) => {
     const body = (request.body ?? {}) as { last_read_at?: string; read?: boolean };
     const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);
     const { background } = store.markRead(userOf(request), { lastReadAtMs, read: body.read ?? true });
     return markResult(reply, background !== undefined);
   });
 
-  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/get-thread", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     return reply.send(threadView(baseUrlOf(request), thread));
   });
 
-  app.patch<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/mark-thread-as-read", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.markThreadRead(thread);
     return reply.code(205).send();
   });
 
-  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/mark-thread-as-done", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.markThreadDone(thread);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/get-thread-subscription-for-authenticated-user", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     // No subscription (never subscribed, or deleted: muted) reads as not found, as on the service.
@@ -150,7 +153,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(subscriptionView(baseUrlOf(request), thread));
   });
 
-  app.put<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/set-thread-subscription", (request, reply) => {
     const body = (request.body ?? {}) as { ignored?: boolean };
     const thread = threadOf(request, reply);
     if (!thread) return reply;
@@ -158,20 +161,21 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(subscriptionView(baseUrlOf(request), thread));
   });
 
-  app.delete<{ Params: { thread_id: string } }>("/notifications/threads/:thread_id/subscription", (request, reply) => {
+  serve<{ Params: { thread_id: string } }>(app, "activity/delete-thread-subscription", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
     store.deleteSubscription(thread);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { owner: string; repo: string }; Querystring: ListQuery }>("/repos/:owner/:repo/notifications", (request, reply) => {
+  type RepoListing = { Params: { owner: string; repo: string }; Querystring: ListQuery };
+  serve<RepoListing>(app, "activity/list-repo-notifications-for-authenticated-user", (request, reply) => {
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;
     const owner = ctx.access.findOrg(request.params.owner)!.login;
     return list(request, reply, REPO_NOTIFICATIONS_PAGE_LIMITS, { owner, name: repo.name });
   });
 
-  app.put<{ Params: { owner: string; repo: string } }>("/repos/:owner/:repo/notifications", (request, reply) => {
+  serve<{ Params: { owner: string; repo: string } }>(app, "activity/mark-repo-notifications-as-read", (request, reply) => {
     const body = (request.body ?? {}) as { last_read_at?: string };
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;
     const owner = ctx.access.findOrg(request.params.owner)!.login;

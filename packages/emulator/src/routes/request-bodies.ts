@@ -57,3 +57,8 @@ export interface CreateRefBody {
   ref: string;
   sha: string;
 }
+
+export interface UpdateRefBody {
+  sha: string;
+  force?: boolean;
+}

@@ -4,6 +4,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
 import { baseUrlOf } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
+import { serve } from "./route-table.js";
 
 const DOCS = "/migrations/source-imports";
 
@@ -59,13 +60,13 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
   };
 
-  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/get-import-status", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(store.render(stored));
   });
 
-  app.put<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/start-import", gated, async (request, reply) => {
     const body = request.body as StartImportBody;
     const repo = target(request.params);
     if (repo.actionsEnabled) {
@@ -85,7 +86,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.code(201).send(store.render(stored));
   });
 
-  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/update-import", gated, async (request, reply) => {
     // The body is optional (and nullable in the OpenAPI description): none at all restarts the import.
     const body = (request.body ?? {}) as UpdateImportBody;
     const stored = existing(request.params, reply);
@@ -100,14 +101,14 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(store.render(stored));
   });
 
-  app.delete<{ Params: RepoParams }>("/repos/:owner/:repo/import", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/cancel-import", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     store.cancel(stored);
     return reply.code(204).send();
   });
 
-  app.get<{ Params: RepoParams; Querystring: { since?: string } }>("/repos/:owner/:repo/import/authors", gated, async (request, reply) => {
+  serve<{ Params: RepoParams; Querystring: { since?: string } }>(app, "migrations/get-commit-authors", gated, async (request, reply) => {
     const raw = request.query.since;
     if (raw !== undefined && !/^\d+$/.test(raw)) {
       return sendError(reply, 422, "Validation Failed", {
@@ -121,8 +122,9 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)));
   });
 
-  app.patch<{ Params: RepoParams & { author_id: string } }>(
-    "/repos/:owner/:repo/import/authors/:author_id",
+  serve<{ Params: RepoParams & { author_id: string } }>(
+    app,
+    "migrations/map-commit-author",
     gated,
     async (request, reply) => {
       if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
@@ -135,13 +137,13 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     },
   );
 
-  app.get<{ Params: RepoParams }>("/repos/:owner/:repo/import/large_files", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/get-large-files", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     return reply.send(stored.state.largeFiles);
   });
 
-  app.patch<{ Params: RepoParams }>("/repos/:owner/:repo/import/lfs", gated, async (request, reply) => {
+  serve<{ Params: RepoParams }>(app, "migrations/set-lfs-preference", gated, async (request, reply) => {
     const body = request.body as { use_lfs: "opt_in" | "opt_out" };
     const stored = existing(request.params, reply);
     if (!stored) return reply;

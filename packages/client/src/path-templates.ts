@@ -54,6 +54,19 @@ export function parseTemplate(template: string): CompiledTemplate {
   return { template, segments };
 }
 
+/**
+ * Fills a template's parameters with `valueOf(name)`, each percent-encoded as one segment, except a multi-segment
+ * parameter that ends the template (`{ref}`: `tags/v1`), whose segments are encoded one by one.
+ */
+export function expandTemplate(template: string, valueOf: (name: string) => string): string {
+  return template.replace(/\{([a-z_][a-z0-9_]*)\}/gi, (placeholder: string, name: string, at: number) => {
+    const value = valueOf(name);
+    const endsTemplate = at + placeholder.length === template.length && template[at - 1] === "/";
+    if (!endsTemplate || !MULTI_SEGMENT_PARAMETERS.has(name)) return encodeURIComponent(value);
+    return value.split("/").map(encodeURIComponent).join("/");
+  });
+}
+
 /** A concrete path split into raw segments, or why it cannot be one. */
 export type SplitPath = { ok: true; path: string; segments: string[] } | { ok: false; message: string };
 

@@ -1,0 +1,119 @@
+// Which credentials a command authenticates with: a token (SHIPLOG_TOKEN or a file), or App credentials (the App's
+// id and private key file, and its installation, given or found from the organization the command names). Exactly
+// one of the two; every mistake is a usage error naming the setting, made before anything is sent. Secrets are
+// never options of their own and never appear in a message: a key or token is only ever read from a file or the
+// environment.
+import { readFileSync } from "node:fs";
+import { UsageError } from "./cli-errors.js";
+
+/** The options every command that talks to the service takes, beside `--api-url`. */
+export interface CredentialOptions {
+  tokenFile?: string;
+  appId?: string;
+  appPrivateKeyFile?: string;
+  appInstallationId?: string;
+}
+
+/** Where a command finds its settings besides its options. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** App credentials as read: the key is the PEM text, checked by the client's App auth before any request. */
+export interface AppCredentials {
+  kind: "app";
+  appId: string;
+  privateKey: string;
+  installationId?: number;
+  /** The setting each value came from (`--app-id` or `SHIPLOG_APP_ID` ...), for messages. */
+  settings: { appId: string; privateKeyFile: string; installationId: string };
+}
+
+export type Credentials = { kind: "token"; token: string } | AppCredentials | { kind: "none" };
+
+/** One setting: its command-line flag and its environment variable. */
+interface Setting {
+  flag: string;
+  env: string;
+  option: keyof CredentialOptions;
+}
+
+const SETTINGS = {
+  tokenFile: { flag: "--token-file", env: "SHIPLOG_TOKEN_FILE", option: "tokenFile" },
+  appId: { flag: "--app-id", env: "SHIPLOG_APP_ID", option: "appId" },
+  appPrivateKeyFile: { flag: "--app-private-key-file", env: "SHIPLOG_APP_PRIVATE_KEY_FILE", option: "appPrivateKeyFile" },
+  appInstallationId: { flag: "--app-installation-id", env: "SHIPLOG_APP_INSTALLATION_ID", option: "appInstallationId" },
+} as const satisfies Record<string, Setting>;
+
+/** A setting's value and the name it was given by (the flag wins over the variable); empty counts as unset. */
+function lookup(setting: Setting, options: CredentialOptions, env: Environment): { value: string; name: string } | undefined {
+  const flagged = options[setting.option];
+  if (flagged !== undefined && flagged.trim() !== "") return { value: flagged, name: setting.flag };
+  const fromEnv = env[setting.env];
+  if (fromEnv !== undefined && fromEnv.trim() !== "") return { value: fromEnv, name: setting.env };
+  return undefined;
+}
+
+/** How to name a setting that was not given: both its spellings. */
+const either = (setting: Setting) => `${setting.flag} (or ${setting.env})`;
+
+/** A file's text, or a usage error naming the setting; the path is quoted only if it cannot be a secret itself. */
+function readSettingFile(path: { value: string; name: string }, what: string): string {
+  // A key or token pasted where its file's path belongs must not be echoed back.
+  if (/-----BEGIN|[\r\n]/.test(path.value)) {
+    throw new UsageError(`${path.name} holds ${what} itself, not the path of a file: put it in a file and give the file's path`);
+  }
+  try {
+    return readFileSync(path.value, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`${path.name} ${JSON.stringify(path.value)}: cannot read it (${code})`);
+  }
+}
+
+/** The credentials the settings give, or a usage error naming the settings to fix. */
+export function readCredentials(options: CredentialOptions, env: Environment): Credentials {
+  const tokenFile = lookup(SETTINGS.tokenFile, options, env);
+  const tokenVariable = (env["SHIPLOG_TOKEN"] ?? "").trim() !== "" ? "SHIPLOG_TOKEN" : undefined;
+  const appId = lookup(SETTINGS.appId, options, env);
+  const keyFile = lookup(SETTINGS.appPrivateKeyFile, options, env);
+  const installation = lookup(SETTINGS.appInstallationId, options, env);
+  const appGiven = [appId, keyFile, installation].filter((s) => s !== undefined).map((s) => s.name);
+  const tokenGiven = tokenFile?.name ?? tokenVariable;
+
+  if (appGiven.length === 0) {
+    if (tokenFile) {
+      const token = readSettingFile(tokenFile, "a token").trim();
+      if (token === "") throw new UsageError(`${tokenFile.name} ${JSON.stringify(tokenFile.value)} is empty: put the token in it`);
+      return { kind: "token", token };
+    }
+    return tokenVariable ? { kind: "token", token: env["SHIPLOG_TOKEN"]!.trim() } : { kind: "none" };
+  }
+  if (tokenGiven) {
+    throw new UsageError(`${tokenGiven} and ${appGiven.join(", ")} are both set: authenticate with a token or as an App, not both`);
+  }
+  if (!appId || !keyFile) {
+    const missing = [...(appId ? [] : [either(SETTINGS.appId)]), ...(keyFile ? [] : [either(SETTINGS.appPrivateKeyFile)])];
+    throw new UsageError(
+      `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} needed with ${appGiven.join(", ")}: ` +
+        "an App authenticates with its id and its private key file",
+    );
+  }
+  let installationId: number | undefined;
+  if (installation) {
+    if (!/^[1-9]\d{0,15}$/.test(installation.value.trim())) {
+      const got = JSON.stringify(installation.value);
+      throw new UsageError(`${installation.name}: must be the installation's id, a positive whole number, got ${got}`);
+    }
+    installationId = Number(installation.value.trim());
+  }
+  return {
+    kind: "app",
+    appId: appId.value.trim(),
+    privateKey: readSettingFile(keyFile, "a key"),
+    ...(installationId !== undefined && { installationId }),
+    settings: {
+      appId: appId.name,
+      privateKeyFile: `${keyFile.name} ${JSON.stringify(keyFile.value)}`,
+      installationId: either(SETTINGS.appInstallationId),
+    },
+  };
+}

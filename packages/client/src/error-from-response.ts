@@ -1,0 +1,77 @@
+// How an error answer becomes a typed error: its status, and for a 403 or 429 whether it is a rate limit.
+import { parseAcceptedPermissions } from "./accepted-permissions.js";
+import {
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  GoneError,
+  NotFoundError,
+  RateLimitedError,
+  ServiceValidationError,
+  UnavailableError,
+  UnexpectedStatusError,
+  type ServiceError,
+  type ServiceErrorDetails,
+  type ServiceFieldError,
+} from "./errors.js";
+import { matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
+import { isRateLimitAnswer, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
+
+/** Maps an error status to the class for its meaning (spec section 7). */
+export function errorFromResponse(
+  method: string,
+  route: string,
+  response: Pick<Response, "status" | "statusText" | "headers">,
+  body: unknown,
+  path?: string,
+): ServiceError {
+  const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const rawMessage = record["message"];
+  const serviceMessage =
+    typeof rawMessage === "string"
+      ? rawMessage
+      : rawMessage && typeof rawMessage === "object"
+        ? String((rawMessage as Record<string, unknown>)["cause"] ?? JSON.stringify(rawMessage))
+        : typeof body === "string" && body
+          ? body.slice(0, 200)
+          : response.statusText || "no message";
+  const details: ServiceErrorDetails = {
+    status: response.status,
+    method,
+    route,
+    serviceMessage,
+    documentationUrl: typeof record["documentation_url"] === "string" ? record["documentation_url"] : undefined,
+    // When the service does not say what the endpoint accepts, the permission matrix does.
+    acceptedPermissions: response.headers.has("x-accepted-service-permissions")
+      ? parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions"))
+      : path && response.status === 403
+        ? matrixAcceptedPermissions(method, path)
+        : [],
+    requestId: response.headers.get("x-service-request-id") ?? undefined,
+    serviceDate: response.headers.get("date") ?? undefined,
+    body,
+  };
+  const status = response.status;
+  if (status === 401) return new AuthenticationError(details);
+  if ((status === 403 && isRateLimitAnswer(response.headers, body)) || status === 429) {
+    const reset = Number(response.headers.get("x-ratelimit-reset"));
+    const retryAfter = Number(response.headers.get("retry-after"));
+    // A secondary limit that names no wait asks for at least a minute.
+    const secondaryWait = isSecondaryRateLimit(body) && response.headers.get("x-ratelimit-remaining") !== "0" ? SECONDARY_LIMIT_MIN_WAIT_MS / 1000 : undefined;
+    return new RateLimitedError(
+      details,
+      Number.isFinite(reset) && reset > 0 && response.headers.get("x-ratelimit-remaining") === "0" ? new Date(reset * 1000) : undefined,
+      Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
+    );
+  }
+  if (status === 403) return new ForbiddenError(details);
+  if (status === 404) return new NotFoundError(details);
+  if (status === 409) return new ConflictError(details);
+  if (status === 410) return new GoneError(details);
+  if (status === 422) {
+    const errors = Array.isArray(record["errors"]) ? (record["errors"] as ServiceFieldError[]) : [];
+    return new ServiceValidationError(details, errors);
+  }
+  if (status >= 500) return new UnavailableError(details);
+  return new UnexpectedStatusError(details);
+}

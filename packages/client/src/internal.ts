@@ -1,0 +1,4 @@
+// @shiplog/client/internal: pieces shiplog's own packages share with the client (the controller's and the pollers'
+// backoff, a sleep). Not for users: no compatibility promise.
+export { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay, type BackoffPolicy, type Jitter } from "./backoff.js";
+export { sleep } from "./sleep.js";

@@ -1,0 +1,164 @@
+// Compactions of the sharded state against the fake cluster: the state spread over shards within the limits, a
+// round's writes carrying only its changes, the bound on shards, a compaction cut short at each step, a stale
+// writer's compaction, and shards checked against the head.
+import { CoreV1Api } from "@kubernetes/client-node";
+import { AcknowledgedStateTooLargeError, encodeAcknowledgedState, slotName, type StateWriteStep } from "@shiplog/controller";
+import { describe, expect, it } from "vitest";
+import { bigState, byKey } from "./state-fixtures.js";
+import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";
+
+const { fake, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("compaction");
+const kubeConfig = fake.kubeConfig;
+
+describe("ConfigMapAcknowledgedStore compactions", () => {
+  it("20,000 records with their own digests spread over shards; a round of 1,000 intents and answers writes only those", async () => {
+    const name = nextName();
+    const records = bigState(20_000);
+    const s = await reread(name, { limits: { headMaxBytes: 256 * 1024, shardMaxBytes: 256 * 1024 } });
+    s.acknowledge(records);
+    const cold = (await s.write())!;
+    // Each shard has two slots (the current and the spare); every ConfigMap within Kubernetes' 1 MiB (the fake
+    // cluster refuses anything larger, as the API server does).
+    expect(cold.shards).toBeGreaterThanOrEqual(2);
+    expect(shardTable(name).filter((t) => t.slot !== null)).toHaveLength(cold.shards);
+    expect(stateMaps(name).length).toBeLessThanOrEqual(2 * cold.shards + 1);
+    expect(cold.bytes).toBeGreaterThan(20_000 * 32);
+
+    // Rounds of 1,000 changed digests, each an intent write and an answer write, as a cold sync or a rollout makes.
+    const writes: NonNullable<Awaited<ReturnType<typeof s.write>>>[] = [];
+    for (let round = 0; round < 6; round++) {
+      const digests = bigState(1_000, `round-${round}`);
+      const changed = records
+        .slice(round * 1_000, (round + 1) * 1_000)
+        .map((r, i) => ({ ...r, entry: { ...r.entry, digest: digests[i]!.entry.digest } }));
+      s.intend(changed);
+      writes.push((await s.write())!);
+      s.acknowledge(changed);
+      writes.push((await s.write())!);
+    }
+    const appends = writes.filter((w) => w.compactions === 0);
+    if (process.env.SHIPLOG_TEST_FIGURES) {
+      console.log(
+        `20,000 records: ${cold.shards} shards, ${cold.bytes} B stored; writes of a round: ` +
+          writes.map((w) => `${w.written} B${w.compactions ? " (compaction)" : ""}`).join(", "),
+      );
+    }
+    // Most writes are one merge patch of about 40 bytes an entry (its digest is 32): nothing like the 0.75 MB state.
+    expect(appends.length).toBeGreaterThanOrEqual(writes.length - 3);
+    for (const write of appends) {
+      expect(write.calls).toBe(1);
+      expect(write.written).toBeLessThan(1_000 * 80);
+    }
+    const reader = await reread(name);
+    expect(reader.inFlight().size).toBe(0);
+    expect(byKey(reader.all().values())).toEqual(byKey(s.all().values()));
+  });
+
+  it("refuses state that needs more shards than allowed, with a stable code naming the setting; what is stored stays whole", async () => {
+    const name = nextName();
+    const records = bigState(6_000);
+    const s = await reread(name, { maxShards: 2, limits: { headMaxBytes: 0, shardMaxBytes: 40_000 } });
+    s.acknowledge(records);
+    const error = await s.write().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AcknowledgedStateTooLargeError);
+    expect(error).toMatchObject({ code: "acknowledged_state_too_large", maxShards: 2 });
+    expect((error as Error).message).toMatch(/SHIPLOG_STATE_MAX_SHARDS/);
+    const reader = await reread(name);
+    expect(reader.all().size).toBeLessThan(6_000);
+    expect(byKey(reader.all().values())).toEqual(byKey(records.filter((r) => reader.all().has(r.key))));
+  });
+
+  for (const step of ["shard-written", "before-head-switch"] as const) {
+    it(`a compaction cut short at ${step} leaves the previous state whole; the next writer overwrites the slots it left`, async () => {
+      const name = nextName();
+      const all = bigState(60);
+      const [first, flying, more] = [all.slice(0, 30), all.slice(30, 50), all.slice(50)];
+      const a = await reread(name, { limits: TINY });
+      a.acknowledge(first);
+      await a.persist();
+      a.intend(flying);
+      await a.persist();
+      const before = configMap(name)!.metadata.resourceVersion;
+
+      let armed = true;
+      const onWriteStep = (s: StateWriteStep) => {
+        if (armed && s === step) throw new Error(`killed at ${s}`);
+      };
+      const crashing = await reread(name, { limits: TINY, onWriteStep, writer: "pod-crash" });
+      crashing.acknowledge(flying);
+      crashing.intend(more);
+      await expect(crashing.write()).rejects.toThrow(`killed at ${step}`);
+      armed = false;
+      // The head did not move: a new reader gets exactly what was committed, the half-written slots unseen.
+      expect(configMap(name)!.metadata.resourceVersion).toBe(before);
+      const leftOver = stateMaps(name).filter((n) => n !== name && configMap(n)!.data["written-by"] === "pod-crash");
+      expect(leftOver.length).toBeGreaterThan(0);
+      const after = await reread(name, { limits: TINY });
+      expect(byKey(after.all().values())).toEqual(byKey(first));
+      expect(byKey(after.inFlight().values())).toEqual(byKey(flying));
+
+      after.acknowledge(flying);
+      const info = (await after.write())!;
+      expect(info, JSON.stringify(info)).toMatchObject({ compactions: 1, conflicts: 0 });
+      const final = await reread(name);
+      expect(byKey(final.all().values())).toEqual(byKey([...first, ...flying]));
+      expect(final.inFlight().size).toBe(0);
+      // The slots the dead compaction wrote were spare ones; the next compaction wrote over them (after a conflict).
+      const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
+      const overwritten = leftOver.filter((n) => current.includes(n));
+      expect(overwritten.length).toBeGreaterThan(0);
+      for (const n of overwritten) expect(configMap(n)!.data["written-by"]).toBe("pod-a");
+    });
+  }
+
+  it("a stale writer's compaction never overwrites a slot the head names: it finds the head moved on, reads again, merges", async () => {
+    const name = nextName();
+    // Shards of a few records each, so the state spreads over several.
+    const SMALL_SHARDS = { headMaxBytes: 0, shardMaxBytes: 600 };
+    const records = bigState(24);
+    const seed = await reread(name, { limits: SMALL_SHARDS });
+    seed.acknowledge(records.slice(0, 20));
+    await seed.persist();
+    const a = await reread(name, { limits: SMALL_SHARDS });
+    const stale = await reread(name, { limits: SMALL_SHARDS, writer: "pod-stale" });
+    // a compacts three times, each time touching the shard of one record: that shard's slot goes a, b, a again.
+    const moving = records[0]!;
+    const versions = [1, 2, 3].map((v) => ({ ...moving, entry: { ...moving.entry, version: `9.${v}` } }));
+    for (const version of versions) {
+      a.acknowledge([version]);
+      expect((await a.write())!.compactions).toBe(1);
+    }
+    // The stale writer, still at the first head, compacts: its spare slots are now named by the head.
+    stale.acknowledge(records.slice(20));
+    expect((await stale.write())!.conflicts).toBeGreaterThanOrEqual(1);
+    const final = await reread(name);
+    expect(byKey(final.all().values())).toEqual(byKey([...records, versions[2]!]));
+    const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
+    expect(current.length).toBeGreaterThan(1);
+  });
+
+  it("a shard slot that does not hold what the head names is not used (checksums): the state is reported unreadable", async () => {
+    const name = nextName();
+    const s = await reread(name, { limits: TINY });
+    s.acknowledge(bigState(30));
+    s.acknowledge(bigState(1, "later"));
+    await s.persist();
+    s.acknowledge(bigState(1, "later-2"));
+    await s.persist();
+    const table = shardTable(name);
+    const index = table.findIndex((t) => t.slot !== null && t.records > 0);
+    const slot = slotName(name, index, table[index]!.slot!);
+    const api = kubeConfig.makeApiClient(CoreV1Api);
+    const current = await api.readNamespacedConfigMap({ name: slot, namespace: NAMESPACE });
+    const other = encodeAcknowledgedState(bigState(3, "forged"));
+    await api.replaceNamespacedConfigMap({
+      name: slot,
+      namespace: NAMESPACE,
+      body: {
+        ...current,
+        binaryData: { ...current.binaryData, "records.gz": other.text.toString("base64"), digests: other.digests.toString("base64") },
+      },
+    });
+    expect((await reread(name)).all().size).toBe(0);
+  });
+});
