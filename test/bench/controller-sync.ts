@@ -3,23 +3,21 @@
 // ConfigMap on, the write budget at its defaults), so each peak RSS is its own.
 //
 //   pnpm build && tsx test/bench/controller-sync.ts [--pods 10000] [--flush-window 200ms --flush-max-wait 1s]
-//       [--phases cold,single,roll,steady,restart,state] [--controller-heap 128] [--emulator-options '{...}']
+//       [--phases cold,single,roll,steady,restart] [--controller-heap 128] [--emulator-options '{...}'] [--window-sweep]
 //
 // Phases: the cold sync; single changes (one workload rolled at a time); a rolling update of 10% of the workloads;
 // the steady state's calls an hour (on a virtual clock: the controller's own flush loop and reconciler, an hour of
-// 10-minute resyncs); a restart after a third of the workloads were deleted while the controller was down; the
-// state ConfigMap's size at 150,000 records. Each figure is printed beside its target, the floor the write budget
+// 10-minute resyncs); a restart after a third of the workloads were deleted while the controller was down (the state's
+// size at 150,000 records: test/bench/state-sharding.ts). Each figure is printed beside its target, the floor the budget
 // sets, and what one request per container event would have needed. Asserts nothing. BENCH_CHILD_LOG=<file> keeps
 // the controller's log (BENCH_CHILD_LOG_LEVEL=debug for each round's summary).
 import { spawn, type ChildProcess } from "node:child_process";
-import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { CONFIGMAP_MAX_BYTES, encodeAcknowledgedState, recordKey } from "@shiplog/controller";
 import { budgetFloorMs, DEFAULT_WRITE_BUDGET } from "../../packages/controller/src/write-budget.js";
 import { cpuSeconds, peakRss, startHost } from "./hosts/ipc.js";
 import { PodStopwatch } from "./hosts/pod-stopwatch.js";
@@ -31,7 +29,7 @@ const { values: flags } = parseArgs({
     pods: { type: "string", default: "10000" },
     "flush-window": { type: "string" },
     "flush-max-wait": { type: "string" },
-    phases: { type: "string", default: "cold,single,roll,steady,restart,state" },
+    phases: { type: "string", default: "cold,single,roll,steady,restart" },
     "controller-heap": { type: "string" },
     "emulator-options": { type: "string", default: "{}" },
     "window-sweep": { type: "boolean", default: false },
@@ -64,7 +62,7 @@ const { url: clusterUrl, kubeconfig } = await clusterHost.call<{ url: string; ku
 const emulatorOptions = JSON.parse(flags["emulator-options"]!) as Record<string, unknown>;
 const emulatorHost = await startHost(join(here, "hosts/emulator-host.ts"));
 const { url: apiUrl, token } = await emulatorHost.call<{ url: string; token: string }>("start", { cluster: CLUSTER, extra: emulatorOptions });
-console.log(`emulator options: ${JSON.stringify(emulatorOptions)} (the service's secondary limits are enforced by the emulator's defaults once it models them)`);
+console.log(`emulator options: ${JSON.stringify(emulatorOptions)} (the service's secondary limits are on, the emulator's default)`);
 
 interface Spec {
   namespace: string;
@@ -357,6 +355,7 @@ console.log(`\nprocesses:`);
 row("controller peak RSS", mb(controllerPeak), large ? "<= 512 MB" : "<= 200 MB", `heap cap ${heapMb} MB; ${controller.warnings} warnings logged`);
 row("fake cluster peak RSS", mb(fakeClusterPeak), large ? "<= 3 GB" : "report");
 console.log(`  emulator peak RSS ${mb(await peakRss(emulatorHost.child.pid))}; load average ${loadavg()}`);
+console.log(`  the emulator's secondary limits refused: ${JSON.stringify(await emulatorHost.call("secondaryRefusals"))}`);
 
 // ---- restart after deletions -----------------------------------------------------------------------------------------
 if (phases.has("restart")) {
@@ -371,7 +370,7 @@ if (phases.has("restart")) {
   await clusterHost.call("deleteDeployments", gone.map((spec) => ({ namespace: spec.namespace, name: spec.name })));
   const goneNames = gone.flatMap((spec) => spec.containers.map((c) => `${spec.namespace}-${spec.name}-${c.name}`));
   console.log(`\nrestart after ${DELETED} deletions while the controller was down:`);
-  console.log(`  stop (SIGTERM) ${s(stopMs)}; state ConfigMap ${state?.data.records ?? "?"} records in ${((state?.bytes ?? 0) / 1e3).toFixed(0)} KB; deletions took ${s(performance.now() - t0)} in the fake cluster`);
+  console.log(`  stop (SIGTERM) ${s(stopMs)}; state head ConfigMap ${state?.data.records ?? "?"} records, ${((state?.bytes ?? 0) / 1e3).toFixed(0)} KB; deletions took ${s(performance.now() - t0)} in the fake cluster`);
   await emulatorHost.call("markWrites");
   await emulatorHost.call("clearRequests");
   controller = startController("controller-2");
@@ -393,27 +392,5 @@ stopwatch.stop();
 await emulatorHost.stop();
 await clusterHost.stop();
 
-// ---- state size at Kubernetes' limit ---------------------------------------------------------------------------------
-// 150,000 records (the cluster limit is 150,000 pods): 1,500 tenant namespaces running the same 50 two-container
-// apps, 5,000 distinct digests; and the same with every record on its own digest.
-if (phases.has("state")) {
-  const group = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
-  const sha = (i: number) => `sha256:${createHash("sha256").update(String(i)).digest("hex")}` as const;
-  const shared = Array.from({ length: 5000 }, (_, i) => sha(i));
-  const records = (digestOf: (i: number) => `sha256:${string}`) =>
-    Array.from({ length: 150_000 }, (_, i) => {
-      const app = `app-${Math.floor(i / 1500) % 50}`;
-      const container = i % 2 === 0 ? "app" : "proxy";
-      const entry = { name: `ghcr.io/acme/${app}-${container}`, digest: digestOf(i), status: "deployed" as const, deployment_name: `tenant-${i % 1500}-${app}-${container}`, version: `1.${i % 7}.${i % 11}` };
-      return { key: recordKey(group, entry.deployment_name), group, entry };
-    });
-  console.log(`\nstate ConfigMap at 150,000 records (limit ${CONFIGMAP_MAX_BYTES} B):`);
-  for (const [label, digestOfRecord] of [["5,000 distinct digests", (i: number) => shared[i % 5000]!], ["150,000 distinct digests", sha]] as const) {
-    const started = performance.now();
-    const encoded = encodeAcknowledgedState(records(digestOfRecord));
-    const bytes = encoded.text.length + encoded.digests.length;
-    console.log(`  ${label.padEnd(26)} ${(bytes / 1e3).toFixed(0)} KB (${(encoded.text.length / 1e3).toFixed(0)} KB text, ${(encoded.digests.length / 1e3).toFixed(0)} KB digests), encoded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${bytes <= CONFIGMAP_MAX_BYTES ? "fits" : "DOES NOT FIT"}`);
-  }
-}
 console.log(`\nload average at the end: ${loadavg()}`);
 process.exit(0);

@@ -61,6 +61,8 @@ serve({
     return { missing, wrong, extra, total: missing + wrong + extra };
   },
   clusterRequests: () => ready().requests.count({ method: "POST", route: CLUSTER_ROUTE }),
+  /** Requests the service's secondary limits refused, per limit (the controller's budget should keep it at 0). */
+  secondaryRefusals: () => ready().secondaryLimits.counts().refused,
   clearRequests: () => ready().requests.clear(),
   markWrites() {
     writes = new Map();
