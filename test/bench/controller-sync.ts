@@ -54,14 +54,23 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
-console.log(`controller-sync: ${PODS} pods asked, ${WORKLOADS} Deployments (3-4 replicas, 1-3 containers) in ${NAMESPACES} namespaces; load average ${loadavg()}`);
+console.log(
+  `controller-sync: ${PODS} pods asked, ${WORKLOADS} Deployments (3-4 replicas, 1-3 containers) in ${NAMESPACES} namespaces; ` +
+    `load average ${loadavg()}`,
+);
 
 // ---- the fake cluster and the emulator, each in its own process -------------------------------------------------
 const clusterHost = await startHost(join(here, "hosts/fake-cluster-host.ts"), ["--max-old-space-size=8192"]);
-const { url: clusterUrl, kubeconfig } = await clusterHost.call<{ url: string; kubeconfig: string }>("start", { nodes: ["node-1", "node-2", "node-3", "node-4"], namespaces: [STATE_NAMESPACE] });
+const { url: clusterUrl, kubeconfig } = await clusterHost.call<{ url: string; kubeconfig: string }>("start", {
+  nodes: ["node-1", "node-2", "node-3", "node-4"],
+  namespaces: [STATE_NAMESPACE],
+});
 const emulatorOptions = JSON.parse(flags["emulator-options"]!) as Record<string, unknown>;
 const emulatorHost = await startHost(join(here, "hosts/emulator-host.ts"));
-const { url: apiUrl, token } = await emulatorHost.call<{ url: string; token: string }>("start", { cluster: CLUSTER, extra: emulatorOptions });
+const { url: apiUrl, token } = await emulatorHost.call<{ url: string; token: string }>("start", {
+  cluster: CLUSTER,
+  extra: emulatorOptions,
+});
 console.log(`emulator options: ${JSON.stringify(emulatorOptions)} (the service's secondary limits are on, the emulator's default)`);
 
 interface Spec {
@@ -86,14 +95,22 @@ for (let i = 0; i < specs.length; i += 5000) {
   ({ pods, containers: containerInstances } = built);
 }
 const recordsTotal = specs.reduce((n, spec) => n + spec.containers.length, 0);
-console.log(`fake cluster: ${pods} pods, ${containerInstances} running containers, ${recordsTotal} deployment names (built in ${s(performance.now() - t0)})`);
+console.log(
+  `fake cluster: ${pods} pods, ${containerInstances} running containers, ${recordsTotal} deployment names ` +
+    `(built in ${s(performance.now() - t0)})`,
+);
 
 /** What the cluster runs: deployment name -> digest, from the bench's own specs (live workloads only). */
 const deleted = new Set<string>();
 async function expected(): Promise<[string, string][]> {
   const live = specs.filter((spec) => !deleted.has(spec.name));
-  const containers = live.flatMap((spec) => spec.containers.map((c) => ({ key: `${spec.namespace}-${spec.name}-${c.name}`, image: c.image })));
-  const digests = await clusterHost.call<string[]>("digestsOf", containers.map((c) => c.image));
+  const containers = live.flatMap((spec) =>
+    spec.containers.map((c) => ({ key: `${spec.namespace}-${spec.name}-${c.name}`, image: c.image })),
+  );
+  const digests = await clusterHost.call<string[]>(
+    "digestsOf",
+    containers.map((c) => c.image),
+  );
   return containers.map((c, i) => [c.key, digests[i]!]);
 }
 async function converge(deadlineMs: number): Promise<boolean> {
@@ -116,7 +133,10 @@ const flushEnv = {
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
   ...(flags["flush-max-wait"] ? { SHIPLOG_FLUSH_MAX_WAIT: flags["flush-max-wait"] } : {}),
 };
-console.log(`controller: node ${nodeFlags.join(" ")} packages/controller/dist/main.js ${JSON.stringify(flushEnv)} (the chart's heap cap; defaults otherwise)`);
+console.log(
+  `controller: node ${nodeFlags.join(" ")} packages/controller/dist/main.js ${JSON.stringify(flushEnv)} ` +
+    "(the chart's heap cap; defaults otherwise)",
+);
 
 interface Controller {
   child: ChildProcess;
@@ -163,25 +183,37 @@ function startController(podName: string): Controller {
 async function metric(c: Controller, name: string, labels = ""): Promise<number> {
   if (!c.metricsUrl) return 0;
   const text = await (await fetch(c.metricsUrl)).text();
-  return [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, "gm"))].filter((m) => (m[1] ?? "").includes(labels)).reduce((n, m) => n + Number(m[2]), 0);
+  return [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, "gm"))]
+    .filter((m) => (m[1] ?? "").includes(labels))
+    .reduce((n, m) => n + Number(m[2]), 0);
 }
 async function writeAheadCost(c: Controller): Promise<string> {
   const writes = await metric(c, "shiplog_controller_state_writes_total");
   const rounds = await metric(c, "shiplog_controller_flush_duration_seconds_count");
   const bytes = await metric(c, "shiplog_controller_state_bytes");
-  return `${writes} state writes in ${rounds} rounds (${(writes / Math.max(1, rounds)).toFixed(2)} per round: intent, then answer, for a round that sends a new or changed record), last ${(bytes / 1e3).toFixed(0)} KB`;
+  const perRound = (writes / Math.max(1, rounds)).toFixed(2);
+  return (
+    `${writes} state writes in ${rounds} rounds (${perRound} per round: intent, then answer, for a round that sends a new or ` +
+    `changed record), last ${(bytes / 1e3).toFixed(0)} KB`
+  );
 }
 /** Seconds spent in each phase of the rounds so far, and the rounds counted (from the controller's histogram). */
 async function roundPhases(c: Controller): Promise<Record<string, { sum: number; count: number }>> {
   const out: Record<string, { sum: number; count: number }> = {};
   for (const phase of ["plan", "intent_write", "calls", "answer_write"]) {
     const label = `phase="${phase}"`;
-    out[phase] = { sum: await metric(c, "shiplog_controller_round_phase_seconds_sum", label), count: await metric(c, "shiplog_controller_round_phase_seconds_count", label) };
+    out[phase] = {
+      sum: await metric(c, "shiplog_controller_round_phase_seconds_sum", label),
+      count: await metric(c, "shiplog_controller_round_phase_seconds_count", label),
+    };
   }
   return out;
 }
 /** The mean seconds per round of each phase between two readings. */
-function phaseMeans(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): Record<string, number> {
+function phaseMeans(
+  before: Record<string, { sum: number; count: number }>,
+  after: Record<string, { sum: number; count: number }>,
+): Record<string, number> {
   return Object.fromEntries(
     Object.keys(after).map((phase) => {
       const n = after[phase]!.count - (before[phase]?.count ?? 0);
@@ -196,7 +228,8 @@ function phaseLine(before: Record<string, { sum: number; count: number }>, after
     .join(", ");
 }
 const calls = (records: number) => Math.ceil(records / 1000);
-const eventsNeeded = (events: number) => `${events} requests, ${(events / BUDGET.perMinute / 60).toFixed(1)} h at ${BUDGET.perMinute} a minute`;
+const eventsNeeded = (events: number) =>
+  `${events} requests, ${(events / BUDGET.perMinute / 60).toFixed(1)} h at ${BUDGET.perMinute} a minute`;
 const pct = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -223,8 +256,19 @@ if (phases.has("cold")) {
   await trackPeak();
   console.log(`\ncold sync${ok ? "" : " (DID NOT CONVERGE)"}:`);
   row("records per request", (posted / Math.max(1, requests)).toFixed(0), ">= 999", `${requests} requests for ${posted} records`);
-  row("process start to converged", s(coldMs), large ? `within 10% of the floor (${s(budgetFloorMs(BUDGET, calls(recordsTotal)) * 1.1)})` : "<= 10 s", `budget floor ${s(budgetFloorMs(BUDGET, calls(recordsTotal)))} for ${calls(recordsTotal)} calls; one request per container event: ${eventsNeeded(containerInstances)}`);
-  row("caches synced and desired state computed", controller.firstRoundAt ? s(controller.firstRoundAt - controller.spawnedAt) : "?", large ? "<= 30 s" : "report", "process start to the first round's diff");
+  row(
+    "process start to converged",
+    s(coldMs),
+    large ? `within 10% of the floor (${s(budgetFloorMs(BUDGET, calls(recordsTotal)) * 1.1)})` : "<= 10 s",
+    `budget floor ${s(budgetFloorMs(BUDGET, calls(recordsTotal)))} for ${calls(recordsTotal)} calls; ` +
+      `one request per container event: ${eventsNeeded(containerInstances)}`,
+  );
+  row(
+    "caches synced and desired state computed",
+    controller.firstRoundAt ? s(controller.firstRoundAt - controller.spawnedAt) : "?",
+    large ? "<= 30 s" : "report",
+    "process start to the first round's diff",
+  );
   console.log(`  write-ahead: ${await writeAheadCost(controller)}`);
   console.log(`  a round's time, mean: ${phaseLine({}, await roundPhases(controller))}`);
 }
@@ -241,7 +285,9 @@ function probeApiServer(): { stop(): Promise<string> } {
   const loop = (async () => {
     while (running) {
       const t = performance.now();
-      await fetch(`${clusterUrl}/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${STATE_CONFIGMAP}`).then((r) => r.arrayBuffer()).catch(() => undefined);
+      await fetch(`${clusterUrl}/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${STATE_CONFIGMAP}`)
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined);
       times.push(performance.now() - t);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -257,8 +303,13 @@ function probeApiServer(): { stop(): Promise<string> } {
 
 /** Rolls `changed` workloads to `tag`; returns the records' Running -> landed latencies and the requests made. */
 async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
-  const images = changed.flatMap((spec) => spec.containers.map((c) => ({ key: `${spec.namespace}-${spec.name}-${c.name}`, image: c.image.replace(/:[^:]+$/, `:${tag}`) })));
-  const digests = await clusterHost.call<string[]>("digestsOf", images.map((i) => i.image));
+  const images = changed.flatMap((spec) =>
+    spec.containers.map((c) => ({ key: `${spec.namespace}-${spec.name}-${c.name}`, image: c.image.replace(/:[^:]+$/, `:${tag}`) })),
+  );
+  const digests = await clusterHost.call<string[]>(
+    "digestsOf",
+    images.map((i) => i.image),
+  );
   const wanted = new Map(images.map((i, n) => [i.key, digests[n]!]));
   await emulatorHost.call("watch", [...wanted]);
   await stopwatch.watch(wanted, await clusterHost.call<string>("resourceVersion"));
@@ -269,13 +320,25 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const started = Date.now();
   for (const spec of changed) {
     for (const c of spec.containers) c.image = c.image.replace(/:[^:]+$/, `:${tag}`);
-    const change = { namespace: spec.namespace, name: spec.name, images: Object.fromEntries(spec.containers.map((c) => [c.name, c.image])) };
+    const change = {
+      namespace: spec.namespace,
+      name: spec.name,
+      images: Object.fromEntries(spec.containers.map((c) => [c.name, c.image])),
+    };
     if (oneAtATime) {
       await clusterHost.call("setImages", [change]);
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
   }
-  if (!oneAtATime) await clusterHost.call("setImages", changed.map((spec) => ({ namespace: spec.namespace, name: spec.name, images: Object.fromEntries(spec.containers.map((c) => [c.name, c.image])) })));
+  if (!oneAtATime)
+    await clusterHost.call(
+      "setImages",
+      changed.map((spec) => ({
+        namespace: spec.namespace,
+        name: spec.name,
+        images: Object.fromEntries(spec.containers.map((c) => [c.name, c.image])),
+      })),
+    );
   const ok = await converge(30 * 60_000);
   const convergeMs = Date.now() - started;
   const apiServer = await probe.stop();
@@ -295,7 +358,19 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const trace = { events: [...stopwatch.eventTimes], changes: [...stopwatch.firstRunning().values()].sort((a, b) => a - b), roundMs };
   const landed = new Map(await emulatorHost.call<[string, number][]>("landed"));
   const latencies = [...stopwatch.firstRunning()].flatMap(([name, at]) => (landed.has(name) ? [landed.get(name)! - at] : []));
-  return { ok, convergeMs, cpu, requests, records: wanted.size, latencies, phases, trace, apiServer, podEvents: stopwatch.events, containerEvents: stopwatch.containerEvents };
+  return {
+    ok,
+    convergeMs,
+    cpu,
+    requests,
+    records: wanted.size,
+    latencies,
+    phases,
+    trace,
+    apiServer,
+    podEvents: stopwatch.events,
+    containerEvents: stopwatch.containerEvents,
+  };
 }
 
 if (phases.has("single")) {
@@ -304,7 +379,12 @@ if (phases.has("single")) {
   traces.push({ name: "single changes", ...r.trace });
   await trackPeak();
   console.log(`\nsingle changes (${SINGLE_CHANGES} workloads rolled one at a time, 1.5 s apart)${r.ok ? "" : " (DID NOT CONVERGE)"}:`);
-  row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 1.5 s" : "<= 1 s", `p50 ${s(pct(r.latencies, 50))}, max ${s(Math.max(...r.latencies))} over ${r.latencies.length} records; ${r.requests} requests`);
+  row(
+    "pod Running -> record, p99",
+    s(pct(r.latencies, 99)),
+    large ? "<= 1.5 s" : "<= 1 s",
+    `p50 ${s(pct(r.latencies, 50))}, max ${s(Math.max(...r.latencies))} over ${r.latencies.length} records; ${r.requests} requests`,
+  );
   console.log(`  a round's time, mean: ${r.phases}`);
 }
 
@@ -313,12 +393,26 @@ if (phases.has("roll")) {
   const r = await roll(specs.slice(0, ROLLED), "2.0", false);
   traces.push({ name: "rolling update", ...r.trace });
   await trackPeak();
-  console.log(`\nrolling update of ${ROLLED} workloads (10%)${r.ok ? "" : " (DID NOT CONVERGE)"}: ${r.records} records, converged ${s(r.convergeMs)} after the first setImage`);
+  console.log(
+    `\nrolling update of ${ROLLED} workloads (10%)${r.ok ? "" : " (DID NOT CONVERGE)"}: ${r.records} records, ` +
+      `converged ${s(r.convergeMs)} after the first setImage`,
+  );
   row("requests", String(r.requests), `<= ${calls(r.records) + 2}`, `one request per container event: ${eventsNeeded(r.containerEvents)}`);
-  row("pod Running -> record, p99", s(pct(r.latencies, 99)), large ? "<= 5 s" : "<= 2 s", `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; budget floor for ${calls(r.records)} calls ${s(budgetFloorMs(BUDGET, calls(r.records)))}`);
+  row(
+    "pod Running -> record, p99",
+    s(pct(r.latencies, 99)),
+    large ? "<= 5 s" : "<= 2 s",
+    `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; ` +
+      `budget floor for ${calls(r.records)} calls ${s(budgetFloorMs(BUDGET, calls(r.records)))}`,
+  );
   console.log(`  a round's time, mean: ${r.phases}`);
   console.log(`  the fake cluster's answer to a ConfigMap read meanwhile: ${r.apiServer}`);
-  row("controller CPU per 1,000 pod changes", `${((r.cpu / Math.max(1, r.podEvents)) * 1000).toFixed(2)} s`, "report", `${r.cpu.toFixed(1)} s CPU for ${r.podEvents} pod watch events`);
+  row(
+    "controller CPU per 1,000 pod changes",
+    `${((r.cpu / Math.max(1, r.podEvents)) * 1000).toFixed(2)} s`,
+    "report",
+    `${r.cpu.toFixed(1)} s CPU for ${r.podEvents} pod watch events`,
+  );
 }
 
 // ---- the coalescing window, replayed on the recorded traces -----------------------------------------------------------
@@ -330,13 +424,18 @@ if (process.env.BENCH_TRACES) writeFileSync(process.env.BENCH_TRACES, JSON.strin
 if (flags["window-sweep"]) {
   for (const trace of traces) {
     for (const roundMs of [trace.roundMs, 300]) {
-      console.log(`\nwindow replay, ${trace.name}: ${trace.events.length} pod events, ${trace.changes.length} records, a round taking ${s(roundMs)}`);
+      console.log(
+        `\nwindow replay, ${trace.name}: ${trace.events.length} pod events, ${trace.changes.length} records, a round taking ${s(roundMs)}`,
+      );
       console.log(`  ${"window".padEnd(8)} ${"max wait".padEnd(9)} ${"rounds".padEnd(7)} ${"calls".padEnd(6)} wait p50 / p99`);
       for (const windowMs of [0, 50, 100, 200, 500]) {
         for (const maxWaitMs of [500, 1000, 2000]) {
           if (maxWaitMs < windowMs) continue;
           const r = replayWindow(trace.events, trace.changes, windowMs, maxWaitMs, roundMs);
-          console.log(`  ${`${windowMs}ms`.padEnd(8)} ${`${maxWaitMs}ms`.padEnd(9)} ${String(r.rounds).padEnd(7)} ${String(r.calls).padEnd(6)} ${s(r.waitP50Ms)} / ${s(r.waitP99Ms)}`);
+          console.log(
+            `  ${`${windowMs}ms`.padEnd(8)} ${`${maxWaitMs}ms`.padEnd(9)} ${String(r.rounds).padEnd(7)} ` +
+              `${String(r.calls).padEnd(6)} ${s(r.waitP50Ms)} / ${s(r.waitP99Ms)}`,
+          );
         }
       }
     }
@@ -346,13 +445,26 @@ if (flags["window-sweep"]) {
 // ---- steady state ----------------------------------------------------------------------------------------------------
 if (phases.has("steady")) {
   const steady = await steadyStateCallsPerHour(recordsTotal, 600_000);
-  console.log(`\nsteady state (virtual clock: the controller's flush loop and reconciler, ${recordsTotal} acknowledged records, 10-minute resync, one hour):`);
-  row("calls an hour", String(steady.calls), large ? "<= 250" : "report", `${steady.resent} records resent (a full resend every 10 minutes would be ${6 * calls(recordsTotal)} calls)`);
+  console.log(
+    `\nsteady state (virtual clock: the controller's flush loop and reconciler, ${recordsTotal} acknowledged records, ` +
+      "10-minute resync, one hour):",
+  );
+  row(
+    "calls an hour",
+    String(steady.calls),
+    large ? "<= 250" : "report",
+    `${steady.resent} records resent (a full resend every 10 minutes would be ${6 * calls(recordsTotal)} calls)`,
+  );
 }
 await trackPeak();
 const fakeClusterPeak = await peakRss(clusterHost.child.pid);
 console.log(`\nprocesses:`);
-row("controller peak RSS", mb(controllerPeak), large ? "<= 512 MB" : "<= 200 MB", `heap cap ${heapMb} MB; ${controller.warnings} warnings logged`);
+row(
+  "controller peak RSS",
+  mb(controllerPeak),
+  large ? "<= 512 MB" : "<= 200 MB",
+  `heap cap ${heapMb} MB; ${controller.warnings} warnings logged`,
+);
 row("fake cluster peak RSS", mb(fakeClusterPeak), large ? "<= 3 GB" : "report");
 console.log(`  emulator peak RSS ${mb(await peakRss(emulatorHost.child.pid))}; load average ${loadavg()}`);
 console.log(`  the emulator's secondary limits refused: ${JSON.stringify(await emulatorHost.call("secondaryRefusals"))}`);
@@ -363,14 +475,24 @@ if (phases.has("restart")) {
   controller.child.kill("SIGTERM");
   await new Promise((resolve) => controller.child.once("exit", resolve));
   const stopMs = Date.now() - stopStarted;
-  const state = await clusterHost.call<{ data: Record<string, string>; bytes: number } | undefined>("configMap", STATE_NAMESPACE, STATE_CONFIGMAP);
+  const state = await clusterHost.call<{ data: Record<string, string>; bytes: number } | undefined>(
+    "configMap",
+    STATE_NAMESPACE,
+    STATE_CONFIGMAP,
+  );
   const gone = specs.slice(WORKLOADS - DELETED);
   for (const spec of gone) deleted.add(spec.name);
   t0 = performance.now();
-  await clusterHost.call("deleteDeployments", gone.map((spec) => ({ namespace: spec.namespace, name: spec.name })));
+  await clusterHost.call(
+    "deleteDeployments",
+    gone.map((spec) => ({ namespace: spec.namespace, name: spec.name })),
+  );
   const goneNames = gone.flatMap((spec) => spec.containers.map((c) => `${spec.namespace}-${spec.name}-${c.name}`));
   console.log(`\nrestart after ${DELETED} deletions while the controller was down:`);
-  console.log(`  stop (SIGTERM) ${s(stopMs)}; state head ConfigMap ${state?.data.records ?? "?"} records, ${((state?.bytes ?? 0) / 1e3).toFixed(0)} KB; deletions took ${s(performance.now() - t0)} in the fake cluster`);
+  console.log(
+    `  stop (SIGTERM) ${s(stopMs)}; state head ConfigMap ${state?.data.records ?? "?"} records, ` +
+      `${((state?.bytes ?? 0) / 1e3).toFixed(0)} KB; deletions took ${s(performance.now() - t0)} in the fake cluster`,
+  );
   await emulatorHost.call("markWrites");
   await emulatorHost.call("clearRequests");
   controller = startController("controller-2");
@@ -378,7 +500,12 @@ if (phases.has("restart")) {
   const restartMs = Date.now() - controller.spawnedAt;
   const writes = await emulatorHost.call<{ others: number; decommissioned: number }>("writesSinceMark", goneNames);
   const requests = await emulatorHost.call<number>("clusterRequests");
-  row("reconciled after restart", s(restartMs), "report", `${requests} requests; budget floor ${s(budgetFloorMs(BUDGET, calls(goneNames.length)))}${ok ? "" : " (DID NOT CONVERGE)"}`);
+  row(
+    "reconciled after restart",
+    s(restartMs),
+    "report",
+    `${requests} requests; budget floor ${s(budgetFloorMs(BUDGET, calls(goneNames.length)))}${ok ? "" : " (DID NOT CONVERGE)"}`,
+  );
   row("records decommissioned", `${writes.decommissioned} of ${goneNames.length}`, "all");
   row("unchanged records posted again", String(writes.others), "0", `of ${recordsTotal - goneNames.length}`);
   console.log(`  write-ahead: ${await writeAheadCost(controller)}; controller peak RSS ${mb(await peakRss(controller.child.pid))}`);

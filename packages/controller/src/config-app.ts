@@ -23,9 +23,14 @@ export function readAppSettings(
       message: "give either an API token or an App (--app-id and --app-private-key-file), not both",
     });
   }
-  if (raw.appId === undefined) issues.push({ field: fieldName("appId"), rule: "required with an App", message: "the App's id is required to authenticate as an App" });
+  if (raw.appId === undefined)
+    issues.push({ field: fieldName("appId"), rule: "required with an App", message: "the App's id is required to authenticate as an App" });
   if (raw.appPrivateKeyFile === undefined) {
-    issues.push({ field: fieldName("appPrivateKeyFile"), rule: "required with an App", message: "the file holding the App's private key is required" });
+    issues.push({
+      field: fieldName("appPrivateKeyFile"),
+      rule: "required with an App",
+      message: "the file holding the App's private key is required",
+    });
     return { privateKeyFile: "", privateKey: "" };
   }
   let privateKey = "";
@@ -39,7 +44,9 @@ export function readAppSettings(
     issues.push({
       field: fieldName("appPrivateKeyFile"),
       rule: unreadable ? "readable" : "PEM RSA private key",
-      message: unreadable ? `cannot read ${raw.appPrivateKeyFile}: ${code}` : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
+      message: unreadable
+        ? `cannot read ${raw.appPrivateKeyFile}: ${code}`
+        : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
     });
   }
   return { privateKeyFile: raw.appPrivateKeyFile, privateKey };

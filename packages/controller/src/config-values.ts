@@ -51,7 +51,11 @@ export const integer = (min: number, max: number) =>
   z.string().transform((text, ctx) => {
     const value = Number(text);
     if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-      ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max} (got "${text}")`, params: { rule: `integer ${min}..${max}` } });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an integer from ${min} to ${max} (got "${text}")`,
+        params: { rule: `integer ${min}..${max}` },
+      });
       return z.NEVER;
     }
     return value;
@@ -61,16 +65,30 @@ export const integer = (min: number, max: number) =>
 export const share = z.string().transform((text, ctx) => {
   const value = Number(text);
   if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1)) {
-    ctx.addIssue({ code: "custom", message: `must be a number above 0 and at most 1, e.g. 0.5 (got "${text}")`, params: { rule: "0 < share <= 1" } });
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a number above 0 and at most 1, e.g. 0.5 (got "${text}")`,
+      params: { rule: "0 < share <= 1" },
+    });
     return z.NEVER;
   }
   return value;
 });
 
-const commaList = z.string().transform((text) => text.split(",").map((s) => s.trim()).filter((s) => s !== ""));
+const commaList = z.string().transform((text) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== ""),
+);
 /** A comma list of namespace names (DNS labels). */
 export const namespaceList = commaList.pipe(
-  z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" }).max(63)),
+  z.array(
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" })
+      .max(63),
+  ),
 );
 
 /** A deployment-name template: known placeholders, {workload} and {container} required. */
@@ -80,13 +98,19 @@ export const template = z.string().superRefine((text, ctx) => {
   if (unknown.length > 0) {
     ctx.addIssue({
       code: "custom",
-      message: `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
+      message:
+        `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; ` +
+        `allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
       params: { rule: "known placeholders" },
     });
   }
   for (const required of ["workload", "container"]) {
     if (!placeholders.includes(required)) {
-      ctx.addIssue({ code: "custom", message: `must contain {${required}} so that records of different ${required}s stay apart`, params: { rule: `contains {${required}}` } });
+      ctx.addIssue({
+        code: "custom",
+        message: `must contain {${required}} so that records of different ${required}s stay apart`,
+        params: { rule: `contains {${required}}` },
+      });
     }
   }
 });
@@ -95,7 +119,9 @@ export const template = z.string().superRefine((text, ctx) => {
 export const dnsSubdomain = z
   .string()
   .max(253, { message: "must be at most 253 characters" })
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, {
+    message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')",
+  });
 
 /** true/false, 1/0, yes/no. */
 export const booleanText = z.string().transform((text, ctx) => {

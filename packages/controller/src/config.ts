@@ -50,12 +50,36 @@ export const SETTINGS = {
   concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
   serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
   // Scheduling and the write budget: when rounds run and how many calls they may make.
-  flushWindow: { flag: "flush-window", env: "SHIPLOG_FLUSH_WINDOW", help: "a change is sent once the cluster has been quiet this long (default 100ms)" },
-  flushMaxWait: { flag: "flush-max-wait", env: "SHIPLOG_FLUSH_MAX_WAIT", help: "and at the latest this long after the first change (default 1s)" },
-  writeBudgetPerMinute: { flag: "write-budget-per-minute", env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE", help: "cluster calls a minute, paced evenly (default 80, the service's limit)" },
-  writeBudgetPerHour: { flag: "write-budget-per-hour", env: "SHIPLOG_WRITE_BUDGET_PER_HOUR", help: "cluster calls an hour (default 500, the service's limit)" },
-  resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "each interval resends a slice of the records (default 10m; 0 disables)" },
-  resyncBudgetShare: { flag: "resync-budget-share", env: "SHIPLOG_RESYNC_BUDGET_SHARE", help: "share of the hourly budget the resync may use, above 0 up to 1 (default 0.5)" },
+  flushWindow: {
+    flag: "flush-window",
+    env: "SHIPLOG_FLUSH_WINDOW",
+    help: "a change is sent once the cluster has been quiet this long (default 100ms)",
+  },
+  flushMaxWait: {
+    flag: "flush-max-wait",
+    env: "SHIPLOG_FLUSH_MAX_WAIT",
+    help: "and at the latest this long after the first change (default 1s)",
+  },
+  writeBudgetPerMinute: {
+    flag: "write-budget-per-minute",
+    env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE",
+    help: "cluster calls a minute, paced evenly (default 80, the service's limit)",
+  },
+  writeBudgetPerHour: {
+    flag: "write-budget-per-hour",
+    env: "SHIPLOG_WRITE_BUDGET_PER_HOUR",
+    help: "cluster calls an hour (default 500, the service's limit)",
+  },
+  resyncInterval: {
+    flag: "resync-interval",
+    env: "SHIPLOG_RESYNC_INTERVAL",
+    help: "each interval resends a slice of the records (default 10m; 0 disables)",
+  },
+  resyncBudgetShare: {
+    flag: "resync-budget-share",
+    env: "SHIPLOG_RESYNC_BUDGET_SHARE",
+    help: "share of the hourly budget the resync may use, above 0 up to 1 (default 0.5)",
+  },
   retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
   retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
   requestTimeout: { flag: "request-timeout", env: "SHIPLOG_REQUEST_TIMEOUT", help: "timeout of one API or list request (default 30s)" },

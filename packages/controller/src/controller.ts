@@ -109,7 +109,8 @@ export class Controller {
     const metrics = this.metrics;
     // Where the Lease and the state live: the pod's namespace, else the kubeconfig context's (in a pod, client-node
     // takes it from the service account), else "default".
-    const namespace = config.podNamespace ?? options.kubeConfig.getContextObject(options.kubeConfig.getCurrentContext())?.namespace ?? "default";
+    const namespace =
+      config.podNamespace ?? options.kubeConfig.getContextObject(options.kubeConfig.getCurrentContext())?.namespace ?? "default";
     const crash = TestCrashHook.fromEnv();
 
     this.#leadership = new Leadership(
@@ -164,7 +165,13 @@ export class Controller {
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
     const retry = { retryMinDelayMs: config.retryMinDelayMs, retryMaxDelayMs: config.retryMaxDelayMs };
-    this.#persistence = new StatePersistence({ store: config.dryRun ? new DryRunAcknowledgedStore(store) : store, clock, logger, metrics, ...retry });
+    this.#persistence = new StatePersistence({
+      store: config.dryRun ? new DryRunAcknowledgedStore(store) : store,
+      clock,
+      logger,
+      metrics,
+      ...retry,
+    });
 
     const limits = { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour };
     this.budget = new WriteBudget(limits);
@@ -228,7 +235,8 @@ export class Controller {
       synced: () => this.#informers.synced,
       onTick: () => {
         const status = this.#informers.status();
-        for (const kind of WATCHED_KINDS) metrics.informerSynced.set({ kind }, status.filter((s) => s.kind === kind).every((s) => s.synced) ? 1 : 0);
+        for (const kind of WATCHED_KINDS)
+          metrics.informerSynced.set({ kind }, status.filter((s) => s.kind === kind).every((s) => s.synced) ? 1 : 0);
         metrics.leader.set(mayPost() ? 1 : 0);
       },
     });
@@ -247,10 +255,14 @@ export class Controller {
     if (!config.stateConfigMap && !options.store) {
       logger.warn(
         { setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" },
-        "no state ConfigMap: what the service acknowledged lives in memory only, so after a restart every record is sent again and workloads deleted while the controller was down are never decommissioned",
+        "no state ConfigMap: what the service acknowledged lives in memory only, so after a restart every record is sent again " +
+          "and workloads deleted while the controller was down are never decommissioned",
       );
       if (config.leaseName) {
-        logger.warn("leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record and misses deletions made before it took over");
+        logger.warn(
+          "leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record " +
+            "and misses deletions made before it took over",
+        );
       }
     }
   }

@@ -44,7 +44,8 @@ export class DesiredStateReport {
       const id = `${item.subject}\u0000${item.reason}`;
       if (this.#loggedSkips.has(id)) continue;
       this.#loggedSkips.add(id);
-      if ("annotation" in item) this.logger.warn({ subject: item.subject, annotation: item.annotation, reason: item.reason }, "annotation skipped");
+      if ("annotation" in item)
+        this.logger.warn({ subject: item.subject, annotation: item.annotation, reason: item.reason }, "annotation skipped");
       else this.logger.info({ subject: item.subject, reason: item.reason }, "container not recorded");
     }
   }

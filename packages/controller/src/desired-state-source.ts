@@ -35,7 +35,14 @@ export class ComputedDesiredState implements DesiredStateSource {
     private readonly snapshot: ClusterSnapshot,
     private readonly config: Pick<
       ControllerConfig,
-      "cluster" | "logicalEnvironment" | "physicalEnvironment" | "deploymentNameTemplate" | "deploymentTrackerAnnotations" | "namespaces" | "excludeNamespaces" | "labelSelector"
+      | "cluster"
+      | "logicalEnvironment"
+      | "physicalEnvironment"
+      | "deploymentNameTemplate"
+      | "deploymentTrackerAnnotations"
+      | "namespaces"
+      | "excludeNamespaces"
+      | "labelSelector"
     >,
   ) {
     if (config.labelSelector !== undefined) {

@@ -163,7 +163,10 @@ export class FlushLoop {
         do await this.#run(false);
         while (!expired && this.#backlog && this.#consecutiveFailures === 0 && this.#o.leading());
       })();
-      await Promise.race([last.catch((error: unknown) => this.#o.logger.warn({ err: (error as Error).message }, "last flush failed")), deadline]);
+      await Promise.race([
+        last.catch((error: unknown) => this.#o.logger.warn({ err: (error as Error).message }, "last flush failed")),
+        deadline,
+      ]);
     }
     this.#abort.abort();
     await this.#round?.catch(() => undefined);
@@ -270,7 +273,10 @@ export class FlushLoop {
     }
     const endTimer = metrics.flushDuration.startTimer();
     const now = clock.now();
-    logger.debug({ changes: this.#changes, sinceFirstChangeMs: this.#firstChangeAt === undefined ? null : now - this.#firstChangeAt, explicit }, "round");
+    logger.debug(
+      { changes: this.#changes, sinceFirstChangeMs: this.#firstChangeAt === undefined ? null : now - this.#firstChangeAt, explicit },
+      "round",
+    );
     this.#firstChangeAt = undefined;
     this.#lastChangeAt = undefined;
     this.#changes = 0;
@@ -333,18 +339,33 @@ export class FlushLoop {
       this.#tokenRefusedFlushes += 1;
       this.#tokenRefusedStatus = sent.refusedTokenStatus ?? 401;
       if (this.#tokenRefusedFlushes === TOKEN_REFUSED_FLUSHES_UNREADY) {
-        logger.error({ status: this.#tokenRefusedStatus, flushes: this.#tokenRefusedFlushes }, "the service refuses the API token on every call: not ready until a call succeeds");
+        logger.error(
+          { status: this.#tokenRefusedStatus, flushes: this.#tokenRefusedFlushes },
+          "the service refuses the API token on every call: not ready until a call succeeds",
+        );
       }
     }
     const deposed = !leadership || leadership.aborted;
     if (sent.failed.length > 0 && deposed) {
-      logger.warn({ failed: sent.failed.length, accepted: sent.accepted.length }, "not the leader any more; what is left is for the new leader to send");
+      logger.warn(
+        { failed: sent.failed.length, accepted: sent.accepted.length },
+        "not the leader any more; what is left is for the new leader to send",
+      );
     } else if (sent.failed.length > 0) {
-      const delay = Math.max(backoffDelay(this.#consecutiveFailures, settings.retryMinDelayMs, settings.retryMaxDelayMs), sent.retryAfterMs ?? 0);
+      const delay = Math.max(
+        backoffDelay(this.#consecutiveFailures, settings.retryMinDelayMs, settings.retryMaxDelayMs),
+        sent.retryAfterMs ?? 0,
+      );
       this.#consecutiveFailures += 1;
       this.#notBefore = clock.now() + delay;
       logger.warn(
-        { failed: sent.failed.length, accepted: sent.accepted.length, retryInMs: delay, err: sent.error?.message, code: (sent.error as { code?: string } | undefined)?.code },
+        {
+          failed: sent.failed.length,
+          accepted: sent.accepted.length,
+          retryInMs: delay,
+          err: sent.error?.message,
+          code: (sent.error as { code?: string } | undefined)?.code,
+        },
         "sending deployment records failed; they stay pending",
       );
     } else {

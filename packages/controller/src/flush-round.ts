@@ -121,9 +121,18 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.timings.callsMs = lap();
   ctx.crash?.reached("after-answer");
   store.acknowledge(sent.accepted);
-  const next = settleRound(plan.state, plan, { accepted: sent.accepted, rejected: sent.rejected, requests: sent.requests }, request.now, ctx.reconciler);
+  const next = settleRound(
+    plan.state,
+    plan,
+    { accepted: sent.accepted, rejected: sent.rejected, requests: sent.requests },
+    request.now,
+    ctx.reconciler,
+  );
   for (const { record, reason } of sent.rejected) {
-    logger.warn({ deploymentName: record.entry.deployment_name, digest: record.entry.digest, reason }, "service refused a deployment record");
+    logger.warn(
+      { deploymentName: record.entry.deployment_name, digest: record.entry.digest, reason },
+      "service refused a deployment record",
+    );
   }
   for (const record of sent.accepted) metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
   metrics.recordsRejected.inc(sent.rejected.length);

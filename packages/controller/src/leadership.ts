@@ -24,7 +24,10 @@ export class Leadership {
   #current: AbortController | undefined;
 
   /** `makeElector` receives the callbacks the election must call; without it, this replica leads while started. */
-  constructor(events: LeadershipEvents, makeElector?: (callbacks: { onStartedLeading(): void; onStoppedLeading(reason: string): void }) => Elector) {
+  constructor(
+    events: LeadershipEvents,
+    makeElector?: (callbacks: { onStartedLeading(): void; onStoppedLeading(reason: string): void }) => Elector,
+  ) {
     this.#events = events;
     this.#elector = makeElector?.({ onStartedLeading: () => this.#started(), onStoppedLeading: (reason) => this.#stopped(reason) });
   }

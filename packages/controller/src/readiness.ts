@@ -39,11 +39,16 @@ export function readiness(s: ReadinessSnapshot): Readiness {
     if (s.stateWriteFailures >= STATE_WRITE_FAILURES_UNREADY) {
       return {
         ready: false,
-        reason: `writing the state ConfigMap failed ${s.stateWriteFailures} times in a row (${s.stateWriteError}); nothing is sent until it is written`,
+        reason:
+          `writing the state ConfigMap failed ${s.stateWriteFailures} times in a row (${s.stateWriteError}); ` +
+          "nothing is sent until it is written",
       };
     }
     if (s.tokenRefusedFlushes >= TOKEN_REFUSED_FLUSHES_UNREADY) {
-      return { ready: false, reason: `the service refused the API token (${s.tokenRefusedStatus}) on every call of the last ${s.tokenRefusedFlushes} flushes` };
+      return {
+        ready: false,
+        reason: `the service refused the API token (${s.tokenRefusedStatus}) on every call of the last ${s.tokenRefusedFlushes} flushes`,
+      };
     }
     if (!s.flushed) return { ready: false, reason: s.stateLoaded ? "first flush pending" : "acknowledged state not loaded" };
     return { ready: true, role: "leader" };

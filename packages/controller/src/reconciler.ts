@@ -144,7 +144,10 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
   const sentChanges = batches.reduce((n, b) => n + b.records.length, 0);
   const callsLeft = input.calls - batches.length;
   const shareLeft = Math.max(0, settings.resyncCallsPerHour - resyncCalls.length);
-  const resyncBatches = packBatches(resyncEntries, Math.min(callsLeft, shareLeft), settings.batchSize).map((records) => ({ records, resync: true }));
+  const resyncBatches = packBatches(resyncEntries, Math.min(callsLeft, shareLeft), settings.batchSize).map((records) => ({
+    records,
+    resync: true,
+  }));
   batches.push(...resyncBatches);
   const resyncLeft = resyncEntries.length - resyncBatches.reduce((n, b) => n + b.records.length, 0);
   const byShare = resyncLeft > 0 && shareLeft < callsLeft;
@@ -177,7 +180,13 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
 }
 
 /** The state after the round's calls: accepted entries leave the backlog, refused ones wait their retry. */
-export function settleRound(state: ReconcilerState, plan: RoundPlan, outcome: RoundOutcome, now: number, settings: ReconcilerSettings): ReconcilerState {
+export function settleRound(
+  state: ReconcilerState,
+  plan: RoundPlan,
+  outcome: RoundOutcome,
+  now: number,
+  settings: ReconcilerSettings,
+): ReconcilerState {
   const backlog = new Map(state.backlog);
   const rejected = new Map(state.rejected);
   const due = new Set(state.resync.due);

@@ -25,7 +25,8 @@ export class WriteBudget {
   #last = Number.NEGATIVE_INFINITY;
 
   constructor(readonly limits: WriteBudgetLimits = DEFAULT_WRITE_BUDGET) {
-    if (!(limits.perMinute >= 1) || !(limits.perHour >= 1)) throw new RangeError("a write budget needs at least one call a minute and an hour");
+    if (!(limits.perMinute >= 1) || !(limits.perHour >= 1))
+      throw new RangeError("a write budget needs at least one call a minute and an hour");
     this.intervalMs = MINUTE_MS / limits.perMinute;
   }
 

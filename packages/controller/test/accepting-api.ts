@@ -7,11 +7,24 @@ import type { Clock } from "../src/clock.js";
 import type { WriteBudget } from "../src/write-budget.js";
 
 /** The cluster endpoint, paced by `budget` on `clock`; `onCall` sees each call as it leaves its slot. */
-export function acceptingApi(budget: WriteBudget, clock: Clock, onCall: (params: SetClusterDeploymentRecordsParams) => void): ClusterRecordsApi {
+export function acceptingApi(
+  budget: WriteBudget,
+  clock: Clock,
+  onCall: (params: SetClusterDeploymentRecordsParams) => void,
+): ClusterRecordsApi {
   const pacer = budgetPacer({ budget, clock, serialize: true });
   return {
     async setClusterDeploymentRecords(params, options) {
-      const attempt = { method: "POST", route: CLUSTER_ROUTE, url: "", headers: {}, body: undefined, attempt: 0, operation: "POST cluster", signal: options?.signal } as const;
+      const attempt = {
+        method: "POST",
+        route: CLUSTER_ROUTE,
+        url: "",
+        headers: {},
+        body: undefined,
+        attempt: 0,
+        operation: "POST cluster",
+        signal: options?.signal,
+      } as const;
       await pacer.wrap!(async () => {
         onCall(params);
         return { status: 200, headers: new Headers(), body: "" } as never;

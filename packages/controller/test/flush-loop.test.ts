@@ -38,7 +38,7 @@ class Store extends InMemoryAcknowledgedStore {
   writes = 0;
   override async persist(): Promise<void> {
     this.writes += 1;
-    if (this.failing) throw new Error("configmaps \"state\" not found (404)");
+    if (this.failing) throw new Error('configmaps "state" not found (404)');
   }
 }
 
@@ -61,7 +61,17 @@ function setup(options: { batchSize?: number; perMinute?: number; windowMs?: num
     calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
   });
   const batchSize = options.batchSize ?? 1000;
-  const sender = new BatchSender({ api, org: "acme", cluster: "c", batchSize, concurrency: 1, dryRun: false, logger, now: () => clock.now(), gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }) });
+  const sender = new BatchSender({
+    api,
+    org: "acme",
+    cluster: "c",
+    batchSize,
+    concurrency: 1,
+    dryRun: false,
+    logger,
+    now: () => clock.now(),
+    gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
+  });
   const leadership = new AbortController();
   const persistence = new StatePersistence({ store, clock, logger, metrics, retryMinDelayMs: 1000, retryMaxDelayMs: 8000 });
   const loop = new FlushLoop({

@@ -29,7 +29,10 @@ describe("nextWake", () => {
 
   it("changes that keep coming extend the window, up to the maximum wait after the first", () => {
     expect(nextWake({ ...idle, now: 10_500, firstChangeAt: 10_000, lastChangeAt: 10_450 }, T)).toMatchObject({ at: 10_650 });
-    expect(nextWake({ ...idle, now: 10_950, firstChangeAt: 10_000, lastChangeAt: 10_940 }, T)).toMatchObject({ at: 11_000, reason: "changes" });
+    expect(nextWake({ ...idle, now: 10_950, firstChangeAt: 10_000, lastChangeAt: 10_940 }, T)).toMatchObject({
+      at: 11_000,
+      reason: "changes",
+    });
   });
 
   it("a backlog, a first round and a state write go at once; work due later waits for its time", () => {
@@ -46,7 +49,10 @@ describe("nextWake", () => {
     expect(nextWake({ ...changed, gateOpensAt: 12_000 }, T)).toMatchObject({ at: 12_000, heldByBudget: false });
     expect(nextWake({ ...changed, budgetSlotAt: 10_750 }, T)).toEqual({ at: 10_750, reason: "changes", heldByBudget: true });
     // A state write needs no call: neither the gate nor the budget holds it.
-    expect(nextWake({ ...idle, stateDirty: true, gateOpensAt: 12_000, budgetSlotAt: 10_750 }, T)).toMatchObject({ at: 10_000, reason: "state-write" });
+    expect(nextWake({ ...idle, stateDirty: true, gateOpensAt: 12_000, budgetSlotAt: 10_750 }, T)).toMatchObject({
+      at: 10_000,
+      reason: "state-write",
+    });
   });
 
   it("a standby or unsynced replica only ticks; a leader without its state loads it after the backoff", () => {

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { AcknowledgedRecord } from "../src/acknowledged-state.js";
 import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
 import { recordKey, type RecordGroup } from "../src/pod-records.js";
-import { initialReconcilerState, packBatches, planRound, settleRound, type ReconcilerSettings, type ReconcilerState, type RoundInput } from "../src/reconciler.js";
+import {
+  initialReconcilerState,
+  packBatches,
+  planRound,
+  settleRound,
+  type ReconcilerSettings,
+  type ReconcilerState,
+  type RoundInput,
+} from "../src/reconciler.js";
 import type { PendingRecord } from "../src/record-diff.js";
 import { HOUR_MS } from "../src/write-budget.js";
 
@@ -86,7 +94,10 @@ describe("planRound", () => {
     const later = [base[0]!, base[1]!, record("c", 2), base[3]!, record("e", 2)];
     world.round({ desired: desired(later), now: 10, calls: 0 });
     const plan = world.round({ desired: desired([...later, record("f")]), now: 20, calls: 2 });
-    expect(plan.batches.map((b) => names(b.records))).toEqual([["f", "e", "c"], ["d", "b", "a"]]);
+    expect(plan.batches.map((b) => names(b.records))).toEqual([
+      ["f", "e", "c"],
+      ["d", "b", "a"],
+    ]);
   });
 
   it("an entry already in flight with the same content needs no new intent; another content does", () => {
@@ -107,7 +118,9 @@ describe("planRound", () => {
     const kept = record("kept");
     world.acknowledged.set(kept.key, ack(kept));
     const plan = world.round({ desired: desired([], [kept.key]), now: 0, calls: 1 });
-    expect(plan.batches[0]!.records.map((r) => [r.entry.deployment_name, r.entry.status, r.entry.digest])).toEqual([["gone", "decommissioned", digest(3)]]);
+    expect(plan.batches[0]!.records.map((r) => [r.entry.deployment_name, r.entry.status, r.entry.digest])).toEqual([
+      ["gone", "decommissioned", digest(3)],
+    ]);
     expect(plan.intents).toEqual([]);
     expect(world.inFlight.size).toBe(0);
     expect([...world.acknowledged.keys()]).toEqual([kept.key]);
@@ -131,7 +144,7 @@ describe("planRound", () => {
   it("with the keys that changed, diffs only those (and the in-flight set) and carries the rest: same result as diffing all", () => {
     // A random walk of changes; two worlds, one told the changed keys, one diffing everything, must send the same.
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const full = new World();
     const keyed = new World();
     let current = new Map<string, DesiredRecord>();
@@ -150,7 +163,10 @@ describe("planRound", () => {
       const calls = 1 + Math.floor(random() * 2);
       const a = full.round({ desired: state, now, calls });
       const b = keyed.round({ desired: state, now, calls, changedKeys: changed });
-      expect(b.batches.map((x) => names(x.records)), `round ${now}`).toEqual(a.batches.map((x) => names(x.records)));
+      expect(
+        b.batches.map((x) => names(x.records)),
+        `round ${now}`,
+      ).toEqual(a.batches.map((x) => names(x.records)));
     }
     expect([...keyed.acknowledged.keys()].sort()).toEqual([...full.acknowledged.keys()].sort());
   });
@@ -161,7 +177,9 @@ describe("planRound", () => {
     const aaa = record("aaa");
     world.acknowledged.set(aaa.key, ack(aaa));
     // Told nothing changed, the first round still finds web.
-    expect(names(world.round({ desired: desired([aaa, web]), now: 0, calls: 1, changedKeys: new Set() }).batches[0]!.records)).toEqual(["web"]);
+    expect(names(world.round({ desired: desired([aaa, web]), now: 0, calls: 1, changedKeys: new Set() }).batches[0]!.records)).toEqual([
+      "web",
+    ]);
     // The store loses web's acknowledgement behind the reconciler's back (a merged late write): a keyed round misses
     // it; the next round starting a resync slice (of one record, aaa) finds it as a change.
     world.acknowledged.delete(web.key);
@@ -186,7 +204,8 @@ describe("planRound", () => {
       expect(changed.batches.map((b) => b.resync)).toEqual([false]);
       all[0] = record("app-00", 2 + interval);
       const names_: string[] = [];
-      for (let i = 1; i <= 4; i++) names_.push(...world.round({ desired: desired(all), now: now + i, calls: 1 }).batches.flatMap((b) => names(b.records)));
+      for (let i = 1; i <= 4; i++)
+        names_.push(...world.round({ desired: desired(all), now: now + i, calls: 1 }).batches.flatMap((b) => names(b.records)));
       resent.push(names_);
     }
     // Slices of 6 in key order, wrapping around; the change to app-00 went as a change, not again as resync.
@@ -199,14 +218,28 @@ describe("planRound", () => {
     // The first resync call (at 1 ms) leaves the hour at HOUR_MS + 1: one call's room again.
     expect(waiting.nextDueAt).toBe(HOUR_MS + 1);
     expect(world.round({ desired: desired(all), now: HOUR_MS, calls: 1 }).batches).toEqual([]);
-    expect(names(world.round({ desired: desired(all), now: HOUR_MS + 1, calls: 1 }).batches.flatMap((b) => b.records))).toEqual(["app-12", "app-13", "app-14"]);
+    expect(names(world.round({ desired: desired(all), now: HOUR_MS + 1, calls: 1 }).batches.flatMap((b) => b.records))).toEqual([
+      "app-12",
+      "app-13",
+      "app-14",
+    ]);
   });
 });
 
 describe("packBatches", () => {
   it("fills one batch per environment in priority order, at most `calls` batches of at most batchSize", () => {
-    const entries = [record("a", 1, EU), record("b", 1, US), record("c", 1, EU), record("d", 1, EU), record("e", 1, EU), record("f", 1, US)];
-    expect(packBatches(entries, 2, 3).map(names)).toEqual([["a", "c", "d"], ["b", "f"]]);
+    const entries = [
+      record("a", 1, EU),
+      record("b", 1, US),
+      record("c", 1, EU),
+      record("d", 1, EU),
+      record("e", 1, EU),
+      record("f", 1, US),
+    ];
+    expect(packBatches(entries, 2, 3).map(names)).toEqual([
+      ["a", "c", "d"],
+      ["b", "f"],
+    ]);
     expect(packBatches(entries, 1, 3).map(names)).toEqual([["a", "c", "d"]]);
     expect(packBatches(entries, Number.POSITIVE_INFINITY, 3).map(names)).toEqual([["a", "c", "d"], ["b", "f"], ["e"]]);
     expect(packBatches(entries, 0, 3)).toEqual([]);

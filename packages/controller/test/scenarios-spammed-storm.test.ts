@@ -45,12 +45,39 @@ describe("a spammed-422 storm for a minute (virtual clock)", () => {
     const cluster = await startFakeCluster({});
     const emulator = await startEmulator({ port: 0 });
     await cluster.script.createDeployments(
-      Array.from({ length: 60 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `ghcr.io/acme/svc-${i}:1.0`, annotations: REPO })),
+      Array.from({ length: 60 }, (_, i) => ({
+        namespace: "shop",
+        name: `svc-${i}`,
+        image: `ghcr.io/acme/svc-${i}:1.0`,
+        annotations: REPO,
+      })),
     );
-    const fault = emulator.faults.add({ kind: "status", status: 422, message: "The endpoint has been spammed.", route: CLUSTER_ROUTE, method: "POST" });
-    const config = loadConfig(["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production", "--http-port", "off", "--batch-size", "10"], {
-      SHIPLOG_TOKEN: emulator.tokens.admin!,
+    const fault = emulator.faults.add({
+      kind: "status",
+      status: 422,
+      message: "The endpoint has been spammed.",
+      route: CLUSTER_ROUTE,
+      method: "POST",
     });
+    const config = loadConfig(
+      [
+        "--api-url",
+        emulator.url,
+        "--org",
+        ORG,
+        "--cluster",
+        CLUSTER,
+        "--logical-environment",
+        "production",
+        "--http-port",
+        "off",
+        "--batch-size",
+        "10",
+      ],
+      {
+        SHIPLOG_TOKEN: emulator.tokens.admin!,
+      },
+    );
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfig);
     const clock = new VirtualClock();
@@ -78,10 +105,14 @@ describe("a spammed-422 storm for a minute (virtual clock)", () => {
     const calls = refused().length;
     const bound = attemptBound(faultMs);
     const after = emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).filter((r) => r.status < 300).length;
-    const backoffs = (await controller.metrics.registry.getSingleMetric("shiplog_controller_sender_backoffs_total")!.get()).values.reduce((n, v) => n + v.value, 0);
+    const backoffs = (await controller.metrics.registry.getSingleMetric("shiplog_controller_sender_backoffs_total")!.get()).values.reduce(
+      (n, v) => n + v.value,
+      0,
+    );
     console.log(
       `spammed 422 for ${(faultMs / 1000).toFixed(1)} s of controller time: ${calls} calls refused in ${backoffs} back-offs ` +
-        `(bound ${bound}: one call per attempt, attempts spaced by the backoff from ${RETRY_MIN_MS / 1000} s doubling up to ${RETRY_MAX_MS / 1000} s; ` +
+        `(bound ${bound}: one call per attempt, attempts spaced by the backoff ` +
+        `from ${RETRY_MIN_MS / 1000} s doubling up to ${RETRY_MAX_MS / 1000} s; ` +
         `the write budget alone allows 81 a minute; bisecting 6 batches of 10 would make ~42 calls per attempt); ` +
         `after the fault ended, 60 records landed in ${after} calls`,
     );

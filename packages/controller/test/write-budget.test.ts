@@ -1,6 +1,13 @@
 // The write budget with plain numbers for time: paced calls, the sliding hour, the resync's share, the floor.
 import { describe, expect, it } from "vitest";
-import { budgetFloorMs, DEFAULT_WRITE_BUDGET, HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "../src/write-budget.js";
+import {
+  budgetFloorMs,
+  DEFAULT_WRITE_BUDGET,
+  HOUR_MS,
+  resyncCallsPerHour,
+  resyncCallsPerInterval,
+  WriteBudget,
+} from "../src/write-budget.js";
 
 describe("WriteBudget", () => {
   it("paces calls one every 60 s / perMinute: 80 a minute is one every 750 ms, so no minute holds more than 80", () => {

@@ -72,7 +72,9 @@ serve({
     const skip = new Set(except);
     let others = 0;
     for (const [name, n] of writes) if (!skip.has(name)) others += n;
-    const decommissioned = ready().state.artifacts.deploymentRecords({ org: ORG, cluster }).filter((r) => skip.has(r.deployment_name) && r.status === "decommissioned").length;
+    const decommissioned = ready()
+      .state.artifacts.deploymentRecords({ org: ORG, cluster })
+      .filter((r) => skip.has(r.deployment_name) && r.status === "decommissioned").length;
     return { others, decommissioned };
   },
 });

@@ -33,7 +33,9 @@ serve({
   digestsOf: (images: string[]) => images.map((image) => ready().imageIdFor(image).split("@")[1]!),
   resourceVersion: () => ready().store.resourceVersion(),
   configMap(namespace: string, name: string) {
-    const cm = ready().store.get("configmaps", namespace, name) as { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
+    const cm = ready().store.get("configmaps", namespace, name) as
+      | { data?: Record<string, string>; binaryData?: Record<string, string> }
+      | undefined;
     if (!cm) return undefined;
     const bytes =
       Object.values(cm.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +

@@ -41,7 +41,11 @@ export interface Host {
 
 /** Starts a host module (run with tsx) and waits until it is ready. */
 export async function startHost(modulePath: string, nodeFlags: string[] = []): Promise<Host> {
-  const child = fork(modulePath, [], { execArgv: [...nodeFlags, "--import", "tsx"], serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(modulePath, [], {
+    execArgv: [...nodeFlags, "--import", "tsx"],
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let next = 1;
   let ready!: () => void;

@@ -11,12 +11,22 @@ import { ControllerMetrics } from "../../../packages/controller/src/metrics.js";
 import { recordKey } from "../../../packages/controller/src/pod-records.js";
 import { SendGate } from "../../../packages/controller/src/send-gate.js";
 import { StatePersistence } from "../../../packages/controller/src/state-persistence.js";
-import { DEFAULT_WRITE_BUDGET, HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "../../../packages/controller/src/write-budget.js";
+import {
+  DEFAULT_WRITE_BUDGET,
+  HOUR_MS,
+  resyncCallsPerHour,
+  resyncCallsPerInterval,
+  WriteBudget,
+} from "../../../packages/controller/src/write-budget.js";
 import { acceptingApi } from "../../../packages/controller/test/accepting-api.js";
 import { VirtualClock } from "../../../packages/controller/test/virtual-clock.js";
 
 /** Calls and records resent in one virtual hour of a quiet cluster. */
-export async function steadyStateCallsPerHour(records: number, resyncIntervalMs: number, share = 0.5): Promise<{ calls: number; resent: number }> {
+export async function steadyStateCallsPerHour(
+  records: number,
+  resyncIntervalMs: number,
+  share = 0.5,
+): Promise<{ calls: number; resent: number }> {
   const clock = new VirtualClock();
   const logger = pino({ level: "silent" });
   const metrics = new ControllerMetrics();
@@ -55,7 +65,17 @@ export async function steadyStateCallsPerHour(records: number, resyncIntervalMs:
     source: { current: () => ({ desired, changedKeys: new Set<string>() }) },
     report: new DesiredStateReport(logger, metrics),
     persistence: new StatePersistence({ store, clock, logger, metrics, retryMinDelayMs: 1000, retryMaxDelayMs: 60_000 }),
-    sender: new BatchSender({ api, org: "acme", cluster: "c", batchSize: 1000, concurrency: 4, dryRun: false, logger, now: () => clock.now(), gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }) }),
+    sender: new BatchSender({
+      api,
+      org: "acme",
+      cluster: "c",
+      batchSize: 1000,
+      concurrency: 4,
+      dryRun: false,
+      logger,
+      now: () => clock.now(),
+      gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
+    }),
     budget,
     reconciler: { batchSize: 1000, retryMaxDelayMs: 60_000, resyncCallsPerHour: resyncCallsPerHour(DEFAULT_WRITE_BUDGET, share) },
     settings: {

@@ -16,7 +16,14 @@ export interface ReplayResult {
 }
 
 /** Replays `events` (sorted arrival times) through the schedule; `changes` are when records became sendable. */
-export function replayWindow(events: readonly number[], changes: readonly number[], windowMs: number, maxWaitMs: number, roundMs: number, paceMs = 750): ReplayResult {
+export function replayWindow(
+  events: readonly number[],
+  changes: readonly number[],
+  windowMs: number,
+  maxWaitMs: number,
+  roundMs: number,
+  paceMs = 750,
+): ReplayResult {
   const starts: number[] = [];
   let first: number | undefined;
   let last: number | undefined;
