@@ -47,7 +47,11 @@ export const SETTINGS = {
     help: "also read github/deployment-tracker's metadata.github.com/<key> tags and metadata.github.com/runtime-risks (migration)",
   },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
-  concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
+  concurrency: {
+    flag: "concurrency",
+    env: "SHIPLOG_CONCURRENCY",
+    help: "calls a round may make when writes are not serialized, 1 to 32 (default 4)",
+  },
   serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
   // Scheduling and the write budget: when rounds run and how many calls they may make.
   flushWindow: {
