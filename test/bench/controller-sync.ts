@@ -11,18 +11,20 @@
 // size at 150,000 records: test/bench/state-sharding.ts). Each figure is printed beside its target, the floor the budget
 // sets, and what one request per container event would have needed. Asserts nothing. BENCH_CHILD_LOG=<file> keeps
 // the controller's log (BENCH_CHILD_LOG_LEVEL=debug for each round's summary).
-import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { budgetFloorMs, DEFAULT_WRITE_BUDGET } from "../../packages/controller/src/write-budget.js";
+import { probeApiServer } from "./hosts/api-probe.js";
+import { startBenchController } from "./hosts/bench-controller.js";
+import { loadavg, mb, pct, s } from "./hosts/format.js";
 import { cpuSeconds, peakRss, startHost } from "./hosts/ipc.js";
 import { PodStopwatch } from "./hosts/pod-stopwatch.js";
+import { benchWorkloads, type Spec } from "./hosts/workloads.js";
+import { answeredPhases, phaseLine, phaseMeans, roundPhases, writeAheadCost } from "./hosts/round-metrics.js";
 import { steadyStateCallsPerHour } from "./hosts/steady-state.js";
-import { replayWindow } from "./hosts/window-replay.js";
+import { printWindowSweep, type Trace } from "./hosts/window-replay.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -45,14 +47,9 @@ const DELETED = Math.round(WORKLOADS / 3);
 const STATE_NAMESPACE = "shiplog";
 const STATE_CONFIGMAP = "shiplog-controller-state";
 const CLUSTER = "bench";
-const REPOSITORIES = ["web", "api", "infra"];
 const BUDGET = DEFAULT_WRITE_BUDGET;
 const heapMb = Number(flags["controller-heap"] ?? Math.max(128, Math.round((PODS / 150_000) * 384)));
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const here = dirname(fileURLToPath(import.meta.url));
-const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
-const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 console.log(
   `controller-sync: ${PODS} pods asked, ${WORKLOADS} Deployments (3-4 replicas, 1-3 containers) in ${NAMESPACES} namespaces; ` +
@@ -73,20 +70,7 @@ const { url: apiUrl, token } = await emulatorHost.call<{ url: string; token: str
 });
 console.log(`emulator options: ${JSON.stringify(emulatorOptions)} (the service's secondary limits are on, the emulator's default)`);
 
-interface Spec {
-  namespace: string;
-  name: string;
-  replicas: number;
-  annotations: Record<string, string>;
-  containers: { name: string; image: string }[];
-}
-const specs: Spec[] = Array.from({ length: WORKLOADS }, (_, i) => ({
-  namespace: `team-${i % NAMESPACES}`,
-  name: `svc-${i}`,
-  replicas: i % 3 === 0 ? 4 : 3,
-  annotations: { "shiplog.dev/repository": REPOSITORIES[i % 3]! },
-  containers: Array.from({ length: 1 + (i % 3) }, (_, j) => ({ name: `c${j}`, image: `ghcr.io/acme/svc-${i}-c${j}:1.0` })),
-}));
+const specs = benchWorkloads(WORKLOADS, NAMESPACES);
 let t0 = performance.now();
 let pods = 0;
 let containerInstances = 0;
@@ -124,10 +108,7 @@ async function converge(deadlineMs: number): Promise<boolean> {
 }
 
 // ---- the controller process ----------------------------------------------------------------------------------------
-const dir = mkdtempSync(join(tmpdir(), "shiplog-bench-"));
-writeFileSync(join(dir, "kubeconfig"), kubeconfig);
-const childLog = process.env.BENCH_CHILD_LOG;
-// BENCH_CHILD_NODE_FLAGS adds node flags to the controller (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+// The chart's heap cap; BENCH_CHILD_NODE_FLAGS adds node flags (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
 const nodeFlags = [`--max-old-space-size=${heapMb}`, ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean)];
 const flushEnv = {
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
@@ -137,122 +118,37 @@ console.log(
   `controller: node ${nodeFlags.join(" ")} packages/controller/dist/main.js ${JSON.stringify(flushEnv)} ` +
     "(the chart's heap cap; defaults otherwise)",
 );
-
-interface Controller {
-  child: ChildProcess;
-  spawnedAt: number;
-  metricsUrl?: string;
-  firstRoundAt?: number;
-  warnings: number;
-}
-function startController(podName: string): Controller {
-  const child = spawn(process.execPath, [...nodeFlags, join(root, "packages/controller/dist/main.js")], {
-    env: {
-      ...process.env,
-      SHIPLOG_API_URL: apiUrl,
-      SHIPLOG_TOKEN: token,
-      SHIPLOG_ORG: "acme",
-      SHIPLOG_CLUSTER: CLUSTER,
-      SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-      SHIPLOG_HTTP_HOST: "127.0.0.1",
-      SHIPLOG_HTTP_PORT: "0",
-      SHIPLOG_LOG_LEVEL: process.env.BENCH_CHILD_LOG_LEVEL ?? "info",
-      SHIPLOG_STATE_CONFIGMAP: STATE_CONFIGMAP,
-      POD_NAMESPACE: STATE_NAMESPACE,
-      POD_NAME: podName,
-      KUBECONFIG: join(dir, "kubeconfig"),
-      ...flushEnv,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+const startController = (podName: string) =>
+  startBenchController({
+    kubeconfig,
+    apiUrl,
+    token,
+    cluster: CLUSTER,
+    stateNamespace: STATE_NAMESPACE,
+    stateConfigMap: STATE_CONFIGMAP,
+    podName,
+    nodeFlags,
+    env: flushEnv,
   });
-  const c: Controller = { child, spawnedAt: Date.now(), warnings: 0 };
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    if (childLog) appendFileSync(childLog, `${line}\n`);
-    try {
-      const entry = JSON.parse(line) as { msg?: string; url?: string; level?: number; time?: number };
-      if (entry.msg === "health and metrics server listening") c.metricsUrl = `${entry.url}/metrics`;
-      if (entry.msg === "first round: desired state computed") c.firstRoundAt ??= entry.time;
-      if ((entry.level ?? 0) >= 40) c.warnings++;
-    } catch {
-      // not a log line
-    }
-  });
-  return c;
-}
-/** A metric of the running controller, summed over its label sets (optionally those containing `labels`). */
-async function metric(c: Controller, name: string, labels = ""): Promise<number> {
-  if (!c.metricsUrl) return 0;
-  const text = await (await fetch(c.metricsUrl)).text();
-  return [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, "gm"))]
-    .filter((m) => (m[1] ?? "").includes(labels))
-    .reduce((n, m) => n + Number(m[2]), 0);
-}
-async function writeAheadCost(c: Controller): Promise<string> {
-  const writes = await metric(c, "shiplog_controller_state_writes_total");
-  const rounds = await metric(c, "shiplog_controller_flush_duration_seconds_count");
-  const bytes = await metric(c, "shiplog_controller_state_bytes");
-  const perRound = (writes / Math.max(1, rounds)).toFixed(2);
-  return (
-    `${writes} state writes in ${rounds} rounds (${perRound} per round: intent, then answer, for a round that sends a new or ` +
-    `changed record), last ${(bytes / 1e3).toFixed(0)} KB`
-  );
-}
-/** Seconds spent in each phase of the rounds so far, and the rounds counted (from the controller's histogram). */
-async function roundPhases(c: Controller): Promise<Record<string, { sum: number; count: number }>> {
-  const out: Record<string, { sum: number; count: number }> = {};
-  for (const phase of ["plan", "intent_write", "calls", "answer_write"]) {
-    const label = `phase="${phase}"`;
-    out[phase] = {
-      sum: await metric(c, "shiplog_controller_round_phase_seconds_sum", label),
-      count: await metric(c, "shiplog_controller_round_phase_seconds_count", label),
-    };
-  }
-  return out;
-}
-/** The mean seconds per round of each phase between two readings. */
-function phaseMeans(
-  before: Record<string, { sum: number; count: number }>,
-  after: Record<string, { sum: number; count: number }>,
-): Record<string, number> {
-  return Object.fromEntries(
-    Object.keys(after).map((phase) => {
-      const n = after[phase]!.count - (before[phase]?.count ?? 0);
-      return [phase, n ? (after[phase]!.sum - (before[phase]?.sum ?? 0)) / n : 0];
-    }),
-  );
-}
-/** Where a round's time goes, as one line. */
-function phaseLine(before: Record<string, { sum: number; count: number }>, after: Record<string, { sum: number; count: number }>): string {
-  return Object.entries(phaseMeans(before, after))
-    .map(([phase, mean]) => `${phase.replace("_", " ")} ${s(mean * 1000)}`)
-    .join(", ");
-}
 const calls = (records: number) => Math.ceil(records / 1000);
 const eventsNeeded = (events: number) =>
   `${events} requests, ${(events / BUDGET.perMinute / 60).toFixed(1)} h at ${BUDGET.perMinute} a minute`;
-const pct = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
-const rows: [string, string, string, string][] = [];
-const row = (measure: string, figure: string, target: string, floor = "") => {
-  rows.push([measure, figure, target, floor]);
+const row = (measure: string, figure: string, target: string, floor = "") =>
   console.log(`  ${measure.padEnd(44)} ${figure.padEnd(16)} target ${target}${floor ? `; ${floor}` : ""}`);
-};
 const large = PODS > 20_000;
 
 const stopwatch = new PodStopwatch(clusterUrl);
-const traces: { name: string; events: number[]; changes: number[]; roundMs: number }[] = [];
+const traces: Trace[] = [];
 let controller = startController("controller-1");
 let controllerPeak = 0;
-const trackPeak = async () => (controllerPeak = Math.max(controllerPeak, await peakRss(controller.child.pid)));
+const trackPeak = async () => (controllerPeak = Math.max(controllerPeak, await peakRss(controller.pid)));
 
 // ---- cold sync -----------------------------------------------------------------------------------------------------
 if (phases.has("cold")) {
   const ok = await converge(30 * 60_000);
   const coldMs = Date.now() - controller.spawnedAt;
   const requests = await emulatorHost.call<number>("clusterRequests");
-  const posted = await metric(controller, "shiplog_controller_records_accepted_total");
+  const posted = await controller.metric("shiplog_controller_records_accepted_total");
   await trackPeak();
   console.log(`\ncold sync${ok ? "" : " (DID NOT CONVERGE)"}:`);
   row("records per request", (posted / Math.max(1, requests)).toFixed(0), ">= 999", `${requests} requests for ${posted} records`);
@@ -269,38 +165,12 @@ if (phases.has("cold")) {
     large ? "<= 30 s" : "report",
     "process start to the first round's diff",
   );
-  console.log(`  write-ahead: ${await writeAheadCost(controller)}`);
-  console.log(`  a round's time, mean: ${phaseLine({}, await roundPhases(controller))}`);
+  console.log(`  write-ahead: ${await writeAheadCost(controller.metric)}`);
+  console.log(`  a round's time, mean: ${phaseLine({}, await roundPhases(controller.metric))}`);
 }
 await converge(30 * 60_000);
 
 // ---- single changes ------------------------------------------------------------------------------------------------
-/**
- * Reads the state ConfigMap every 200 ms while a phase runs and times the fake cluster's answers: a state write waits
- * as long behind the fake cluster's own simulation (a real API server answers in milliseconds).
- */
-function probeApiServer(): { stop(): Promise<string> } {
-  const times: number[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const t = performance.now();
-      await fetch(`${clusterUrl}/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${STATE_CONFIGMAP}`)
-        .then((r) => r.arrayBuffer())
-        .catch(() => undefined);
-      times.push(performance.now() - t);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return `p50 ${s(pct(times, 50))}, max ${s(Math.max(...times))} over ${times.length} reads`;
-    },
-  };
-}
-
 /** Rolls `changed` workloads to `tag`; returns the records' Running -> landed latencies and the requests made. */
 async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const images = changed.flatMap((spec) =>
@@ -314,9 +184,9 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   await emulatorHost.call("watch", [...wanted]);
   await stopwatch.watch(wanted, await clusterHost.call<string>("resourceVersion"));
   await emulatorHost.call("clearRequests");
-  const cpuBefore = await cpuSeconds(controller.child.pid);
-  const phasesBefore = await roundPhases(controller);
-  const probe = probeApiServer();
+  const cpuBefore = await cpuSeconds(controller.pid);
+  const phasesBefore = await roundPhases(controller.metric);
+  const probe = probeApiServer(`${clusterUrl}/api/v1/namespaces/${STATE_NAMESPACE}/configmaps/${STATE_CONFIGMAP}`);
   const started = Date.now();
   for (const spec of changed) {
     for (const c of spec.containers) c.image = c.image.replace(/:[^:]+$/, `:${tag}`);
@@ -342,15 +212,9 @@ async function roll(changed: Spec[], tag: string, oneAtATime: boolean) {
   const ok = await converge(30 * 60_000);
   const convergeMs = Date.now() - started;
   const apiServer = await probe.stop();
-  const cpu = (await cpuSeconds(controller.child.pid)) - cpuBefore;
+  const cpu = (await cpuSeconds(controller.pid)) - cpuBefore;
   const requests = await emulatorHost.call<number>("clusterRequests");
-  // The records landed; the rounds that sent them finish (their answer writes) a little later.
-  let phasesAfter = await roundPhases(controller);
-  for (const end = Date.now() + 10_000; Date.now() < end; phasesAfter = await roundPhases(controller)) {
-    const answered = phasesAfter.answer_write!.count - phasesBefore.answer_write!.count;
-    if (answered >= phasesAfter.calls!.count - phasesBefore.calls!.count) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const phasesAfter = await answeredPhases(controller.metric, phasesBefore);
   const phases = phaseLine(phasesBefore, phasesAfter);
   const means = phaseMeans(phasesBefore, phasesAfter);
   // A record waits for its round's plan, intent write and call; the answer write runs while the next round plans.
@@ -421,26 +285,7 @@ if (phases.has("roll")) {
 // A round's time is taken as measured, and as 300 ms (a round at 10,000 pods on a quiet machine), so the window's
 // share of the wait shows apart from a loaded machine's. BENCH_TRACES=<file> keeps the traces as JSON.
 if (process.env.BENCH_TRACES) writeFileSync(process.env.BENCH_TRACES, JSON.stringify(traces));
-if (flags["window-sweep"]) {
-  for (const trace of traces) {
-    for (const roundMs of [trace.roundMs, 300]) {
-      console.log(
-        `\nwindow replay, ${trace.name}: ${trace.events.length} pod events, ${trace.changes.length} records, a round taking ${s(roundMs)}`,
-      );
-      console.log(`  ${"window".padEnd(8)} ${"max wait".padEnd(9)} ${"rounds".padEnd(7)} ${"calls".padEnd(6)} wait p50 / p99`);
-      for (const windowMs of [0, 50, 100, 200, 500]) {
-        for (const maxWaitMs of [500, 1000, 2000]) {
-          if (maxWaitMs < windowMs) continue;
-          const r = replayWindow(trace.events, trace.changes, windowMs, maxWaitMs, roundMs);
-          console.log(
-            `  ${`${windowMs}ms`.padEnd(8)} ${`${maxWaitMs}ms`.padEnd(9)} ${String(r.rounds).padEnd(7)} ` +
-              `${String(r.calls).padEnd(6)} ${s(r.waitP50Ms)} / ${s(r.waitP99Ms)}`,
-          );
-        }
-      }
-    }
-  }
-}
+if (flags["window-sweep"]) printWindowSweep(traces);
 
 // ---- steady state ----------------------------------------------------------------------------------------------------
 if (phases.has("steady")) {
@@ -463,7 +308,7 @@ row(
   "controller peak RSS",
   mb(controllerPeak),
   large ? "<= 512 MB" : "<= 200 MB",
-  `heap cap ${heapMb} MB; ${controller.warnings} warnings logged`,
+  `heap cap ${heapMb} MB; ${controller.warnings()} warnings logged`,
 );
 row("fake cluster peak RSS", mb(fakeClusterPeak), large ? "<= 3 GB" : "report");
 console.log(`  emulator peak RSS ${mb(await peakRss(emulatorHost.child.pid))}; load average ${loadavg()}`);
@@ -472,8 +317,7 @@ console.log(`  the emulator's secondary limits refused: ${JSON.stringify(await e
 // ---- restart after deletions -----------------------------------------------------------------------------------------
 if (phases.has("restart")) {
   const stopStarted = Date.now();
-  controller.child.kill("SIGTERM");
-  await new Promise((resolve) => controller.child.once("exit", resolve));
+  await controller.stop();
   const stopMs = Date.now() - stopStarted;
   const state = await clusterHost.call<{ data: Record<string, string>; bytes: number } | undefined>(
     "configMap",
@@ -498,6 +342,7 @@ if (phases.has("restart")) {
   controller = startController("controller-2");
   const ok = await converge(30 * 60_000);
   const restartMs = Date.now() - controller.spawnedAt;
+  await answeredPhases(controller.metric, {});
   const writes = await emulatorHost.call<{ others: number; decommissioned: number }>("writesSinceMark", goneNames);
   const requests = await emulatorHost.call<number>("clusterRequests");
   row(
@@ -508,12 +353,10 @@ if (phases.has("restart")) {
   );
   row("records decommissioned", `${writes.decommissioned} of ${goneNames.length}`, "all");
   row("unchanged records posted again", String(writes.others), "0", `of ${recordsTotal - goneNames.length}`);
-  console.log(`  write-ahead: ${await writeAheadCost(controller)}; controller peak RSS ${mb(await peakRss(controller.child.pid))}`);
-  controller.child.kill("SIGTERM");
-  await new Promise((resolve) => controller.child.once("exit", resolve));
+  console.log(`  write-ahead: ${await writeAheadCost(controller.metric)}; controller peak RSS ${mb(await peakRss(controller.pid))}`);
+  await controller.stop();
 } else {
-  controller.child.kill("SIGTERM");
-  await new Promise((resolve) => controller.child.once("exit", resolve));
+  await controller.stop();
 }
 stopwatch.stop();
 await emulatorHost.stop();
