@@ -12,7 +12,8 @@ import type { ControllerConfig } from "./config.js";
 import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import type { DesiredState, NameConflict } from "./desired-state.js";
 import { DesiredStateReport } from "./desired-state-report.js";
-import { ComputedDesiredState } from "./desired-state-source.js";
+import { desiredStateOptions, trackedDesiredState } from "./desired-state-source.js";
+import { DesiredStateTracker } from "./desired-state-tracker.js";
 import { FlushLoop, type FlushLoopSettings } from "./flush-loop.js";
 import type { FlushSummary } from "./flush-round.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
@@ -87,7 +88,7 @@ export class Controller {
   readonly budget: WriteBudget;
   readonly #config: ControllerConfig;
   readonly #informers: ClusterInformers;
-  readonly #source: ComputedDesiredState;
+  readonly #tracker: DesiredStateTracker;
   readonly #report: DesiredStateReport;
   readonly #persistence: StatePersistence;
   readonly #leadership: Leadership;
@@ -206,19 +207,19 @@ export class Controller {
       restartMinDelayMs: config.retryMinDelayMs,
       restartMaxDelayMs: config.retryMaxDelayMs,
       logger,
-      onChange: () => {
-        this.#source.changed();
+      onChange: (kind, namespace, name) => {
+        this.#tracker.objectChanged(kind, namespace, name);
         this.#loop.notifyChange();
       },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
     });
-    this.#source = new ComputedDesiredState(this.#informers, config);
+    this.#tracker = new DesiredStateTracker(this.#informers, desiredStateOptions(config));
     this.#report = new DesiredStateReport(logger, metrics);
     this.#loop = new FlushLoop({
       clock,
       logger,
       metrics,
-      source: this.#source,
+      source: trackedDesiredState(this.#tracker),
       report: this.#report,
       persistence: this.#persistence,
       sender,
@@ -345,7 +346,7 @@ export class Controller {
 
   /** The desired state as the controller sees it now (for diagnostics and tests). */
   desiredState(): DesiredState {
-    return this.#source.compute();
+    return this.#tracker.state();
   }
 
   /** Informer health, per kind and namespace. */

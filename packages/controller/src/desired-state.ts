@@ -22,7 +22,8 @@ import {
   type SkippedItem,
 } from "./pod-records.js";
 import type { AnnotationWarning } from "./annotations.js";
-import { controllerOf, resolveWorkload, workloadActivity, type OwnerLookup, type ResolvedWorkload, type WorkloadRef } from "./workload-owner.js";
+import { controllerOf, resolveWorkload, workloadActivity } from "./workload-owner.js";
+import type { OwnerLookup, ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
 
 /** Kinds listed as workloads (everything watched but pods). */
 export type WorkloadKind = "Deployment" | "StatefulSet" | "DaemonSet" | "CronJob" | "ReplicaSet" | "Job";
@@ -63,38 +64,6 @@ export interface DesiredStateOptions extends MappingOptions {
    * out neither holds nor claims names (its pods are filtered out by the API server already). Absent: all match.
    */
   podLabelsMatch?: (labels: Readonly<Record<string, string>> | undefined) => boolean;
-  /** Reuses the mapping of pods unchanged since the last computation (same options required). */
-  memo?: PodRecordsMemo;
-}
-
-type PodRecordsResult = ReturnType<typeof podRecords>;
-
-/**
- * Remembers each pod's records by object identity (the informer cache replaces an object when it changes), so a
- * flush over 10,000 pods maps only the pods that changed. Entries go with their pods (a WeakMap).
- */
-export class PodRecordsMemo {
-  readonly #entries = new WeakMap<Pod, { owner: ResolvedWorkload; result: PodRecordsResult }>();
-
-  /** The records of a pod, mapped again only if the pod or its owner chain changed. */
-  records(pod: Pod, owner: ResolvedWorkload, options: MappingOptions): PodRecordsResult {
-    const cached = this.#entries.get(pod);
-    if (cached && sameOwner(cached.owner, owner)) return cached.result;
-    const result = podRecords(pod, owner, options);
-    this.#entries.set(pod, { owner, result });
-    return result;
-  }
-}
-
-function sameOwner(a: ResolvedWorkload, b: ResolvedWorkload): boolean {
-  return (
-    a.workload.kind === b.workload.kind &&
-    a.workload.name === b.workload.name &&
-    a.workload.namespace === b.workload.namespace &&
-    a.revision === b.revision &&
-    a.annotations.length === b.annotations.length &&
-    a.annotations.every((x, i) => x === b.annotations[i])
-  );
 }
 
 /** True when candidate a should be recorded rather than b (same name, same workload). */
@@ -105,8 +74,9 @@ export function preferCandidate(a: CandidateRecord, b: CandidateRecord): boolean
   return a.pod > b.pod;
 }
 
-function workloadId(ref: WorkloadRef): string {
-  return `${ref.kind}/${ref.namespace}/${ref.name}`;
+/** The identity of a workload: kind, namespace and name. */
+export function workloadId(ref: WorkloadRef): string {
+  return [ref.kind, ref.namespace, ref.name].join("/");
 }
 
 function templateOf(kind: WorkloadKind, object: Workload | Job | CronJob): PodTemplate | undefined {
@@ -115,7 +85,7 @@ function templateOf(kind: WorkloadKind, object: Workload | Job | CronJob): PodTe
 }
 
 /** The workload a listed object stands for, or undefined when a higher owner (Deployment, CronJob) covers it. */
-function workloadOfObject(kind: WorkloadKind, object: Workload | Job | CronJob): WorkloadRef | undefined {
+export function workloadOfObject(kind: WorkloadKind, object: Workload | Job | CronJob): WorkloadRef | undefined {
   const namespace = object.metadata.namespace ?? "";
   const owner = controllerOf(object.metadata);
   if ((kind === "ReplicaSet" || kind === "Job") && owner) {
@@ -127,87 +97,156 @@ function workloadOfObject(kind: WorkloadKind, object: Workload | Job | CronJob):
   return { kind, namespace, name: object.metadata.name };
 }
 
-/** Computes the records the cluster should have from its caches. Pure. */
-export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredStateOptions): DesiredState {
-  const allowed = options.namespaceAllowed ?? (() => true);
-  const best = new Map<string, Map<string, CandidateRecord>>(); // key -> workload id -> best candidate
-  const claims = new Map<string, { group: RecordGroup; deploymentName: string; workloads: Map<string, WorkloadRef> }>();
-  const heldCandidates = new Set<string>();
+/** A pod or a workload object that belongs to a workload: what its contribution is computed from. */
+export type WorkloadMember = { pod: Pod; owner: ResolvedWorkload } | { kind: WorkloadKind; object: Workload | Job | CronJob };
+
+/** A record key one workload claims: its best candidate record for the key, or held (nothing running for it). */
+export interface Claim {
+  key: string;
+  group: RecordGroup;
+  deploymentName: string;
+  best: CandidateRecord | undefined;
+  held: boolean;
+}
+
+/** What the pods and objects of one workload contribute to the desired state. */
+export interface WorkloadContribution {
+  claims: Claim[];
+  skipped: SkippedItem[];
+  warnings: (AnnotationWarning & { subject: string })[];
+}
+
+/** The empty list every workload without skipped items or warnings shares (frozen: nothing may add to it). */
+const NOTHING: never[] = [];
+Object.freeze(NOTHING);
+
+/** The contribution of one workload's members (pods resolved to it, objects standing for it). Pure. */
+export function contributeWorkload(
+  workload: WorkloadRef,
+  members: Iterable<WorkloadMember>,
+  options: DesiredStateOptions,
+): WorkloadContribution {
+  const claims: Claim[] = [];
   const skipped: SkippedItem[] = [];
   const warnings: (AnnotationWarning & { subject: string })[] = [];
-
-  const claim = (key: string, group: RecordGroup, deploymentName: string, workload: WorkloadRef): void => {
-    let entry = claims.get(key);
-    if (!entry) claims.set(key, (entry = { group, deploymentName, workloads: new Map() }));
-    entry.workloads.set(workloadId(workload), workload);
+  const claimOf = (key: string, group: RecordGroup, deploymentName: string): Claim => {
+    let claim = claims.find((c) => c.key === key);
+    if (!claim) claims.push((claim = { key, group, deploymentName, best: undefined, held: false }));
+    return claim;
   };
-
-  const hold = (workload: WorkloadRef, annotationSources: (Record<string, string> | undefined)[], template: PodTemplate | undefined): void => {
+  const hold = (annotationSources: (Record<string, string> | undefined)[], template: PodTemplate | undefined): void => {
     const merged = mergeAnnotations(...annotationSources, template?.metadata?.annotations);
     if (readIgnore(merged).ignore) return;
     for (const { container } of trackedContainers(template?.spec)) {
       const annotations = readRecordAnnotations(merged, container.name).value;
       const { group, deploymentName } = placeRecord(workload, container.name, annotations, options);
-      const key = recordKey(group, deploymentName);
-      claim(key, group, deploymentName, workload);
-      heldCandidates.add(key);
+      claimOf(recordKey(group, deploymentName), group, deploymentName).held = true;
     }
   };
-
-  for (const pod of snapshot.pods()) {
-    const namespace = pod.metadata.namespace ?? "";
-    if (!allowed(namespace)) continue;
-    const resolved = resolveWorkload(pod, snapshot);
-    if (!resolved.ok) {
-      if (!pod.metadata.deletionTimestamp) skipped.push({ subject: `${namespace}/${pod.metadata.name}`, reason: resolved.reason });
+  for (const member of members) {
+    if ("pod" in member) {
+      const { pod, owner } = member;
+      if (owner.activity !== "active") continue;
+      if (owner.workload.kind === "Pod" && !pod.metadata.deletionTimestamp) hold([], pod);
+      const result = podRecords(pod, owner, options);
+      skipped.push(...result.skipped);
+      warnings.push(...result.warnings);
+      for (const record of result.records) {
+        const claim = claimOf(record.key, record.group, record.entry.deployment_name);
+        if (claim.best && !preferCandidate(record, claim.best)) continue;
+        // A desired state holds one record per key for as long as it lives: the best shares its claim's copies of
+        // the key, names and workload (equal by construction) instead of keeping its own.
+        record.key = claim.key;
+        record.entry.deployment_name = claim.deploymentName;
+        record.workload = workload;
+        claim.best = record;
+      }
       continue;
     }
-    const owner = resolved.value;
-    if (owner.activity !== "active") continue;
-    if (owner.workload.kind === "Pod" && !pod.metadata.deletionTimestamp) hold(owner.workload, [], pod);
-    const result = options.memo ? options.memo.records(pod, owner, options) : podRecords(pod, owner, options);
-    skipped.push(...result.skipped);
-    warnings.push(...result.warnings);
-    for (const record of result.records) {
-      claim(record.key, record.group, record.entry.deployment_name, record.workload);
-      let byWorkload = best.get(record.key);
-      if (!byWorkload) best.set(record.key, (byWorkload = new Map()));
-      const id = workloadId(record.workload);
-      const current = byWorkload.get(id);
-      if (!current || preferCandidate(record, current)) byWorkload.set(id, record);
-    }
-  }
-
-  for (const { kind, object } of snapshot.workloads()) {
-    const namespace = object.metadata.namespace ?? "";
-    if (!allowed(namespace)) continue;
-    const workload = workloadOfObject(kind, object);
-    if (!workload) continue;
+    const { kind, object } = member;
     if (workloadActivity(kind, object) !== "active") continue;
     const template = templateOf(kind, object);
     // Outside the selector: like a workload in an excluded namespace, it claims nothing, so what it recorded
     // before its pods stopped matching is decommissioned, and it cannot conflict with a selected workload.
     if (options.podLabelsMatch && !options.podLabelsMatch(template?.metadata?.labels)) continue;
-    hold(workload, [object.metadata.annotations], template);
+    hold([object.metadata.annotations], template);
+  }
+  // Exactly sized (a pushed-to short array keeps 16 spare slots), since the tracker keeps them.
+  const exact = <T>(list: T[]): T[] => (list.length > 0 ? list.slice() : NOTHING);
+  return { claims: exact(claims), skipped: exact(skipped), warnings: exact(warnings) };
+}
+
+/** What the desired state holds for one key, given every workload claiming it. */
+export type Settled = { record: DesiredRecord } | { held: true; conflict?: NameConflict } | undefined;
+
+/** Settles one key: a single claimant's best record, or held; two workloads or more are a conflict (held). Pure. */
+export function settleKey(key: string, claimants: readonly { workload: WorkloadRef; claim: Claim }[]): Settled {
+  if (claimants.length === 0) return undefined;
+  if (claimants.length > 1) {
+    const { group, deploymentName } = claimants[0]!.claim;
+    const workloads = claimants.map((c) => c.workload).sort((a, b) => workloadId(a).localeCompare(workloadId(b)));
+    return { held: true, conflict: { key, group, deploymentName, workloads } };
+  }
+  const { claim } = claimants[0]!;
+  if (claim.best) return { record: claim.best };
+  return claim.held ? { held: true } : undefined;
+}
+
+/** The workload a pod belongs to, or, when its owner is not in the cache, why it is skipped. */
+export function resolveMember(pod: Pod, snapshot: ClusterSnapshot): { owner: ResolvedWorkload } | { skipped?: SkippedItem } {
+  const resolved = resolveWorkload(pod, snapshot);
+  if (resolved.ok) return { owner: resolved.value };
+  // A pod being deleted with its owner gone is the garbage collector at work, not a problem to report.
+  if (pod.metadata.deletionTimestamp) return {};
+  return { skipped: { subject: `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`, reason: resolved.reason } };
+}
+
+/** Computes the records the cluster should have from its caches. Pure. */
+export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredStateOptions): DesiredState {
+  const allowed = options.namespaceAllowed ?? (() => true);
+  const members = new Map<string, { workload: WorkloadRef; members: WorkloadMember[] }>();
+  const skipped: SkippedItem[] = [];
+  const warnings: (AnnotationWarning & { subject: string })[] = [];
+  const join = (workload: WorkloadRef, member: WorkloadMember): void => {
+    const id = workloadId(workload);
+    let entry = members.get(id);
+    if (!entry) members.set(id, (entry = { workload, members: [] }));
+    entry.members.push(member);
+  };
+  for (const pod of snapshot.pods()) {
+    if (!allowed(pod.metadata.namespace ?? "")) continue;
+    const resolved = resolveMember(pod, snapshot);
+    if ("owner" in resolved) join(resolved.owner.workload, { pod, owner: resolved.owner });
+    else if (resolved.skipped) skipped.push(resolved.skipped);
+  }
+  for (const { kind, object } of snapshot.workloads()) {
+    if (!allowed(object.metadata.namespace ?? "")) continue;
+    const workload = workloadOfObject(kind, object);
+    if (workload) join(workload, { kind, object });
   }
 
+  const claimants = new Map<string, { workload: WorkloadRef; claim: Claim }[]>();
+  for (const { workload, members: list } of members.values()) {
+    const contribution = contributeWorkload(workload, list, options);
+    skipped.push(...contribution.skipped);
+    warnings.push(...contribution.warnings);
+    for (const claim of contribution.claims) {
+      let forKey = claimants.get(claim.key);
+      if (!forKey) claimants.set(claim.key, (forKey = []));
+      forKey.push({ workload, claim });
+    }
+  }
   const records = new Map<string, DesiredRecord>();
   const held = new Set<string>();
   const conflicts: NameConflict[] = [];
-  for (const [key, claimed] of claims) {
-    if (claimed.workloads.size > 1) {
-      conflicts.push({
-        key,
-        group: claimed.group,
-        deploymentName: claimed.deploymentName,
-        workloads: [...claimed.workloads.values()].sort((a, b) => workloadId(a).localeCompare(workloadId(b))),
-      });
+  for (const [key, forKey] of claimants) {
+    const settled = settleKey(key, forKey);
+    if (!settled) continue;
+    if ("record" in settled) records.set(key, settled.record);
+    else {
       held.add(key);
-      continue;
+      if (settled.conflict) conflicts.push(settled.conflict);
     }
-    const candidate = best.get(key)?.values().next().value;
-    if (candidate) records.set(key, candidate);
-    else if (heldCandidates.has(key)) held.add(key);
   }
   return { records, held, conflicts, skipped, warnings };
 }

@@ -59,7 +59,8 @@ export function parseImageReference(reference: string): Parsed<ImageReference> {
     }
   }
   if (domain === "docker.io" && !path.includes("/")) path = `library/${path}`;
-  const value: ImageReference = { name: `${domain}/${path}` };
+  // One flat string (join): the name is kept with every record, a concatenation would keep its pieces too.
+  const value: ImageReference = { name: [domain, path].join("/") };
   if (tag !== undefined) value.tag = tag;
   if (digest !== undefined) value.digest = digest;
   return { ok: true, value };

@@ -19,16 +19,20 @@ export {
   type RecordGroup,
   type SkippedItem,
 } from "./pod-records.js";
-export { computeDesiredState, preferCandidate, PodRecordsMemo, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { computeDesiredState, preferCandidate, type ClusterSnapshot, type DesiredRecord, type DesiredState, type DesiredStateOptions, type NameConflict, type WorkloadKind } from "./desired-state.js";
+export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
 export { diffRecords, entryFingerprint, type DiffOptions, type PendingRecord } from "./record-diff.js";
 export { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
 export { BatchSender, NotLeaderError, chunk, groupRecords, type BatchSenderOptions, type ClusterRecordsApi, type RejectedRecord, type SendResult } from "./batch-sender.js";
-export { ClusterInformers, WATCHED_KINDS, isTooLargeResourceVersion, resourceVersionWentBack, type InformerOptions } from "./informers.js";
+export { ClusterInformers, WATCHED_KINDS, type InformerOptions } from "./informers.js";
+export { LIST_PAGE_SIZE, type RestartReason } from "./reflector.js";
+export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-transport.js";
 export { SendGate, callBudget, classifyFailure, type CallFailure, type FailureAction, type SendGateOptions } from "./send-gate.js";
 export { ControllerMetrics } from "./metrics.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
 export { backoffDelay } from "./backoff.js";
-export { slimObject, type Container, type ContainerStatus, type CronJob, type Job, type ObjectMeta, type OwnerReference, type Pod, type PodSpec, type PodTemplate, type WatchedKind, type Workload } from "./kube-objects.js";
+export type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReference, Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from "./kube-objects.js";
+export { slimObject, type ProjectionOptions } from "./object-projection.js";
 export {
   encodeAcknowledgedState,
   decodeAcknowledgedState,

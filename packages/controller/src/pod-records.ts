@@ -63,19 +63,36 @@ export function fromDeploymentTrackerTemplate(template: string): string {
   return template.replace(/\{\{(namespace|deploymentName|containerName)\}\}/g, (_, name: string) => `{${DEPLOYMENT_TRACKER_PLACEHOLDERS[name]}}`);
 }
 
+type NameValues = { namespace: string; workload: string; kind: string; container: string; cluster: string };
+
+// A template is split once into its text and placeholders: it is filled for every container of every flush.
+const compiledTemplates = new Map<string, { texts: string[]; names: (keyof NameValues)[] }>();
+
+function compiled(template: string): { texts: string[]; names: (keyof NameValues)[] } {
+  let found = compiledTemplates.get(template);
+  if (!found) {
+    // split() with a capture group alternates text and placeholder names: text, name, text, ..., text.
+    const parts = template.split(/\{(namespace|workload|kind|container|cluster)\}/);
+    found = { texts: parts.filter((_, i) => i % 2 === 0), names: parts.filter((_, i) => i % 2 === 1) as (keyof NameValues)[] };
+    if (compiledTemplates.size < 64) compiledTemplates.set(template, found);
+  }
+  return found;
+}
+
 /** Fills the deployment-name template. */
-export function renderDeploymentName(
-  template: string,
-  values: { namespace: string; workload: string; kind: string; container: string; cluster: string },
-): string {
-  return template.replace(/\{(namespace|workload|kind|container|cluster)\}/g, (_, name: keyof typeof values) =>
-    name === "kind" ? values.kind.toLowerCase() : values[name],
-  );
+export function renderDeploymentName(template: string, values: NameValues): string {
+  const { texts, names } = compiled(template);
+  const parts = [texts[0]!];
+  names.forEach((name, i) => parts.push(name === "kind" ? values.kind.toLowerCase() : values[name], texts[i + 1]!));
+  // One flat string: the name is kept with its record (a concatenation would keep a tree of pieces).
+  return parts.join("");
 }
 
 /** The identity of a record: environments plus deployment name (the service's uniqueness rule, within our cluster). */
 export function recordKey(group: RecordGroup, deploymentName: string): string {
-  return `${group.logicalEnvironment}\u0000${group.physicalEnvironment ?? ""}\u0000${deploymentName}`;
+  // join() makes one flat string; a template literal keeps a tree of concatenations, which a key kept as long as its
+  // record pays for.
+  return [group.logicalEnvironment, group.physicalEnvironment ?? "", deploymentName].join("\u0000");
 }
 
 /** The containers of a pod spec that are tracked: regular containers and native sidecars. */
@@ -86,6 +103,26 @@ export function trackedContainers(spec: PodSpec | undefined): { container: Conta
   return out;
 }
 
+// Records of one environment pair share one group object (a cluster has a handful of pairs, 150,000 records).
+const groups = new Map<string, RecordGroup>();
+const MAX_SHARED_GROUPS = 1024;
+let lastGroup: RecordGroup | undefined;
+
+function sharedGroup(logicalEnvironment: string, physicalEnvironment: string | undefined): RecordGroup {
+  // Almost every record is in the configured pair: the last group answers without building a key.
+  const last = lastGroup;
+  if (last?.logicalEnvironment === logicalEnvironment && last.physicalEnvironment === (physicalEnvironment || undefined)) return last;
+  const key = `${logicalEnvironment}\u0000${physicalEnvironment ?? ""}`;
+  let group = groups.get(key);
+  if (!group) {
+    const physical = physicalEnvironment !== undefined && physicalEnvironment !== "";
+    group = Object.freeze(physical ? { logicalEnvironment, physicalEnvironment } : { logicalEnvironment });
+    if (groups.size < MAX_SHARED_GROUPS) groups.set(key, group);
+  }
+  lastGroup = group;
+  return group;
+}
+
 /** Environment group and deployment name of one container of a workload, from the merged annotations. */
 export function placeRecord(
   workload: WorkloadRef,
@@ -93,9 +130,8 @@ export function placeRecord(
   annotations: RecordAnnotations,
   options: MappingOptions,
 ): { group: RecordGroup; deploymentName: string } {
-  const group: RecordGroup = { logicalEnvironment: annotations.logicalEnvironment ?? options.logicalEnvironment };
   const physical = annotations.physicalEnvironment ?? options.physicalEnvironment;
-  if (physical !== undefined && physical !== "") group.physicalEnvironment = physical;
+  const group = sharedGroup(annotations.logicalEnvironment ?? options.logicalEnvironment, physical);
   const deploymentName = renderDeploymentName(options.deploymentNameTemplate, {
     namespace: workload.namespace,
     workload: workload.name,
@@ -125,7 +161,7 @@ export function podRecords(
   const records: CandidateRecord[] = [];
   const skipped: SkippedItem[] = [];
   const warnings: (AnnotationWarning & { subject: string })[] = [];
-  const podName = `${pod.metadata.namespace ?? ""}/${pod.metadata.name}`;
+  const podName = [pod.metadata.namespace ?? "", pod.metadata.name].join("/"); // flat: kept with the pod's record
   if (pod.metadata.deletionTimestamp) return { records, skipped, warnings };
   if (pod.status?.phase !== "Running") return { records, skipped, warnings };
   const merged = mergeAnnotations(...owner.annotations, pod.metadata.annotations);

@@ -13,7 +13,7 @@
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
 import { groupKey } from "./batch-sender.js";
-import type { DesiredRecord, DesiredState } from "./desired-state.js";
+import type { DesiredState } from "./desired-state.js";
 import { diffRecords, entryFingerprint, type PendingRecord } from "./record-diff.js";
 import { HOUR_MS } from "./write-budget.js";
 
@@ -49,6 +49,8 @@ export interface ReconcilerState {
    * write merged after a 409, is seen within an interval).
    */
   fullDiffDue: boolean;
+  /** The acknowledged map the last round diffed against: another one (the store read its state again) means a full diff. */
+  acknowledgedSeen?: ReadonlyMap<string, AcknowledgedRecord> | undefined;
   backlog: ReadonlyMap<string, BacklogEntry>;
   rejected: ReadonlyMap<string, RejectedEntry>;
   resync: ResyncState;
@@ -122,7 +124,12 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     else dueRejected.push(key);
   }
   const startsSlice = input.resyncSlice !== undefined && input.resyncSlice > 0;
-  const full = state.fullDiffDue || startsSlice || input.changedKeys === undefined || input.changedKeys === "all";
+  const full =
+    state.fullDiffDue ||
+    startsSlice ||
+    input.acknowledged !== state.acknowledgedSeen ||
+    input.changedKeys === undefined ||
+    input.changedKeys === "all";
   const changed = full ? undefined : new Set([...(input.changedKeys as ReadonlySet<string>), ...dueRejected]);
   const backlog = updateBacklog(state.backlog, input, parked, changed);
   const rejected = changed === undefined ? forgetVanished(state.rejected, input) : state.rejected;
@@ -175,7 +182,13 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
       resyncShare: byShare ? Math.ceil(resyncLeft / settings.batchSize) : 0,
     },
     nextDueAt,
-    state: { fullDiffDue: false, backlog, rejected, resync: { due, cursor: resync.cursor, calls: resyncCalls } },
+    state: {
+      fullDiffDue: false,
+      acknowledgedSeen: input.acknowledged,
+      backlog,
+      rejected,
+      resync: { due, cursor: resync.cursor, calls: resyncCalls },
+    },
   };
 }
 
@@ -206,7 +219,7 @@ export function settleRound(
   }
   const resyncBatches = plan.batches.filter((b) => b.resync).length;
   const calls = outcome.requests > 0 ? [...state.resync.calls, ...Array.from({ length: resyncBatches }, () => now)] : state.resync.calls;
-  return { fullDiffDue: state.fullDiffDue, backlog, rejected, resync: { due, cursor: state.resync.cursor, calls } };
+  return { ...state, backlog, rejected, resync: { due, cursor: state.resync.cursor, calls } };
 }
 
 /**
@@ -241,8 +254,11 @@ function updateBacklog(
   parked: ReadonlyMap<string, string>,
   changed: ReadonlySet<string> | undefined,
 ): Map<string, BacklogEntry> {
-  const options = { inFlight: input.inFlight, rejected: parked };
-  const fresh = changed === undefined ? diffRecords(input.desired, input.acknowledged, options) : diffKeys(changed, input, options);
+  const fresh = diffRecords(input.desired, input.acknowledged, {
+    inFlight: input.inFlight,
+    rejected: parked,
+    ...(changed ? { keys: changed } : {}),
+  });
   const freshByKey = new Map(fresh.map((r) => [r.key, r]));
   const backlog = new Map<string, BacklogEntry>();
   // Unchanged entries first, in their order; then the new or changed ones, as the most recent.
@@ -266,25 +282,6 @@ function updateBacklog(
     backlog.set(key, { record, fingerprint: entryFingerprint(record.entry), since: input.now });
   }
   return backlog;
-}
-
-/**
- * The diff over the given keys and the in-flight set only: the desired and acknowledged records narrowed to those
- * keys, so decommissions of acknowledged keys among them are found, and every in-flight entry is considered (the
- * set is small: at most a round of calls).
- */
-function diffKeys(keys: ReadonlySet<string>, input: RoundInput, options: Parameters<typeof diffRecords>[2]): PendingRecord[] {
-  const records = new Map<string, DesiredRecord>();
-  const held = new Set<string>();
-  const acknowledged = new Map<string, AcknowledgedRecord>();
-  for (const key of [...keys, ...input.inFlight.keys()]) {
-    const record = input.desired.records.get(key);
-    if (record) records.set(key, record);
-    if (input.desired.held.has(key)) held.add(key);
-    const acked = input.acknowledged.get(key);
-    if (acked) acknowledged.set(key, acked);
-  }
-  return diffRecords({ ...input.desired, records, held }, acknowledged, options);
 }
 
 /** Refused entries whose key nobody knows any more (not desired, acknowledged or in flight) are forgotten. */

@@ -38,6 +38,12 @@ export interface DiffOptions {
    * (with the in-flight entry, the latest the service may hold), even when it was never acknowledged.
    */
   inFlight?: ReadonlyMap<string, AcknowledgedRecord>;
+  /**
+   * Only these keys (and every in-flight key: that set is small) are looked at: the keys whose desired record or
+   * held status changed since the last diff (DesiredStateTracker.changedKeys), plus whatever the caller still has
+   * to settle. The result is the full diff's entries for those keys. Absent: every key.
+   */
+  keys?: Iterable<string>;
 }
 
 /**
@@ -49,26 +55,78 @@ export function diffRecords(
   acknowledged: ReadonlyMap<string, AcknowledgedRecord>,
   options: DiffOptions = {},
 ): PendingRecord[] {
+  if (options.keys) return diffKeys(desired, acknowledged, options, options.keys);
   const pending: PendingRecord[] = [];
   for (const [key, record] of desired.records) {
-    const fingerprint = entryFingerprint(record.entry);
-    const acked = acknowledged.get(key);
-    const flying = options.inFlight?.get(key);
-    const settled = acked && entryFingerprint(acked.entry) === fingerprint && (!flying || entryFingerprint(flying.entry) === fingerprint);
-    if (!options.resendAll && settled) continue;
-    if (options.rejected?.get(key) === fingerprint) continue;
-    pending.push({ key, group: record.group, entry: record.entry });
+    const entry = sendDesired(key, record.entry, acknowledged, options);
+    if (entry) pending.push({ key, group: record.group, entry });
   }
-  const decommission = (key: string, latest: AcknowledgedRecord): void => {
-    if (desired.records.has(key) || desired.held.has(key)) return;
-    const entry: ClusterDeploymentEntry = { ...latest.entry, status: "decommissioned" };
-    if (options.rejected?.get(key) === entryFingerprint(entry)) return;
-    pending.push({ key, group: latest.group, entry });
-  };
-  const isDeployed = (record: AcknowledgedRecord | undefined) => record !== undefined && (record.entry.status ?? "deployed") === "deployed";
   for (const [key, acked] of acknowledged) {
-    if (isDeployed(acked)) decommission(key, options.inFlight?.get(key) ?? acked);
+    const entry = isDeployed(acked) ? sendDecommission(key, desired, options.inFlight?.get(key) ?? acked, options) : undefined;
+    if (entry) pending.push({ key, group: (options.inFlight?.get(key) ?? acked).group, entry });
   }
-  for (const [key, flying] of options.inFlight ?? []) if (!isDeployed(acknowledged.get(key))) decommission(key, flying);
+  for (const [key, flying] of options.inFlight ?? []) {
+    const entry = isDeployed(acknowledged.get(key)) ? undefined : sendDecommission(key, desired, flying, options);
+    if (entry) pending.push({ key, group: flying.group, entry });
+  }
   return pending;
+}
+
+function diffKeys(
+  desired: DesiredState,
+  acknowledged: ReadonlyMap<string, AcknowledgedRecord>,
+  options: DiffOptions,
+  keys: Iterable<string>,
+): PendingRecord[] {
+  const pending: PendingRecord[] = [];
+  const seen = new Set<string>();
+  const look = (key: string): void => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const record = desired.records.get(key);
+    if (record) {
+      const entry = sendDesired(key, record.entry, acknowledged, options);
+      if (entry) pending.push({ key, group: record.group, entry });
+      return;
+    }
+    const acked = acknowledged.get(key);
+    const latest = isDeployed(acked) ? (options.inFlight?.get(key) ?? acked) : options.inFlight?.get(key);
+    const entry = latest ? sendDecommission(key, desired, latest, options) : undefined;
+    if (entry) pending.push({ key, group: latest!.group, entry });
+  };
+  for (const key of keys) look(key);
+  for (const key of options.inFlight?.keys() ?? []) look(key);
+  return pending;
+}
+
+const isDeployed = (record: AcknowledgedRecord | undefined): record is AcknowledgedRecord =>
+  record !== undefined && (record.entry.status ?? "deployed") === "deployed";
+
+/** The entry to send for a desired record, or undefined when the service holds it already (or refused it). */
+function sendDesired(
+  key: string,
+  entry: ClusterDeploymentEntry,
+  acknowledged: ReadonlyMap<string, AcknowledgedRecord>,
+  options: DiffOptions,
+): ClusterDeploymentEntry | undefined {
+  const fingerprint = entryFingerprint(entry);
+  const acked = acknowledged.get(key);
+  const flying = options.inFlight?.get(key);
+  const settled = acked && entryFingerprint(acked.entry) === fingerprint && (!flying || entryFingerprint(flying.entry) === fingerprint);
+  if (!options.resendAll && settled) return undefined;
+  if (options.rejected?.get(key) === fingerprint) return undefined;
+  return entry;
+}
+
+/** The decommission of a key no longer desired nor held, from the latest entry the service may hold. */
+function sendDecommission(
+  key: string,
+  desired: DesiredState,
+  latest: AcknowledgedRecord,
+  options: DiffOptions,
+): ClusterDeploymentEntry | undefined {
+  if (desired.records.has(key) || desired.held.has(key)) return undefined;
+  const entry: ClusterDeploymentEntry = { ...latest.entry, status: "decommissioned" };
+  if (options.rejected?.get(key) === entryFingerprint(entry)) return undefined;
+  return entry;
 }

@@ -1,5 +1,6 @@
 // An HTTP proxy in front of the fake cluster for one client only: `cut()` makes it answer nothing (requests hang, as
 // through a network partition) until `restore()`, so one candidate can lose the API server while others keep it.
+// `onRequest` sees each request (path and query) before it is forwarded, which waits for it.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -12,12 +13,13 @@ export interface PausableProxy {
   close(): Promise<void>;
 }
 
-export async function startPausableProxy(target: string): Promise<PausableProxy> {
+export async function startPausableProxy(target: string, onRequest: (url: URL) => void | Promise<void> = () => {}): Promise<PausableProxy> {
   const upstream = new URL(target);
   let cut = false;
   const held: ServerResponse[] = [];
   const sockets = new Set<Socket>();
-  const forward = (req: IncomingMessage, res: ServerResponse): void => {
+  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    await onRequest(new URL(req.url ?? "/", target));
     if (cut) {
       held.push(res);
       return;
@@ -29,7 +31,7 @@ export async function startPausableProxy(target: string): Promise<PausableProxy>
     out.on("error", () => res.destroy());
     req.pipe(out);
   };
-  const server = createServer(forward);
+  const server = createServer((req, res) => void forward(req, res));
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

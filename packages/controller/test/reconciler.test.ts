@@ -191,6 +191,18 @@ describe("planRound", () => {
     ]);
   });
 
+  it("a store that read its state again (a new acknowledged map) makes the next round diff everything", () => {
+    const world = new World();
+    const web = record("web");
+    world.round({ desired: desired([web]), now: 0, calls: 1 });
+    expect(world.round({ desired: desired([web]), now: 1, calls: 1, changedKeys: new Set() }).batches).toEqual([]);
+    // Read again, without web (a previous leader's late write merged): the same keyed round now finds it.
+    const reread = new Map(world.acknowledged);
+    reread.delete(web.key);
+    world.acknowledged = reread;
+    expect(names(world.round({ desired: desired([web]), now: 2, calls: 1, changedKeys: new Set() }).batches[0]!.records)).toEqual(["web"]);
+  });
+
   it("the resync resends a slice per interval, in rotation, with calls no change needs, within its share of the hour", () => {
     const world = new World();
     const all = Array.from({ length: 30 }, (_, i) => record(`app-${String(i).padStart(2, "0")}`));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryAcknowledgedStore, chunk, computeDesiredState, diffRecords, entryFingerprint, groupRecords, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
-import { DIGEST_A, DIGEST_B, MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
+import { DIGEST_A, DIGEST_B, DIGEST_C, MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
+import { random } from "./random-cluster.js";
 
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
 const acked = (name: string, digest = DIGEST_A, extra: Partial<AcknowledgedRecord["entry"]> = {}): AcknowledgedRecord => ({
@@ -55,6 +56,36 @@ describe("diffRecords", () => {
     }
     // Held names are left alone, in flight or not.
     expect(diffRecords({ ...nothing, held: new Set([web]) }, new Map(), { inFlight: flying(DIGEST_B) })).toEqual([]);
+  });
+
+  it("with keys: the full diff's entries for those keys and every in-flight key, nothing else", () => {
+    const text = (list: ReturnType<typeof diffRecords>) => list.map((p) => JSON.stringify([p.key, p.group, entryFingerprint(p.entry)])).sort();
+    for (let seed = 1; seed <= 200; seed++) {
+      const next = random(seed);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+      const names = Array.from({ length: 12 }, (_, i) => `shop-svc-${i}-app`);
+      const entryOf = (name: string, status: "deployed" | "decommissioned" = "deployed") =>
+        acked(name, pick([DIGEST_A, DIGEST_B, DIGEST_C]), { status });
+      const candidate = (name: string) => ({ workload: { kind: "Deployment", namespace: "shop", name }, pod: "p", ready: true, revision: 1, createdAt: "" });
+      const state = { records: new Map(), held: new Set<string>(), conflicts: [], skipped: [], warnings: [] } as Parameters<typeof diffRecords>[0];
+      const acknowledged = new Map<string, AcknowledgedRecord>();
+      const inFlight = new Map<string, AcknowledgedRecord>();
+      const rejected = new Map<string, string>();
+      for (const name of names) {
+        const key = recordKey(GROUP, name);
+        const roll = next();
+        if (roll < 0.4) state.records.set(key, { ...entryOf(name), ...candidate(name) });
+        else if (roll < 0.55) state.held.add(key);
+        if (next() < 0.6) acknowledged.set(key, entryOf(name, next() < 0.8 ? "deployed" : "decommissioned"));
+        if (next() < 0.2) inFlight.set(key, entryOf(name));
+        if (next() < 0.1) rejected.set(key, entryFingerprint((state.records.get(key) ?? entryOf(name, "decommissioned")).entry));
+      }
+      const keys = names.map((n) => recordKey(GROUP, n)).filter(() => next() < 0.5);
+      const options = { rejected, inFlight, resendAll: next() < 0.1 };
+      const full = diffRecords(state, acknowledged, options);
+      const looked = new Set([...keys, ...inFlight.keys()]);
+      expect(text(diffRecords(state, acknowledged, { ...options, keys })), `seed ${seed}`).toEqual(text(full.filter((p) => looked.has(p.key))));
+    }
   });
 
   it("fingerprints ignore tag and risk order", () => {

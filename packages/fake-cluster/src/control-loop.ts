@@ -1,10 +1,15 @@
 /** A handler reconciles one queued item (an object key or uid); it must be idempotent. */
 export type Reconcile = (id: string) => void;
 
+/** Items run between two checks of the back-pressure signal. */
+const PRESSURE_CHECK = 100;
+
 /**
  * The simulation's single work queue: controllers, garbage collector and kubelet enqueue work on store events;
  * work runs in batches on the event loop (HTTP keeps being served in between). `settle()` resolves once the
- * queue has drained, which is what lets scripts and tests wait without sleeping.
+ * queue has drained, which is what lets scripts and tests wait without sleeping. While a watch client is behind
+ * (`slowDownWhile`), batches end early so that sockets drain between them: the simulation runs no faster than its
+ * watchers read, as a real cluster's controllers are held back by their API rate limits.
  */
 export class ControlLoop {
   private readonly queue = new Set<string>();
@@ -12,6 +17,7 @@ export class ControlLoop {
   private scheduled = false;
   private waiters: (() => void)[] = [];
   private stopped = false;
+  private pressure: () => boolean = () => false;
 
   constructor(
     private readonly onError: (error: unknown, item: string) => void,
@@ -21,6 +27,11 @@ export class ControlLoop {
   /** Registers the handler for a work type ("deployments", "gc-owner", ...). */
   handle(type: string, reconcile: Reconcile): void {
     this.handlers.set(type, reconcile);
+  }
+
+  /** Makes batches end early (every PRESSURE_CHECK items) while `check` says clients are behind. */
+  slowDownWhile(check: () => boolean): void {
+    this.pressure = check;
   }
 
   /** Queues work; duplicates collapse into one pending item. */
@@ -61,7 +72,7 @@ export class ControlLoop {
       } catch (error) {
         this.onError(error, item.replace("\u0000", " "));
       }
-      if (++done >= this.batchSize) break;
+      if (++done >= this.batchSize || (done % PRESSURE_CHECK === 0 && this.pressure())) break;
     }
     if (this.queue.size > 0) this.schedule();
     else this.release();

@@ -35,7 +35,8 @@ function rollingSettings(d: KubeObject): RollingUpdateSettings | undefined {
  * are deleted.
  */
 export class DeploymentController {
-  private readonly hashes = new WeakMap<object, string>();
+  /** pod-template-hash by Deployment key, for the uid and generation it was computed at (the template is in the spec). */
+  private readonly hashes = new Map<string, { uid: string; generation: number; hash: string }>();
 
   constructor(
     private readonly store: ObjectStore,
@@ -45,8 +46,11 @@ export class DeploymentController {
   /** Reconciles one Deployment. */
   sync(namespace: string, name: string): void {
     const d = this.store.get("deployments", namespace, name);
-    if (!d || d.metadata.deletionTimestamp) return;
-    const hash = this.hashOf(d.spec?.template ?? {});
+    if (!d || d.metadata.deletionTimestamp) {
+      if (d === undefined) this.hashes.delete(`${namespace}/${name}`);
+      return;
+    }
+    const hash = this.hashOf(d);
     const desired: number = d.spec?.replicas ?? 1;
     const owned = controlledBy(this.store, d, "replicasets");
     const newRs = owned.find((rs) => rs.metadata.labels?.[HASH] === hash);
@@ -61,10 +65,15 @@ export class DeploymentController {
     this.writeStatus(namespace, name, hash, desired, settings);
   }
 
-  /** The pod-template-hash, computed once per stored template (stored objects are never mutated). */
-  private hashOf(template: object): string {
-    let hash = this.hashes.get(template);
-    if (hash === undefined) this.hashes.set(template, (hash = templateHash(template)));
+  /** The pod-template-hash, computed once per generation (a template change is a spec change: a new generation). */
+  private hashOf(d: KubeObject): string {
+    const key = `${d.metadata.namespace}/${d.metadata.name}`;
+    const uid = d.metadata.uid!;
+    const generation = d.metadata.generation ?? 0;
+    const known = this.hashes.get(key);
+    if (known?.uid === uid && known.generation === generation) return known.hash;
+    const hash = templateHash(d.spec?.template ?? {});
+    this.hashes.set(key, { uid, generation, hash });
     return hash;
   }
 

@@ -10,6 +10,7 @@ import { cloneObject } from "./kube-object.js";
 import type { KubeconfigObject } from "./kubeconfig.js";
 import { kubeconfigFor } from "./kubeconfig.js";
 import { Kubelet } from "./kubelet.js";
+import { ListPages } from "./list-pages.js";
 import { NameGenerator } from "./name-generator.js";
 import { ObjectStore } from "./object-store.js";
 import { RequestStats } from "./request-stats.js";
@@ -91,7 +92,9 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
   const kubelet = new Kubelet(store, loop, images, nodes);
   const workloads = new WorkloadSimulator(store, loop, gc, names);
   const faultState = new FaultState();
-  const watchHub = new WatchHub(store, faultState, options.bookmarkIntervalMs ?? 60_000);
+  const pages = new ListPages(store);
+  const watchHub = new WatchHub(store, pages, faultState, options.bookmarkIntervalMs ?? 60_000);
+  loop.slowDownWhile(() => watchHub.backedUp());
   const stats = new RequestStats();
 
   for (const ns of ["default", "kube-system", "kube-public", "kube-node-lease"]) store.create("namespaces", { metadata: { name: ns } });
@@ -108,7 +111,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
   });
 
   const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 4096 }, bodyLimit: 8 * 1024 * 1024 });
-  registerRoutes(app, { store, gc, watches: watchHub, faults: faultState, stats });
+  registerRoutes(app, { store, pages, gc, watches: watchHub, faults: faultState, stats });
   await app.ready();
   const gate = new ConnectionGate(app.server as Server, HOST, options.port ?? 0);
   const port = await gate.listen();
@@ -125,7 +128,9 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
     },
     list: (resource, opts = {}) => {
       if (!isResourceName(resource)) throw new TypeError(`resource: unknown resource "${String(resource)}"`);
-      return store.list(resource, { namespace: opts.namespace, labels: parseLabelSelector(opts.labelSelector), fields: parseFieldSelector(opts.fieldSelector) }).map(cloneObject);
+      const filter = { namespace: opts.namespace, labels: parseLabelSelector(opts.labelSelector), fields: parseFieldSelector(opts.fieldSelector) };
+      // Fresh copies from the stored JSON text.
+      return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as KubeObject);
     },
     count: (resource) => store.count(resource),
     resourceVersion: () => String(store.currentRv()),

@@ -120,12 +120,12 @@ export class GarbageCollector {
 
   /** Deletes an object whose owners are all gone; drops references to owners that are gone. */
   private checkOwners(uid: string): void {
-    const found = this.store.getByUid(uid);
-    if (!found) return;
-    const { resource, object } = found;
+    // The common case, every owner still there, is decided from the index without decoding anything.
+    const owners = this.store.ownersOf(uid);
+    if (owners === undefined || owners.every((owner) => this.store.exists(owner))) return;
+    const { resource, object } = this.store.getByUid(uid)!;
     const refs = object.metadata.ownerReferences ?? [];
-    if (refs.length === 0) return;
-    const live = refs.filter((r) => this.store.getByUid(r.uid) !== undefined);
+    const live = refs.filter((r) => this.store.exists(r.uid));
     if (live.length === 0) {
       if (!object.metadata.deletionTimestamp) this.deleteObject(resource, object, "Background");
       return;
@@ -155,7 +155,7 @@ export class GarbageCollector {
       for (const dep of this.store.dependentsOf(uid)) {
         if (!dep.object.metadata.deletionTimestamp) this.deleteObject(dep.resource, dep.object, "Foreground");
         const ref = dep.object.metadata.ownerReferences?.find((r) => r.uid === uid);
-        if (ref?.blockOwnerDeletion && this.store.getByUid(dep.object.metadata.uid!)) blocking++;
+        if (ref?.blockOwnerDeletion && this.store.exists(dep.object.metadata.uid!)) blocking++;
       }
       if (blocking === 0) this.dropFinalizer(resource, uid, FOREGROUND);
     }
@@ -175,8 +175,7 @@ export class GarbageCollector {
     let remaining = 0;
     for (const resource of RESOURCE_NAMES) {
       if (!kindOf(resource).namespaced) continue;
-      for (const obj of [...this.store.values(resource)]) {
-        if (obj.metadata.namespace !== name) continue;
+      for (const obj of this.store.list(resource, { namespace: name })) {
         remaining++;
         if (!obj.metadata.deletionTimestamp) this.deleteObject(resource, obj, kindOf(resource).defaultPropagation === "Orphan" ? "Background" : kindOf(resource).defaultPropagation);
       }

@@ -12,3 +12,5 @@ export type { ImageReference } from "./image-digests.js";
 export { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
 export type { IntOrPercent, ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";
 export { strategicMergePatch } from "./strategic-merge-patch.js";
+export { WorkloadFleet } from "./workload-fleet.js";
+export type { FleetOptions, FleetSelection, FleetSummary, FleetWorkload } from "./workload-fleet.js";

@@ -33,7 +33,7 @@ export class Kubelet {
   /** While paused, pods are scheduled but not started. */
   setPaused(paused: boolean): void {
     this.paused = paused;
-    if (!paused) for (const pod of this.store.values("pods")) this.loop.enqueue("kubelet", `${pod.metadata.namespace}/${pod.metadata.name}`);
+    if (!paused) for (const key of this.store.keys("pods")) this.loop.enqueue("kubelet", key);
   }
 
   private sync(key: string): void {

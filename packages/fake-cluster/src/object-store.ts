@@ -1,8 +1,10 @@
 import type { KubeObject, ObjectMeta } from "./kube-object.js";
 import { objectKey } from "./kube-object.js";
-import type { StoreEvent } from "./history-log.js";
+import type { EventType, StoreEvent } from "./history-log.js";
 import { HistoryLog } from "./history-log.js";
 import { applyCreateDefaults, applySpecDefaults } from "./object-defaults.js";
+import { ObjectTable, StoredObject, namespaceRange } from "./object-table.js";
+import { ParseCache } from "./parse-cache.js";
 import { validateObject } from "./validation/index.js";
 import type { NameGenerator } from "./name-generator.js";
 import type { ResourceKind, ResourceName } from "./resource-kinds.js";
@@ -14,14 +16,25 @@ import { ApiError, alreadyExists, conflict, invalid, invalidObject, notFound } f
 /** names.SimpleNameGenerator: generateName is cut so that base + 5 random characters fit a DNS label. */
 const MAX_GENERATED_BASE = 58;
 
+/** Decoded objects kept for the controllers' working set (the rest of the store is JSON text). */
+const DEFAULT_PARSE_CACHE = 1024;
+
 /** Write options the API passes through: `dryRun` validates and answers without storing or notifying. */
 export interface WriteOptions {
   dryRun?: boolean;
 }
 
-/** Kubernetes timestamps have second precision. */
+let lastSecond = -1;
+let lastTimestamp = "";
+
+/** Kubernetes timestamps have second precision (formatted once a second: the store writes many a second). */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastTimestamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+  return lastTimestamp;
 }
 
 /** Looks up the kind for a resource name known to be valid. */
@@ -35,32 +48,40 @@ function resourceKindOrThrow(resource: ResourceName): ResourceKind {
   return k;
 }
 
-/** Where an object lives, for the uid index. */
-interface Location {
-  resource: ResourceName;
-  key: string;
+/** The owner uids of an object and its controller's uid, as the store indexes them. */
+function ownersOf(obj: KubeObject): { owners: string[] | undefined; controllerUid: string | undefined } {
+  const refs = obj.metadata.ownerReferences;
+  if (!refs || refs.length === 0) return { owners: undefined, controllerUid: undefined };
+  return { owners: refs.map((r) => r.uid), controllerUid: refs.find((r) => r.controller === true)?.uid };
 }
+
+const sameOwners = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((uid, i) => uid === b[i]));
 
 /**
  * All objects of the cluster, one global increasing resourceVersion, bounded event history, and an index from
- * owner uid to dependents. Stored objects are immutable: every write stores a new object.
+ * owner uid to dependents. Objects are stored as JSON text (one string per object and revision, shared with the
+ * history), decoded on demand through a bounded cache; decoded objects are never mutated: every write stores anew.
  */
 export class ObjectStore {
   private rv: number;
-  private readonly tables = new Map<ResourceName, Map<string, KubeObject>>();
-  private readonly byUid = new Map<string, Location>();
-  private readonly dependentUids = new Map<string, Set<string>>();
+  private readonly tables = new Map<ResourceName, ObjectTable>();
+  private readonly byUid = new Map<string, StoredObject>();
+  private readonly dependents = new Map<string, Set<StoredObject>>();
   private readonly listeners = new Set<(event: StoreEvent) => void>();
+  readonly cache: ParseCache;
   readonly history: HistoryLog;
 
   constructor(
     private readonly names: NameGenerator,
     historyLimit: number,
     startRv = 1000,
+    parseCacheSize = DEFAULT_PARSE_CACHE,
   ) {
     this.rv = startRv;
     this.history = new HistoryLog(historyLimit, startRv);
-    for (const r of RESOURCE_NAMES) this.tables.set(r, new Map());
+    this.cache = new ParseCache(parseCacheSize);
+    for (const r of RESOURCE_NAMES) this.tables.set(r, new ObjectTable());
   }
 
   /** Current global resourceVersion. */
@@ -74,10 +95,19 @@ export class ObjectStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** The table of a resource (list pages and watches read it). */
+  table(resource: ResourceName): ObjectTable {
+    return this.tables.get(resource)!;
+  }
+
+  private keyOf(resource: ResourceName, namespace: string | undefined, name: string): string {
+    return objectKey(kindOf(resource).namespaced ? namespace : undefined, name);
+  }
+
   /** The stored object (do not mutate), or undefined. */
   get(resource: ResourceName, namespace: string | undefined, name: string): KubeObject | undefined {
-    const k = kindOf(resource);
-    return this.tables.get(resource)!.get(objectKey(k.namespaced ? namespace : undefined, name));
+    const record = this.table(resource).get(this.keyOf(resource, namespace, name));
+    return record && this.cache.decode(record);
   }
 
   /** The stored object or a 404 ApiError. */
@@ -89,65 +119,63 @@ export class ObjectStore {
 
   /** Object by uid, with its resource. */
   getByUid(uid: string): { resource: ResourceName; object: KubeObject } | undefined {
-    const loc = this.byUid.get(uid);
-    if (!loc) return undefined;
-    const object = this.tables.get(loc.resource)!.get(loc.key);
-    return object ? { resource: loc.resource, object } : undefined;
+    const record = this.byUid.get(uid);
+    return record && { resource: record.resource, object: this.cache.decode(record) };
+  }
+
+  /** True while an object with this uid exists (nothing decoded). */
+  exists(uid: string): boolean {
+    return this.byUid.has(uid);
+  }
+
+  /** Owner uids of the object with this uid (nothing decoded); undefined when it has none or is gone. */
+  ownersOf(uid: string): readonly string[] | undefined {
+    return this.byUid.get(uid)?.owners;
   }
 
   /** Objects whose ownerReferences name `uid`. */
   dependentsOf(uid: string): { resource: ResourceName; object: KubeObject }[] {
-    const out: { resource: ResourceName; object: KubeObject }[] = [];
-    for (const d of this.dependentUids.get(uid) ?? []) {
-      const found = this.getByUid(d);
-      if (found) out.push(found);
-    }
+    return [...(this.dependents.get(uid) ?? [])].map((d) => ({ resource: d.resource, object: this.cache.decode(d) }));
+  }
+
+  /** Objects of `resource` whose controller ownerReference names `uid` (only those are decoded). */
+  controlledBy(uid: string, resource: ResourceName): KubeObject[] {
+    const out: KubeObject[] = [];
+    for (const d of this.dependents.get(uid) ?? []) if (d.resource === resource && d.controllerUid === uid) out.push(this.cache.decode(d));
     return out;
   }
 
   /** Number of objects of a resource. */
   count(resource: ResourceName): number {
-    return this.tables.get(resource)!.size;
+    return this.table(resource).size;
   }
 
-  /** Matching objects sorted by namespace/name, like the real list. */
+  /** Keys of a resource's objects, unordered (`namespace/name`), nothing decoded. */
+  keys(resource: ResourceName): string[] {
+    return [...this.table(resource).values()].map((r) => r.key);
+  }
+
+  /** Matching objects sorted by namespace/name, like the real list (decoded: do not mutate). */
   list(resource: ResourceName, filter: ObjectFilter = {}): KubeObject[] {
-    const table = this.tables.get(resource)!;
-    const keys = [...table.keys()].sort();
+    const table = this.table(resource);
     const out: KubeObject[] = [];
-    for (const key of keys) {
-      const obj = table.get(key)!;
+    for (const key of this.keysInRange(resource, filter.namespace)) {
+      const obj = this.cache.decode(table.get(key)!);
       if (matchesFilter(filter, obj)) out.push(obj);
     }
     return out;
   }
 
-  /**
-   * Matching objects as they were at resourceVersion `rv`, sorted like `list`: the current table with every later
-   * change undone from the history (etcd's MVCC read at a revision). 410 Expired once `rv` is compacted away.
-   */
-  listAt(resource: ResourceName, rv: number, filter: ObjectFilter = {}): KubeObject[] {
-    const later = this.history.since(rv);
-    const state = new Map(this.tables.get(resource)!);
-    const namespaced = kindOf(resource).namespaced;
-    for (let i = later.length - 1; i >= 0; i--) {
-      const event = later[i]!;
-      if (event.resource !== resource) continue;
-      const key = objectKey(namespaced ? event.object.metadata.namespace : undefined, event.object.metadata.name!);
-      if (event.type === "ADDED" || event.prev === undefined) state.delete(key);
-      else state.set(key, event.prev);
-    }
-    const out: KubeObject[] = [];
-    for (const key of [...state.keys()].sort()) {
-      const obj = state.get(key)!;
-      if (matchesFilter(filter, obj)) out.push(obj);
-    }
-    return out;
+  /** Keys in order, only those of one namespace when given (a key range: nothing decoded). */
+  keysInRange(resource: ResourceName, namespace: string | undefined): readonly string[] {
+    const keys = this.table(resource).sortedKeys();
+    if (namespace === undefined || !kindOf(resource).namespaced) return keys;
+    return keys.slice(...namespaceRange(keys, namespace));
   }
 
-  /** Objects of a resource in storage order (no sorting, no copying) for controllers. */
-  values(resource: ResourceName): IterableIterator<KubeObject> {
-    return this.tables.get(resource)!.values();
+  /** Objects of a resource in storage order (no sorting) for controllers; decoded one by one. */
+  *values(resource: ResourceName): IterableIterator<KubeObject> {
+    for (const record of [...this.table(resource).values()]) yield this.cache.decode(record);
   }
 
   /** Creates an object as the API does: defaults, namespace existence, validation, uid, resourceVersion; 409 if taken. */
@@ -169,7 +197,7 @@ export class ObjectStore {
     const defaulted = applySpecDefaults(resource, { ...input, metadata: meta });
     const errors = validateObject(resource, defaulted);
     if (errors.length > 0) throw invalidObject(kind, name, errors);
-    const table = this.tables.get(resource)!;
+    const table = this.table(resource);
     const key = objectKey(meta.namespace, name);
     if (table.has(key)) throw alreadyExists(kind, name);
     meta.uid = this.names.uid();
@@ -183,9 +211,13 @@ export class ObjectStore {
     const obj = applyCreateDefaults(resource, { ...defaulted, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
     if (options.dryRun) return obj;
     this.rv++;
-    table.set(key, obj);
-    this.index(resource, key, undefined, obj);
-    this.emit({ type: "ADDED", resource, object: obj, prev: undefined, rv: this.rv });
+    const { owners, controllerUid } = ownersOf(obj);
+    const record = new StoredObject(resource, key, meta.uid, JSON.stringify(obj), owners, controllerUid);
+    table.insert(record);
+    this.byUid.set(meta.uid, record);
+    this.link(record, owners);
+    this.cache.remember(record, obj);
+    this.emit("ADDED", record, obj, undefined);
     return obj;
   }
 
@@ -240,10 +272,9 @@ export class ObjectStore {
    */
   write(resource: ResourceName, next: KubeObject): KubeObject {
     const kind = kindOf(resource);
-    const key = objectKey(kind.namespaced ? next.metadata.namespace : undefined, next.metadata.name!);
-    const table = this.tables.get(resource)!;
-    const prev = table.get(key);
-    if (!prev) throw notFound(kind, next.metadata.name!);
+    const record = this.table(resource).get(this.keyOf(resource, next.metadata.namespace, next.metadata.name!));
+    if (!record) throw notFound(kind, next.metadata.name!);
+    const prev = this.cache.decode(record);
     const meta: ObjectMeta = { ...next.metadata };
     // Controllers write status with the stored spec object itself: no need to compare it.
     if (next.spec !== undefined && next.spec !== prev.spec && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
@@ -252,34 +283,45 @@ export class ObjectStore {
     // A terminating namespace also waits for spec.finalizers (its content being removed).
     const namespaceFinalizers = resource === "namespaces" ? ((next.spec?.finalizers as unknown[] | undefined) ?? []).length : 0;
     if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0 && namespaceFinalizers === 0) {
-      return this.removeStored(resource, key, prev, { ...next, metadata: meta });
+      return this.removeStored(record, prev, { ...next, metadata: meta });
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
     if (meta.ownerReferences && meta.ownerReferences.length === 0) delete meta.ownerReferences;
     this.rv++;
     meta.resourceVersion = String(this.rv);
     const obj: KubeObject = { ...next, metadata: meta };
-    table.set(key, obj);
-    this.index(resource, key, prev, obj);
-    this.emit({ type: "MODIFIED", resource, object: obj, prev, rv: this.rv });
+    const prevJson = record.json;
+    record.json = JSON.stringify(obj);
+    const { owners, controllerUid } = ownersOf(obj);
+    if (!sameOwners(owners, record.owners)) {
+      this.unlink(record);
+      record.owners = owners;
+      this.link(record, owners);
+    }
+    record.controllerUid = controllerUid;
+    this.cache.remember(record, obj);
+    this.emit("MODIFIED", record, obj, prev, prevJson);
     return obj;
   }
 
   /** Removes an object now (no finalizers, no propagation); returns its final state. */
   remove(resource: ResourceName, namespace: string | undefined, name: string): KubeObject {
-    const kind = kindOf(resource);
-    const key = objectKey(kind.namespaced ? namespace : undefined, name);
-    const prev = this.tables.get(resource)!.get(key);
-    if (!prev) throw notFound(kind, name);
-    return this.removeStored(resource, key, prev, prev);
+    const record = this.table(resource).get(this.keyOf(resource, namespace, name));
+    if (!record) throw notFound(kindOf(resource), name);
+    const prev = this.cache.decode(record);
+    return this.removeStored(record, prev, prev);
   }
 
-  private removeStored(resource: ResourceName, key: string, prev: KubeObject, last: KubeObject): KubeObject {
+  private removeStored(record: StoredObject, prev: KubeObject, last: KubeObject): KubeObject {
     this.rv++;
     const final: KubeObject = { ...last, metadata: { ...last.metadata, resourceVersion: String(this.rv) } };
-    this.tables.get(resource)!.delete(key);
-    this.index(resource, key, prev, undefined);
-    this.emit({ type: "DELETED", resource, object: final, prev, rv: this.rv });
+    const prevJson = record.json;
+    record.json = JSON.stringify(final);
+    this.table(record.resource).delete(record.key);
+    this.byUid.delete(record.uid);
+    this.unlink(record);
+    this.cache.forget(record);
+    this.emit("DELETED", record, final, prev, prevJson);
     return final;
   }
 
@@ -290,7 +332,11 @@ export class ObjectStore {
   restartHistory(rv: number): void {
     this.rv = rv;
     for (const table of this.tables.values()) {
-      for (const [key, object] of table) table.set(key, { ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } });
+      for (const record of table.values()) {
+        const object = JSON.parse(record.json) as KubeObject;
+        record.json = JSON.stringify({ ...object, metadata: { ...object.metadata, resourceVersion: String(rv) } });
+        this.cache.forget(record);
+      }
     }
     this.history.compact(rv);
   }
@@ -300,28 +346,25 @@ export class ObjectStore {
     this.history.compact(this.rv);
   }
 
-  private index(resource: ResourceName, key: string, prev: KubeObject | undefined, next: KubeObject | undefined): void {
-    const uid = (next ?? prev)!.metadata.uid!;
-    if (next) this.byUid.set(uid, { resource, key });
-    else this.byUid.delete(uid);
-    const before = prev?.metadata.ownerReferences ?? [];
-    const after = next?.metadata.ownerReferences ?? [];
-    if (before === after) return;
-    for (const ref of before) {
-      if (!after.some((r) => r.uid === ref.uid)) {
-        const set = this.dependentUids.get(ref.uid);
-        set?.delete(uid);
-        if (set && set.size === 0) this.dependentUids.delete(ref.uid);
-      }
-    }
-    for (const ref of after) {
-      let set = this.dependentUids.get(ref.uid);
-      if (!set) this.dependentUids.set(ref.uid, (set = new Set()));
-      set.add(uid);
+  private link(record: StoredObject, owners: readonly string[] | undefined): void {
+    for (const uid of owners ?? []) {
+      let set = this.dependents.get(uid);
+      if (!set) this.dependents.set(uid, (set = new Set()));
+      set.add(record);
     }
   }
 
-  private emit(event: StoreEvent): void {
+  private unlink(record: StoredObject): void {
+    for (const uid of record.owners ?? []) {
+      const set = this.dependents.get(uid);
+      set?.delete(record);
+      if (set && set.size === 0) this.dependents.delete(uid);
+    }
+  }
+
+  private emit(type: EventType, record: StoredObject, object: KubeObject, prev: KubeObject | undefined, prevJson?: string): void {
+    const { resource, key, json } = record;
+    const event: StoreEvent = { type, resource, key, object, prev, json, prevJson, rv: this.rv };
     this.history.append(event);
     for (const l of this.listeners) l(event);
   }

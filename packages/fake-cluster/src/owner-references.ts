@@ -14,9 +14,5 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
 
 /** Objects of `resource` controlled by `owner`. */
 export function controlledBy(store: ObjectStore, owner: KubeObject, resource: ResourceName): KubeObject[] {
-  const uid = owner.metadata.uid!;
-  return store
-    .dependentsOf(uid)
-    .filter((d) => d.resource === resource && controllerOf(d.object)?.uid === uid)
-    .map((d) => d.object);
+  return store.controlledBy(owner.metadata.uid!, resource);
 }

@@ -2,13 +2,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FaultState } from "./faults.js";
 import type { GarbageCollector } from "./garbage-collector.js";
 import { parsePropagationPolicy } from "./garbage-collector.js";
+import { listCollection, watchCollection } from "./collection-reads.js";
 import type { KubeObject } from "./kube-object.js";
-import { objectJson, objectKey } from "./kube-object.js";
+import { objectJson } from "./kube-object.js";
+import type { ListPages } from "./list-pages.js";
 import type { ObjectStore } from "./object-store.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
 import { apiGroupList, apiResourceList } from "./discovery.js";
 import { openApiDocument, openApiRoot } from "./openapi-v3.js";
 import { scaleOf } from "./scale-subresource.js";
+import type { Query, Target } from "./request-target.js";
+import { checkSubresource, filterFrom, notFoundPath, one, parseTarget, sendJson, splitPath } from "./request-target.js";
 import { toTable, wantsTable } from "./table-printers.js";
 import { DecodeError, decodeObject } from "./validation/index.js";
 import { decode } from "./validation/schema.js";
@@ -16,29 +20,19 @@ import { scaleSchema } from "./validation/kind-schemas.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 import type { RequestStats } from "./request-stats.js";
 import type { ResourceKind } from "./resource-kinds.js";
-import { apiVersionOf, resourceKind } from "./resource-kinds.js";
-import type { ObjectFilter } from "./selectors.js";
-import { checkFieldSelector, parseFieldSelector, parseLabelSelector } from "./selectors.js";
-import { ApiError, badRequest, expired, invalidObject, successStatus } from "./status.js";
+import { apiVersionOf } from "./resource-kinds.js";
+import { ApiError, badRequest, invalidObject, successStatus } from "./status.js";
 import type { WatchHub } from "./watch-stream.js";
 
 /** What the routes need from the cluster. */
 export interface RouteContext {
   store: ObjectStore;
+  pages: ListPages;
   gc: GarbageCollector;
   watches: WatchHub;
   faults: FaultState;
   stats: RequestStats;
 }
-
-interface Target {
-  kind: ResourceKind;
-  namespace: string | undefined;
-  name: string | undefined;
-  subresource: string | undefined;
-}
-
-type Query = Record<string, string | string[] | undefined>;
 
 const BODY_TYPES = [
   "application/json",
@@ -63,56 +57,6 @@ function unsupportedMediaType(type: string): ApiError {
     "UnsupportedMediaType",
     `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
   );
-}
-
-function notFoundPath(): ApiError {
-  return new ApiError(404, "NotFound", "the server could not find the requested resource");
-}
-
-function one(query: Query, name: string): string | undefined {
-  const v = query[name];
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
-/** Splits /api/v1/... and /apis/{group}/{version}/... into group, version and the rest. */
-function splitPath(url: string): { group: string; version: string; rest: string[] } | undefined {
-  const path = url.split("?")[0]!;
-  const segments = path.split("/").filter((s) => s !== "").map(decodeURIComponent);
-  if (segments[0] === "api" && segments[1]) return { group: "", version: segments[1], rest: segments.slice(2) };
-  if (segments[0] === "apis" && segments[1] && segments[2]) return { group: segments[1], version: segments[2], rest: segments.slice(3) };
-  return undefined;
-}
-
-function kindIn(group: string, version: string, resource: string | undefined): ResourceKind | undefined {
-  const k = resource === undefined ? undefined : resourceKind(resource);
-  return k && k.group === group && k.version === version ? k : undefined;
-}
-
-function parseTarget(group: string, version: string, rest: string[]): Target {
-  if (rest[0] === "namespaces" && rest.length >= 3) {
-    const kind = kindIn(group, version, rest[2]);
-    if (kind?.namespaced && rest.length <= 5) return { kind, namespace: rest[1], name: rest[3], subresource: rest[4] };
-  }
-  const kind = kindIn(group, version, rest[0]);
-  if (!kind || rest.length > 3) throw notFoundPath();
-  if (kind.namespaced && rest.length > 1) throw notFoundPath();
-  return { kind, namespace: undefined, name: rest[1], subresource: rest[2] };
-}
-
-function filterFrom(target: Target, query: Query): ObjectFilter {
-  const fields = parseFieldSelector(one(query, "fieldSelector"));
-  checkFieldSelector(target.kind, fields);
-  return { namespace: target.namespace, labels: parseLabelSelector(one(query, "labelSelector")), fields };
-}
-
-/** Which subresources exist: 404 for the rest (a GET of `/pods/x/bogus` must not return the pod). */
-function checkSubresource(target: Target): void {
-  const sub = target.subresource;
-  if (sub === undefined) return;
-  if (sub === "status" && target.kind.hasStatus) return;
-  if (sub === "scale" && target.kind.hasScale) return;
-  if (sub === "ephemeralcontainers" && target.kind.resource === "pods") return;
-  throw notFoundPath();
 }
 
 type FieldValidation = "Strict" | "Warn" | "Ignore";
@@ -202,10 +146,6 @@ function checkNamespace(target: Target, obj: KubeObject): void {
   if (!target.kind.namespaced) return;
   if (obj.metadata.namespace === undefined || obj.metadata.namespace === "") obj.metadata.namespace = target.namespace;
   else if (obj.metadata.namespace !== target.namespace) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
-}
-
-function sendJson(reply: FastifyReply, code: number, text: string): FastifyReply {
-  return reply.code(code).type("application/json").send(text);
 }
 
 /** Registers the Kubernetes API routes and discovery endpoints. */
@@ -339,100 +279,6 @@ function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: bool
     );
   }
   throw notFoundPath();
-}
-
-/** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
-interface ContinueToken {
-  rv: number;
-  start: string;
-}
-
-const encodeContinue = (token: ContinueToken) => Buffer.from(JSON.stringify(token)).toString("base64url");
-
-function decodeContinue(text: string): ContinueToken {
-  try {
-    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
-    if (typeof token.rv !== "number" || !Number.isInteger(token.rv) || token.rv < -1 || typeof token.start !== "string") throw new Error("shape");
-    return token;
-  } catch {
-    throw badRequest("continue: Invalid value: the continue token is not valid");
-  }
-}
-
-/** The real server's words when the first page's revision is compacted; its Status carries a token to go on anyway. */
-const INCONSISTENT_CONTINUE =
-  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
-
-function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept: string | undefined) {
-  if (target.subresource !== undefined) throw notFoundPath();
-  const resource = target.kind.resource;
-  ctx.stats.count("list", resource);
-  const failure = ctx.faults.takeFailure("list", resource);
-  if (failure) throw failure;
-  const limitText = one(query, "limit");
-  const limit = limitText === undefined ? 0 : Number(limitText);
-  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
-  const filter = filterFrom(target, query);
-  const continueText = one(query, "continue");
-  let items: KubeObject[];
-  let rv: number;
-  if (continueText) {
-    const token = decodeContinue(continueText);
-    if (token.rv === -1) {
-      rv = ctx.store.currentRv();
-      items = ctx.store.list(resource, filter);
-    } else {
-      // Every page shows the collection as it was at the first page's resourceVersion.
-      rv = token.rv;
-      try {
-        items = ctx.store.listAt(resource, token.rv, filter);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 410) throw error;
-        throw expired(INCONSISTENT_CONTINUE, { continue: encodeContinue({ rv: -1, start: token.start }) });
-      }
-    }
-    items = items.filter((o) => objectKey(o.metadata.namespace, o.metadata.name!) > token.start);
-  } else {
-    rv = ctx.store.currentRv();
-    items = ctx.store.list(resource, filter);
-  }
-  const meta: Record<string, unknown> = { resourceVersion: String(rv) };
-  if (limit > 0 && items.length > limit) {
-    const last = items[limit - 1]!;
-    meta.continue = encodeContinue({ rv, start: objectKey(last.metadata.namespace, last.metadata.name!) });
-    meta.remainingItemCount = items.length - limit;
-    items = items.slice(0, limit);
-  }
-  if (wantsTable(accept)) return sendJson(reply, 200, JSON.stringify(toTable(resource, items, meta, one(query, "includeObject"), Date.now())));
-  const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
-  return sendJson(reply, 200, `${head}${items.map(objectJson).join(",")}]}`);
-}
-
-function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply) {
-  if (target.subresource !== undefined) throw notFoundPath();
-  const resource = target.kind.resource;
-  ctx.stats.count("watch", resource);
-  const failure = ctx.faults.takeFailure("watch", resource);
-  if (failure) throw failure;
-  const timeoutText = one(query, "timeoutSeconds");
-  const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
-  if (timeoutSeconds !== undefined && (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)) throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
-  const request = {
-    resource,
-    filter: filterFrom(target, query),
-    resourceVersion: one(query, "resourceVersion"),
-    timeoutSeconds,
-    allowBookmarks: one(query, "allowWatchBookmarks") === "true",
-  };
-  reply.hijack();
-  const res = reply.raw;
-  try {
-    ctx.watches.open(request, res);
-  } catch (error) {
-    const apiError = error instanceof ApiError ? error : new ApiError(500, "InternalError", String(error));
-    if (!res.headersSent) res.writeHead(apiError.code, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(apiError.toStatus()));
-  }
 }
 
 /** Reads a boolean DeleteOptions field from the body, else the query; undefined when not given. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { StoreEvent } from "./history-log.js";
+import type { EventType, LoggedEvent, StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
-import { objectJson } from "./kube-object.js";
+import type { ListPages } from "./list-pages.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf } from "./object-store.js";
 import type { ResourceName } from "./resource-kinds.js";
@@ -34,40 +34,111 @@ export interface WatchRequest {
   allowBookmarks: boolean;
 }
 
-type EventType = "ADDED" | "MODIFIED" | "DELETED";
+/** Bytes queued on a socket before a watcher stops writing and waits for it to drain (reading on from the log). */
+const MAX_BUFFERED = 1 << 20;
 
 /** How an event looks through a filter: selector transitions become ADDED/DELETED, like the watch cache does. */
-export function filteredEvent(filter: ObjectFilter, event: StoreEvent): { type: EventType; object: KubeObject } | undefined {
+export function filteredEvent(filter: ObjectFilter, event: StoreEvent): { type: EventType; json: string } | undefined {
   const prevMatch = event.prev !== undefined && matchesFilter(filter, event.prev);
-  if (event.type === "DELETED") return prevMatch ? { type: "DELETED", object: event.object } : undefined;
+  if (event.type === "DELETED") return prevMatch ? { type: "DELETED", json: event.json } : undefined;
   const nowMatch = matchesFilter(filter, event.object);
-  if (nowMatch) return { type: event.type === "MODIFIED" && prevMatch ? "MODIFIED" : "ADDED", object: event.object };
-  return prevMatch ? { type: "DELETED", object: event.object } : undefined;
+  if (nowMatch) return { type: event.type === "MODIFIED" && prevMatch ? "MODIFIED" : "ADDED", json: event.json };
+  return prevMatch ? { type: "DELETED", json: event.json } : undefined;
 }
 
-function eventLine(type: string, object: KubeObject): string {
-  return `{"type":"${type}","object":${objectJson(object)}}\n`;
+/** The same for a logged event: decoded only when the filter looks at labels or fields (a namespace is in the key). */
+function filteredLogEvent(filter: ObjectFilter, event: LoggedEvent): { type: EventType; json: string } | undefined {
+  if (filter.labels === undefined && filter.fields === undefined) {
+    const inNamespace = filter.namespace === undefined || event.key.startsWith(`${filter.namespace}/`);
+    return inNamespace ? { type: event.type, json: event.json } : undefined;
+  }
+  const object = JSON.parse(event.json) as KubeObject;
+  const prev = event.prevJson === undefined ? undefined : (JSON.parse(event.prevJson) as KubeObject);
+  return filteredEvent(filter, { ...event, object, prev });
 }
 
-/** One open watch stream. */
+const eventLine = (type: string, json: string): string => `{"type":"${type}","object":${json}}\n`;
+
+/**
+ * One open watch stream: a cursor over the history log. Events are written as they happen while the client keeps
+ * up; when the socket backs up, the watcher stops and reads on from the log once it drains, so a slow client costs
+ * a position, not a queue. Replays (a resourceVersion to start from, or the initial ADDED events) stream the same
+ * way. A watcher that falls behind the kept history is ended, as the API server drops an unresponsive watcher; the
+ * client re-watches from its last resourceVersion (and relists on 410).
+ */
 class Watcher {
   hung = false;
   private timers: NodeJS.Timeout[] = [];
+  private waiting = false;
 
   constructor(
     readonly request: WatchRequest,
     readonly res: ServerResponse,
     private readonly store: ObjectStore,
+    /** Sequence number of the next history event to look at. */
+    private cursor: number,
+    /** JSON of the objects still to send as ADDED before the history (a watch without resourceVersion). */
+    private initial: readonly string[] = [],
   ) {}
 
-  deliver(event: StoreEvent): void {
-    if (this.hung || event.resource !== this.request.resource) return;
-    const out = filteredEvent(this.request.filter, event);
-    if (out) this.res.write(eventLine(out.type, out.object));
+  private initialSent = 0;
+
+  /** True while it waits for its socket to drain (the client is behind). */
+  get backedUp(): boolean {
+    return this.waiting && !this.hung && !this.res.destroyed;
   }
 
+  /** True when everything up to the store's present has been handled. */
+  private caughtUp(): boolean {
+    return !this.waiting && this.initialSent === this.initial.length && this.cursor === this.store.history.end();
+  }
+
+  /** A store event: written now when this watcher is current, else picked up from the log. */
+  deliver(event: StoreEvent): void {
+    if (this.hung || this.waiting || this.initialSent < this.initial.length || this.res.writableEnded) return;
+    if (this.cursor !== this.store.history.end() - 1) return this.pump();
+    this.cursor++;
+    if (event.resource !== this.request.resource) return;
+    const out = filteredEvent(this.request.filter, event);
+    if (out) this.write(out.type, out.json);
+  }
+
+  /** Writes what is due (initial objects, then history from the cursor) until the socket backs up. */
+  pump(): void {
+    if (this.hung || this.waiting || this.res.writableEnded || this.res.destroyed) return;
+    while (this.initialSent < this.initial.length) {
+      if (!this.write("ADDED", this.initial[this.initialSent++]!)) return;
+    }
+    this.initial = [];
+    this.initialSent = 0;
+    const history = this.store.history;
+    if (this.cursor < history.start()) {
+      this.res.end();
+      return;
+    }
+    while (this.cursor < history.end()) {
+      const seq = this.cursor++;
+      if (history.resourceAt(seq) !== this.request.resource) continue;
+      const out = filteredLogEvent(this.request.filter, history.at(seq));
+      if (out && !this.write(out.type, out.json)) return;
+    }
+  }
+
+  /** Writes one event line; false (and a pump on drain) when the socket has backed up. */
+  private write(type: EventType, json: string): boolean {
+    this.res.write(eventLine(type, json));
+    if (this.res.writableLength <= MAX_BUFFERED) return true;
+    this.waiting = true;
+    this.res.once("drain", () => {
+      this.waiting = false;
+      this.pump();
+    });
+    return false;
+  }
+
+  /** A BOOKMARK at the current resourceVersion, only when every earlier event has been sent. */
   bookmark(): void {
-    if (this.hung || !this.request.allowBookmarks) return;
+    if (this.hung || !this.request.allowBookmarks || !this.caughtUp()) return;
     const kind = kindOf(this.request.resource);
     const object = { kind: kind.kind, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(this.store.currentRv()) } };
     this.res.write(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
@@ -99,6 +170,7 @@ export class WatchHub {
 
   constructor(
     private readonly store: ObjectStore,
+    private readonly pages: ListPages,
     private readonly faults: WatchFaults,
     private readonly bookmarkIntervalMs: number,
   ) {
@@ -109,10 +181,11 @@ export class WatchHub {
 
   /** Serves a watch on a hijacked response. Throws ApiError (before any byte is written) for bad requests. */
   open(request: WatchRequest, res: ServerResponse): void {
-    let initial: string[];
     const rvText = request.resourceVersion;
+    let watcher: Watcher;
     if (rvText === undefined || rvText === "" || rvText === "0") {
-      initial = this.store.list(request.resource, request.filter).map((o) => eventLine("ADDED", o));
+      const initial = this.pages.read({ resource: request.resource, filter: request.filter, limit: 0 }).items;
+      watcher = new Watcher(request, res, this.store, this.store.history.end(), initial);
     } else {
       const rv = Number(rvText);
       if (!Number.isInteger(rv) || rv < 0) throw badRequest(`resourceVersion: Invalid value: "${rvText}": must be an integer`);
@@ -120,13 +193,9 @@ export class WatchHub {
         this.openAhead(request, res, rv);
         return;
       }
+      let cursor: number;
       try {
-        initial = [];
-        for (const e of this.store.history.since(rv)) {
-          if (e.resource !== request.resource) continue;
-          const out = filteredEvent(request.filter, e);
-          if (out) initial.push(eventLine(out.type, out.object));
-        }
+        cursor = this.store.history.seqAfter(rv);
       } catch (error) {
         if (this.faults.expiredResponse === "http") throw error;
         // The real server answers 200, then one ERROR event carrying the 410 Status, then ends.
@@ -134,16 +203,12 @@ export class WatchHub {
         res.end(`{"type":"ERROR","object":${JSON.stringify((error as ApiError).toStatus())}}\n`);
         return;
       }
+      watcher = new Watcher(request, res, this.store, cursor);
     }
     this.writeHead(res);
-    const watcher = new Watcher(request, res, this.store);
     if (this.faults.hung(request.resource)) watcher.hung = true;
-    else for (const line of initial) res.write(line);
-    this.watchers.add(watcher);
-    res.on("close", () => {
-      watcher.clearTimers();
-      this.watchers.delete(watcher);
-    });
+    this.serve(watcher);
+    watcher.pump();
     if (request.timeoutSeconds !== undefined && request.timeoutSeconds > 0) {
       watcher.addTimer(
         setTimeout(() => {
@@ -159,6 +224,15 @@ export class WatchHub {
       watcher.addTimer(timer);
     }
     this.checkWaiters();
+  }
+
+  /** Registers an open stream until its connection closes. */
+  private serve(watcher: Watcher): void {
+    this.watchers.add(watcher);
+    watcher.res.on("close", () => {
+      watcher.clearTimers();
+      this.watchers.delete(watcher);
+    });
   }
 
   /**
@@ -178,12 +252,7 @@ export class WatchHub {
       clearTimeout(timer);
       unsubscribe();
       // Caught up: serve the watch as usual (nothing newer than rv has happened yet).
-      const watcher = new Watcher(request, res, this.store);
-      this.watchers.add(watcher);
-      res.on("close", () => {
-        watcher.clearTimers();
-        this.watchers.delete(watcher);
-      });
+      this.serve(new Watcher(request, res, this.store, this.store.history.end()));
     });
     res.on("close", () => {
       clearTimeout(timer);
@@ -194,6 +263,12 @@ export class WatchHub {
   private writeHead(res: ServerResponse): void {
     res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private", "Transfer-Encoding": "chunked" });
     res.flushHeaders();
+  }
+
+  /** True while some open stream waits for its client to read (the control loop slows down meanwhile). */
+  backedUp(): boolean {
+    for (const w of this.watchers) if (w.backedUp) return true;
+    return false;
   }
 
   /** Number of open streams (for one resource or all). */

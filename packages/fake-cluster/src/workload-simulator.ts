@@ -38,11 +38,11 @@ export class WorkloadSimulator {
     this.statefulSets = new StatefulSetController(store, gc);
     this.daemonSets = new DaemonSetController(store, gc, names);
     this.jobs = new JobController(store, gc, names);
-    loop.handle("deployments", (k) => this.deployments.sync(...splitKey(k)));
     loop.handle("replicasets", (k) => this.replicaSets.sync(...splitKey(k)));
     loop.handle("statefulsets", (k) => this.statefulSets.sync(...splitKey(k)));
     loop.handle("daemonsets", (k) => this.daemonSets.sync(...splitKey(k)));
     loop.handle("jobs", (k) => this.jobs.syncJob(...splitKey(k)));
+    loop.handle("deployments", (k) => this.deployments.sync(...splitKey(k)));
     loop.handle("cronjobs", (k) => this.jobs.syncCronJob(...splitKey(k)));
     store.subscribe((e) => this.observe(e));
   }

@@ -1,10 +1,21 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+function kubeConfig(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: "c", server, skipTLSVerify: true }],
+    users: [{ name: "u" }],
+    contexts: [{ name: "x", cluster: "c", user: "u" }],
+    currentContext: "x",
+  });
+  return kc;
+}
 
 describe("shiplog-fake-cluster CLI", () => {
   it("starts with --seed, serves the demo workloads, and stops on SIGTERM", async () => {
@@ -12,19 +23,79 @@ describe("shiplog-fake-cluster CLI", () => {
     const [line] = (await once(child.stdout, "data")) as [Buffer];
     const started = JSON.parse(line.toString()) as { url: string; pods: number };
     expect(started.pods).toBeGreaterThan(0);
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: "c", server: started.url, skipTLSVerify: true }],
-      users: [{ name: "u" }],
-      contexts: [{ name: "x", cluster: "c", user: "u" }],
-      currentContext: "x",
-    });
-    const pods = await kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: "shop" });
+    const pods = await kubeConfig(started.url).makeApiClient(CoreV1Api).listNamespacedPod({ namespace: "shop" });
     expect(pods.items.length).toBeGreaterThan(0);
     expect(pods.items.every((p) => p.status?.phase === "Running")).toBe(true);
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");
     expect(code).toBe(0);
+  });
+
+  it("builds a fleet from --workloads, prints where it and its admin endpoint are, and takes the benchmark's changes", async () => {
+    const args = [cli, "--workloads", "6", "--annotation", "shiplog.dev/repository=web,api"];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const [line] = (await once(child.stdout, "data")) as [Buffer];
+      const started = JSON.parse(line.toString()) as { url: string; admin: string; pid: number; workloads: number; pods: number };
+      expect(started).toMatchObject({ pid: child.pid, workloads: 6, pods: 18, containers: 36, deploymentNames: 12 });
+      const core = kubeConfig(started.url).makeApiClient(CoreV1Api);
+      const apps = kubeConfig(started.url).makeApiClient(AppsV1Api);
+      const running = (await core.listPodForAllNamespaces()).items.filter((p) => p.status?.phase === "Running");
+      expect(running).toHaveLength(18);
+      const svc1Deployment = await apps.readNamespacedDeployment({ namespace: "team-1", name: "svc-1" });
+      expect(svc1Deployment.metadata?.annotations).toMatchObject({ "shiplog.dev/repository": "api" });
+      const post = (path: string, body: unknown) =>
+        fetch(`${started.admin}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+      type Rolled = { workloads: { namespace: string; name: string; containers: { image: string; imageID: string }[] }[] };
+      const rolled = (await (await post("/fleet/rollout", { percent: 50 })).json()) as Rolled;
+      expect(rolled.workloads.map((w) => w.name)).toEqual(["svc-0", "svc-1", "svc-2"]);
+      const svc1 = rolled.workloads[1]!;
+      expect(svc1.containers.map((c) => c.image)).toEqual(["ghcr.io/acme/svc-1-c0:2.0", "ghcr.io/acme/svc-1-c1:2.0"]);
+      const svc1Pods = (await core.listNamespacedPod({ namespace: "team-1", labelSelector: "app=svc-1" })).items;
+      expect(svc1Pods).toHaveLength(3);
+      const imageIDs = svc1.containers.map((c) => c.imageID);
+      for (const pod of svc1Pods) expect(pod.status?.containerStatuses?.map((s) => s.imageID)).toEqual(imageIDs);
+
+      expect((await post("/fleet/scale", { count: 1, replicas: 0 })).status).toBe(200);
+      expect((await core.listNamespacedPod({ namespace: "team-0", labelSelector: "app=svc-0" })).items).toHaveLength(0);
+      const deleted = (await (await post("/fleet/delete", { count: 1 })).json()) as { workloads: { name: string }[] };
+      expect(deleted.workloads.map((w) => w.name)).toEqual(["svc-5"]);
+      expect((await core.listNamespacedPod({ namespace: "team-5" })).items).toHaveLength(0);
+      type Status = { fleet: { workloads: number; pods: number }; memory: { rss: number } };
+      const status = (await (await fetch(`${started.admin}/status`)).json()) as Status;
+      expect(status.fleet).toMatchObject({ workloads: 5, pods: 12 });
+      expect(status.memory.rss).toBeGreaterThan(0);
+
+      // Any scripting call, arguments as a JSON array; the API's errors come back as its Status.
+      expect((await post("/script/createDeployment", [{ namespace: "solo", name: "one", image: "nginx:1.25" }])).status).toBe(200);
+      expect((await core.listNamespacedPod({ namespace: "solo" })).items.map((p) => p.status?.phase)).toEqual(["Running"]);
+      const missing = await post("/script/delete", ["pods", "solo", "nope"]);
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ kind: "Status", reason: "NotFound" });
+      const bad = await post("/fleet/rollout", { percent: 10, count: 1 });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ message: "count: give exactly one of count and percent" });
+      expect((await post("/script/bogus", [])).status).toBe(404);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const [code] = await once(child, "exit");
+    expect(code).toBe(0);
+  });
+
+  it("refuses --workloads with --pods, and a bad --annotation, with exit code 64 naming the flag", async () => {
+    for (const [args, flag] of [
+      [["--workloads", "1", "--pods", "3"], "--workloads, --pods"],
+      [["--annotation", "novalue"], "--annotation"],
+    ] as const) {
+      const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const [code] = await once(child, "close");
+      expect(code).toBe(64);
+      expect(stderr.split("\n")[0]).toContain(flag);
+    }
   });
 
   it("refuses a bad --port with exit code 64 and names the flag", async () => {

@@ -1,0 +1,121 @@
+// The informers against the real fake cluster over HTTP: lists paged as client-go pages them, a continue token that
+// expires between pages, and relists that report only what changed in them.
+import { KubeConfig } from "@kubernetes/client-node";
+import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller";
+import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { startPausableProxy, type PausableProxy } from "./pausable-proxy.js";
+import { eventually } from "./scenario-harness.js";
+
+let cluster: FakeCluster | undefined;
+let proxy: PausableProxy | undefined;
+let informers: ClusterInformers | undefined;
+afterEach(async () => {
+  await informers?.stop();
+  await proxy?.close();
+  await cluster?.stop();
+  informers = proxy = cluster = undefined;
+});
+
+function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = []): ClusterInformers {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(kubeconfig);
+  const started = new ClusterInformers({
+    kubeConfig,
+    namespaces: [],
+    watchTimeoutSeconds: 30,
+    watchIdleTimeoutMs: 60_000,
+    requestTimeoutMs: 5_000,
+    restartMinDelayMs: 50,
+    restartMaxDelayMs: 400,
+    logger: pino({ level: "silent" }),
+    onChange: (kind: WatchedKind, namespace: string, name: string) => changes.push(`${kind} ${namespace}/${name}`),
+    onRestart: (_kind, reason) => restarts.push(reason),
+  });
+  started.start();
+  return started;
+}
+
+/** Bare pods (e.g. more than one page of them). */
+async function podsOverOnePage(c: FakeCluster, count: number, prefix = "p"): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const spec = { containers: [{ name: "app", image: "nginx:1.25" }] };
+    const pod = { apiVersion: "v1", kind: "Pod", metadata: { name: `${prefix}-${i}`, namespace: "shop" }, spec };
+    await c.script.create("pods", pod, { wait: false });
+  }
+  await c.settle();
+}
+
+describe("informers", () => {
+  it("list in pages of 500 with continue tokens, as client-go's pager", async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    await podsOverOnePage(cluster, LIST_PAGE_SIZE + 1);
+    const podLists: URL[] = [];
+    proxy = await startPausableProxy(cluster.url, (url) => {
+      if (url.pathname === "/api/v1/pods" && url.searchParams.get("watch") !== "true") podLists.push(url);
+    });
+    const changes: string[] = [];
+    informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), changes);
+    await informers.waitForSync();
+    expect(LIST_PAGE_SIZE).toBe(500);
+    expect(podLists.map((u) => u.searchParams.get("limit"))).toEqual(["500", "500"]);
+    expect(podLists[0]!.searchParams.has("continue")).toBe(false);
+    expect(podLists[1]!.searchParams.get("continue")).toBeTruthy();
+    expect([...informers.pods()]).toHaveLength(LIST_PAGE_SIZE + 1);
+    expect(changes.filter((c) => c.startsWith("Pod "))).toHaveLength(LIST_PAGE_SIZE + 1);
+  });
+
+  it("a continue token expired between pages (410): the list starts again from its first page", async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    await podsOverOnePage(cluster, LIST_PAGE_SIZE + 1);
+    const podLists: URL[] = [];
+    let compacted = false;
+    proxy = await startPausableProxy(cluster.url, async (url) => {
+      if (url.pathname !== "/api/v1/pods" || url.searchParams.get("watch") === "true") return;
+      podLists.push(url);
+      if (url.searchParams.has("continue") && !compacted) {
+        // Between the pages a pod is added and the first page's resourceVersion leaves etcd's history.
+        compacted = true;
+        await podsOverOnePage(cluster!, 1, "late");
+        cluster!.faults.compactHistory();
+      }
+    });
+    const restarts: RestartReason[] = [];
+    informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), [], restarts);
+    await informers.waitForSync();
+    expect(podLists.map((u) => (u.searchParams.has("continue") ? "next" : "first"))).toEqual(["first", "next", "first", "next"]);
+    expect(restarts).toContain("relist");
+    expect([...informers.pods()]).toHaveLength(LIST_PAGE_SIZE + 2);
+  });
+
+  it("a relist reports only what changed while the watch was away", async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
+    await cluster.script.createDeployments(
+      Array.from({ length: 10 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `nginx:1.${i}`, replicas: 2 })),
+    );
+    const changes: string[] = [];
+    informers = start(cluster.kubeconfig, changes);
+    await informers.waitForSync();
+    await cluster.waitForWatches("pods");
+    const listsBefore = cluster.stats().lists.pods ?? 0;
+    const of = (resource: "replicasets" | "pods", kind: string) =>
+      cluster!.store
+        .list(resource)
+        .filter((o) => (o.metadata.name ?? "").startsWith("svc-3-"))
+        .map((o) => `${kind} shop/${o.metadata.name}`);
+    const gone = ["Deployment shop/svc-3", ...of("replicasets", "ReplicaSet"), ...of("pods", "Pod")].sort();
+    expect(gone).toHaveLength(4);
+    changes.length = 0;
+    await cluster.faults.refuseConnections();
+    await cluster.script.delete("deployments", "shop", "svc-3");
+    cluster.faults.compactHistory();
+    await cluster.faults.acceptConnections();
+    // The watches come back at a compacted resourceVersion: 410, relist. Only svc-3's objects are reported (gone);
+    // the nine other Deployments, their ReplicaSets and 18 pods are listed again unchanged, and not reported.
+    await eventually(() => expect([...new Set(changes)].sort()).toEqual(gone));
+    expect(cluster.stats().lists.pods ?? 0).toBeGreaterThan(listsBefore);
+    expect(changes).toHaveLength(gone.length);
+    expect([...informers.pods()]).toHaveLength(18);
+  });
+});

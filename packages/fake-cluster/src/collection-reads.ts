@@ -1,0 +1,141 @@
+// GET on a collection: list pages (limit/continue, consistent at the first page's resourceVersion, written out in
+// chunks) and watches.
+import { Readable } from "node:stream";
+import type { FastifyReply } from "fastify";
+import type { KubeObject } from "./kube-object.js";
+import type { ListPage } from "./list-pages.js";
+import type { Query, Target } from "./request-target.js";
+import { filterFrom, notFoundPath, one, sendJson } from "./request-target.js";
+import type { RouteContext } from "./routes.js";
+import type { ResourceName } from "./resource-kinds.js";
+import { apiVersionOf } from "./resource-kinds.js";
+import { ApiError, badRequest, expired } from "./status.js";
+import { toTable, wantsTable } from "./table-printers.js";
+
+/** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+const encodeContinue = (token: ContinueToken) => Buffer.from(JSON.stringify(token)).toString("base64url");
+
+function decodeContinue(text: string): ContinueToken {
+  try {
+    const token = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as ContinueToken;
+    const valid = typeof token.rv === "number" && Number.isInteger(token.rv) && token.rv >= -1 && typeof token.start === "string";
+    if (!valid) throw new Error("shape");
+    return token;
+  } catch {
+    throw badRequest("continue: Invalid value: the continue token is not valid");
+  }
+}
+
+/** The real server's words when the first page's revision is compacted; its Status carries a token to go on anyway. */
+const INCONSISTENT_CONTINUE = [
+  "The provided continue parameter is too old to display a consistent list result.",
+  "You can start a new list without the continue parameter,",
+  "or use the continue token in this response to retrieve the remainder of the results.",
+  "Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time",
+  "the first chunk was returned and now may show up in the list.",
+].join(" ");
+
+/** Lists larger than this go out in chunks of about this size (chunked encoding) rather than as one string. */
+const CHUNK_CHARS = 256 * 1024;
+
+/** The list body in pieces of about CHUNK_CHARS: the items are the store's strings, joined a chunk at a time. */
+function* listChunks(head: string, items: readonly string[]): Generator<string> {
+  let chunk = head;
+  for (let i = 0; i < items.length; i++) {
+    chunk += i === 0 ? items[i] : `,${items[i]}`;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  yield `${chunk}]}`;
+}
+
+/** Answers a list: one string when small, else streamed (the socket's backpressure paces the chunks). */
+function sendList(reply: FastifyReply, head: string, items: readonly string[]): FastifyReply {
+  let size = head.length;
+  for (let i = 0; i < items.length && size <= CHUNK_CHARS; i++) size += items[i]!.length + 1;
+  if (size <= CHUNK_CHARS) return sendJson(reply, 200, `${head}${items.join(",")}]}`);
+  return reply.code(200).type("application/json").send(Readable.from(listChunks(head, items), { objectMode: false }));
+}
+
+/** What a list and a watch check first: no subresource; the request is counted; an injected failure is answered. */
+function startRead(ctx: RouteContext, target: Target, kind: "list" | "watch"): ResourceName {
+  if (target.subresource !== undefined) throw notFoundPath();
+  const resource = target.kind.resource;
+  ctx.stats.count(kind, resource);
+  const failure = ctx.faults.takeFailure(kind, resource);
+  if (failure) throw failure;
+  return resource;
+}
+
+/** GET on a collection without watch: one page (or all) of it, as the API server answers. */
+export function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): FastifyReply {
+  const resource = startRead(ctx, target, "list");
+  const limitText = one(query, "limit");
+  const limit = limitText === undefined ? 0 : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  const filter = filterFrom(target, query);
+  const continueText = one(query, "continue");
+  let rv = ctx.store.currentRv();
+  let page: ListPage;
+  if (continueText) {
+    const token = decodeContinue(continueText);
+    if (token.rv === -1) {
+      page = ctx.pages.read({ resource, filter, limit, after: token.start });
+    } else {
+      // Every page shows the collection as it was at the first page's resourceVersion.
+      rv = token.rv;
+      try {
+        page = ctx.pages.read({ resource, filter, limit, after: token.start, rv: token.rv });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 410) throw error;
+        throw expired(INCONSISTENT_CONTINUE, { continue: encodeContinue({ rv: -1, start: token.start }) });
+      }
+    }
+  } else {
+    page = ctx.pages.read({ resource, filter, limit });
+  }
+  const meta: Record<string, unknown> = { resourceVersion: String(rv) };
+  if (page.continueAfter !== undefined) {
+    meta.continue = encodeContinue({ rv, start: page.continueAfter });
+    if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
+  }
+  if (wantsTable(accept)) {
+    const objects = page.items.map((json) => JSON.parse(json) as KubeObject);
+    return sendJson(reply, 200, JSON.stringify(toTable(resource, objects, meta, one(query, "includeObject"), Date.now())));
+  }
+  const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
+  return sendList(reply, head, page.items);
+}
+
+/** GET on a collection with watch=true: hands the connection to the watch hub. */
+export function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply): void {
+  const resource = startRead(ctx, target, "watch");
+  const timeoutText = one(query, "timeoutSeconds");
+  const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
+  if (timeoutSeconds !== undefined && (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0)) {
+    throw badRequest(`timeoutSeconds: Invalid value: "${timeoutText}"`);
+  }
+  const request = {
+    resource,
+    filter: filterFrom(target, query),
+    resourceVersion: one(query, "resourceVersion"),
+    timeoutSeconds,
+    allowBookmarks: one(query, "allowWatchBookmarks") === "true",
+  };
+  reply.hijack();
+  const res = reply.raw;
+  try {
+    ctx.watches.open(request, res);
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : new ApiError(500, "InternalError", String(error));
+    if (!res.headersSent) res.writeHead(apiError.code, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(apiError.toStatus()));
+  }
+}
