@@ -6,7 +6,7 @@ import type { KubeObject } from "./kube-object.js";
 import type { ListPage } from "./list-pages.js";
 import type { Query, Target } from "./request-target.js";
 import { filterFrom, notFoundPath, one, sendJson } from "./request-target.js";
-import type { RouteContext } from "./routes.js";
+import type { RouteContext } from "./route-context.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";

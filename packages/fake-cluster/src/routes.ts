@@ -1,12 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { FaultState } from "./faults.js";
-import type { GarbageCollector } from "./garbage-collector.js";
 import { parsePropagationPolicy } from "./garbage-collector.js";
 import { listCollection, watchCollection } from "./collection-reads.js";
+import type { RouteContext } from "./route-context.js";
 import type { KubeObject } from "./kube-object.js";
 import { objectJson } from "./kube-object.js";
-import type { ListPages } from "./list-pages.js";
-import type { ObjectStore } from "./object-store.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
 import { apiGroupList, apiResourceList } from "./discovery.js";
 import { openApiDocument, openApiRoot } from "./openapi-v3.js";
@@ -18,21 +15,10 @@ import { DecodeError, decodeObject } from "./validation/index.js";
 import { decode } from "./validation/schema.js";
 import { scaleSchema } from "./validation/kind-schemas.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
-import type { RequestStats } from "./request-stats.js";
 import type { ResourceKind } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, invalidObject, successStatus } from "./status.js";
-import type { WatchHub } from "./watch-stream.js";
 
-/** What the routes need from the cluster. */
-export interface RouteContext {
-  store: ObjectStore;
-  pages: ListPages;
-  gc: GarbageCollector;
-  watches: WatchHub;
-  faults: FaultState;
-  stats: RequestStats;
-}
 
 const BODY_TYPES = [
   "application/json",
