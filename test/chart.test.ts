@@ -278,7 +278,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     [{ config: { org: "-acme" } }, "- config.org: Does not match pattern"],
     [{ config: { cluster: "prod eu" } }, "- config.cluster: Does not match pattern"],
     [{ config: { namespaces: ["Team_A"] } }, "- config.namespaces.0: Does not match pattern"],
-    [{ config: { flushInterval: "soon" } }, "- config.flushInterval: Does not match pattern"],
+    [{ config: { flushWindow: "soon" } }, "- config.flushWindow: Does not match pattern"],
     [{ config: { concurrency: 0 } }, "- config.concurrency: Must be greater than or equal to 1"],
     [{ image: { digest: "sha256:abc" } }, "- image.digest: Does not match pattern"],
     [{ token: { value: "" } }, "token: set token.existingSecret (the name of a Secret holding the API token) or token.value"],
@@ -343,7 +343,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       const cluster_ = `chart-${files.length === 0 ? "wide" : "ns"}`;
       const manifests = rendered({
         files,
-        values: [{ config: { apiUrl: emulator.url, cluster: cluster_, flushInterval: "200ms", logLevel: "info" }, token: { value: emulator.tokens.admin! }, serviceMonitor: { enabled: true } }],
+        values: [{ config: { apiUrl: emulator.url, cluster: cluster_, flushMaxWait: "200ms", logLevel: "info" }, token: { value: emulator.tokens.admin! }, serviceMonitor: { enabled: true } }],
         apiVersions: ["monitoring.coreos.com/v1"],
       });
       const proxy = await startRecordingProxy(cluster.url);

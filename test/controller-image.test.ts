@@ -129,7 +129,7 @@ describe("controller image: the bundle the Dockerfile copies", () => {
         SHIPLOG_ORG: "acme",
         SHIPLOG_CLUSTER: "image-test",
         SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-        SHIPLOG_FLUSH_INTERVAL: "200ms",
+        SHIPLOG_FLUSH_MAX_WAIT: "200ms",
         SHIPLOG_HTTP_HOST: "127.0.0.1",
         SHIPLOG_HTTP_PORT: "0",
         NODE_ENV: "production",

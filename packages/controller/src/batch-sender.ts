@@ -85,11 +85,16 @@ interface SendRun {
   refusalsInARow: number;
 }
 
+/** The identity of an environment group: entries of one call share it. */
+export function groupKey(group: RecordGroup): string {
+  return `${group.logicalEnvironment}\u0000${group.physicalEnvironment ?? ""}`;
+}
+
 /** Groups entries by environment, in a stable order. */
 export function groupRecords(pending: readonly PendingRecord[]): { group: RecordGroup; records: PendingRecord[] }[] {
   const groups = new Map<string, { group: RecordGroup; records: PendingRecord[] }>();
   for (const record of pending) {
-    const id = `${record.group.logicalEnvironment}\u0000${record.group.physicalEnvironment ?? ""}`;
+    const id = groupKey(record.group);
     let g = groups.get(id);
     if (!g) groups.set(id, (g = { group: record.group, records: [] }));
     g.records.push(record);
@@ -122,16 +127,20 @@ export class BatchSender {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Sends the entries; resolves when every call has finished, successful or not. */
-  async send(pending: readonly PendingRecord[], signal?: AbortSignal): Promise<SendResult> {
+  /** Sends the entries, grouped by environment in calls of at most batchSize; resolves when every call has finished. */
+  send(pending: readonly PendingRecord[], signal?: AbortSignal): Promise<SendResult> {
+    const batches: PendingRecord[][] = [];
+    for (const { records } of groupRecords(pending)) batches.push(...chunk(records, this.options.batchSize));
+    return this.sendBatches(batches, signal);
+  }
+
+  /** Sends batches already made (each of one environment, at most batchSize entries), one call each. */
+  async sendBatches(batches: readonly (readonly PendingRecord[])[], signal?: AbortSignal): Promise<SendResult> {
     const result: SendResult = { requests: 0, succeeded: 0, refusedToken: 0, accepted: [], rejected: [], failed: [], held: 0 };
-    const batches: { group: RecordGroup; batch: PendingRecord[] }[] = [];
-    for (const { group, records } of groupRecords(pending)) {
-      for (const batch of chunk(records, this.options.batchSize)) batches.push({ group, batch });
-    }
     const run: SendRun = { result, signal, budget: callBudget(batches.length, this.options.batchSize), refusalsInARow: 0 };
     result.budget = run.budget;
-    await Promise.all(batches.map(({ group, batch }) => this.#queue.add(() => this.#sendBatch(group, batch, run))));
+    const calls = batches.filter((batch) => batch.length > 0).map((batch) => this.#queue.add(() => this.#sendBatch(batch[0]!.group, [...batch], run)));
+    await Promise.all(calls);
     return result;
   }
 

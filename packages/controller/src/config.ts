@@ -2,78 +2,18 @@
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
 import { ShiplogError, serviceUrlProblem } from "@shiplog/client";
 import { isIP } from "node:net";
-import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-timing.js";
-import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "./pod-records.js";
+import { readAppSettings } from "./config-app.js";
+import { SETTINGS, type Setting } from "./config-settings.js";
+import { booleanText, dnsSubdomain, duration, integer, MAX_TIMER_MS, namespaceList, share, template, type ConfigIssue } from "./config-values.js";
+import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, fromDeploymentTrackerTemplate } from "./pod-records.js";
 
-/** One configuration setting: its flag, its environment variable and what it means. */
-interface Setting {
-  flag: string;
-  env: string;
-  boolean?: boolean;
-  help: string;
-}
-
-/** Every setting, in the order they are documented. */
-export const SETTINGS = {
-  apiUrl: { flag: "api-url", env: "SHIPLOG_API_URL", help: "service API base URL (default https://api.github.com)" },
-  tokenFile: { flag: "token-file", env: "SHIPLOG_TOKEN_FILE", help: "file holding the API token (or set SHIPLOG_TOKEN)" },
-  appId: { flag: "app-id", env: "SHIPLOG_APP_ID", help: "App id (or client id), to authenticate as an App installation instead of with a token" },
-  appInstallationId: { flag: "app-installation-id", env: "SHIPLOG_APP_INSTALLATION_ID", help: "the App's installation id (default: found from --org)" },
-  appPrivateKeyFile: { flag: "app-private-key-file", env: "SHIPLOG_APP_PRIVATE_KEY_FILE", help: "file holding the App's private key (PEM)" },
-  org: { flag: "org", env: "SHIPLOG_ORG", help: "organization that owns the records (required)" },
-  cluster: { flag: "cluster", env: "SHIPLOG_CLUSTER", help: "cluster name (required; letters, digits, . _ -)" },
-  logicalEnvironment: { flag: "logical-environment", env: "SHIPLOG_LOGICAL_ENVIRONMENT", help: "stage, e.g. production (required)" },
-  physicalEnvironment: { flag: "physical-environment", env: "SHIPLOG_PHYSICAL_ENVIRONMENT", help: "region, e.g. eu-west-1" },
-  namespaces: { flag: "namespaces", env: "SHIPLOG_NAMESPACES", help: "comma list of namespaces to watch (default all)" },
-  excludeNamespaces: { flag: "exclude-namespaces", env: "SHIPLOG_EXCLUDE_NAMESPACES", help: "comma list of namespaces to ignore" },
-  labelSelector: { flag: "label-selector", env: "SHIPLOG_LABEL_SELECTOR", help: "only pods matching this label selector" },
-  deploymentNameTemplate: {
-    flag: "deployment-name-template",
-    env: "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
-    help: `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}; deployment-tracker's {{namespace}} {{deploymentName}} {{containerName}} are read as {namespace} {workload} {container}`,
-  },
-  deploymentTrackerAnnotations: {
-    flag: "deployment-tracker-annotations",
-    env: "SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS",
-    boolean: true,
-    help: "also read github/deployment-tracker's metadata.github.com/<key> tags and metadata.github.com/runtime-risks (migration)",
-  },
-  flushInterval: { flag: "flush-interval", env: "SHIPLOG_FLUSH_INTERVAL", help: "how often changes are sent (default 5s)" },
-  batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
-  concurrency: { flag: "concurrency", env: "SHIPLOG_CONCURRENCY", help: "requests in flight, 1 to 32 (default 4)" },
-  serializeWrites: { flag: "serialize-writes", env: "SHIPLOG_SERIALIZE_WRITES", boolean: true, help: "send POSTs one at a time, as the service advises (default true)" },
-  resyncInterval: { flag: "resync-interval", env: "SHIPLOG_RESYNC_INTERVAL", help: "full resend of every record (default 10m; 0 disables)" },
-  retryMinDelay: { flag: "retry-min-delay", env: "SHIPLOG_RETRY_MIN_DELAY", help: "first backoff after a failed send (default 1s)" },
-  retryMaxDelay: { flag: "retry-max-delay", env: "SHIPLOG_RETRY_MAX_DELAY", help: "longest backoff after failed sends (default 60s)" },
-  requestTimeout: { flag: "request-timeout", env: "SHIPLOG_REQUEST_TIMEOUT", help: "timeout of one API or list request (default 30s)" },
-  watchTimeout: { flag: "watch-timeout", env: "SHIPLOG_WATCH_TIMEOUT", help: "server-side watch timeout (default 5m)" },
-  watchIdleTimeout: { flag: "watch-idle-timeout", env: "SHIPLOG_WATCH_IDLE_TIMEOUT", help: "restart a watch silent this long (default watch timeout + 30s)" },
-  kubeconfig: { flag: "kubeconfig", env: "KUBECONFIG", help: "kubeconfig file (default: in-cluster, then ~/.kube/config)" },
-  apiVersion: { flag: "api-version", env: "SHIPLOG_API_VERSION", help: "service API version header (default 2026-03-10)" },
-  httpHost: { flag: "http-host", env: "SHIPLOG_HTTP_HOST", help: "address of /healthz /readyz /metrics (default 0.0.0.0)" },
-  httpPort: { flag: "http-port", env: "SHIPLOG_HTTP_PORT", help: "port of /healthz /readyz /metrics (default 8080; off disables)" },
-  logLevel: { flag: "log-level", env: "SHIPLOG_LOG_LEVEL", help: "trace, debug, info, warn, error (default info)" },
-  dryRun: { flag: "dry-run", env: "SHIPLOG_DRY_RUN", boolean: true, help: "compute and log, send nothing" },
-  stateConfigMap: { flag: "state-configmap", env: "SHIPLOG_STATE_CONFIGMAP", help: "ConfigMap (in the pod namespace) keeping what the service acknowledged (default: memory only)" },
-  stateMaxShards: {
-    flag: "state-max-shards",
-    env: "SHIPLOG_STATE_MAX_SHARDS",
-    help: "most shard ConfigMaps the state may spread over, 1 to 64 (default 16: about 25,000 records each with its own digest per shard)",
-  },
-  leaseName: { flag: "lease-name", env: "SHIPLOG_LEASE_NAME", help: "Lease (in the pod namespace) for leader election; set it to run several replicas" },
-  leaseDuration: { flag: "lease-duration", env: "SHIPLOG_LEASE_DURATION", help: "how long standbys wait on an unrenewed lease (default 15s)" },
-  renewDeadline: { flag: "renew-deadline", env: "SHIPLOG_RENEW_DEADLINE", help: "the leader stops posting when it could not renew for this long (default 10s)" },
-  retryPeriod: { flag: "retry-period", env: "SHIPLOG_RETRY_PERIOD", help: "interval of lease renewals and acquisition attempts (default 2s)" },
-  readyWhenStandby: { flag: "ready-when-standby", env: "SHIPLOG_READY_WHEN_STANDBY", help: "whether /readyz answers 200 on a synced standby (default true)" },
-  shutdownTimeout: { flag: "shutdown-timeout", env: "SHIPLOG_SHUTDOWN_TIMEOUT", help: "on SIGTERM, time to send what is pending before exiting (default 10s)" },
-  podName: { flag: "pod-name", env: "POD_NAME", help: "identity in the Lease (default: host name and a random suffix)" },
-  podNamespace: { flag: "pod-namespace", env: "POD_NAMESPACE", help: "namespace of the Lease and the state ConfigMap (default: the kubeconfig's)" },
-} satisfies Record<string, Setting>;
+export { MAX_TIMER_MS, parseDuration, type ConfigIssue } from "./config-values.js";
+export { SETTINGS } from "./config-settings.js";
 
 type SettingName = keyof typeof SETTINGS;
 
@@ -98,10 +38,18 @@ export interface ControllerConfig {
   deploymentNameTemplate: string;
   /** Also read github/deployment-tracker's annotations (migration). */
   deploymentTrackerAnnotations: boolean;
-  flushIntervalMs: number;
+  /** A change is sent once the cluster has been quiet this long... */
+  flushWindowMs: number;
+  /** ...and at the latest this long after the first change. */
+  flushMaxWaitMs: number;
+  /** Cluster calls allowed a minute (paced evenly) and an hour. */
+  writeBudgetPerMinute: number;
+  writeBudgetPerHour: number;
   batchSize: number;
   concurrency: number;
   resyncIntervalMs: number;
+  /** Share of the hourly budget the spread resync may use. */
+  resyncBudgetShare: number;
   retryMinDelayMs: number;
   retryMaxDelayMs: number;
   requestTimeoutMs: number;
@@ -128,13 +76,6 @@ export interface ControllerConfig {
   podNamespace?: string;
 }
 
-/** One configuration problem. */
-export interface ConfigIssue {
-  field: string;
-  rule: string;
-  message: string;
-}
-
 /** Invalid configuration; `issues` names every problem found, and the message holds one line for each. */
 export class ConfigError extends ShiplogError {
   constructor(readonly issues: ConfigIssue[]) {
@@ -150,87 +91,6 @@ export class ConfigError extends ShiplogError {
 export function formatConfigIssue(issue: ConfigIssue): string {
   return `invalid configuration: ${issue.field}: ${issue.message} [rule: ${issue.rule}]`;
 }
-
-/** The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) return undefined;
-  const value = Number(match[1]);
-  const unit = match[2] ?? "s";
-  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
-}
-
-/** A duration of at least `min` ms and at most what a timer holds (`max`, default MAX_TIMER_MS). */
-const duration = (min: number, max = MAX_TIMER_MS) =>
-  z.string().transform((text, ctx) => {
-    const ms = parseDuration(text);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (e.g. 500ms, 5s, 2m)`, params: { rule: "duration" } });
-      return z.NEVER;
-    }
-    if (ms < min) {
-      ctx.addIssue({ code: "custom", message: `must be at least ${min}ms`, params: { rule: `minimum ${min}ms` } });
-      return z.NEVER;
-    }
-    if (ms > max) {
-      const days = (max / 86_400_000).toFixed(1);
-      ctx.addIssue({
-        code: "custom",
-        message: `must be at most ${max}ms (about ${days} days), the longest a timer can wait (got "${text}")`,
-        params: { rule: `maximum ${max}ms` },
-      });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const integer = (min: number, max: number) =>
-  z.string().transform((text, ctx) => {
-    const value = Number(text);
-    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-      ctx.addIssue({ code: "custom", message: `must be an integer from ${min} to ${max} (got "${text}")`, params: { rule: `integer ${min}..${max}` } });
-      return z.NEVER;
-    }
-    return value;
-  });
-
-const commaList = z.string().transform((text) => text.split(",").map((s) => s.trim()).filter((s) => s !== ""));
-const namespaceList = commaList.pipe(
-  z.array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" }).max(63)),
-);
-
-const template = z.string().superRefine((text, ctx) => {
-  const placeholders = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-  const unknown = placeholders.filter((p) => !(DEPLOYMENT_NAME_PLACEHOLDERS as readonly string[]).includes(p));
-  if (unknown.length > 0) {
-    ctx.addIssue({
-      code: "custom",
-      message: `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
-      params: { rule: "known placeholders" },
-    });
-  }
-  for (const required of ["workload", "container"]) {
-    if (!placeholders.includes(required)) {
-      ctx.addIssue({ code: "custom", message: `must contain {${required}} so that records of different ${required}s stay apart`, params: { rule: `contains {${required}}` } });
-    }
-  }
-});
-
-const dnsSubdomain = z
-  .string()
-  .max(253, { message: "must be at most 253 characters" })
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, { message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" });
-
-const booleanText = z.string().transform((text, ctx) => {
-  const t = text.trim().toLowerCase();
-  if (["true", "1", "yes"].includes(t)) return true;
-  if (["false", "0", "no"].includes(t)) return false;
-  ctx.addIssue({ code: "custom", message: `must be true or false (got "${text}")`, params: { rule: "boolean" } });
-  return z.NEVER;
-});
 
 const schema = z.object({
   apiUrl: z
@@ -258,7 +118,11 @@ const schema = z.object({
     .optional(),
   deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
   deploymentTrackerAnnotations: booleanText.default(false),
-  flushInterval: duration(50).default(5000),
+  flushWindow: duration(0).default(100),
+  flushMaxWait: duration(1).default(1000),
+  writeBudgetPerMinute: integer(1, 60_000).default(80),
+  writeBudgetPerHour: integer(1, 3_600_000).default(500),
+  resyncBudgetShare: share.default(0.5),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
   serializeWrites: booleanText.default(true),
@@ -372,6 +236,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 
   if (parsed.success) {
     const c = parsed.data;
+    if (c.flushMaxWait < c.flushWindow) {
+      issues.push({ field: fieldName("flushMaxWait"), rule: "≥ flush-window", message: "must not be shorter than the flush window" });
+    }
     if (c.retryMaxDelay < c.retryMinDelay) {
       issues.push({ field: fieldName("retryMaxDelay"), rule: "≥ retry-min-delay", message: "must not be shorter than the retry minimum delay" });
     }
@@ -396,11 +263,15 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     excludeNamespaces: c.excludeNamespaces,
     deploymentNameTemplate: c.deploymentNameTemplate,
     deploymentTrackerAnnotations: c.deploymentTrackerAnnotations,
-    flushIntervalMs: c.flushInterval,
+    flushWindowMs: c.flushWindow,
+    flushMaxWaitMs: c.flushMaxWait,
+    writeBudgetPerMinute: c.writeBudgetPerMinute,
+    writeBudgetPerHour: c.writeBudgetPerHour,
     batchSize: c.batchSize,
     concurrency: c.concurrency,
     serializeWrites: c.serializeWrites,
     resyncIntervalMs: c.resyncInterval,
+    resyncBudgetShare: c.resyncBudgetShare,
     retryMinDelayMs: c.retryMinDelay,
     retryMaxDelayMs: c.retryMaxDelay,
     requestTimeoutMs: c.requestTimeout,
@@ -432,47 +303,6 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (c.labelSelector !== undefined) config.labelSelector = c.labelSelector;
   if (c.kubeconfig !== undefined) config.kubeconfig = c.kubeconfig;
   return config;
-}
-
-/**
- * The App settings, when any is given: App id and private key file both needed, and no token beside them. The key
- * is read and checked here, never echoed. Undefined in token mode.
- */
-function readAppSettings(
-  raw: Record<string, string>,
-  env: Readonly<Record<string, string | undefined>>,
-  issues: ConfigIssue[],
-  fieldName: (name: SettingName) => string,
-): { privateKeyFile: string; privateKey: string } | undefined {
-  if (raw.appId === undefined && raw.appPrivateKeyFile === undefined && raw.appInstallationId === undefined) return undefined;
-  const tokenGiven = raw.tokenFile !== undefined || (env.SHIPLOG_TOKEN ?? "").trim() !== "";
-  if (tokenGiven) {
-    issues.push({
-      field: `SHIPLOG_TOKEN / ${fieldName("tokenFile")}, ${fieldName("appId")}`,
-      rule: "one of token or App",
-      message: "give either an API token or an App (--app-id and --app-private-key-file), not both",
-    });
-  }
-  if (raw.appId === undefined) issues.push({ field: fieldName("appId"), rule: "required with an App", message: "the App's id is required to authenticate as an App" });
-  if (raw.appPrivateKeyFile === undefined) {
-    issues.push({ field: fieldName("appPrivateKeyFile"), rule: "required with an App", message: "the file holding the App's private key is required" });
-    return { privateKeyFile: "", privateKey: "" };
-  }
-  let privateKey = "";
-  try {
-    privateKey = readFileSync(raw.appPrivateKeyFile, "utf8");
-    const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== "rsa") throw new Error("not RSA");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const unreadable = code !== undefined && !code.startsWith("ERR_");
-    issues.push({
-      field: fieldName("appPrivateKeyFile"),
-      rule: unreadable ? "readable" : "PEM RSA private key",
-      message: unreadable ? `cannot read ${raw.appPrivateKeyFile}: ${code}` : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
-    });
-  }
-  return { privateKeyFile: raw.appPrivateKeyFile, privateKey };
 }
 
 /** The configuration with the token masked, for logs. */

@@ -2,7 +2,14 @@
 // standbys count as ready) and /metrics (Prometheus).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Controller } from "./controller.js";
+import type { ControllerMetrics } from "./metrics.js";
+
+/** What the health server reads (the Controller). */
+export interface HealthSource {
+  status(): { started: boolean; lastTickAt: number; leading: boolean };
+  notReadyReason(): string | undefined;
+  readonly metrics: Pick<ControllerMetrics, "registry">;
+}
 
 /** A running health and metrics server. */
 export interface HealthServer {
@@ -13,9 +20,10 @@ export interface HealthServer {
 
 /** Starts the health and metrics server for a controller. `staleAfterMs`: a loop silent this long is unhealthy. */
 export async function startHealthServer(
-  controller: Controller,
-  options: { host: string; port: number; staleAfterMs: number },
+  controller: HealthSource,
+  options: { host: string; port: number; staleAfterMs: number; now?: () => number },
 ): Promise<HealthServer> {
+  const now = options.now ?? Date.now;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     const reply = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {
@@ -25,7 +33,7 @@ export async function startHealthServer(
     if (req.method !== "GET" && req.method !== "HEAD") return reply(405, "method not allowed\n");
     if (path === "/healthz") {
       const status = controller.status();
-      const alive = !status.started || status.lastTickAt === 0 || Date.now() - status.lastTickAt < options.staleAfterMs;
+      const alive = !status.started || status.lastTickAt === 0 || now() - status.lastTickAt < options.staleAfterMs;
       return reply(alive ? 200 : 503, alive ? "ok\n" : "flush loop stalled\n");
     }
     if (path === "/readyz") {

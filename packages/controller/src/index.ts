@@ -1,4 +1,5 @@
 export { Controller, CONTROLLER_VERSION, TOKEN_REFUSED_FLUSHES_UNREADY, STATE_WRITE_FAILURES_UNREADY, StateNotLoadedError, type ControllerOptions, type ControllerStatus, type FlushSummary } from "./controller.js";
+export { systemClock, type Clock } from "./clock.js";
 export { loadConfig, parseDuration, redactedConfig, usage, formatConfigIssue, ConfigError, MAX_TIMER_MS, SETTINGS, type ConfigIssue, type ControllerConfig } from "./config.js";
 export { StartupError, type StartupErrorCode } from "./startup-error.js";
 export { loadKubeConfig, type KubeConfigSources } from "./kube-config-loader.js";

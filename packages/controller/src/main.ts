@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   let health: HealthServer | undefined;
   if (config.httpPort !== "off") {
     const { httpHost: host, httpPort: port } = config;
-    health = await startHealthServer(controller, { host, port, staleAfterMs: Math.max(30_000, config.flushIntervalMs * 5) }).catch((error: unknown) => {
+    health = await startHealthServer(controller, { host, port, staleAfterMs: 30_000 }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
     logger.info({ url: health.url }, "health and metrics server listening");

@@ -12,6 +12,7 @@ export class ControllerMetrics {
   readonly nameConflicts: Gauge;
   readonly skippedContainers: Gauge;
   readonly flushDuration: Histogram;
+  readonly roundPhase: Histogram<"phase">;
   readonly lastSuccessfulFlush: Gauge;
   readonly informerSynced: Gauge<"kind">;
   readonly watchRestarts: Counter<"kind" | "reason">;
@@ -24,8 +25,14 @@ export class ControllerMetrics {
   readonly tokenRemaining: Gauge;
   readonly inFlightRecords: Gauge;
   readonly senderGateWaits: Counter<"reason">;
+  readonly writeBudgetUsed: Gauge<"window">;
+  readonly writeBudgetLimit: Gauge<"window">;
+  readonly deferredCalls: Gauge<"reason">;
+  readonly budgetWaits: Counter;
   /** When the API token expires (epoch ms), read at every scrape; undefined when unknown. */
   #tokenExpiry: (() => number | undefined) | undefined;
+  /** The write budget's calls of the last minute and hour, read at every scrape. */
+  #budgetUsed: ((window: "minute" | "hour") => number) | undefined;
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
@@ -38,6 +45,13 @@ export class ControllerMetrics {
     this.nameConflicts = new Gauge({ name: "shiplog_controller_name_conflicts", help: "Deployment names claimed by more than one workload.", registers });
     this.skippedContainers = new Gauge({ name: "shiplog_controller_skipped_containers", help: "Running containers without a record (see logs for reasons).", registers });
     this.flushDuration = new Histogram({ name: "shiplog_controller_flush_duration_seconds", help: "Time to compute and send one flush.", buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.roundPhase = new Histogram({
+      name: "shiplog_controller_round_phase_seconds",
+      help: "Where a round's time goes: plan (desired state and diff), intent_write, calls, answer_write.",
+      labelNames: ["phase"],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
     this.lastSuccessfulFlush = new Gauge({ name: "shiplog_controller_last_successful_flush_timestamp_seconds", help: "When a flush last left nothing pending.", registers });
     this.informerSynced = new Gauge({ name: "shiplog_controller_informer_synced", help: "1 when every informer of the kind has listed.", labelNames: ["kind"], registers });
     this.watchRestarts = new Counter({ name: "shiplog_controller_watch_restarts_total", help: "Watch and informer restarts, by reason.", labelNames: ["kind", "reason"], registers });
@@ -75,6 +89,42 @@ export class ControllerMetrics {
       labelNames: ["reason"],
       registers,
     });
+    this.writeBudgetUsed = new Gauge({
+      name: "shiplog_controller_write_budget_used",
+      help: "Cluster endpoint calls made in the last minute and the last hour (the write budget's windows).",
+      labelNames: ["window"],
+      registers,
+      collect() {
+        for (const window of ["minute", "hour"] as const) {
+          const used = metrics.#budgetUsed?.(window);
+          if (used !== undefined) this.set({ window }, used);
+        }
+      },
+    });
+    this.writeBudgetLimit = new Gauge({
+      name: "shiplog_controller_write_budget_limit",
+      help: "The write budget: calls allowed a minute and an hour.",
+      labelNames: ["window"],
+      registers,
+    });
+    this.deferredCalls = new Gauge({
+      name: "shiplog_controller_deferred_calls",
+      help: "Calls' worth of entries the last round left for later rounds: by the write budget, or by the resync's share of it.",
+      labelNames: ["reason"],
+      registers,
+    });
+    this.budgetWaits = new Counter({
+      name: "shiplog_controller_budget_waits_total",
+      help: "Rounds that waited for the write budget's next slot rather than running when their work came due.",
+      registers,
+    });
+  }
+
+  /** Where the write budget's usage is read from at each scrape, and its limits. */
+  watchWriteBudget(limits: { perMinute: number; perHour: number }, used: (window: "minute" | "hour") => number): void {
+    this.writeBudgetLimit.set({ window: "minute" }, limits.perMinute);
+    this.writeBudgetLimit.set({ window: "hour" }, limits.perHour);
+    this.#budgetUsed = used;
   }
 
   /** Where the token's expiry is read from at each scrape. */

@@ -1,12 +1,15 @@
 // The controller's client for the service: the client's own engine (so HTTPS_PROXY / NO_PROXY apply), with the
 // controller's needs added as plugins of its pipeline: leader fencing outermost, the rotating token as the auth
 // strategy, and mutating calls sent one at a time behind the client's shared rate-limit gate.
-import { appInstallationAuth, ShiplogClient, type AuthStrategy, type ClientOptions, type TransportPlugin } from "@shiplog/client";
+import { appInstallationAuth, ShiplogClient, type ApiVersion, type AuthStrategy, type ClientOptions, type TransportClock, type TransportPlugin } from "@shiplog/client";
 import type { Logger } from "pino";
-import { NotLeaderError } from "./batch-sender.js";
+import { NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
+import { budgetPacer } from "./budget-pacer.js";
+import { systemClock, type Clock } from "./clock.js";
 import type { ControllerConfig } from "./config.js";
 import type { ControllerMetrics } from "./metrics.js";
-import type { TokenSource } from "./token-source.js";
+import { FileTokenSource, StaticTokenSource, type TokenSource } from "./token-source.js";
+import type { WriteBudget } from "./write-budget.js";
 
 /** What an operator is told, in one line, when the token is a classic one (the chart's README and NOTES say the same). */
 export const CLASSIC_TOKEN_REFUSED =
@@ -77,21 +80,77 @@ export function tokenKindProbe(logger: Logger): TransportPlugin {
   };
 }
 
-export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "token"> {
+export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "token" | "clock"> {
   auth: AuthStrategy;
   mayPost: () => boolean;
   logger: Logger;
   /** Send POST/PATCH/PUT/DELETE one at a time (the service's advice). Default true. */
   serializeMutations?: boolean;
+  /** Every cluster call's attempt waits for a slot of this budget (outermost, so fencing is checked after the wait). */
+  budget?: WriteBudget;
+  /** The clock of the client's waits and of the budget's pacing. */
+  clock?: TransportClock;
+  /** Told when a cluster call's attempt takes its budget slot and leaves. */
+  onBudgetCall?: () => void;
 }
 
-/** The controller's ShiplogClient: fenced, authenticated by its strategy, mutations serialised by default. */
+/** The controller's ShiplogClient: paced by the write budget, fenced, authenticated by its strategy, mutations serialised. */
 export function createServiceClient(options: ServiceClientOptions): ShiplogClient {
-  const { auth, mayPost, logger, serializeMutations, plugins, ...rest } = options;
-  return new ShiplogClient({
+  const { auth, mayPost, logger, serializeMutations, plugins, budget, clock, onBudgetCall, ...rest } = options;
+  const serialize = serializeMutations ?? true;
+  let client: ShiplogClient | undefined;
+  const pacer = budget
+    ? [budgetPacer({ budget, clock: clock ?? systemClock, serialize, gateOpensAt: () => client?.transport.throttle.notBefore ?? 0, ...(onBudgetCall ? { onCall: onBudgetCall } : {}) })]
+    : [];
+  client = new ShiplogClient({
     ...rest,
+    ...(clock ? { clock } : {}),
     auth,
-    plugins: [leaderFence(mayPost), tokenKindProbe(logger), ...(plugins ?? [])],
-    throttle: { serializeMutations: serializeMutations ?? true },
+    plugins: [...pacer, leaderFence(mayPost), tokenKindProbe(logger), ...(plugins ?? [])],
+    throttle: { serializeMutations: serialize },
   });
+  return client;
+}
+
+/** What the controller's cluster endpoint is built from, besides its configuration. */
+export interface ControllerApiOptions {
+  config: ControllerConfig;
+  /** The user agent names the replica, so the service's logs tell replicas apart. */
+  userAgent: string;
+  logger: Logger;
+  metrics: ControllerMetrics;
+  mayPost: () => boolean;
+  clock: Clock;
+  budget: WriteBudget;
+  onBudgetCall?: () => void;
+}
+
+/** The controller's cluster endpoint from its configuration: token or App auth, fencing, the budget's pacing, metrics. */
+export function controllerApi(options: ControllerApiOptions): ClusterRecordsApi {
+  const { config, logger, metrics } = options;
+  const tokens = config.tokenFile ? new FileTokenSource(config.tokenFile, config.token, logger) : new StaticTokenSource(config.token);
+  return createServiceClient({
+    baseUrl: config.apiUrl,
+    // Asked on every attempt, so a rotated token (a Secret updated in place, an installation token renewed) is used
+    // without a restart.
+    auth: controllerAuth(config, tokens, logger, metrics),
+    mayPost: options.mayPost,
+    logger,
+    serializeMutations: config.serializeWrites,
+    apiVersion: config.apiVersion as ApiVersion,
+    userAgent: options.userAgent,
+    timeoutMs: config.requestTimeoutMs,
+    retry: { retries: 2, minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs },
+    budget: options.budget,
+    clock: options.clock,
+    ...(options.onBudgetCall ? { onBudgetCall: options.onBudgetCall } : {}),
+    hooks: {
+      onRetry: ({ reason }) => metrics.retries.inc({ reason }),
+      onAuthRetry: ({ renewed }) => {
+        if (renewed) logger.info("the service refused the token (401) and the token source holds another: retrying with it");
+      },
+      onRateLimited: ({ method, route, status, waitMs, secondary }) =>
+        logger.warn({ method, route, status, waitMs, secondary }, "rate limited by the service: every call waits until the limit passes"),
+    },
+  }).artifacts;
 }

@@ -26,7 +26,11 @@ describe("loadConfig", () => {
       org: "acme",
       cluster: "prod-eu",
       deploymentNameTemplate: "{namespace}-{workload}-{container}",
-      flushIntervalMs: 5000,
+      flushWindowMs: 100,
+      flushMaxWaitMs: 1000,
+      writeBudgetPerMinute: 80,
+      writeBudgetPerHour: 500,
+      resyncBudgetShare: 0.5,
       batchSize: 1000,
       concurrency: 4,
       dryRun: false,
@@ -76,10 +80,10 @@ describe("loadConfig", () => {
 
   it("lets flags win over the environment and parses lists, durations and booleans", () => {
     const config = loadConfig(
-      ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-interval", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],
-      { ...ENV, SHIPLOG_FLUSH_INTERVAL: "9s" },
+      ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-max-wait", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],
+      { ...ENV, SHIPLOG_FLUSH_MAX_WAIT: "9s" },
     );
-    expect(config).toMatchObject({ org: "other", namespaces: ["a", "b"], excludeNamespaces: ["kube-system"], flushIntervalMs: 500, batchSize: 250, dryRun: true, httpPort: "off", labelSelector: "app=web" });
+    expect(config).toMatchObject({ org: "other", namespaces: ["a", "b"], excludeNamespaces: ["kube-system"], flushMaxWaitMs: 500, batchSize: 250, dryRun: true, httpPort: "off", labelSelector: "app=web" });
   });
 
   it("reads the token from a file", () => {
@@ -92,13 +96,13 @@ describe("loadConfig", () => {
 
   it("reports every problem at once, naming flag, variable and rule", () => {
     const issues = issuesOf(() =>
-      loadConfig(["--batch-size", "1001", "--flush-interval", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"], { SHIPLOG_LOGICAL_ENVIRONMENT: "production" }),
+      loadConfig(["--batch-size", "1001", "--flush-window", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"], { SHIPLOG_LOGICAL_ENVIRONMENT: "production" }),
     );
     const fields = issues.map((i) => i.field);
     expect(fields).toEqual(
       expect.arrayContaining([
         "--batch-size / SHIPLOG_BATCH_SIZE",
-        "--flush-interval / SHIPLOG_FLUSH_INTERVAL",
+        "--flush-window / SHIPLOG_FLUSH_WINDOW",
         "--deployment-name-template / SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
         "--cluster / SHIPLOG_CLUSTER",
         "--org / SHIPLOG_ORG",
@@ -133,20 +137,20 @@ describe("loadConfig", () => {
   it("an empty variable is unset, booleans included: SHIPLOG_DRY_RUN= is not dry-run", () => {
     const empty = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.env, ""]));
     const config = loadConfig([], { ...empty, ...ENV });
-    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushIntervalMs: 5000, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
+    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushWindowMs: 100, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
     expect(config.kubeconfig).toBeUndefined();
     expect(loadConfig(["--dry-run"], { ...ENV, SHIPLOG_DRY_RUN: "" }).dryRun).toBe(true);
     expect(loadConfig([], { ...ENV, SHIPLOG_DRY_RUN: "true" }).dryRun).toBe(true);
   });
 
   it("every duration fits a timer (2^31-1 ms): longer ones are refused by name, with the limit", () => {
-    const durations = Object.values(SETTINGS).filter((s) => /interval|timeout|delay|duration|deadline|period/.test(s.flag));
-    expect(durations.length).toBe(11);
+    const durations = Object.values(SETTINGS).filter((s) => /interval|timeout|delay|duration|deadline|period|window|wait/.test(s.flag));
+    expect(durations.length).toBe(12);
     for (const setting of durations) {
       const issues = issuesOf(() => loadConfig([`--${setting.flag}`, "1000h"], ENV)).filter((i) => i.rule.startsWith("maximum"));
       expect(issues, setting.flag).toEqual([{ field: `--${setting.flag} / ${setting.env}`, rule: `maximum ${MAX_TIMER_MS}ms`, message: expect.stringContaining("the longest a timer can wait") }]);
     }
-    expect(loadConfig(["--flush-interval", `${MAX_TIMER_MS}ms`], ENV).flushIntervalMs).toBe(MAX_TIMER_MS);
+    expect(loadConfig(["--flush-max-wait", `${MAX_TIMER_MS}ms`], ENV).flushMaxWaitMs).toBe(MAX_TIMER_MS);
     // The idle timeout's default (watch timeout + 30 s) stays within the limit too.
     expect(loadConfig(["--watch-timeout", `${MAX_TIMER_MS}ms`], ENV).watchIdleTimeoutMs).toBe(MAX_TIMER_MS);
   });

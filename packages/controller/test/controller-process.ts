@@ -25,11 +25,27 @@ export interface ControllerProcess {
   output(): string;
 }
 
-/** Starts the controller against `cluster` and `emulator` with fast timings; `env` adds or overrides settings. */
-export function startControllerProcess(cluster: FakeCluster, emulator: Emulator, env: Record<string, string>): ControllerProcess {
+/** Options of a controller process besides its settings. */
+export interface ControllerProcessOptions {
+  /** Node flags before the script (a heap cap, a profiler). */
+  nodeFlags?: string[];
+  /** Every line of its standard output, as it comes. */
+  onLine?: (line: string) => void;
+}
+
+/**
+ * Starts the controller against `cluster` and `emulator` with fast timings; `env` adds or overrides settings (an empty
+ * value unsets one: the controller's default).
+ */
+export function startControllerProcess(
+  cluster: Pick<FakeCluster, "kubeconfig">,
+  emulator: Pick<Emulator, "url" | "tokens">,
+  env: Record<string, string>,
+  options: ControllerProcessOptions = {},
+): ControllerProcess {
   const dir = mkdtempSync(join(tmpdir(), "shiplog-ctl-"));
   writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), MAIN], {
     env: {
       PATH: process.env.PATH ?? "",
       KUBECONFIG: join(dir, "kubeconfig"),
@@ -38,7 +54,8 @@ export function startControllerProcess(cluster: FakeCluster, emulator: Emulator,
       SHIPLOG_ORG: ORG,
       SHIPLOG_CLUSTER: CLUSTER,
       SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-      SHIPLOG_FLUSH_INTERVAL: "100ms",
+      SHIPLOG_FLUSH_WINDOW: "20ms",
+      SHIPLOG_FLUSH_MAX_WAIT: "100ms",
       SHIPLOG_RETRY_MIN_DELAY: "50ms",
       SHIPLOG_RETRY_MAX_DELAY: "400ms",
       SHIPLOG_REQUEST_TIMEOUT: "2s",
@@ -53,6 +70,7 @@ export function startControllerProcess(cluster: FakeCluster, emulator: Emulator,
   let raw = "";
   let url: string | undefined;
   createInterface({ input: child.stdout! }).on("line", (line) => {
+    options.onLine?.(line);
     raw += `${line}\n`;
     try {
       const entry = JSON.parse(line) as ControllerProcess["logs"][number];

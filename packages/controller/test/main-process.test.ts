@@ -48,7 +48,7 @@ describe("node packages/controller/dist/main.js", () => {
       const dir = mkdtempSync(join(tmpdir(), "shiplog-main-"));
       writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
       writeFileSync(join(dir, "token"), `${emulator.tokens.admin}\n`);
-      const child = spawn(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-interval", "200ms"], {
+      const child = spawn(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-max-wait", "200ms"], {
         env: {
           PATH: process.env.PATH ?? "",
           SHIPLOG_API_URL: emulator.url,

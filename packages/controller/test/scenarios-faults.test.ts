@@ -111,7 +111,8 @@ describe("controller scenarios: faults", () => {
   });
 
   it("an entry the service refuses (repository outside the organization) is logged, not resent until it changes, then sent", async () => {
-    h = await startHarness();
+    // A refused entry waits from --retry-max-delay before it goes again unchanged: longer than this test.
+    h = await startHarness({ flags: ["--retry-max-delay", "30s"] });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "stray", image: "redis:7", annotations: { "shiplog.dev/repository": "no-such-repo" } });
     await eventually(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"));

@@ -37,7 +37,7 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     const names = ["web", "api", "cart", "search"];
     for (const name of names) await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
     const flags = ["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production"];
-    const config = loadConfig([...flags, "--flush-interval", "100ms", "--retry-min-delay", "50ms", "--retry-max-delay", "400ms", "--http-port", "off", "--batch-size", "1"], {
+    const config = loadConfig([...flags, "--flush-window", "20ms", "--flush-max-wait", "100ms", "--retry-min-delay", "50ms", "--retry-max-delay", "400ms", "--http-port", "off", "--batch-size", "1"], {
       SHIPLOG_TOKEN: emulator.tokens.admin!,
     });
     const kubeConfig = new KubeConfig();

@@ -76,7 +76,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 
 const CASES: { name: string; args?: string[]; env?: Record<string, string>; setting: string; rule: string; also?: RegExp }[] = [
-  { name: "--flush-interval 1000h", args: ["--flush-interval", "1000h"], setting: "--flush-interval / SHIPLOG_FLUSH_INTERVAL", rule: "maximum 2147483647ms" },
+  { name: "--flush-max-wait 1000h", args: ["--flush-max-wait", "1000h"], setting: "--flush-max-wait / SHIPLOG_FLUSH_MAX_WAIT", rule: "maximum 2147483647ms" },
   { name: "--request-timeout 1000h", args: ["--request-timeout", "1000h"], setting: "--request-timeout / SHIPLOG_REQUEST_TIMEOUT", rule: "maximum 2147483647ms" },
   { name: "--resync-interval 1000h", args: ["--resync-interval", "1000h"], setting: "--resync-interval / SHIPLOG_RESYNC_INTERVAL", rule: "maximum 2147483647ms" },
   { name: "SHIPLOG_LEASE_DURATION=1000h", env: { SHIPLOG_LEASE_DURATION: "1000h" }, setting: "--lease-duration / SHIPLOG_LEASE_DURATION", rule: "maximum 2147483647ms" },
@@ -103,7 +103,7 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     also: /certificate-authority \/nonexistent\/ca\.crt .* cannot be read \(ENOENT\)/,
   },
   { name: "kubeconfig whose server is not a URL", env: { KUBECONFIG: "$DIR/bad-server-kubeconfig" }, setting: "--kubeconfig / KUBECONFIG", rule: "cluster server URL" },
-  { name: "unknown flag", args: ["--flush-intervall", "5s"], setting: "arguments", rule: "known flags" },
+  { name: "unknown flag", args: ["--flush-windw", "5s"], setting: "arguments", rule: "known flags" },
 ];
 
 describe.concurrent("a bad setting stops the controller with one line, exit code 2", () => {
@@ -136,10 +136,10 @@ describe.concurrent("a bad setting stops the controller with one line, exit code
   });
 
   it("several problems: one line each", async () => {
-    const result = await run(["--flush-interval", "1000h", "--batch-size", "0"]);
+    const result = await run(["--flush-max-wait", "1000h", "--batch-size", "0"]);
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines.map((l) => l.split(": ")[2])).toEqual(["--flush-interval / SHIPLOG_FLUSH_INTERVAL", "--batch-size / SHIPLOG_BATCH_SIZE"]);
+    expect(lines.map((l) => l.split(": ")[2])).toEqual(["--flush-max-wait / SHIPLOG_FLUSH_MAX_WAIT", "--batch-size / SHIPLOG_BATCH_SIZE"]);
   });
 });

@@ -1,0 +1,133 @@
+// The kinds of values the controller's settings take (durations, bounded integers, shares, name lists, booleans,
+// the deployment-name template), as zod parsers that name the rule a bad value breaks. config.ts assembles them.
+import { z } from "zod";
+import { DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
+
+/** One configuration problem. */
+export interface ConfigIssue {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  const unit = match[2] ?? "s";
+  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
+}
+
+/** A duration of at least `min` ms and at most what a timer holds (`max`, default MAX_TIMER_MS). */
+export const duration = (min: number, max = MAX_TIMER_MS) =>
+  z.string().transform((text, ctx) => {
+    const ms = parseDuration(text);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (e.g. 500ms, 5s, 2m)`, params: { rule: "duration" } });
+      return z.NEVER;
+    }
+    if (ms < min) {
+      ctx.addIssue({ code: "custom", message: `must be at least ${min}ms`, params: { rule: `minimum ${min}ms` } });
+      return z.NEVER;
+    }
+    if (ms > max) {
+      const days = (max / 86_400_000).toFixed(1);
+      ctx.addIssue({
+        code: "custom",
+        message: `must be at most ${max}ms (about ${days} days), the longest a timer can wait (got "${text}")`,
+        params: { rule: `maximum ${max}ms` },
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/** An integer from `min` to `max`. */
+export const integer = (min: number, max: number) =>
+  z.string().transform((text, ctx) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an integer from ${min} to ${max} (got "${text}")`,
+        params: { rule: `integer ${min}..${max}` },
+      });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+/** A share: a decimal above 0 and at most 1. */
+export const share = z.string().transform((text, ctx) => {
+  const value = Number(text);
+  if (!/^\d*\.?\d+$/.test(text.trim()) || !(value > 0 && value <= 1)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a number above 0 and at most 1, e.g. 0.5 (got "${text}")`,
+      params: { rule: "0 < share <= 1" },
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const commaList = z.string().transform((text) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== ""),
+);
+/** A comma list of namespace names (DNS labels). */
+export const namespaceList = commaList.pipe(
+  z.array(
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" })
+      .max(63),
+  ),
+);
+
+/** A deployment-name template: known placeholders, {workload} and {container} required. */
+export const template = z.string().superRefine((text, ctx) => {
+  const placeholders = [...text.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
+  const unknown = placeholders.filter((p) => !(DEPLOYMENT_NAME_PLACEHOLDERS as readonly string[]).includes(p));
+  if (unknown.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        `unknown placeholder ${unknown.map((u) => `{${u}}`).join(", ")}; ` +
+        `allowed: ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}`,
+      params: { rule: "known placeholders" },
+    });
+  }
+  for (const required of ["workload", "container"]) {
+    if (!placeholders.includes(required)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must contain {${required}} so that records of different ${required}s stay apart`,
+        params: { rule: `contains {${required}}` },
+      });
+    }
+  }
+});
+
+/** A Kubernetes object name (DNS subdomain). */
+export const dnsSubdomain = z
+  .string()
+  .max(253, { message: "must be at most 253 characters" })
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, {
+    message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')",
+  });
+
+/** true/false, 1/0, yes/no. */
+export const booleanText = z.string().transform((text, ctx) => {
+  const t = text.trim().toLowerCase();
+  if (["true", "1", "yes"].includes(t)) return true;
+  if (["false", "0", "no"].includes(t)) return false;
+  ctx.addIssue({ code: "custom", message: `must be true or false (got "${text}")`, params: { rule: "boolean" } });
+  return z.NEVER;
+});

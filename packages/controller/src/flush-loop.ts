@@ -1,0 +1,380 @@
+// The flush loop: runs rounds (flush-round.ts) when the schedule (flush-schedule.ts) says so, one at a time, on
+// the injected clock. It keeps what lies between rounds: the coalescing window of changes, the failure backoff, the
+// state load before the first round of a leadership, the resync's timing, and the counts readiness looks at.
+import { ShiplogError } from "@shiplog/client";
+import { backoffDelay } from "./backoff.js";
+import type { SendResult } from "./batch-sender.js";
+import type { Clock } from "./clock.js";
+import { runRound, type FlushSummary, type RoundContext } from "./flush-round.js";
+import { nextWake, type ScheduleTimings, type Wake } from "./flush-schedule.js";
+import { TOKEN_REFUSED_FLUSHES_UNREADY } from "./readiness.js";
+import { initialReconcilerState, type ReconcilerState } from "./reconciler.js";
+import type { WriteBudget } from "./write-budget.js";
+
+/** A round was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
+export class StateNotLoadedError extends ShiplogError {
+  constructor() {
+    super("acknowledged_state_not_loaded", "the acknowledged state could not be loaded yet; nothing is sent until it is (see the logs)");
+  }
+}
+
+/** Settings of the loop. */
+export interface FlushLoopSettings extends ScheduleTimings {
+  /** Calls one round may make when the budget has a slot (1 when writes are serialized). */
+  callsPerRound: number;
+  /** 0: no resync. */
+  resyncIntervalMs: number;
+  /** Records one resync interval resends. */
+  resyncSliceRecords: number;
+  retryMinDelayMs: number;
+  retryMaxDelayMs: number;
+  /** Calls cost nothing: no budget. */
+  dryRun: boolean;
+}
+
+/** What the loop needs. */
+export interface FlushLoopOptions extends RoundContext {
+  clock: Clock;
+  budget: WriteBudget;
+  settings: FlushLoopSettings;
+  /** May this replica post now (checked on the clock by the election). */
+  leading: () => boolean;
+  /** Aborted when this leadership ends. */
+  leadershipSignal: () => AbortSignal | undefined;
+  /** The informer caches have synced. */
+  synced: () => boolean;
+  /** Called at every wake (metrics that follow the informers and the election). */
+  onTick?: () => void;
+}
+
+/** What the loop knows now. */
+export interface FlushLoopStatus {
+  /** A round has run since this replica became the leader. */
+  flushed: boolean;
+  /** Entries waiting to be sent after the last round (failed, or held back by the budget). */
+  pending: number;
+  consecutiveFailures: number;
+  lastTickAt: number;
+  requests: number;
+  recordsSent: number;
+  tokenRefusedFlushes: number;
+  tokenRefusedStatus: number;
+}
+
+/** Runs rounds as changes, backlog, retries and resyncs come due. */
+export class FlushLoop {
+  readonly #o: FlushLoopOptions;
+  readonly #abort = new AbortController();
+  #state: ReconcilerState = initialReconcilerState();
+  #cancelTimer: (() => void) | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  /** The scheduled wake was pushed back by the write budget. */
+  #heldByBudget = false;
+  #round: Promise<FlushSummary> | undefined;
+  /** The last round's answer write, while it runs. */
+  #answerWrite: Promise<unknown> | undefined;
+  #started = false;
+  #stopped = false;
+  #flushed = false;
+  #firstChangeAt: number | undefined;
+  #lastChangeAt: number | undefined;
+  /** Changes (informer events) since the last round began, for the debug log. */
+  #changes = 0;
+  #backlog = false;
+  #dueAt: number | undefined;
+  #notBefore = 0;
+  #nextResyncAt: number | undefined;
+  #consecutiveFailures = 0;
+  #lastTickAt = 0;
+  #requests = 0;
+  #recordsSent = 0;
+  /** Consecutive rounds in which the service refused every call for the token; reset by any successful call. */
+  #tokenRefusedFlushes = 0;
+  #tokenRefusedStatus = 0;
+
+  constructor(options: FlushLoopOptions) {
+    this.#o = options;
+  }
+
+  /** Something in the cluster changed: opens (or extends) the coalescing window. */
+  notifyChange(): void {
+    const now = this.#o.clock.now();
+    this.#changes += 1;
+    this.#firstChangeAt ??= now;
+    this.#lastChangeAt = now;
+    // Only the first change of a window can make the next wake earlier; later ones only extend it.
+    if (this.#firstChangeAt === now) this.#reschedule();
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#reschedule();
+  }
+
+  /** This replica became the leader: a fresh start (the state is read again before the first round). */
+  startedLeading(): void {
+    const now = this.#o.clock.now();
+    this.#o.persistence.reset();
+    this.#o.sender.gate.reset();
+    this.#state = initialReconcilerState();
+    this.#flushed = false;
+    this.#backlog = false;
+    this.#consecutiveFailures = 0;
+    this.#notBefore = 0;
+    this.#nextResyncAt = this.#o.settings.resyncIntervalMs > 0 ? now + this.#o.settings.resyncIntervalMs : undefined;
+    // Take over now rather than at the next heartbeat.
+    this.#reschedule();
+  }
+
+  /** This replica stopped leading: what it held is for the next leader to work out. */
+  stoppedLeading(): void {
+    this.#o.persistence.unload();
+    this.#state = initialReconcilerState();
+    this.#backlog = false;
+    this.#o.metrics.pendingRecords.set(0);
+  }
+
+  /** Runs one round now (after any round in flight), whatever the schedule says; the budget still paces its calls. */
+  async flush(): Promise<FlushSummary> {
+    while (this.#round) await this.#round.catch(() => undefined);
+    return this.#run(true);
+  }
+
+  /**
+   * Stops the loop. With `flush` (SIGTERM), a leader first sends what is pending, round after round while the
+   * budget allows and `timeoutMs` lasts; a leader always writes its state last.
+   */
+  async stop(options: { flush?: boolean; timeoutMs: number }): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#cancelTimer?.();
+    let expired = false;
+    let cancelDeadline: () => void = () => undefined;
+    const deadline = new Promise<void>((resolve) => {
+      cancelDeadline = this.#o.clock.setTimer(options.timeoutMs, () => {
+        expired = true;
+        resolve();
+      });
+    });
+    if (options.flush && this.#o.synced() && this.#o.leading()) {
+      const last = (async () => {
+        await this.#round?.catch(() => undefined);
+        do await this.#run(false);
+        while (!expired && this.#backlog && this.#consecutiveFailures === 0 && this.#o.leading());
+      })();
+      await Promise.race([
+        last.catch((error: unknown) => this.#o.logger.warn({ err: (error as Error).message }, "last flush failed")),
+        deadline,
+      ]);
+    }
+    this.#abort.abort();
+    await this.#round?.catch(() => undefined);
+    await Promise.race([this.#answerWrite, deadline]);
+    if (this.#o.leading()) await Promise.race([this.#o.persistence.write(), deadline]);
+    cancelDeadline();
+  }
+
+  status(): FlushLoopStatus {
+    return {
+      flushed: this.#flushed,
+      pending: this.#state.backlog.size,
+      consecutiveFailures: this.#consecutiveFailures,
+      lastTickAt: this.#lastTickAt,
+      requests: this.#requests,
+      recordsSent: this.#recordsSent,
+      tokenRefusedFlushes: this.#tokenRefusedFlushes,
+      tokenRefusedStatus: this.#tokenRefusedStatus,
+    };
+  }
+
+  /** What the schedule says now. */
+  #wake(now: number): Wake {
+    const { settings, persistence, sender, budget } = this.#o;
+    return nextWake(
+      {
+        now,
+        active: this.#o.leading() && this.#o.synced(),
+        stateLoaded: persistence.loaded,
+        firstRound: !this.#flushed,
+        firstChangeAt: this.#firstChangeAt,
+        lastChangeAt: this.#lastChangeAt,
+        backlog: this.#backlog,
+        stateDirty: persistence.dirty,
+        dueAt: minDefined(this.#dueAt, this.#nextResyncAt),
+        notBefore: Math.max(this.#notBefore, persistence.notBefore),
+        gateOpensAt: sender.gate.notBefore,
+        budgetSlotAt: settings.dryRun ? 0 : budget.nextSlot(now),
+      },
+      settings,
+    );
+  }
+
+  /** Moves the timer to the schedule's next wake (one timer: a wake is moved, never added). */
+  #reschedule(): void {
+    if (!this.#started || this.#stopped || this.#round) return;
+    const now = this.#o.clock.now();
+    const wake = this.#wake(now);
+    if (wake.at >= this.#timerAt && this.#cancelTimer) return;
+    this.#cancelTimer?.();
+    this.#timerAt = wake.at;
+    this.#heldByBudget = wake.heldByBudget;
+    this.#cancelTimer = this.#o.clock.setTimer(Math.max(0, wake.at - now), () => void this.#tick());
+  }
+
+  /** A wake: runs a round if the schedule (asked again: a window may have been extended meanwhile) says it is due. */
+  async #tick(): Promise<void> {
+    this.#cancelTimer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = this.#o.clock.now();
+    this.#lastTickAt = now;
+    try {
+      this.#o.onTick?.();
+      const wake = this.#wake(now);
+      // A round already running (an explicit flush) reschedules when it ends: rounds never overlap.
+      if (wake.reason !== "heartbeat" && wake.at <= now && !this.#round) {
+        if (this.#heldByBudget) this.#o.metrics.budgetWaits.inc();
+        await this.#run(false);
+      }
+    } catch (error) {
+      this.#o.logger.error({ err: error }, "flush failed unexpectedly");
+    } finally {
+      this.#reschedule();
+    }
+  }
+
+  /** Runs one round (loading the state first when needed); the summary of a round that did not run is empty. */
+  #run(explicit: boolean): Promise<FlushSummary> {
+    const run = this.#runOnce(explicit).finally(() => {
+      if (this.#round === run) this.#round = undefined;
+      this.#reschedule();
+    });
+    this.#round = run;
+    return run;
+  }
+
+  async #runOnce(explicit: boolean): Promise<FlushSummary> {
+    const { clock, persistence, settings, metrics, logger, budget } = this.#o;
+    const empty: FlushSummary = {
+      desired: 0,
+      pending: 0,
+      deferred: 0,
+      requests: 0,
+      accepted: 0,
+      rejected: 0,
+      failed: 0,
+      conflicts: 0,
+      timings: { planMs: 0, intentWriteMs: 0, callsMs: 0 },
+    };
+    if (!persistence.loaded && this.#o.leading()) await persistence.load();
+    if (!persistence.loaded) {
+      if (explicit && this.#o.leading()) throw new StateNotLoadedError();
+      return empty;
+    }
+    const endTimer = metrics.flushDuration.startTimer();
+    const now = clock.now();
+    logger.debug(
+      { changes: this.#changes, sinceFirstChangeMs: this.#firstChangeAt === undefined ? null : now - this.#firstChangeAt, explicit },
+      "round",
+    );
+    this.#firstChangeAt = undefined;
+    this.#lastChangeAt = undefined;
+    this.#changes = 0;
+    const resyncDue = this.#nextResyncAt !== undefined && now >= this.#nextResyncAt;
+    if (resyncDue) this.#nextResyncAt = now + settings.resyncIntervalMs;
+    const calls = settings.dryRun ? Number.POSITIVE_INFINITY : Math.min(settings.callsPerRound, Math.max(1, budget.hourRemaining(now)));
+    const leadership = this.#o.leadershipSignal();
+    const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership]) : this.#abort.signal;
+    if (this.#consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
+    const first = !this.#flushed;
+    const result = await runRound(this.#o, this.#state, {
+      now,
+      calls,
+      signal,
+      previousWrite: this.#answerWrite,
+      ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}),
+    });
+    this.#state = result.state;
+    this.#dueAt = result.plan.nextDueAt;
+    const { planMs, intentWriteMs, callsMs } = result.summary.timings;
+    metrics.roundPhase.observe({ phase: "plan" }, planMs / 1000);
+    if (result.sent) {
+      metrics.roundPhase.observe({ phase: "intent_write" }, intentWriteMs / 1000);
+      metrics.roundPhase.observe({ phase: "calls" }, callsMs / 1000);
+    }
+    if (result.answerWrite) {
+      const answer = result.answerWrite.then((ms) => metrics.roundPhase.observe({ phase: "answer_write" }, ms / 1000));
+      this.#answerWrite = answer;
+      void answer.finally(() => {
+        if (this.#answerWrite === answer) this.#answerWrite = undefined;
+      });
+      // An explicit round returns with its answers on disk.
+      if (explicit) await answer;
+    }
+    this.#flushed = true;
+    if (first) {
+      const { desired, pending } = result.summary;
+      logger.info({ desired, pending, calls: Math.ceil(pending / this.#o.reconciler.batchSize) }, "first round: desired state computed");
+    }
+    metrics.deferredCalls.set({ reason: "budget" }, result.plan.deferredCalls.budget);
+    metrics.deferredCalls.set({ reason: "resync_share" }, result.plan.deferredCalls.resyncShare);
+    if (result.sent) this.#afterCalls(result.sent, leadership);
+    const pending = this.#state.backlog.size;
+    this.#backlog = pending > 0 || result.plan.deferredCalls.budget > 0;
+    if (pending === 0) metrics.lastSuccessfulFlush.set(clock.now() / 1000);
+    metrics.pendingRecords.set(pending);
+    metrics.acknowledgedRecords.set(persistence.store.all().size);
+    endTimer();
+    logger.debug({ ...result.summary }, "flushed deployment records");
+    return result.summary;
+  }
+
+  /** Failure backoff and the token-refusal count, after a round's calls. */
+  #afterCalls(sent: SendResult, leadership: AbortSignal | undefined): void {
+    const { clock, logger, settings } = this.#o;
+    this.#requests += sent.requests;
+    this.#recordsSent += sent.accepted.length;
+    if (sent.succeeded > 0) this.#tokenRefusedFlushes = 0;
+    else if (sent.requests > 0 && sent.refusedToken === sent.requests) {
+      this.#tokenRefusedFlushes += 1;
+      this.#tokenRefusedStatus = sent.refusedTokenStatus ?? 401;
+      if (this.#tokenRefusedFlushes === TOKEN_REFUSED_FLUSHES_UNREADY) {
+        logger.error(
+          { status: this.#tokenRefusedStatus, flushes: this.#tokenRefusedFlushes },
+          "the service refuses the API token on every call: not ready until a call succeeds",
+        );
+      }
+    }
+    const deposed = !leadership || leadership.aborted;
+    if (sent.failed.length > 0 && deposed) {
+      logger.warn(
+        { failed: sent.failed.length, accepted: sent.accepted.length },
+        "not the leader any more; what is left is for the new leader to send",
+      );
+    } else if (sent.failed.length > 0) {
+      const delay = Math.max(
+        backoffDelay(this.#consecutiveFailures, settings.retryMinDelayMs, settings.retryMaxDelayMs),
+        sent.retryAfterMs ?? 0,
+      );
+      this.#consecutiveFailures += 1;
+      this.#notBefore = clock.now() + delay;
+      logger.warn(
+        {
+          failed: sent.failed.length,
+          accepted: sent.accepted.length,
+          retryInMs: delay,
+          err: sent.error?.message,
+          code: (sent.error as { code?: string } | undefined)?.code,
+        },
+        "sending deployment records failed; they stay pending",
+      );
+    } else {
+      this.#consecutiveFailures = 0;
+      this.#notBefore = 0;
+    }
+  }
+}
+
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}

@@ -1,0 +1,59 @@
+// /readyz as a pure function of a status snapshot: ready, or the reason why not.
+
+/** Consecutive rounds whose every call the service refused for the token (401/403) before /readyz fails. */
+export const TOKEN_REFUSED_FLUSHES_UNREADY = 3;
+
+/** Consecutive failed state writes (each retried with backoff) before /readyz fails. */
+export const STATE_WRITE_FAILURES_UNREADY = 3;
+
+/** What readiness looks at. */
+export interface ReadinessSnapshot {
+  synced: boolean;
+  /** This replica may post (it holds the lease, or no election is configured). */
+  leading: boolean;
+  /** Leader election is configured. */
+  electing: boolean;
+  /** An election round has shown who holds the Lease. */
+  electionDecided: boolean;
+  readyWhenStandby: boolean;
+  stateLoaded: boolean;
+  /** A round has run since this replica became the leader. */
+  flushed: boolean;
+  stateWriteFailures: number;
+  stateWriteError: string;
+  tokenRefusedFlushes: number;
+  tokenRefusedStatus: number;
+}
+
+/** Ready, or why not. */
+export type Readiness = { ready: true; role: "leader" | "standby" } | { ready: false; reason: string };
+
+/**
+ * Ready: caches synced, and either leading with a first round done (the state written, the token accepted), or
+ * standing by (someone else holds the Lease) when standbys count as ready: a standby is a healthy replica, and a
+ * rollout must be able to proceed.
+ */
+export function readiness(s: ReadinessSnapshot): Readiness {
+  if (!s.synced) return { ready: false, reason: "informer caches not synced" };
+  if (s.leading) {
+    if (s.stateWriteFailures >= STATE_WRITE_FAILURES_UNREADY) {
+      return {
+        ready: false,
+        reason:
+          `writing the state ConfigMap failed ${s.stateWriteFailures} times in a row (${s.stateWriteError}); ` +
+          "nothing is sent until it is written",
+      };
+    }
+    if (s.tokenRefusedFlushes >= TOKEN_REFUSED_FLUSHES_UNREADY) {
+      return {
+        ready: false,
+        reason: `the service refused the API token (${s.tokenRefusedStatus}) on every call of the last ${s.tokenRefusedFlushes} flushes`,
+      };
+    }
+    if (!s.flushed) return { ready: false, reason: s.stateLoaded ? "first flush pending" : "acknowledged state not loaded" };
+    return { ready: true, role: "leader" };
+  }
+  // Not a standby until an election round has shown someone else holds the Lease.
+  if (s.electing && !s.electionDecided) return { ready: false, reason: "leader election pending" };
+  return s.readyWhenStandby ? { ready: true, role: "standby" } : { ready: false, reason: "standing by (not the leader)" };
+}

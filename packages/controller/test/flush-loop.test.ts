@@ -1,0 +1,183 @@
+// The flush loop on a virtual clock: the coalescing window, the write budget's pacing (the real pacer plugin around
+// a service that accepts in memory), per-round intents, state-write retries and the last rounds on stop. No real
+// waits: time moves only when the test moves it.
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { InMemoryAcknowledgedStore } from "../src/acknowledged-state.js";
+import { BatchSender } from "../src/batch-sender.js";
+import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
+import { DesiredStateReport } from "../src/desired-state-report.js";
+import { FlushLoop } from "../src/flush-loop.js";
+import { ControllerMetrics } from "../src/metrics.js";
+import { recordKey } from "../src/pod-records.js";
+import { SendGate } from "../src/send-gate.js";
+import { StatePersistence } from "../src/state-persistence.js";
+import { WriteBudget } from "../src/write-budget.js";
+import { acceptingApi } from "./accepting-api.js";
+import { VirtualClock } from "./virtual-clock.js";
+
+const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
+const logger = pino({ level: "silent" });
+
+function record(name: string, version = 1): DesiredRecord {
+  return {
+    key: recordKey(GROUP, name),
+    group: GROUP,
+    entry: { name: `ghcr.io/acme/${name}`, digest: `sha256:${String(version % 10).repeat(64)}`, status: "deployed", deployment_name: name },
+    workload: { kind: "Deployment", namespace: "shop", name },
+    pod: `${name}-pod`,
+    ready: true,
+    revision: version,
+    createdAt: "2026-01-01T00:00:00Z",
+  };
+}
+
+/** A store whose writes fail while `failing` is set. */
+class Store extends InMemoryAcknowledgedStore {
+  failing = false;
+  writes = 0;
+  override async persist(): Promise<void> {
+    this.writes += 1;
+    if (this.failing) throw new Error('configmaps "state" not found (404)');
+  }
+}
+
+interface Call {
+  at: number;
+  names: string[];
+  /** The in-flight set when the call left: the write-ahead of this round only. */
+  inFlight: number;
+}
+
+function setup(options: { batchSize?: number; perMinute?: number; windowMs?: number; maxWaitMs?: number } = {}) {
+  const clock = new VirtualClock();
+  const records = new Map<string, DesiredRecord>();
+  const desired = (): DesiredState => ({ records: new Map(records), held: new Set(), conflicts: [], skipped: [], warnings: [] });
+  const store = new Store();
+  const metrics = new ControllerMetrics();
+  const budget = new WriteBudget({ perMinute: options.perMinute ?? 80, perHour: 500 });
+  const calls: Call[] = [];
+  const api = acceptingApi(budget, clock, (params) => {
+    calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
+  });
+  const batchSize = options.batchSize ?? 1000;
+  const sender = new BatchSender({
+    api,
+    org: "acme",
+    cluster: "c",
+    batchSize,
+    concurrency: 1,
+    dryRun: false,
+    logger,
+    now: () => clock.now(),
+    gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
+  });
+  const leadership = new AbortController();
+  const persistence = new StatePersistence({ store, clock, logger, metrics, retryMinDelayMs: 1000, retryMaxDelayMs: 8000 });
+  const loop = new FlushLoop({
+    clock,
+    logger,
+    metrics,
+    source: { current: () => ({ desired: desired() }) },
+    report: new DesiredStateReport(logger, metrics),
+    persistence,
+    sender,
+    budget,
+    reconciler: { batchSize, retryMaxDelayMs: 60_000, resyncCallsPerHour: 250 },
+    settings: {
+      windowMs: options.windowMs ?? 200,
+      maxWaitMs: options.maxWaitMs ?? 1000,
+      heartbeatMs: 1000,
+      callsPerRound: 1,
+      resyncIntervalMs: 0,
+      resyncSliceRecords: 0,
+      retryMinDelayMs: 1000,
+      retryMaxDelayMs: 8000,
+      dryRun: false,
+    },
+    leading: () => true,
+    leadershipSignal: () => leadership.signal,
+    synced: () => true,
+  });
+  const change = (...changed: DesiredRecord[]) => {
+    for (const r of changed) records.set(r.key, r);
+    loop.notifyChange();
+  };
+  return { clock, loop, calls, store, change, records, budget };
+}
+
+describe("the flush loop", () => {
+  it("a lone change is sent once the cluster has been quiet for the window", async () => {
+    const { clock, loop, calls, change } = setup();
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(0);
+    expect(calls).toEqual([]);
+    const t0 = clock.now() + 5000;
+    await clock.advance(5000);
+    change(record("web"));
+    await clock.advance(199);
+    expect(calls).toEqual([]);
+    await clock.advance(1);
+    expect(calls).toEqual([{ at: t0 + 200, names: ["web"], inFlight: 1 }]);
+  });
+
+  it("a stream of changes (a rollout) goes out at the maximum wait, in one full call per second", async () => {
+    const { clock, loop, calls, change } = setup({ batchSize: 1000 });
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(2000);
+    const t0 = clock.now();
+    // 3 s of changes, 100 every 100 ms: 3,000 records.
+    for (let tick = 0; tick < 30; tick++) {
+      change(...Array.from({ length: 100 }, (_, i) => record(`app-${tick * 100 + i}`)));
+      await clock.advance(100);
+    }
+    await clock.advance(2000);
+    expect(calls.map((c) => c.at - t0)).toEqual([1000, 2000, 3000]);
+    expect(calls.map((c) => c.names.length)).toEqual([1000, 1000, 1000]);
+    expect(calls.reduce((n, c) => n + c.names.length, 0)).toBe(3000);
+  });
+
+  it("the budget paces rounds (750 ms apart at 80 a minute); each round writes intents for its own call only", async () => {
+    const { clock, loop, calls, change } = setup({ batchSize: 1000 });
+    change(...Array.from({ length: 4500 }, (_, i) => record(`app-${i}`)));
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(10_000);
+    expect(calls.map((c) => c.at - calls[0]!.at)).toEqual([0, 750, 1500, 2250, 3000]);
+    expect(calls.map((c) => c.names.length)).toEqual([1000, 1000, 1000, 1000, 500]);
+    expect(calls.map((c) => c.inFlight)).toEqual([1000, 1000, 1000, 1000, 500]);
+    expect(loop.status().pending).toBe(0);
+  });
+
+  it("a failed state write: nothing is sent, the write is retried with backoff, then the round goes", async () => {
+    const { clock, loop, calls, change, store } = setup();
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(1000);
+    store.failing = true;
+    change(record("web"));
+    await clock.advance(20_000);
+    expect(calls).toEqual([]);
+    // Backoff 1 s, 2 s, 4 s, 8 s (capped), with jitter: at least 4 tries in 20 s, far fewer than one per heartbeat.
+    expect(store.writes).toBeGreaterThanOrEqual(4);
+    expect(store.writes).toBeLessThanOrEqual(10);
+    store.failing = false;
+    await clock.advance(10_000);
+    expect(calls.map((c) => c.names)).toEqual([["web"]]);
+  });
+
+  it("stop with flush: the last rounds send what is pending, paced, within the timeout", async () => {
+    const { clock, loop, calls, change } = setup({ batchSize: 10 });
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(1000);
+    change(...Array.from({ length: 35 }, (_, i) => record(`app-${i}`)));
+    const stopped = loop.stop({ flush: true, timeoutMs: 10_000 });
+    await clock.advance(5000);
+    await stopped;
+    expect(calls.reduce((n, c) => n + c.names.length, 0)).toBe(35);
+    expect(calls).toHaveLength(4);
+  });
+});

@@ -1,0 +1,45 @@
+// /readyz as a pure function of a status snapshot.
+import { describe, expect, it } from "vitest";
+import { readiness, STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY, type ReadinessSnapshot } from "../src/readiness.js";
+
+const leader: ReadinessSnapshot = {
+  synced: true,
+  leading: true,
+  electing: true,
+  electionDecided: true,
+  readyWhenStandby: true,
+  stateLoaded: true,
+  flushed: true,
+  stateWriteFailures: 0,
+  stateWriteError: "",
+  tokenRefusedFlushes: 0,
+  tokenRefusedStatus: 0,
+};
+const standby = { ...leader, leading: false };
+
+describe("readiness", () => {
+  it("a synced leader that has run a round, or a synced standby, is ready", () => {
+    expect(readiness(leader)).toEqual({ ready: true, role: "leader" });
+    expect(readiness(standby)).toEqual({ ready: true, role: "standby" });
+  });
+
+  it("names why not, in order: caches, state writes, the token, the first round", () => {
+    expect(readiness({ ...leader, synced: false })).toEqual({ ready: false, reason: "informer caches not synced" });
+    expect(readiness({ ...leader, stateWriteFailures: STATE_WRITE_FAILURES_UNREADY, stateWriteError: "forbidden" })).toEqual({
+      ready: false,
+      reason: "writing the state ConfigMap failed 3 times in a row (forbidden); nothing is sent until it is written",
+    });
+    expect(readiness({ ...leader, tokenRefusedFlushes: TOKEN_REFUSED_FLUSHES_UNREADY, tokenRefusedStatus: 401 })).toEqual({
+      ready: false,
+      reason: "the service refused the API token (401) on every call of the last 3 flushes",
+    });
+    expect(readiness({ ...leader, stateWriteFailures: 2, tokenRefusedFlushes: 2 }).ready).toBe(true);
+    expect(readiness({ ...leader, flushed: false })).toEqual({ ready: false, reason: "first flush pending" });
+    expect(readiness({ ...leader, flushed: false, stateLoaded: false })).toEqual({ ready: false, reason: "acknowledged state not loaded" });
+  });
+
+  it("a standby is not ready before an election round has decided, nor when standbys do not count", () => {
+    expect(readiness({ ...standby, electionDecided: false })).toEqual({ ready: false, reason: "leader election pending" });
+    expect(readiness({ ...standby, readyWhenStandby: false })).toEqual({ ready: false, reason: "standing by (not the leader)" });
+  });
+});
