@@ -1,66 +1,40 @@
-// An HTTP proxy in front of the fake cluster that records every Kubernetes API request as the RBAC authorizer sees
-// it (verb, group, resource, namespace, name), so a test can compare what the controller calls with its RBAC.
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { ResourceRequest } from "./kube-manifests.js";
+// A reverse HTTP proxy on loopback in front of one server (a fake cluster, an emulator) for one client: it records
+// every request and lets a hook see (and hold) each one before it is forwarded. Answers stream through as they come
+// (watches).
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 
-/** A running recording proxy. */
-export interface RecordingProxy {
+/** One request the proxy received: its method and its path with the query. */
+export interface ProxiedRequest {
+  method: string;
   url: string;
-  /** Resource requests seen so far. */
-  requests: ResourceRequest[];
-  /** Paths of requests that are not resource requests (discovery, /version). */
-  nonResource: string[];
+}
+
+/** A running proxy. */
+export interface Proxy {
+  url: string;
+  /** Requests received so far, in order. */
+  requests: ProxiedRequest[];
+  /** A kubeconfig (YAML) like `kubeconfig`, with the server `target` replaced by the proxy. */
+  kubeconfigFor(kubeconfig: string, target: string): string;
   close(): Promise<void>;
 }
 
-const VERBS: Record<string, string> = { POST: "create", PUT: "update", PATCH: "patch" };
-
-/** Parses an API path and method into the request the RBAC authorizer evaluates. */
-export function resourceRequest(method: string, rawUrl: string): ResourceRequest | undefined {
-  const url = new URL(rawUrl, "http://proxy");
-  const parts = url.pathname.split("/").filter(Boolean);
-  let rest: string[];
-  let group: string;
-  if (parts[0] === "api" && parts.length >= 3) {
-    group = "";
-    rest = parts.slice(2);
-  } else if (parts[0] === "apis" && parts.length >= 4) {
-    group = parts[1]!;
-    rest = parts.slice(3);
-  } else {
-    return undefined;
-  }
-  let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length >= 3) {
-    namespace = rest[1];
-    rest = rest.slice(2);
-  }
-  const [resource, name, subresource] = rest;
-  if (!resource) return undefined;
-  let verb: string;
-  if (method === "GET") verb = url.searchParams.get("watch") === "true" ? "watch" : name ? "get" : "list";
-  else if (method === "DELETE") verb = name ? "delete" : "deletecollection";
-  else verb = VERBS[method] ?? method.toLowerCase();
-  return {
-    verb,
-    group,
-    resource: subresource ? `${resource}/${subresource}` : resource,
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(name !== undefined ? { name } : {}),
-  };
+/** Options of a proxy. */
+export interface ProxyOptions {
+  /** Sees each request (its URL against the target) before it is forwarded; forwarding waits for it. */
+  onRequest?: (url: URL) => void | Promise<void>;
 }
 
-/** Starts a proxy on 127.0.0.1 that forwards to `target` and records each request. */
-export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+/** Starts a proxy on 127.0.0.1 that forwards to `target`. */
+export async function startProxy(target: string, options: ProxyOptions = {}): Promise<Proxy> {
   const upstream = new URL(target);
-  const requests: ResourceRequest[] = [];
-  const nonResource: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const parsed = resourceRequest(req.method ?? "GET", req.url ?? "/");
-    if (parsed) requests.push(parsed);
-    else nonResource.push(req.url ?? "/");
-    const forward = httpRequest(
+  const requests: ProxiedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    requests.push({ method: req.method ?? "GET", url: req.url ?? "/" });
+    await options.onRequest?.(new URL(req.url ?? "/", target));
+    const out = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -68,20 +42,24 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         answer.pipe(res);
       },
     );
-    forward.on("error", () => res.destroy());
-    res.on("close", () => forward.destroy());
-    req.pipe(forward);
+    out.on("error", () => res.destroy());
+    res.on("close", () => out.destroy());
+    req.pipe(out);
+  };
+  const server = createServer((req, res) => void forward(req, res));
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     requests,
-    nonResource,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    kubeconfigFor: (kubeconfig, from) => kubeconfig.split(from).join(url),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
