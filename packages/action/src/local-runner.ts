@@ -67,15 +67,15 @@ export async function readActionInputs(path = ACTION_YML_PATH): Promise<Record<s
 /** Runs the bundled action as the runner does: a node process with every INPUT_* variable and the runner's files. */
 export async function runBundledAction(options: LocalRunOptions): Promise<LocalRunResult> {
   const jobEnv = options.env ?? {};
-  const inputEnv = runnerInputEnv(await readActionInputs(options.actionYml), options.inputs, { token: options.jobToken ?? jobEnv["GITHUB_TOKEN"], env: jobEnv });
+  const inputEnv = runnerInputEnv(await readActionInputs(options.actionYml), options.inputs, { token: options.jobToken ?? jobEnv.GITHUB_TOKEN, env: jobEnv });
   const dir = await mkdtemp(join(tmpdir(), "shiplog-action-"));
   const outputFile = join(dir, "output");
   const summaryFile = join(dir, "summary");
   await writeFile(outputFile, "");
   await writeFile(summaryFile, "");
   const env: Record<string, string> = {
-    PATH: process.env["PATH"] ?? "",
-    HOME: process.env["HOME"] ?? dir,
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? dir,
     RUNNER_TEMP: dir,
     GITHUB_WORKSPACE: options.cwd ?? process.cwd(),
     GITHUB_OUTPUT: outputFile,

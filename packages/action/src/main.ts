@@ -88,7 +88,7 @@ async function finish(report: RunReport): Promise<void> {
       title: "Outputs not written",
     });
   }
-  if (!process.env["GITHUB_STEP_SUMMARY"]) return;
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
     await core.summary.addRaw(renderSummary(report), true).write();
   } catch (error) {

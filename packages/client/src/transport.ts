@@ -305,14 +305,14 @@ export class Transport {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
-    this.#noteAuthorization(headers["authorization"]);
+    this.#noteAuthorization(headers.authorization);
     try {
       return await this.#engine(url, { method, headers, body, signal });
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
       if (error instanceof FinalEngineFailure) throw error;
-      throw new NetworkError(operation, describeNetworkFailure(error, headers["authorization"]?.replace(/^\S+\s+/, "")));
+      throw new NetworkError(operation, describeNetworkFailure(error, headers.authorization?.replace(/^\S+\s+/, "")));
     } finally {
       clearTimeout(timer);
     }

@@ -87,7 +87,7 @@ export function undiciEngine(): HttpEngine {
     });
     const answer = await settledOrAborted(sent, signal).catch(finalOnInvalidArgument);
     const status = answer.statusCode;
-    if (REDIRECT_STATUSES.has(status) && answer.headers["location"] !== undefined) {
+    if (REDIRECT_STATUSES.has(status) && answer.headers.location !== undefined) {
       await answer.body.dump();
       throw new FinalEngineFailure((operation) => new NetworkError(operation, `more than ${MAX_REDIRECTIONS} redirects`));
     }

@@ -37,7 +37,7 @@ function noControlCharacters(value: unknown, field: string): Violation[] {
 const uniqueDeploymentNames: Rule = (body) => {
   const seen = new Map<string, number>();
   const violations: Violation[] = [];
-  const entries = Array.isArray(body["deployments"]) ? (body["deployments"] as { deployment_name?: unknown }[]) : [];
+  const entries = Array.isArray(body.deployments) ? (body.deployments as { deployment_name?: unknown }[]) : [];
   entries.forEach((entry, index) => {
     if (typeof entry?.deployment_name !== "string") return;
     const first = seen.get(entry.deployment_name);
@@ -61,7 +61,7 @@ const uniqueDeploymentNames: Rule = (body) => {
  */
 const storableTag: Rule = (body) => {
   const violations: Violation[] = [];
-  const tagger = body["tagger"] as { name?: unknown; email?: unknown; date?: unknown } | undefined;
+  const tagger = body.tagger as { name?: unknown; email?: unknown; date?: unknown } | undefined;
   if (!tagger || typeof tagger !== "object") return violations;
   for (const part of ["name", "email"] as const) {
     if (typeof tagger[part] === "string" && /[<>\u0000\n]/.test(tagger[part])) {
@@ -110,9 +110,9 @@ const SHA = /^[0-9a-f]{40}$/;
 /** Spec 4.2: `object` is the SHA of the tagged object; the tag name becomes `refs/tags/<tag>`, so git's ref rules. */
 const tagNames: Rule = (body) => {
   const violations: Violation[] = [];
-  const problem = refFormatProblem(String(body["tag"]));
+  const problem = refFormatProblem(String(body.tag));
   if (problem) violations.push({ field: "tag", message: `tag ${problem} (git-check-ref-format, as refs/tags/<tag>)` });
-  if (!SHA.test(String(body["object"]))) {
+  if (!SHA.test(String(body.object))) {
     violations.push({ field: "object", message: "object must be a 40-character hexadecimal SHA (spec 4.2)" });
   }
   return violations;
@@ -123,7 +123,7 @@ const tagNames: Rule = (body) => {
  * at least two slashes is rejected; git's ref rules apply; `sha` names an object.
  */
 const createRef: Rule = (body) => {
-  const ref = String(body["ref"]);
+  const ref = String(body.ref);
   const violations: Violation[] = [];
   if (!ref.startsWith("refs/") || ref.split("/").length < 3) {
     violations.push({ field: "ref", message: "ref must be fully qualified: refs/ and at least two slashes (refs/heads/main)" });
@@ -131,7 +131,7 @@ const createRef: Rule = (body) => {
     const problem = refFormatProblem(ref);
     if (problem) violations.push({ field: "ref", message: `ref ${problem} (git-check-ref-format)` });
   }
-  if (!SHA.test(String(body["sha"]))) violations.push({ field: "sha", message: "sha must be a 40-character hexadecimal SHA" });
+  if (!SHA.test(String(body.sha))) violations.push({ field: "sha", message: "sha must be a 40-character hexadecimal SHA" });
   return violations;
 };
 
