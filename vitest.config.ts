@@ -47,6 +47,7 @@ const INTEGRATION = [
   // The chart rendered and its controller run from dist or the image's bundle; Prometheus against the process.
   "test/chart.test.ts",
   "test/chart-auth.test.ts",
+  "test/chart-heap.test.ts",
   "test/chart-monitoring.test.ts",
   "test/controller-image.test.ts",
   "test/prometheus.e2e.test.ts",
@@ -71,7 +72,7 @@ function sourceAliases(): Alias[] {
   for (const dir of readdirSync(join(root, "packages"))) {
     const pkg = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as PackageJson;
     for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-      const source = sourceOf(typeof target === "string" ? target : (target["import"] ?? target["default"] ?? ""));
+      const source = sourceOf(typeof target === "string" ? target : (target.import ?? target.default ?? ""));
       if (!source) continue;
       const specifier = `${pkg.name}${subpath.slice(1)}`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       const find = new RegExp(`^${specifier.replace("\\*", "(.+)")}$`);

@@ -53,7 +53,7 @@ export function startControllerProcess(
   const settings = {
     KUBECONFIG: join(dir, "kubeconfig"),
     SHIPLOG_API_URL: emulator.url,
-    SHIPLOG_TOKEN: emulator.tokens["admin"]!,
+    SHIPLOG_TOKEN: emulator.tokens.admin!,
     SHIPLOG_ORG: ORG,
     SHIPLOG_CLUSTER: CLUSTER,
     SHIPLOG_LOGICAL_ENVIRONMENT: "production",
@@ -78,7 +78,7 @@ export function startControllerCommand(
 ): ControllerProcess {
   const logs: ControllerProcess["logs"] = [];
   const running = startProcess(command[0]!, command.slice(1), {
-    env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     onLine(line) {
       options.onLine?.(line);
       try {

@@ -9,7 +9,15 @@ const sockets: Socket[] = [];
 /** Closes every server and socket the test opened. */
 export async function closeLoopbackServers(): Promise<void> {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections?.();
+          s.close(r);
+        }),
+    ),
+  );
 }
 
 /** Destroys the socket when the test ends (sockets a server keeps open on purpose, or tunnels). */

@@ -63,7 +63,11 @@ export interface StartOptions extends Omit<ProcessOptions, "input" | "timeoutMs"
 
 /** Starts `file args` and collects its output; `stop()` ends it. */
 export function startProcess(file: string, args: readonly string[], options: StartOptions = {}): RunningProcess {
-  const child = spawn(file, args, { env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const child = spawn(file, args, {
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   let stdout = "";
   let stderr = "";
   const lines: string[] = [];

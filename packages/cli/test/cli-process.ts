@@ -8,5 +8,5 @@ export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 /** Runs `shiplog args` to its end; the emulator may run in this process, so the child runs asynchronously. */
 export function runCli(args: readonly string[], env: Record<string, string | undefined>): Promise<Run> {
-  return runProcess(process.execPath, [CLI, ...args], { env: { PATH: process.env["PATH"] ?? "", ...env } });
+  return runProcess(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
 }
