@@ -40,7 +40,7 @@ export interface Service {
  */
 export function serviceCaller(service: () => Service) {
   return (method: string, path: string, options: { token?: string | null; body?: unknown } = {}): Promise<ServiceAnswer> => {
-    const token = options.token === undefined ? service().tokens["admin"] : options.token;
+    const token = options.token === undefined ? service().tokens.admin : options.token;
     const headers: Record<string, string> = { ...SERVICE_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) };
     return callJson(`${service().url}${path}`, method, { headers, body: options.body });
   };
