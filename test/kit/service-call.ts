@@ -18,7 +18,7 @@ export async function callJson(
   method: string,
   options: { headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<ServiceAnswer> {
-  const json = options.body === undefined ? {} : { "content-type": "application/json" };
+  const json: Record<string, string> = options.body === undefined ? {} : { "content-type": "application/json" };
   const response = await fetch(url, {
     method,
     headers: { ...options.headers, ...json },
