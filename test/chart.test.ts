@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller";
+import { CONTROLLER_VERSION, loadConfig } from "@shiplog/controller";
+import { SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
