@@ -102,7 +102,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
           "app.kubernetes.io/name": "shiplog-controller",
           "app.kubernetes.io/instance": "shiplog",
           "app.kubernetes.io/managed-by": "Helm",
-          "helm.sh/chart": "shiplog-controller-0.1.0",
+          "helm.sh/chart": `shiplog-controller-${CONTROLLER_VERSION}`,
         });
       }
     });
