@@ -89,7 +89,7 @@ async function finish(report: RunReport): Promise<void> {
       title: "Outputs not written",
     });
   }
-  if (!process.env["GITHUB_STEP_SUMMARY"]) return;
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
     await core.summary.addRaw(renderSummary(report), true).write();
   } catch (error) {
@@ -144,7 +144,8 @@ export async function run(): Promise<void> {
       if (plan.storage!.onMissingPermission === "warn" && isMissingPermission(result.reason)) {
         const warning = { title: `Storage record skipped: ${explained.title}`, message: `${explained.message} (storage-permission-missing: warn)` };
         core.warning(warning.message, { title: warning.title });
-        (report.warnings ??= []).push(warning);
+        report.warnings ??= [];
+        report.warnings.push(warning);
       } else failures.push(explained);
     }
   });

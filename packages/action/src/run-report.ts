@@ -48,9 +48,9 @@ export function runOutputs(report: RunReport): Record<string, string> {
 
 function plannedRecord(r: StorageRecordReport): Record<string, unknown> {
   const out: Record<string, unknown> = { name: r.name, digest: r.digest, registry_url: r.registry_url };
-  if (r.version !== undefined) out["version"] = r.version;
-  if (r.status !== undefined) out["status"] = r.status;
-  if (r.github_repository !== undefined) out["github_repository"] = r.github_repository;
+  if (r.version !== undefined) out.version = r.version;
+  if (r.status !== undefined) out.status = r.status;
+  if (r.github_repository !== undefined) out.github_repository = r.github_repository;
   return out;
 }
 
@@ -78,8 +78,8 @@ export function renderSummary(report: RunReport): string {
       "| --- | --- | --- | --- | --- | --- | --- |",
     );
     for (const r of report.storageRecords) {
-      const id = r.record?.["id"];
-      const status = (r.record?.["status"] as string | undefined) ?? r.status ?? "";
+      const id = r.record?.id;
+      const status = (r.record?.status as string | undefined) ?? r.status ?? "";
       lines.push(
         `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(status)} | ${cell(r.github_repository)} | ${r.outcome} | ${id === undefined ? "" : cell(String(id))} |`,
       );

@@ -60,7 +60,7 @@ export function connect(
   command: string,
   hooks?: TransportHooks,
 ): Connection {
-  const baseUrl = options.apiUrl ?? env["SHIPLOG_API_URL"];
+  const baseUrl = options.apiUrl ?? env.SHIPLOG_API_URL;
   // The token goes to this URL: the rule the action and the controller apply (https unless loopback, no user:password@).
   const problem = baseUrl ? serviceUrlProblem(baseUrl) : undefined;
   if (problem) throw new UsageError(`${options.apiUrl === undefined ? "SHIPLOG_API_URL" : "--api-url"}: ${problem.message}`);

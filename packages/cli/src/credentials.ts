@@ -72,7 +72,7 @@ function readSettingFile(path: { value: string; name: string }, what: string): s
 /** The credentials the settings give, or a usage error naming the settings to fix. */
 export function readCredentials(options: CredentialOptions, env: Environment): Credentials {
   const tokenFile = lookup(SETTINGS.tokenFile, options, env);
-  const tokenVariable = (env["SHIPLOG_TOKEN"] ?? "").trim() !== "" ? "SHIPLOG_TOKEN" : undefined;
+  const tokenVariable = (env.SHIPLOG_TOKEN ?? "").trim() !== "" ? "SHIPLOG_TOKEN" : undefined;
   const appId = lookup(SETTINGS.appId, options, env);
   const keyFile = lookup(SETTINGS.appPrivateKeyFile, options, env);
   const installation = lookup(SETTINGS.appInstallationId, options, env);
@@ -85,7 +85,7 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
       if (token === "") throw new UsageError(`${tokenFile.name} ${JSON.stringify(tokenFile.value)} is empty: put the token in it`);
       return { kind: "token", token };
     }
-    return tokenVariable ? { kind: "token", token: env["SHIPLOG_TOKEN"]!.trim() } : { kind: "none" };
+    return tokenVariable ? { kind: "token", token: env.SHIPLOG_TOKEN!.trim() } : { kind: "none" };
   }
   if (tokenGiven) {
     throw new UsageError(`${tokenGiven} and ${appGiven.join(", ")} are both set: authenticate with a token or as an App, not both`);

@@ -89,7 +89,7 @@ export function authPlugin(strategy: AuthStrategy, context: AuthContext, onRetry
     return {
       name: "auth",
       before(attempt) {
-        if (attempt.headers["authorization"] === undefined) attempt.headers["authorization"] = value;
+        if (attempt.headers.authorization === undefined) attempt.headers.authorization = value;
       },
     };
   }
@@ -97,7 +97,7 @@ export function authPlugin(strategy: AuthStrategy, context: AuthContext, onRetry
     name: "auth",
     async wrap(send: SendAttempt, attempt: Attempt): Promise<EngineResponse> {
       // A caller that set the header itself (an App's JWT call) is left alone.
-      if (attempt.headers["authorization"] !== undefined) return send(attempt);
+      if (attempt.headers.authorization !== undefined) return send(attempt);
       const headers = attempt.headers;
       const first = await strategy.authorization(context);
       const response = await send({ ...attempt, headers: { ...headers, authorization: first } });

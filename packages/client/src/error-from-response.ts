@@ -26,7 +26,7 @@ export function errorFromResponse(
   path?: string,
 ): ServiceError {
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  const rawMessage = record["message"];
+  const rawMessage = record.message;
   const serviceMessage =
     typeof rawMessage === "string"
       ? rawMessage
@@ -40,7 +40,7 @@ export function errorFromResponse(
     method,
     route,
     serviceMessage,
-    documentationUrl: typeof record["documentation_url"] === "string" ? record["documentation_url"] : undefined,
+    documentationUrl: typeof record.documentation_url === "string" ? record.documentation_url : undefined,
     // When the service does not say what the endpoint accepts, the permission matrix does.
     acceptedPermissions: response.headers.has("x-accepted-service-permissions")
       ? parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions"))
@@ -70,7 +70,7 @@ export function errorFromResponse(
   if (status === 409) return new ConflictError(details);
   if (status === 410) return new GoneError(details);
   if (status === 422) {
-    const errors = Array.isArray(record["errors"]) ? (record["errors"] as ServiceFieldError[]) : [];
+    const errors = Array.isArray(record.errors) ? (record.errors as ServiceFieldError[]) : [];
     return new ServiceValidationError(details, errors);
   }
   if (status >= 500) return new UnavailableError(details);
@@ -82,9 +82,9 @@ export function errorFromResponse(
  * is what the caller has to fix: `One or more repositories do not exist: web-old, api-v1`.
  */
 function causeMessage(message: Record<string, unknown>): string {
-  const cause = message["cause"];
+  const cause = message.cause;
   if (cause === undefined) return JSON.stringify(message);
-  const repositories = message["repositories"];
+  const repositories = message.repositories;
   const named = Array.isArray(repositories) && repositories.length > 0 ? `: ${repositories.map(String).join(", ")}` : "";
   return `${String(cause)}${named}`;
 }

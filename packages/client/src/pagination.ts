@@ -81,6 +81,6 @@ export async function* pageResponses(
     const response: ServiceResponse = await transport.request({ ...request, url, headers: { ...request.headers, ...headers }, signal });
     yield response;
     headers = undefined;
-    url = response.status === 304 ? undefined : parseLinkHeader(response.headers.get("link"))["next"];
+    url = response.status === 304 ? undefined : parseLinkHeader(response.headers.get("link")).next;
   }
 }

@@ -99,7 +99,7 @@ function ruleOf(issue: z.core.$ZodIssue): string {
     case "unrecognized_keys":
       return "no unknown fields";
     case "custom":
-      return String(issue.params?.["rule"] ?? "custom");
+      return String(issue.params?.rule ?? "custom");
     case "invalid_union": {
       // The rules of the forms the value could take, each once: `type int or type string`.
       const rules = issue.errors.flatMap((branch) => branch.slice(0, 1).map(ruleOf));

@@ -7,7 +7,7 @@ import {
   ForeignUrlError,
   NetworkError,
   RequestValidationError,
-  ShiplogError,
+  type ShiplogError,
   TimeoutError,
 } from "./errors.js";
 import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
@@ -242,7 +242,9 @@ export class Transport {
     let search: URLSearchParams | undefined;
     for (const key in query) {
       const value = query[key];
-      if (value !== undefined) (search ??= new URLSearchParams()).set(key, String(value));
+      if (value === undefined) continue;
+      search ??= new URLSearchParams();
+      search.set(key, String(value));
     }
     return search ? `${this.baseUrl}${path}?${search.toString()}` : `${this.baseUrl}${path}`;
   }
@@ -305,14 +307,14 @@ export class Transport {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
-    this.#noteAuthorization(headers["authorization"]);
+    this.#noteAuthorization(headers.authorization);
     try {
       return await this.#engine(url, { method, headers, body, signal });
     } catch (error) {
       if (callerSignal?.aborted) throw new AbortedError(operation, { cause: callerSignal.reason });
       if (timeout.signal.aborted) throw new TimeoutError(operation, this.#timeoutMs);
       if (error instanceof FinalEngineFailure) throw error;
-      throw new NetworkError(operation, describeNetworkFailure(error, headers["authorization"]?.replace(/^\S+\s+/, "")));
+      throw new NetworkError(operation, describeNetworkFailure(error, headers.authorization?.replace(/^\S+\s+/, "")));
     } finally {
       clearTimeout(timer);
     }

@@ -31,7 +31,7 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
     });
   } else {
     const home = sources.home ?? homedir();
-    const inCluster = sources.inCluster ?? Boolean(process.env["KUBERNETES_SERVICE_HOST"]);
+    const inCluster = sources.inCluster ?? Boolean(process.env.KUBERNETES_SERVICE_HOST);
     const defaultFile = home ? join(home, ".kube", "config") : undefined;
     if (inCluster) kubeConfig.loadFromCluster();
     else if (defaultFile && existsSync(defaultFile)) readFile(kubeConfig, defaultFile);

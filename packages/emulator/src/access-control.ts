@@ -150,12 +150,12 @@ const NOT_FOUND: AccessDecision = { allow: false, status: 404, message: "Not Fou
  */
 export function decideAccess(access: AccessControl, { principal, rule, params }: AccessQuestion): AccessDecision {
   if (!rule) return ALLOW;
-  const org = params["org"] ?? params["owner"];
-  const repo = params["repo"];
+  const org = params.org ?? params.owner;
+  const repo = params.repo;
   const repoFound = org !== undefined && repo !== undefined ? access.findRepo(org, repo) : undefined;
   const missing =
     (repo !== undefined && org !== undefined && !repoFound) ||
-    (repo === undefined && params["org"] !== undefined && !access.findOrg(params["org"]));
+    (repo === undefined && params.org !== undefined && !access.findOrg(params.org));
   // Public: an existing public repository, or a feed not tied to a repository (it filters private events itself).
   const publicResource = rule.publicRead === true && !missing && (repo === undefined || repoFound?.private === false);
 

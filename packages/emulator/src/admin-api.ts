@@ -87,11 +87,11 @@ export async function startAdminApi(
   // {"set": "2026-03-10T08:00:00Z", "freeze": true} or {"advance_ms": 3600000} or {"reset": true}
   app.post("/clock", async (request, reply) => {
     const body = objectBody(request.body);
-    if (body["reset"] === true) clock.reset();
-    else if (typeof body["set"] === "string") {
-      if (Number.isNaN(Date.parse(body["set"]))) return bad(reply, "set must be an ISO 8601 timestamp");
-      clock.set(body["set"], { freeze: body["freeze"] === true });
-    } else if (typeof body["advance_ms"] === "number" && Number.isFinite(body["advance_ms"])) clock.advance(body["advance_ms"]);
+    if (body.reset === true) clock.reset();
+    else if (typeof body.set === "string") {
+      if (Number.isNaN(Date.parse(body.set))) return bad(reply, "set must be an ISO 8601 timestamp");
+      clock.set(body.set, { freeze: body.freeze === true });
+    } else if (typeof body.advance_ms === "number" && Number.isFinite(body.advance_ms)) clock.advance(body.advance_ms);
     else return bad(reply, "give set (ISO 8601, optional freeze), advance_ms (number) or reset: true");
     return { now: clock.timestamp() };
   });
@@ -156,9 +156,9 @@ export async function startAdminApi(
   // {"owner": "acme", "repo": "api"} steps once; {"...", "to_completion": true} runs it to its end.
   app.post("/imports/step", async (request, reply) => {
     const body = objectBody(request.body);
-    if (typeof body["owner"] !== "string" || typeof body["repo"] !== "string") return bad(reply, "give owner and repo (strings)");
-    const [owner, repo] = [body["owner"], body["repo"]];
-    const status = body["to_completion"] === true ? imports.runToCompletion(owner, repo) : imports.step(owner, repo);
+    if (typeof body.owner !== "string" || typeof body.repo !== "string") return bad(reply, "give owner and repo (strings)");
+    const [owner, repo] = [body.owner, body.repo];
+    const status = body.to_completion === true ? imports.runToCompletion(owner, repo) : imports.step(owner, repo);
     return { status };
   });
 

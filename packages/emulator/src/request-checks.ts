@@ -30,7 +30,7 @@ function detailsOf(validator: CompiledValidator, resource: string, where: "body"
   const seen = new Set<string>();
   const details: ValidationDetail[] = [];
   for (const error of validator.errors ?? []) {
-    const missing = error.keyword === "required" ? String(error.params["missingProperty"]) : undefined;
+    const missing = error.keyword === "required" ? String(error.params.missingProperty) : undefined;
     const field = fieldName(error.instancePath, missing) || "body";
     const message = missing !== undefined ? `${field} is missing` : `${field} ${error.message ?? "is invalid"}`;
     if (seen.has(message)) continue;

@@ -19,7 +19,7 @@ export function sendError(
   options: { docs?: string; errors?: ValidationDetail[]; headers?: Record<string, string> } = {},
 ): FastifyReply {
   const body: Record<string, unknown> = { message, documentation_url: `${DOCS_BASE}${options.docs ?? ""}`, status: String(status) };
-  if (options.errors) body["errors"] = options.errors;
+  if (options.errors) body.errors = options.errors;
   for (const [name, value] of Object.entries(options.headers ?? {})) reply.header(name, value);
   return reply.code(status).send(body);
 }

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { LARGE_FILE_THRESHOLD_BYTES } from "@shiplog/client/schemas";
-import {
-  type ImportProblemStatus,
-  type ImportVcs,
-  type LfsPreference,
-  type ProjectChoice,
-  type StartImportBody,
-  type UpdateImportBody,
+import type {
+  ImportProblemStatus,
+  ImportVcs,
+  LfsPreference,
+  ProjectChoice,
+  StartImportBody,
+  UpdateImportBody,
 } from "@shiplog/client";
 
 /**
@@ -365,7 +365,7 @@ export function renderImport(state: ImportState, urls: { api: string; web: strin
     use_lfs: state.use_lfs !== "opt_out",
     vcs_url: state.vcs_url,
   };
-  if (state.tfvc_project !== undefined) body["tfvc_project"] = state.tfvc_project;
+  if (state.tfvc_project !== undefined) body.tfvc_project = state.tfvc_project;
   Object.assign(body, {
     status: state.status,
     status_text: STATUS_TEXTS[state.status],
@@ -375,19 +375,19 @@ export function renderImport(state: ImportState, urls: { api: string; web: strin
     large_files_count: state.largeFiles.length,
     authors_count: state.authors.length,
   });
-  if (state.commit_count !== undefined) body["commit_count"] = state.commit_count;
+  if (state.commit_count !== undefined) body.commit_count = state.commit_count;
   if (state.percent !== undefined) {
     // `percent` is the spec's name; `import_percent` the OpenAPI schema's and the one recorded answers carry.
-    body["percent"] = state.percent;
-    body["import_percent"] = state.percent;
+    body.percent = state.percent;
+    body.import_percent = state.percent;
   }
-  if (state.push_percent !== undefined) body["push_percent"] = state.push_percent;
+  if (state.push_percent !== undefined) body.push_percent = state.push_percent;
   if (state.status === "error") {
-    body["failed_step"] = state.failed_step ?? null;
-    body["message"] = state.error_message ?? "The import failed";
-    body["error_message"] = state.error_message ?? "The import failed";
+    body.failed_step = state.failed_step ?? null;
+    body.message = state.error_message ?? "The import failed";
+    body.error_message = state.error_message ?? "The import failed";
   }
-  if (state.status === "detection_found_multiple") body["project_choices"] = state.project_choices ?? [];
+  if (state.status === "detection_found_multiple") body.project_choices = state.project_choices ?? [];
   Object.assign(body, {
     url: urls.api,
     html_url: urls.web,

@@ -41,7 +41,7 @@ function invalidPatch(message: string): ApiError {
 
 /** Drops directives from a value that is taken as is (a replaced list or a map with nothing to merge into). */
 function stripDirectives(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(isMap(v) && v["$patch"] !== undefined && Object.keys(v).length === 1)).map(stripDirectives);
+  if (Array.isArray(value)) return value.filter((v) => !(isMap(v) && v.$patch !== undefined && Object.keys(v).length === 1)).map(stripDirectives);
   if (!isMap(value)) return value;
   const out: JsonMap = {};
   for (const [k, v] of Object.entries(value)) if (!k.startsWith("$")) out[k] = stripDirectives(v);
@@ -58,7 +58,7 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
 
 /** Merges a patch map into a map; undefined when the patch deletes it (`$patch: delete`). */
 function mergeMap(original: JsonMap, patch: JsonMap, field: string | undefined): JsonMap | undefined {
-  const directive = patch["$patch"];
+  const directive = patch.$patch;
   if (directive === "delete") return undefined;
   if (directive === "replace") return stripDirectives(patch) as JsonMap;
   if (directive !== undefined && directive !== "merge") throw invalidPatch(`strategic merge patch: unknown $patch directive ${JSON.stringify(directive)}`);
@@ -105,10 +105,10 @@ function mergeMap(original: JsonMap, patch: JsonMap, field: string | undefined):
 function mergeList(field: string, parent: string | undefined, original: unknown, patch: unknown[]): unknown[] {
   const strategy = listStrategy(field, parent);
   if (strategy === undefined || !Array.isArray(original)) {
-    return patch.filter((v) => !(isMap(v) && v["$patch"] !== undefined)).map(stripDirectives);
+    return patch.filter((v) => !(isMap(v) && v.$patch !== undefined)).map(stripDirectives);
   }
-  if (patch.some((v) => isMap(v) && v["$patch"] === "replace")) {
-    return patch.filter((v) => !(isMap(v) && v["$patch"] === "replace")).map(stripDirectives);
+  if (patch.some((v) => isMap(v) && v.$patch === "replace")) {
+    return patch.filter((v) => !(isMap(v) && v.$patch === "replace")).map(stripDirectives);
   }
   if (strategy === "primitive") {
     const out = [...original];

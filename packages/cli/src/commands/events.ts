@@ -44,9 +44,9 @@ function feedScope(feed: EventFeed): CommandScope {
 export function eventCells(event: ActivityEvent): string[] {
   const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
   const what =
-    event.type === "PushEvent" ? `${String(payload["ref"] ?? "")} ${String(payload["head"] ?? "").slice(0, 12)}`
-    : event.type === "CreateEvent" ? `${String(payload["ref_type"] ?? "")} ${String(payload["ref"] ?? "")}`
-    : String(payload["action"] ?? "");
+    event.type === "PushEvent" ? `${String(payload.ref ?? "")} ${String(payload.head ?? "").slice(0, 12)}`
+    : event.type === "CreateEvent" ? `${String(payload.ref_type ?? "")} ${String(payload.ref ?? "")}`
+    : String(payload.action ?? "");
   return [event.created_at ?? "", event.type, event.actor.login, event.repo.name, what.trim()];
 }
 

@@ -16,7 +16,7 @@ import { withExamples, type CommandContext } from "../program.js";
 
 /** The organization: --org, else SHIPLOG_ORG. */
 function orgOf(options: { org?: string }, ctx: CommandContext): string {
-  const org = options.org ?? ctx.env["SHIPLOG_ORG"];
+  const org = options.org ?? ctx.env.SHIPLOG_ORG;
   if (!org) throw new UsageError("--org is required (or set SHIPLOG_ORG): the organization whose records to read or write");
   return org;
 }

@@ -73,7 +73,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       const result: Record<string, unknown> = recordList(records, body.return_records ?? true);
       if (failures.length === 0) return reply.send(result);
       // The OpenAPI enum knows two causes; an unresolvable repository and a missing attestation are both `not_found`.
-      result["errors"] = failures.map((f) => ({ cause: f.failure === "unauthorized" ? "unauthorized" : "not_found", deployment: f.entry }));
+      result.errors = failures.map((f) => ({ cause: f.failure === "unauthorized" ? "unauthorized" : "not_found", deployment: f.entry }));
       return reply.code(207).send(result);
     },
   );

@@ -13,17 +13,17 @@ export type PageRequest = { ok: true; page: number; perPage: number } | { ok: fa
  * lowered to it; a value that is not a positive integer is reported so routes that answer 422 can.
  */
 export function readPage(query: Record<string, unknown>, limits: ListLimits): PageRequest {
-  const page = readPositive(query["page"]);
-  if (page === null) return { ok: false, field: "page", value: String(query["page"]) };
-  const perPage = readPositive(query["per_page"]);
-  if (perPage === null) return { ok: false, field: "per_page", value: String(query["per_page"]) };
+  const page = readPositive(query.page);
+  if (page === null) return { ok: false, field: "page", value: String(query.page) };
+  const perPage = readPositive(query.per_page);
+  if (perPage === null) return { ok: false, field: "per_page", value: String(query.per_page) };
   return { ok: true, page: page ?? 1, perPage: Math.min(perPage ?? limits.defaultPerPage, limits.maxPerPage) };
 }
 
 /** Like readPage, but bad values fall back to the defaults (endpoints that never answer 422). */
 export function readPageLeniently(query: Record<string, unknown>, limits: ListLimits): { page: number; perPage: number } {
-  const page = readPositive(query["page"]) ?? 1;
-  const perPage = Math.min(readPositive(query["per_page"]) ?? limits.defaultPerPage, limits.maxPerPage);
+  const page = readPositive(query.page) ?? 1;
+  const perPage = Math.min(readPositive(query.per_page) ?? limits.defaultPerPage, limits.maxPerPage);
   return { page: page || 1, perPage: perPage || limits.defaultPerPage };
 }
 

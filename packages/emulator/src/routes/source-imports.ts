@@ -56,7 +56,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   }
 
   const authorView = (stored: StoredImport, author: { id: number; remote_id: string; remote_name: string; email: string; name: string }) => {
-    const importUrl = String(store.render(stored)["url"]);
+    const importUrl = String(store.render(stored).url);
     return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
   };
 
