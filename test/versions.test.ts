@@ -13,7 +13,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), "utf8")) as { version: string };
 const packages = readdirSync(join(root, "packages"));
 const versions = Object.fromEntries(packages.map((pkg) => [pkg, readJson(`packages/${pkg}/package.json`).version]));
-const chart = parse(readFileSync(join(root, "charts", "shiplog-controller", "Chart.yaml"), "utf8")) as { version: string; appVersion: string };
+const chart = parse(readFileSync(join(root, "charts", "shiplog-controller", "Chart.yaml"), "utf8")) as {
+  version: string;
+  appVersion: string;
+};
 
 describe("the version", () => {
   it("is the same in every package's package.json", () => {
@@ -22,11 +25,11 @@ describe("the version", () => {
   });
 
   it("is the chart's version and appVersion (the image tag it defaults to)", () => {
-    expect(chart).toMatchObject({ version: versions["controller"], appVersion: versions["controller"] });
+    expect(chart).toMatchObject({ version: versions.controller, appVersion: versions.controller });
   });
 
   it("reaches the code through the generated modules, which are current", () => {
     execFileSync(process.execPath, [join(root, "scripts", "write-versions.mjs"), "--check"], { stdio: "pipe" });
-    expect(CONTROLLER_VERSION).toBe(versions["controller"]);
+    expect(CONTROLLER_VERSION).toBe(versions.controller);
   });
 });

@@ -16,7 +16,12 @@ export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-trans
 export { SendGate, callBudget, classifyFailure } from "./send-gate.js";
 export type { CronJob, Job, OwnerReference, Pod, WatchedKind, Workload } from "./kube-objects.js";
 export { slimObject } from "./object-projection.js";
-export { AcknowledgedStateFormatError, decodeAcknowledgedState, decodeRecordSet, encodeAcknowledgedState } from "./acknowledged-state-encoding.js";
+export {
+  AcknowledgedStateFormatError,
+  decodeAcknowledgedState,
+  decodeRecordSet,
+  encodeAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
 export {
   ConfigMapAcknowledgedStore,
   CONFIGMAP_MAX_BYTES,
