@@ -159,8 +159,8 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         // The chart mounts the token as a file, which the controller reads again when the kubelet updates it.
         expect(config.tokenFile).toBe(mountPath("/var/run/secrets/shiplog/token"));
         expect({ ...config, tokenFile: undefined }).toEqual(plain);
-        // The heap cap the controller's memory figures were measured with.
-        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=128");
+        // The heap cap: half the default memory limit (512Mi).
+        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=256");
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
