@@ -6,7 +6,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller";
+import { CONTROLLER_VERSION, loadConfig } from "@shiplog/controller";
+import { SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,7 +102,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
           "app.kubernetes.io/name": "shiplog-controller",
           "app.kubernetes.io/instance": "shiplog",
           "app.kubernetes.io/managed-by": "Helm",
-          "helm.sh/chart": "shiplog-controller-0.1.0",
+          "helm.sh/chart": `shiplog-controller-${CONTROLLER_VERSION}`,
         });
       }
     });
@@ -158,8 +159,8 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         // The chart mounts the token as a file, which the controller reads again when the kubelet updates it.
         expect(config.tokenFile).toBe(mountPath("/var/run/secrets/shiplog/token"));
         expect({ ...config, tokenFile: undefined }).toEqual(plain);
-        // The heap cap the controller's memory figures were measured with.
-        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=128");
+        // The heap cap: half the default memory limit (512Mi).
+        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=256");
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

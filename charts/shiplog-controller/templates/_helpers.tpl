@@ -213,10 +213,10 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 - name: SHIPLOG_TOKEN_FILE
   value: /var/run/secrets/shiplog/token
 {{- end }}
-# A heap cap makes V8 collect before the pod's memory grows: 10,000 pods peak at about 200-220 MB RSS with it,
-# 240-285 MB without (test/bench/controller-sync.ts). An entry in extraEnv, listed later, overrides it.
+# A heap cap below the memory limit makes V8 collect before the kubelet kills the pod (see maxHeapMb). An entry in
+# extraEnv, listed later, overrides it.
 - name: NODE_OPTIONS
-  value: "--max-old-space-size=128"
+  value: "--max-old-space-size={{ include "shiplog-controller.maxHeapMb" . }}"
 {{- if .Values.leaderElection.enabled }}
 - name: SHIPLOG_LEASE_NAME
   value: {{ include "shiplog-controller.leaseName" . | quote }}
@@ -258,3 +258,25 @@ RBAC rules of what the controller's informers list and watch: pods and the workl
   resources: ["jobs", "cronjobs"]
   verbs: ["list", "watch"]
 {{- end }}
+
+{{/*
+The V8 heap cap in MB: maxHeapMb, else half of resources.limits.memory (whole Mi, Gi, M or G), at least 128; 128
+without a memory limit. A limit in another form is refused with the setting to use instead.
+*/}}
+{{- define "shiplog-controller.maxHeapMb" -}}
+{{- if .Values.maxHeapMb -}}
+{{- .Values.maxHeapMb -}}
+{{- else -}}
+{{- $limit := "" -}}
+{{- with .Values.resources }}{{ with .limits }}{{ with .memory }}{{ $limit = toString . }}{{ end }}{{ end }}{{ end -}}
+{{- $mi := 0 -}}
+{{- if regexMatch "^[0-9]+Gi$" $limit -}}{{- $mi = mul (trimSuffix "Gi" $limit | atoi) 1024 -}}
+{{- else if regexMatch "^[0-9]+Mi$" $limit -}}{{- $mi = trimSuffix "Mi" $limit | atoi -}}
+{{- else if regexMatch "^[0-9]+G$" $limit -}}{{- $mi = div (mul (trimSuffix "G" $limit | atoi) 1000000000) 1048576 -}}
+{{- else if regexMatch "^[0-9]+M$" $limit -}}{{- $mi = div (mul (trimSuffix "M" $limit | atoi) 1000000) 1048576 -}}
+{{- else if ne $limit "" -}}
+{{- fail (printf "resources.limits.memory %s: the heap cap is derived only from whole Mi, Gi, M or G; set maxHeapMb" $limit) -}}
+{{- end -}}
+{{- max 128 (div $mi 2) -}}
+{{- end -}}
+{{- end -}}

@@ -8,8 +8,9 @@ import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, ty
 import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 import { readChecksums } from "./checksums.js";
 import { collapseDuplicateDigests } from "./duplicate-subjects.js";
+import { ACTION_VERSION } from "./version.js";
 
-const USER_AGENT = "shiplog-action/0.1.0";
+const USER_AGENT = `shiplog-action/${ACTION_VERSION}`;
 /** core.ExitCode.Failure, spelled out: GitHub's local-action toolkit stub has no ExitCode enum. */
 const FAILURE_EXIT_CODE = 1;
 /** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
@@ -143,7 +144,8 @@ export async function run(): Promise<void> {
       if (plan.storage!.onMissingPermission === "warn" && isMissingPermission(result.reason)) {
         const warning = { title: `Storage record skipped: ${explained.title}`, message: `${explained.message} (storage-permission-missing: warn)` };
         core.warning(warning.message, { title: warning.title });
-        (report.warnings ??= []).push(warning);
+        report.warnings ??= [];
+        report.warnings.push(warning);
       } else failures.push(explained);
     }
   });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import * as glob from "@actions/glob";
 import { ShiplogError } from "@shiplog/client";
@@ -67,7 +67,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * (FIFO, device, socket) is refused by name, before a byte is read; errors are SubjectPathErrors naming the file.
  */
 export async function fileDigest(path: string): Promise<string> {
-  let handle;
+  let handle: FileHandle | undefined;
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (error) {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+import { runBundledAction, type LocalRunResult } from "./local-runner.js";
 
 const BOUND_MS = 20_000;
 const REGISTRY = { "registry-url": "https://registry.example/" };

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+import { runBundledAction, type LocalRunResult } from "./local-runner.js";
 
 let emulator: Emulator;
 let workspace: string;

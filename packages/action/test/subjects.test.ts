@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles } from "@shiplog/action/subjects";
+import { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles } from "../src/subjects.js";
 
 const COUNT = 300;
 let dir: string;

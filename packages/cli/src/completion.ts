@@ -195,6 +195,6 @@ export function completionCommand(ctx: CommandContext, root: Command): Command {
         ctx.io.stdout(shell === "bash" ? bashCompletion(root) : zshCompletion(root));
       }),
     "source <(shiplog completion bash)      # or add it to ~/.bashrc",
-    "shiplog completion zsh > \"${fpath[1]}/_shiplog\"",
+    "shiplog completion zsh > \"$fpath[1]/_shiplog\"",
   );
 }

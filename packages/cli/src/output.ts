@@ -88,7 +88,7 @@ export class StreamColumns {
   /** One line: the cells padded to the column widths so far, two spaces apart, the last one as it is. */
   line(cells: readonly Cell[]): string {
     const texts = cells.map((cell) => (cell === undefined || cell === null ? "" : String(cell)));
-    texts.forEach((text, i) => (this.#widths[i] = Math.max(this.#widths[i] ?? 0, text.length)));
+    for (const [i, text] of texts.entries()) this.#widths[i] = Math.max(this.#widths[i] ?? 0, text.length);
     return `${texts.map((text, i) => (i === texts.length - 1 ? text : text.padEnd(this.#widths[i]!))).join("  ").trimEnd()}\n`;
   }
 }

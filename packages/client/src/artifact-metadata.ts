@@ -58,7 +58,10 @@ export class ArtifactMetadataApi {
       }
       merged.total_count += result.total_count;
       merged.deployment_records.push(...result.deployment_records);
-      if (result.errors?.length) (merged.errors ??= []).push(...result.errors);
+      if (result.errors?.length) {
+        merged.errors ??= [];
+        merged.errors.push(...result.errors);
+      }
     }
     return merged;
   }

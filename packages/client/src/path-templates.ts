@@ -55,12 +55,12 @@ export function parseTemplate(template: string): CompiledTemplate {
 }
 
 /**
- * Fills a template's parameters with `valueOf(name)`, each percent-encoded as one segment, except a multi-segment
+ * Fills a template's parameters with `parameter(name)`, each percent-encoded as one segment, except a multi-segment
  * parameter that ends the template (`{ref}`: `tags/v1`), whose segments are encoded one by one.
  */
-export function expandTemplate(template: string, valueOf: (name: string) => string): string {
+export function expandTemplate(template: string, parameter: (name: string) => string): string {
   return template.replace(/\{([a-z_][a-z0-9_]*)\}/gi, (placeholder: string, name: string, at: number) => {
-    const value = valueOf(name);
+    const value = parameter(name);
     const endsTemplate = at + placeholder.length === template.length && template[at - 1] === "/";
     if (!endsTemplate || !MULTI_SEGMENT_PARAMETERS.has(name)) return encodeURIComponent(value);
     return value.split("/").map(encodeURIComponent).join("/");
@@ -135,7 +135,10 @@ export class TemplateMatcher<T> {
       }
       if (segment.kind === "literal") {
         let next = current.literals.get(segment.value);
-        if (!next) current.literals.set(segment.value, (next = node()));
+        if (!next) {
+          next = node();
+          current.literals.set(segment.value, next);
+        }
         current = next;
       } else {
         current = current.param ??= node();

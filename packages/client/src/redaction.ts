@@ -24,17 +24,17 @@ function secretPatterns(secrets: readonly (string | undefined)[]): RegExp[] {
     literals.add(JSON.stringify(secret).slice(1, -1));
     literals.add(Buffer.from(secret).toString("base64").replace(/=+$/, ""));
     const prefix = TOKEN_PREFIX.exec(secret)?.[1];
-    if (prefix) shapes.add(`${escape(prefix)}[A-Za-z0-9_]{16,}`);
+    if (prefix) shapes.add(`${escapeRegExp(prefix)}[A-Za-z0-9_]{16,}`);
   }
   const patterns = [AUTHORIZATION_VALUE];
   // Longest first, so that an encoding containing another is replaced whole.
-  const alternatives = [...literals].sort((a, b) => b.length - a.length).map(escape);
+  const alternatives = [...literals].sort((a, b) => b.length - a.length).map(escapeRegExp);
   if (alternatives.length > 0) patterns.push(new RegExp(alternatives.join("|"), "g"));
   for (const shape of shapes) patterns.push(new RegExp(`\\b${shape}`, "g"));
   return patterns;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** The text without the secrets or anything shaped like them (see `secretPatterns`). */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
@@ -44,7 +44,7 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
 function redactWith(text: string, patterns: readonly RegExp[]): string {
   let out = text;
   for (const pattern of patterns) {
-    out = out.replace(pattern, (match, scheme?: string, space?: string) =>
+    out = out.replace(pattern, (_match, scheme?: string, space?: string) =>
       pattern === AUTHORIZATION_VALUE ? `${scheme}${space}${REDACTED}` : REDACTED,
     );
   }

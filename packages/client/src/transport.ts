@@ -7,7 +7,7 @@ import {
   ForeignUrlError,
   NetworkError,
   RequestValidationError,
-  ShiplogError,
+  type ShiplogError,
   TimeoutError,
 } from "./errors.js";
 import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
@@ -242,7 +242,9 @@ export class Transport {
     let search: URLSearchParams | undefined;
     for (const key in query) {
       const value = query[key];
-      if (value !== undefined) (search ??= new URLSearchParams()).set(key, String(value));
+      if (value === undefined) continue;
+      search ??= new URLSearchParams();
+      search.set(key, String(value));
     }
     return search ? `${this.baseUrl}${path}?${search.toString()}` : `${this.baseUrl}${path}`;
   }

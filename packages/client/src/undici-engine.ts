@@ -41,7 +41,8 @@ async function load(): Promise<Pools> {
       throw new FinalEngineFailure((operation) => new RequestValidationError(operation, issues));
     }
     // NO_PROXY is honoured by EnvHttpProxyAgent; every request is tunnelled (CONNECT), as fetch's proxy agent does.
-    return (proxied ??= new EnvHttpProxyAgent());
+    proxied ??= new EnvHttpProxyAgent();
+    return proxied;
   };
   pools = { request, Headers: Headers as unknown as typeof globalThis.Headers, direct, proxied: configured ? viaProxy : () => direct };
   return pools;
@@ -108,13 +109,13 @@ function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortS
   const releaseLate = () => sent.then((late) => late.body.destroy(), () => undefined);
   // Aborted already (the timeout fired while undici was loading, say): addEventListener would never call back.
   if (signal.aborted) {
-    releaseLate();
+    void releaseLate();
     return Promise.reject(signal.reason);
   }
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       reject(signal.reason);
-      releaseLate();
+      void releaseLate();
     };
     signal.addEventListener("abort", onAbort, { once: true });
     sent.then(
@@ -154,14 +155,17 @@ async function readBody(answer: Dispatcher.ResponseData): Promise<unknown> {
 // Required rather than imported: on Node 24 an ESM import of node:http reads all its exports, and one of them
 // loads Node's own copy of undici (about 15 ms of the action's cold start).
 let statusCodes: Record<number, string | undefined> | undefined;
-const statusPhrase = (status: number) => (statusCodes ??= (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES)[status] ?? "";
+function statusPhrase(status: number): string {
+  statusCodes ??= (createRequire(import.meta.url)("node:http") as typeof import("node:http")).STATUS_CODES;
+  return statusCodes[status] ?? "";
+}
 
 /**
  * undici's request API reads header bytes as UTF-8; Headers (and fetch) hold them one byte to a character. Back to
  * the bytes the server sent, so an ETag with a non-ASCII byte matches when it is sent back.
  */
 function asLatin1(value: string): string {
-  return /^[\x00-\x7f]*$/.test(value) ? value : Buffer.from(value, "utf8").toString("latin1");
+  return /^\p{ASCII}*$/u.test(value) ? value : Buffer.from(value, "utf8").toString("latin1");
 }
 
 /** An answer whose Headers object is only built when read: most successful calls never read a header. */

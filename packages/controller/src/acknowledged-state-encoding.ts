@@ -144,10 +144,10 @@ export function encodeAcknowledgedState(
       !entry || match ? "" : escapeField(entry.digest),
       ref,
     ];
-    values.forEach((value, c) => columns[c]!.push(value));
+    for (const [c, value] of values.entries()) columns[c]!.push(value);
   }
   const digests = Buffer.alloc(digestList.length * DIGEST_BYTES);
-  digestList.forEach((hex, i) => digests.write(hex, i * DIGEST_BYTES, "hex"));
+  for (const [i, hex] of digestList.entries()) digests.write(hex, i * DIGEST_BYTES, "hex");
   const lines = [ACKNOWLEDGED_STATE_FORMAT, `records ${rows.length}`, `environments ${groupIds.size}`, ...groupIds.keys()];
   // A column's values joined at once (no spread: 150,000 arguments overflow the call stack).
   COLUMNS.forEach((name, c) => {

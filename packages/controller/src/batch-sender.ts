@@ -96,7 +96,10 @@ export function groupRecords(pending: readonly PendingRecord[]): { group: Record
   for (const record of pending) {
     const id = groupKey(record.group);
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { group: record.group, records: [] }));
+    if (!g) {
+      g = { group: record.group, records: [] };
+      groups.set(id, g);
+    }
     g.records.push(record);
   }
   return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);

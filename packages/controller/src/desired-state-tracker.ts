@@ -101,9 +101,15 @@ export class DesiredStateTracker {
   objectChanged(kind: WatchedKind, namespace: string, name: string): void {
     if (!this.#built) return; // the first state() reads everything
     let byNamespace = this.#dirty.get(kind);
-    if (!byNamespace) this.#dirty.set(kind, (byNamespace = new Map()));
+    if (!byNamespace) {
+      byNamespace = new Map();
+      this.#dirty.set(kind, byNamespace);
+    }
     let names = byNamespace.get(namespace);
-    if (!names) byNamespace.set(namespace, (names = new Set()));
+    if (!names) {
+      names = new Set();
+      byNamespace.set(namespace, names);
+    }
     names.add(name);
   }
 
@@ -177,15 +183,24 @@ export class DesiredStateTracker {
       dependentAt: -1,
     };
     let byNamespace = this.#sources.get(kind);
-    if (!byNamespace) this.#sources.set(kind, (byNamespace = new Map()));
+    if (!byNamespace) {
+      byNamespace = new Map();
+      this.#sources.set(kind, byNamespace);
+    }
     let byName = byNamespace.get(namespace);
-    if (!byName) byNamespace.set(namespace, (byName = new Map()));
+    if (!byName) {
+      byName = new Map();
+      byNamespace.set(namespace, byName);
+    }
     byName.set(source.name, source);
     const owner = controllerOf(object.metadata);
     if (owner) {
       const key = ownerKey(owner.kind, namespace, owner.name);
       let siblings = this.#dependents.get(key);
-      if (!siblings) this.#dependents.set(key, (siblings = { key, sources: [] }));
+      if (!siblings) {
+        siblings = { key, sources: [] };
+        this.#dependents.set(key, siblings);
+      }
       source.siblings = siblings;
       source.dependentAt = siblings.sources.length;
       siblings.sources = added(siblings.sources, source);
@@ -207,7 +222,10 @@ export class DesiredStateTracker {
     if (!ref) return;
     const id = workloadId(ref);
     let workload = this.#workloads.get(id);
-    if (!workload) this.#workloads.set(id, (workload = { id, ref, members: [], contribution: undefined }));
+    if (!workload) {
+      workload = { id, ref, members: [], contribution: undefined };
+      this.#workloads.set(id, workload);
+    }
     source.workload = workload;
     source.memberAt = workload.members.length;
     workload.members = added(workload.members, source);

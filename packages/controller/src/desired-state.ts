@@ -131,7 +131,10 @@ export function contributeWorkload(
   const warnings: (AnnotationWarning & { subject: string })[] = [];
   const claimOf = (key: string, group: RecordGroup, deploymentName: string): Claim => {
     let claim = claims.find((c) => c.key === key);
-    if (!claim) claims.push((claim = { key, group, deploymentName, best: undefined, held: false }));
+    if (!claim) {
+      claim = { key, group, deploymentName, best: undefined, held: false };
+      claims.push(claim);
+    }
     return claim;
   };
   const hold = (annotationSources: (Record<string, string> | undefined)[], template: PodTemplate | undefined): void => {
@@ -210,7 +213,10 @@ export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredS
   const join = (workload: WorkloadRef, member: WorkloadMember): void => {
     const id = workloadId(workload);
     let entry = members.get(id);
-    if (!entry) members.set(id, (entry = { workload, members: [] }));
+    if (!entry) {
+      entry = { workload, members: [] };
+      members.set(id, entry);
+    }
     entry.members.push(member);
   };
   for (const pod of snapshot.pods()) {
@@ -232,7 +238,10 @@ export function computeDesiredState(snapshot: ClusterSnapshot, options: DesiredS
     warnings.push(...contribution.warnings);
     for (const claim of contribution.claims) {
       let forKey = claimants.get(claim.key);
-      if (!forKey) claimants.set(claim.key, (forKey = []));
+      if (!forKey) {
+        forKey = [];
+        claimants.set(claim.key, forKey);
+      }
       forKey.push({ workload, claim });
     }
   }

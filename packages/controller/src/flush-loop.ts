@@ -137,7 +137,7 @@ export class FlushLoop {
 
   /** Runs one round now (after any round in flight), whatever the schedule says; the budget still paces its calls. */
   async flush(): Promise<FlushSummary> {
-    while (this.#round) await this.#round.catch(() => undefined);
+    while (this.#round !== undefined) await this.#round.catch(() => undefined);
     return this.#run(true);
   }
 
@@ -212,7 +212,7 @@ export class FlushLoop {
 
   /** Moves the timer to the schedule's next wake (one timer: a wake is moved, never added). */
   #reschedule(): void {
-    if (!this.#started || this.#stopped || this.#round) return;
+    if (!this.#started || this.#stopped || this.#round !== undefined) return;
     const now = this.#o.clock.now();
     const wake = this.#wake(now);
     if (wake.at >= this.#timerAt && this.#cancelTimer) return;
@@ -232,7 +232,7 @@ export class FlushLoop {
       this.#o.onTick?.();
       const wake = this.#wake(now);
       // A round already running (an explicit flush) reschedules when it ends: rounds never overlap.
-      if (wake.reason !== "heartbeat" && wake.at <= now && !this.#round) {
+      if (wake.reason !== "heartbeat" && wake.at <= now && this.#round === undefined) {
         if (this.#heldByBudget) this.#o.metrics.budgetWaits.inc();
         await this.#run(false);
       }

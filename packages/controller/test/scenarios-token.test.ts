@@ -2,7 +2,8 @@
 import { mkdtempSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHealthServer, TOKEN_REFUSED_FLUSHES_UNREADY, type HealthServer } from "@shiplog/controller";
+import { startHealthServer, type HealthServer } from "@shiplog/controller";
+import { TOKEN_REFUSED_FLUSHES_UNREADY } from "@shiplog/controller/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, converged, eventually, startHarness, type Harness } from "./scenario-harness.js";
 

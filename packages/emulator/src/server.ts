@@ -144,7 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   readBodiesAsJson(app, "Problems parsing JSON");
 
   if (unchecked.length > 0) throw new Error(`emulator routes the permission matrix does not cover: ${unchecked.join(", ")}`);
-  app.setNotFoundHandler((request, reply) => sendError(reply, 404, "Not Found"));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, "Not Found"));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, request, reply) => {
     if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error.statusCode === 400) {
       return sendError(reply, 400, "Problems parsing JSON");

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { LARGE_FILE_THRESHOLD_BYTES } from "@shiplog/client/schemas";
-import {
-  type ImportProblemStatus,
-  type ImportVcs,
-  type LfsPreference,
-  type ProjectChoice,
-  type StartImportBody,
-  type UpdateImportBody,
+import type {
+  ImportProblemStatus,
+  ImportVcs,
+  LfsPreference,
+  ProjectChoice,
+  StartImportBody,
+  UpdateImportBody,
 } from "@shiplog/client";
 
 /**

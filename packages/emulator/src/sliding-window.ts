@@ -50,7 +50,10 @@ export class SlidingWindow {
   #expire(now: number): void {
     const newest = this.#times[this.#times.length - 1];
     // A clock set backwards (tests do) would leave events "in the future" counted for as long: start afresh.
-    if (newest !== undefined && newest > now) return this.clear();
+    if (newest !== undefined && newest > now) {
+      this.clear();
+      return;
+    }
     while (this.#head < this.#times.length && this.#times[this.#head]! + this.windowMs <= now) {
       this.#used -= this.#weights[this.#head]!;
       this.#head++;

@@ -13,7 +13,8 @@ export function specRuleViolations(key: string, body: unknown, resource: string)
 type Violation = { field: string; message: string };
 type Rule = (body: Record<string, unknown>) => Violation[];
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** C0 control characters and DEL (compared by code, not by a regex of control codes). */
+const hasControl = (text: string) => [...text].some((c) => c < " " || c === "\x7f");
 
 /**
  * Artifact metadata strings are single-line names and labels (spec 2.2, 2.3): control characters (NUL, line
@@ -21,12 +22,12 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  */
 function noControlCharacters(value: unknown, field: string): Violation[] {
   if (typeof value === "string") {
-    return CONTROL.test(value) ? [{ field, message: `${field} must not contain control characters (spec 2.2, single-line values)` }] : [];
+    return hasControl(value) ? [{ field, message: `${field} must not contain control characters (spec 2.2, single-line values)` }] : [];
   }
   if (Array.isArray(value)) return value.flatMap((item, i) => noControlCharacters(item, `${field}[${i}]`));
   if (value && typeof value === "object") {
     return Object.entries(value).flatMap(([k, v]) => [
-      ...(CONTROL.test(k) ? [{ field: `${field}`, message: `${field} has a key with control characters (spec 2.2)` }] : []),
+      ...(hasControl(k) ? [{ field: `${field}`, message: `${field} has a key with control characters (spec 2.2)` }] : []),
       ...noControlCharacters(v, field ? `${field}.${k}` : k),
     ]);
   }
@@ -64,7 +65,7 @@ const storableTag: Rule = (body) => {
   const tagger = body.tagger as { name?: unknown; email?: unknown; date?: unknown } | undefined;
   if (!tagger || typeof tagger !== "object") return violations;
   for (const part of ["name", "email"] as const) {
-    if (typeof tagger[part] === "string" && /[<>\u0000\n]/.test(tagger[part])) {
+    if (typeof tagger[part] === "string" && (/[<>\n]/.test(tagger[part]) || tagger[part].includes("\0"))) {
       violations.push({ field: `tagger.${part}`, message: `tagger.${part} must not contain '<', '>', NUL or line breaks (git ident)` });
     }
   }
@@ -93,7 +94,7 @@ export function gitDateProblem(iso: string): string | undefined {
 /** Why git refuses this reference name (git-check-ref-format(1)), or undefined when it is a valid one. */
 export function refFormatProblem(name: string): string | undefined {
   if (name === "" || name === "@") return "must not be empty or '@'";
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return "must not contain spaces, control characters or any of ~ ^ : ? * [ \\";
+  if (hasControl(name) || /[ ~^:?*[\\]/.test(name)) return "must not contain spaces, control characters or any of ~ ^ : ? * [ \\";
   if (name.includes("..")) return "must not contain ..";
   if (name.includes("@{")) return "must not contain @{";
   if (name.includes("//") || name.startsWith("/") || name.endsWith("/")) return "must not begin or end with / or hold //";

@@ -1,7 +1,8 @@
 // Strategic merge patch as the API server applies it: merge lists by their key (containers and env by name, ports by
 // containerPort, volumeMounts by mountPath...), with $patch directives; other lists replaced.
 import { AppsV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { startFakeCluster, strategicMergePatch } from "@shiplog/fake-cluster";
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import { strategicMergePatch } from "../dist/strategic-merge-patch.js";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";

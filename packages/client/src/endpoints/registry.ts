@@ -549,7 +549,7 @@ export type ParamsOf<K extends OperationId> = z.input<EndpointOf<K>["params"]>;
 export type CheckedOf<K extends OperationId> = z.output<EndpointOf<K>["params"]>;
 
 /** What a call of an operation gives: its answer, parsed, or nothing for a 204. */
-export type ResultOf<K extends OperationId> = EndpointOf<K> extends { response: infer S extends z.ZodType } ? z.output<S> : void;
+export type ResultOf<K extends OperationId> = EndpointOf<K> extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
 
 /** One item of a list operation's answer. */
 export type ItemOf<K extends OperationId> = ResultOf<K> extends readonly (infer T)[] ? T : never;

@@ -103,9 +103,15 @@ function collectEndpoints(): Map<string, Map<HttpMethod, EndpointLines>> {
   const byTemplate = new Map<string, Map<HttpMethod, EndpointLines>>();
   const lines = (method: HttpMethod, template: string): EndpointLines => {
     let methods = byTemplate.get(template);
-    if (!methods) byTemplate.set(template, (methods = new Map()));
+    if (!methods) {
+      methods = new Map();
+      byTemplate.set(template, methods);
+    }
     let found = methods.get(method);
-    if (!found) methods.set(method, (found = { method, template, entries: [], statement: undefined }));
+    if (!found) {
+      found = { method, template, entries: [], statement: undefined };
+      methods.set(method, found);
+    }
     return found;
   };
   for (const entry of PERMISSION_MATRIX) lines(entry.method, entry.path).entries.push(entry);

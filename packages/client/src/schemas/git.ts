@@ -57,8 +57,8 @@ export function refNameProblem(name: string): string | undefined {
   if (name.endsWith(".")) return "must not end with .";
   if (name.includes("..")) return "must not contain ..";
   if (name.includes("@{")) return "must not contain @{";
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f]/.test(name)) return "must not contain spaces or control characters";
+  // Git refuses bytes below 0o40 and DEL (check-ref-format); compared as characters, not by a regex of control codes.
+  if ([...name].some((c) => c <= " " || c === "\x7f")) return "must not contain spaces or control characters";
   const forbidden = /[~^:?*[\\]/.exec(name);
   if (forbidden) return `must not contain ${forbidden[0]}`;
   for (const component of name.split("/")) {

@@ -130,12 +130,12 @@ export function parseFileCommand(text: string): Record<string, string> {
 }
 
 /** Workflow command escaping, undone (`%25`, `%0D`, `%0A`, and `%3A`/`%2C` in properties). */
-const unescape = (value: string) => value.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
+const unescapeCommand = (value: string) => value.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
 
 /** The annotations in a step's output. */
 export function parseAnnotations(stdout: string): Annotation[] {
   return [...stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)].map((m) => {
     const title = /(?:^|,)title=([^,]*)/.exec(m[2] ?? "")?.[1];
-    return { level: m[1] as Annotation["level"], ...(title !== undefined && { title: unescape(title) }), message: unescape(m[3]!) };
+    return { level: m[1] as Annotation["level"], ...(title !== undefined && { title: unescapeCommand(title) }), message: unescapeCommand(m[3]!) };
   });
 }
