@@ -48,7 +48,9 @@ export class DaemonSetController {
     }
 
     const current = this.store.get("daemonsets", namespace, name)!;
-    const live = controlledBy(this.store, current, "pods").filter((p) => !p.metadata.deletionTimestamp && nodes.includes(p.spec?.nodeName));
+    const live = controlledBy(this.store, current, "pods").filter(
+      (p) => !p.metadata.deletionTimestamp && p.spec?.nodeName !== undefined && nodes.includes(p.spec.nodeName),
+    );
     const ready = live.filter(isReadyPod).length;
     const status = {
       observedGeneration: current.metadata.generation ?? 1,

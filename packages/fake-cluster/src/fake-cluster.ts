@@ -5,13 +5,13 @@ import { ControlLoop } from "./control-loop.js";
 import { ClusterFaults, FaultState } from "./faults.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { ImageRegistry } from "./image-digests.js";
-import type { KubeObject } from "./kube-object.js";
 import { cloneObject } from "./kube-object.js";
 import type { KubeconfigObject } from "./kubeconfig.js";
 import { kubeconfigFor } from "./kubeconfig.js";
 import { Kubelet } from "./kubelet.js";
 import { ListPages } from "./list-pages.js";
 import { NameGenerator } from "./name-generator.js";
+import type { ObjectOf } from "./object-kinds.js";
 import { ObjectStore } from "./object-store.js";
 import { RequestStats } from "./request-stats.js";
 import type { ResourceName } from "./resource-kinds.js";
@@ -40,8 +40,11 @@ export interface FakeClusterOptions {
 
 /** Read access to the cluster's objects, for assertions (results are copies). */
 export interface ClusterStore {
-  get(resource: ResourceName, namespace: string | undefined, name: string): KubeObject | undefined;
-  list(resource: ResourceName, options?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): KubeObject[];
+  get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string): ObjectOf<R> | undefined;
+  list<R extends ResourceName>(
+    resource: R,
+    options?: { namespace?: string; labelSelector?: string; fieldSelector?: string },
+  ): ObjectOf<R>[];
   count(resource: ResourceName): number;
   resourceVersion(): string;
 }
@@ -130,7 +133,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
       if (!isResourceName(resource)) throw new TypeError(`resource: unknown resource "${String(resource)}"`);
       const filter = { namespace: opts.namespace, labels: parseLabelSelector(opts.labelSelector), fields: parseFieldSelector(opts.fieldSelector) };
       // Fresh copies from the stored JSON text.
-      return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as KubeObject);
+      return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as ObjectOf<typeof resource>);
     },
     count: (resource) => store.count(resource),
     resourceVersion: () => String(store.currentRv()),

@@ -1,6 +1,7 @@
 import type { ControlLoop } from "./control-loop.js";
 import type { StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
+import type { Pod } from "./object-kinds.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf, nowTimestamp } from "./object-store.js";
 import type { PropagationPolicy, ResourceName } from "./resource-kinds.js";
@@ -76,8 +77,9 @@ export class GarbageCollector {
     if (policy === "Foreground" && !finalizers.includes(FOREGROUND)) finalizers.push(FOREGROUND);
     if (policy === "Orphan" && !finalizers.includes(ORPHAN)) finalizers.push(ORPHAN);
     let grace = 0;
-    if (resource === "pods" && obj.spec?.nodeName && !["Succeeded", "Failed"].includes(obj.status?.phase)) {
-      grace = gracePeriodSeconds ?? obj.spec?.terminationGracePeriodSeconds ?? 30;
+    const pod = resource === "pods" ? (obj as Pod) : undefined;
+    if (pod?.spec?.nodeName && pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed") {
+      grace = gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
     }
     if (resource === "namespaces") {
       const written = this.store.write(resource, {

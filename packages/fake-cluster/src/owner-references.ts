@@ -1,4 +1,5 @@
 import type { KubeObject, OwnerReference } from "./kube-object.js";
+import type { ObjectOf } from "./object-kinds.js";
 import type { ObjectStore } from "./object-store.js";
 import type { ResourceName } from "./resource-kinds.js";
 
@@ -13,6 +14,6 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
 }
 
 /** Objects of `resource` controlled by `owner`. */
-export function controlledBy(store: ObjectStore, owner: KubeObject, resource: ResourceName): KubeObject[] {
+export function controlledBy<R extends ResourceName>(store: ObjectStore, owner: KubeObject, resource: R): ObjectOf<R>[] {
   return store.controlledBy(owner.metadata.uid!, resource);
 }

@@ -32,7 +32,7 @@ export class ReplicaSetController {
         const base = `${name}-`.slice(0, 58);
         let podName = `${base}${this.names.suffix()}`;
         while (this.store.get("pods", namespace, podName)) podName = `${base}${this.names.suffix()}`;
-        pods.push(this.store.create("pods", podFromTemplate(rs.spec.template, { namespace, name: podName, owner: controllerRef(rs) })));
+        pods.push(this.store.create("pods", podFromTemplate(rs.spec?.template, { namespace, name: podName, owner: controllerRef(rs) })));
       }
     } else if (pods.length > desired) {
       const surplus = [...pods]

@@ -1,17 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { DeleteOptions } from "./garbage-collector.js";
 import { parsePropagationPolicy } from "./garbage-collector.js";
 import { listCollection, watchCollection } from "./collection-reads.js";
 import type { RouteContext } from "./route-context.js";
-import type { KubeObject } from "./kube-object.js";
-import { objectJson } from "./kube-object.js";
+import type { JsonObject, KubeObject } from "./kube-object.js";
+import { isJsonObject, objectJson } from "./kube-object.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
 import { apiGroupList, apiResourceList } from "./discovery.js";
 import { openApiDocument, openApiRoot } from "./openapi-v3.js";
+import type { Workload } from "./object-kinds.js";
+import type { Scale } from "./scale-subresource.js";
 import { scaleOf } from "./scale-subresource.js";
 import type { Query, Target } from "./request-target.js";
 import { checkSubresource, filterFrom, notFoundPath, one, parseTarget, sendJson, splitPath } from "./request-target.js";
 import { toTable, wantsTable } from "./table-printers.js";
 import { DecodeError, decodeObject } from "./validation/index.js";
+import type { Decoded } from "./validation/schema.js";
 import { decode } from "./validation/schema.js";
 import { scaleSchema } from "./validation/kind-schemas.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
@@ -49,14 +53,19 @@ type FieldValidation = "Strict" | "Warn" | "Ignore";
 
 /** Query options of a write: dryRun=All, fieldValidation (default Warn, as API servers from 1.27). */
 function writeOptions(query: Query): { dryRun: boolean; fieldValidation: FieldValidation } {
-  const raw = query.dryRun;
-  const dry = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  for (const value of dry) if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
+  const dryRun = dryRunOption(query.dryRun);
   const validation = one(query, "fieldValidation") ?? "Warn";
   if (validation !== "Strict" && validation !== "Warn" && validation !== "Ignore") {
     throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(validation)}: supported values: "Ignore", "Strict", "Warn"`);
   }
-  return { dryRun: dry.length > 0, fieldValidation: validation };
+  return { dryRun, fieldValidation: validation };
+}
+
+/** dryRun (the query's or DeleteOptions'): true for "All", false when absent, else a 400. */
+function dryRunOption(raw: unknown): boolean {
+  const dry: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  for (const value of dry) if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
+  return dry.length > 0;
 }
 
 /** Adds `Warning: 299 - "<text>"` headers, as the API server does for dropped fields. */
@@ -70,7 +79,7 @@ function addWarnings(reply: FastifyReply, texts: string[]): void {
 function decodeBody(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply, schema = decodeObject.bind(null, kind.resource)): KubeObject {
   const obj = requireObjectBody(body, kind);
   const cannot = `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}`;
-  let decoded;
+  let decoded: Decoded;
   try {
     decoded = schema(obj);
   } catch (error) {
@@ -105,7 +114,7 @@ function nestingDepth(text: string): number {
   return max;
 }
 
-function parseBody(request: FastifyRequest): any {
+function parseBody(request: FastifyRequest): unknown {
   const raw = request.body;
   if (raw === undefined || raw === null || raw === "") return undefined;
   if (typeof raw !== "string") return raw;
@@ -180,7 +189,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
           return listCollection(ctx, target, query, reply, request.headers.accept);
         }
         const obj = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
-        if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(scaleOf(obj)));
+        if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(scaleOf(obj as Workload)));
         if (wantsTable(request.headers.accept)) {
           const table = toTable(kind.resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, one(query, "includeObject"), Date.now());
           return sendJson(reply, 200, JSON.stringify(table));
@@ -213,7 +222,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const apply = (doc: KubeObject) =>
           (type.includes("json-patch") ? jsonPatch(doc, body) : type.includes("strategic-merge-patch") ? strategicMergePatch(structuredClone(doc), body) : mergePatch(structuredClone(doc), body)) as KubeObject;
         if (target.subresource === "scale") {
-          const scale = decodeScale(kind, apply(scaleOf(existing)), options.fieldValidation, reply);
+          const scale = decodeScale(kind, apply(scaleOf(existing as Workload)), options.fieldValidation, reply);
           return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, scale, options.dryRun)));
         }
         const obj = decodeBody(kind, apply(existing), options.fieldValidation, reply);
@@ -232,14 +241,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 }
 
 /** A Scale body: decoded as autoscaling/v1 Scale. */
-function decodeScale(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply): KubeObject {
+function decodeScale(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply): Scale {
   const scaleKind = { ...kind, kind: "Scale", version: "v1" };
-  return decodeBody(scaleKind, body, validation, reply, (obj) => decode(scaleSchema, obj));
+  return decodeBody(scaleKind, body, validation, reply, (obj) => decode(scaleSchema, obj)) as Scale;
 }
 
 /** Sets spec.replicas from a Scale (its resourceVersion, when given, is a precondition); answers the new Scale. */
-function writeScale(ctx: RouteContext, target: Target, scale: KubeObject, dryRun: boolean): KubeObject {
-  const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name!);
+function writeScale(ctx: RouteContext, target: Target, scale: Scale, dryRun: boolean): Scale {
+  // Only workloads have the scale subresource (checkSubresource).
+  const existing = ctx.store.getOrThrow(target.kind.resource, target.namespace, target.name!) as Workload;
   const replicas = scale.spec?.replicas ?? 0;
   if (replicas < 0) {
     const scaleKind = { ...target.kind, kind: "Scale", group: "autoscaling" };
@@ -247,7 +257,7 @@ function writeScale(ctx: RouteContext, target: Target, scale: KubeObject, dryRun
   }
   const rv = scale.metadata.resourceVersion;
   const next = { ...existing, metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) }, spec: { ...existing.spec, replicas } };
-  return scaleOf(ctx.store.update(target.kind.resource, next, undefined, { dryRun }));
+  return scaleOf(ctx.store.update(target.kind.resource, next, undefined, { dryRun }) as Workload);
 }
 
 function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: boolean): KubeObject {
@@ -267,8 +277,14 @@ function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: bool
   throw notFoundPath();
 }
 
+/** DeleteOptions.preconditions: compared as given (a value of another type matches no object), absent unless an object. */
+function preconditionsOf(value: unknown): DeleteOptions["preconditions"] {
+  if (!isJsonObject(value)) return undefined;
+  return { uid: value.uid as string | undefined, resourceVersion: value.resourceVersion as string | undefined };
+}
+
 /** Reads a boolean DeleteOptions field from the body, else the query; undefined when not given. */
-function deleteFlag(body: any, query: Query, name: string): boolean | undefined {
+function deleteFlag(body: JsonObject | undefined, query: Query, name: string): boolean | undefined {
   const value = body?.[name] ?? one(query, name);
   if (value === undefined || value === null) return undefined;
   if (value === true || value === "true") return true;
@@ -276,12 +292,16 @@ function deleteFlag(body: any, query: Query, name: string): boolean | undefined 
   throw badRequest(`${name}: Invalid value: "${String(value)}": must be true or false`);
 }
 
-function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: any, reply: FastifyReply) {
+function deleteRequest(ctx: RouteContext, target: Target, query: Query, input: unknown, reply: FastifyReply) {
   if (target.subresource !== undefined) throw notFoundPath();
-  if (body !== undefined && (body === null || typeof body !== "object")) throw badRequest("DeleteOptions: body must be a JSON object");
+  if (input !== undefined && (input === null || typeof input !== "object")) throw badRequest("DeleteOptions: body must be a JSON object");
+  // An object (an array has none of the fields read here).
+  const body = input as JsonObject | undefined;
   const graceText = one(query, "gracePeriodSeconds");
   const grace = body?.gracePeriodSeconds ?? (graceText === undefined ? undefined : Number(graceText));
-  if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) throw badRequest("gracePeriodSeconds: must be a non-negative integer");
+  if (grace !== undefined && (typeof grace !== "number" || !Number.isInteger(grace) || grace < 0)) {
+    throw badRequest("gracePeriodSeconds: must be a non-negative integer");
+  }
   let policy = parsePropagationPolicy(body?.propagationPolicy ?? one(query, "propagationPolicy"));
   // The deprecated orphanDependents: true is Orphan, false is Background; never both with propagationPolicy.
   const orphanDependents = deleteFlag(body, query, "orphanDependents");
@@ -293,9 +313,9 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, body: an
     });
   }
   if (orphanDependents !== undefined) policy = orphanDependents ? "Orphan" : "Background";
-  const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: body?.preconditions };
+  const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: preconditionsOf(body?.preconditions) };
   const resource = target.kind.resource;
-  if (writeOptions({ dryRun: body?.dryRun ?? query.dryRun }).dryRun) return dryRunDelete(ctx, target, query, reply);
+  if (dryRunOption(body?.dryRun ?? query.dryRun)) return dryRunDelete(ctx, target, query, reply);
   if (target.name === undefined) {
     // deletecollection
     const items = ctx.store.list(resource, filterFrom(target, query));

@@ -1,16 +1,17 @@
 // Server-side printing (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`): the columns kubectl shows for
 // `kubectl get`, with the priority-1 columns `-o wide` adds, worded as the API server's printers fill them.
 import type { KubeObject } from "./kube-object.js";
+import type { CronJob, Job, ObjectOf, Pod, PodTemplate, Workload } from "./object-kinds.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { formatLabelSelector as selectorText } from "./selectors.js";
 
-interface Column {
+interface Column<T extends KubeObject = KubeObject> {
   name: string;
   type: "string" | "integer" | "date";
   format?: "name";
   description: string;
   priority: number;
-  cell: (obj: KubeObject, now: number) => string | number;
+  cell: (obj: T, now: number) => string | number;
 }
 
 /** duration.HumanDuration: "45s", "3m20s", "12m", "5h30m", "3d4h", "2y". */
@@ -38,18 +39,20 @@ const orNone = (text: string | undefined) => (text ? text : "<none>");
 const name: Column = { name: "Name", type: "string", format: "name", description: "Name must be unique within a namespace.", priority: 0, cell: (o) => o.metadata.name! };
 const age: Column = { name: "Age", type: "string", description: "CreationTimestamp is a timestamp representing the server time when this object was created.", priority: 0, cell: (o, now) => since(o.metadata.creationTimestamp, now) };
 
-function templateOf(obj: KubeObject): any {
-  return obj.kind === "CronJob" ? obj.spec?.jobTemplate?.spec?.template : obj.spec?.template;
+type TemplateOwner = Workload | Job | CronJob;
+
+function templateOf(obj: TemplateOwner): PodTemplate | undefined {
+  return obj.kind === "CronJob" ? (obj as CronJob).spec?.jobTemplate?.spec?.template : (obj as Workload | Job).spec?.template;
 }
 
-const wideTemplateColumns: Column[] = [
-  { name: "Containers", type: "string", description: "Names of each container in the template.", priority: 1, cell: (o) => (templateOf(o)?.spec?.containers ?? []).map((c: any) => c.name).join(",") },
-  { name: "Images", type: "string", description: "Images referenced by each container in the template.", priority: 1, cell: (o) => (templateOf(o)?.spec?.containers ?? []).map((c: any) => c.image).join(",") },
+const wideTemplateColumns: Column<TemplateOwner>[] = [
+  { name: "Containers", type: "string", description: "Names of each container in the template.", priority: 1, cell: (o) => (templateOf(o)?.spec?.containers ?? []).map((c) => c.name).join(",") },
+  { name: "Images", type: "string", description: "Images referenced by each container in the template.", priority: 1, cell: (o) => (templateOf(o)?.spec?.containers ?? []).map((c) => c.image).join(",") },
 ];
-const selectorColumn: Column = { name: "Selector", type: "string", description: "Label selector for the workload's pods.", priority: 1, cell: (o) => selectorText(o.spec?.selector) };
+const selectorColumn: Column<Workload | Job> = { name: "Selector", type: "string", description: "Label selector for the workload's pods.", priority: 1, cell: (o) => selectorText(o.spec?.selector) };
 
 /** The STATUS kubectl shows for a pod: Terminating, a container's waiting/terminated reason, or the phase. */
-function podStatus(pod: KubeObject): string {
+function podStatus(pod: Pod): string {
   if (pod.metadata.deletionTimestamp) return "Terminating";
   let reason: string = pod.status?.reason ?? pod.status?.phase ?? "Unknown";
   for (const s of pod.status?.containerStatuses ?? []) {
@@ -59,8 +62,8 @@ function podStatus(pod: KubeObject): string {
   return reason;
 }
 
-function jobStatus(job: KubeObject): string {
-  const has = (type: string) => (job.status?.conditions ?? []).some((c: any) => c.type === type && c.status === "True");
+function jobStatus(job: Job): string {
+  const has = (type: string) => (job.status?.conditions ?? []).some((c) => c.type === type && c.status === "True");
   if (has("Complete")) return "Complete";
   if (has("Failed")) return "Failed";
   if (job.metadata.deletionTimestamp) return "Terminating";
@@ -68,17 +71,17 @@ function jobStatus(job: KubeObject): string {
   return "Running";
 }
 
-const COLUMNS: Partial<Record<ResourceName, Column[]>> = {
+const COLUMNS: { [R in ResourceName]?: Column<ObjectOf<R>>[] } = {
   pods: [
     name,
-    { name: "Ready", type: "string", description: "The aggregate readiness state of this pod for accepting traffic.", priority: 0, cell: (o) => `${(o.status?.containerStatuses ?? []).filter((s: any) => s.ready).length}/${(o.spec?.containers ?? []).length}` },
+    { name: "Ready", type: "string", description: "The aggregate readiness state of this pod for accepting traffic.", priority: 0, cell: (o) => `${(o.status?.containerStatuses ?? []).filter((s) => s.ready).length}/${(o.spec?.containers ?? []).length}` },
     { name: "Status", type: "string", description: "The aggregate status of the containers in this pod.", priority: 0, cell: podStatus },
-    { name: "Restarts", type: "string", description: "The number of times the containers in this pod have been restarted.", priority: 0, cell: (o) => String((o.status?.containerStatuses ?? []).reduce((n: number, s: any) => n + (s.restartCount ?? 0), 0)) },
+    { name: "Restarts", type: "string", description: "The number of times the containers in this pod have been restarted.", priority: 0, cell: (o) => String((o.status?.containerStatuses ?? []).reduce((n, s) => n + (s.restartCount ?? 0), 0)) },
     age,
     { name: "IP", type: "string", description: "IP address allocated to the pod.", priority: 1, cell: (o) => orNone(o.status?.podIP) },
     { name: "Node", type: "string", description: "Name of the Node this pod is assigned to.", priority: 1, cell: (o) => orNone(o.spec?.nodeName) },
     { name: "Nominated Node", type: "string", description: "Name of the node nominated for this pod.", priority: 1, cell: (o) => orNone(o.status?.nominatedNodeName) },
-    { name: "Readiness Gates", type: "string", description: "Pod readiness gates.", priority: 1, cell: (o) => orNone((o.spec?.readinessGates ?? []).map((g: any) => g.conditionType).join(",")) },
+    { name: "Readiness Gates", type: "string", description: "Pod readiness gates.", priority: 1, cell: (o) => orNone((o.spec?.readinessGates ?? []).map((g) => g.conditionType).join(",")) },
   ],
   deployments: [
     name,
@@ -145,11 +148,11 @@ const COLUMNS: Partial<Record<ResourceName, Column[]>> = {
   namespaces: [name, { name: "Status", type: "string", description: "The status of the namespace", priority: 0, cell: (o) => o.status?.phase ?? "" }, age],
   nodes: [
     name,
-    { name: "Status", type: "string", description: "The status of the node", priority: 0, cell: (o) => ((o.status?.conditions ?? []).some((c: any) => c.type === "Ready" && c.status === "True") ? "Ready" : "NotReady") },
+    { name: "Status", type: "string", description: "The status of the node", priority: 0, cell: (o) => ((o.status?.conditions ?? []).some((c) => c.type === "Ready" && c.status === "True") ? "Ready" : "NotReady") },
     { name: "Roles", type: "string", description: "The roles of the node", priority: 0, cell: () => "<none>" },
     age,
     { name: "Version", type: "string", description: "Kubelet Version reported by the node.", priority: 0, cell: (o) => o.status?.nodeInfo?.kubeletVersion ?? "" },
-    { name: "Internal-IP", type: "string", description: "List of internal IPs.", priority: 1, cell: (o) => orNone((o.status?.addresses ?? []).find((a: any) => a.type === "InternalIP")?.address) },
+    { name: "Internal-IP", type: "string", description: "List of internal IPs.", priority: 1, cell: (o) => orNone((o.status?.addresses ?? []).find((a) => a.type === "InternalIP")?.address) },
   ],
 };
 
@@ -160,7 +163,8 @@ export function wantsTable(accept: string | undefined): boolean {
 
 /** A meta.k8s.io/v1 Table of `items`; rows carry the object's metadata (or the object with includeObject=Object). */
 export function toTable(resource: ResourceName, items: KubeObject[], listMeta: Record<string, unknown>, includeObject: string | undefined, now: number): unknown {
-  const columns = COLUMNS[resource] ?? [name, age];
+  // The items are objects of `resource`, as its columns read them.
+  const columns = (COLUMNS[resource] ?? [name, age]) as Column[];
   const rowObject = (o: KubeObject) =>
     includeObject === "Object" ? o : includeObject === "None" ? undefined : { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: o.metadata };
   return {
