@@ -12,5 +12,7 @@ import { run } from "./main.js";
 // its implications on Node 24 (V8 13), so tier-up is switched off by name as well: without it Node 24 still
 // waited 40-55 ms after the exit event, against about 20 ms with it (measured on a full run).
 run().catch((error: unknown) =>
-  core.setFailed(redactSecrets(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`, [core.getInput("token")])),
+  core.setFailed(
+    redactSecrets(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`, [core.getInput("token")]),
+  ),
 );

@@ -7,7 +7,14 @@ import type { GarbageCollector } from "./garbage-collector.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { statusChanged } from "./pod-template.js";
 import type { ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";
-import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
+import {
+  DEFAULT_MAX_SURGE,
+  DEFAULT_MAX_UNAVAILABLE,
+  newReplicaSetTarget,
+  oldReplicaSetTargets,
+  resolveFenceposts,
+  scaledValue,
+} from "./rolling-update.js";
 
 const REVISION = "deployment.kubernetes.io/revision";
 const DESIRED = "deployment.kubernetes.io/desired-replicas";
@@ -18,13 +25,18 @@ const revisionOf = (rs: KubeObject) => Number(rs.metadata.annotations?.[REVISION
 const counts = (rs: ReplicaSet): ReplicaCounts => ({ replicas: rs.spec?.replicas ?? 0, available: rs.status?.availableReplicas ?? 0 });
 /** Oldest first, as the real controller orders ReplicaSets (creation time, then name). */
 const byCreation = (a: KubeObject, b: KubeObject) =>
-  (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || revisionOf(a) - revisionOf(b) || a.metadata.name!.localeCompare(b.metadata.name!);
+  (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") ||
+  revisionOf(a) - revisionOf(b) ||
+  a.metadata.name!.localeCompare(b.metadata.name!);
 
 /** The rolling-update settings of a Deployment, or undefined for Recreate. */
 function rollingSettings(d: Deployment): RollingUpdateSettings | undefined {
   const strategy = d.spec?.strategy;
   if (strategy?.type === "Recreate") return undefined;
-  return { maxSurge: strategy?.rollingUpdate?.maxSurge ?? DEFAULT_MAX_SURGE, maxUnavailable: strategy?.rollingUpdate?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE };
+  return {
+    maxSurge: strategy?.rollingUpdate?.maxSurge ?? DEFAULT_MAX_SURGE,
+    maxUnavailable: strategy?.rollingUpdate?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE,
+  };
 }
 
 /**
@@ -79,12 +91,26 @@ export class DeploymentController {
   }
 
   /** One step of a rolling update: create or grow the new ReplicaSet if the surge allows, else shrink old ones. */
-  private rollingStep(d: Deployment, hash: string, desired: number, settings: RollingUpdateSettings, newRs: ReplicaSet | undefined, old: ReplicaSet[]): void {
+  private rollingStep(
+    d: Deployment,
+    hash: string,
+    desired: number,
+    settings: RollingUpdateSettings,
+    newRs: ReplicaSet | undefined,
+    old: ReplicaSet[],
+  ): void {
     const maxReplicas = desired + scaledValue(settings.maxSurge, desired, true);
     const oldCounts = old.map(counts);
     const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
     if (!newRs) {
-      this.createReplicaSet(d, hash, newReplicaSetTarget(settings, desired, { replicas: 0, available: 0 }, oldCounts), maxRevision + 1, desired, maxReplicas);
+      this.createReplicaSet(
+        d,
+        hash,
+        newReplicaSetTarget(settings, desired, { replicas: 0, available: 0 }, oldCounts),
+        maxRevision + 1,
+        desired,
+        maxReplicas,
+      );
       return;
     }
     const current = counts(newRs);
@@ -108,7 +134,9 @@ export class DeploymentController {
       return;
     }
     // Terminating pods count too: Recreate guarantees old and new never run side by side.
-    const oldPodsLeft = old.some((rs) => controlledBy(this.store, rs, "pods").some((pod) => pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed"));
+    const oldPodsLeft = old.some((rs) =>
+      controlledBy(this.store, rs, "pods").some((pod) => pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed"),
+    );
     if (oldPodsLeft) return;
     const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
     if (!newRs) {
@@ -121,7 +149,12 @@ export class DeploymentController {
 
   /** Sets a ReplicaSet's size with the annotations the real controller keeps on it. */
   private scale(rs: ReplicaSet, replicas: number, desired: number, maxReplicas: number, revision?: number): void {
-    const annotations = { ...rs.metadata.annotations, [DESIRED]: String(desired), [MAX]: String(maxReplicas), ...(revision !== undefined && { [REVISION]: String(revision) }) };
+    const annotations = {
+      ...rs.metadata.annotations,
+      [DESIRED]: String(desired),
+      [MAX]: String(maxReplicas),
+      ...(revision !== undefined && { [REVISION]: String(revision) }),
+    };
     this.store.write("replicasets", { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...rs.spec, replicas } });
   }
 
@@ -169,12 +202,22 @@ export class DeploymentController {
     if (unavailable > 0) status.unavailableReplicas = unavailable;
     // The Deployment carries its newest ReplicaSet's revision (kubectl rollout history/undo read it).
     const revision = fresh ? String(revisionOf(fresh)) : undefined;
-    const annotations = revision && current.metadata.annotations?.[REVISION] !== revision ? { ...current.metadata.annotations, [REVISION]: revision } : undefined;
+    const annotations =
+      revision && current.metadata.annotations?.[REVISION] !== revision
+        ? { ...current.metadata.annotations, [REVISION]: revision }
+        : undefined;
     if (annotations) this.store.write("deployments", { ...current, metadata: { ...current.metadata, annotations }, status });
     else if (statusChanged(current.status, status)) this.store.write("deployments", { ...current, status });
   }
 
-  private createReplicaSet(d: Deployment, hash: string, replicas: number, revision: number, desired: number, maxReplicas: number): ReplicaSet | undefined {
+  private createReplicaSet(
+    d: Deployment,
+    hash: string,
+    replicas: number,
+    revision: number,
+    desired: number,
+    maxReplicas: number,
+  ): ReplicaSet | undefined {
     const namespace = d.metadata.namespace!;
     const name = `${d.metadata.name}-${hash}`;
     if (this.store.get("replicasets", namespace, name)) return undefined; // name taken by something we do not own
@@ -202,7 +245,10 @@ export class DeploymentController {
     const limit: number = d.spec?.revisionHistoryLimit ?? 10;
     const idle = old
       .map((rs) => this.store.get("replicasets", rs.metadata.namespace, rs.metadata.name!))
-      .filter((rs): rs is ReplicaSet => rs !== undefined && !rs.metadata.deletionTimestamp && (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0)
+      .filter(
+        (rs): rs is ReplicaSet =>
+          rs !== undefined && !rs.metadata.deletionTimestamp && (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0,
+      )
       .sort((a, b) => Number(a.metadata.annotations?.[REVISION] ?? 0) - Number(b.metadata.annotations?.[REVISION] ?? 0));
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
       this.gc.delete("replicasets", rs.metadata.namespace, rs.metadata.name!, { propagationPolicy: "Background" });

@@ -77,10 +77,15 @@ export interface FakeCluster {
 const HOST = "127.0.0.1";
 
 function validateOptions(options: FakeClusterOptions): void {
-  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) throw new TypeError(`port: must be an integer 0-65535, got ${options.port}`);
-  if (options.historyLimit !== undefined && (!Number.isInteger(options.historyLimit) || options.historyLimit < 1)) throw new TypeError(`historyLimit: must be a positive integer, got ${options.historyLimit}`);
-  if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) throw new TypeError(`bookmarkIntervalMs: must be positive, got ${options.bookmarkIntervalMs}`);
-  for (const n of options.nodes ?? []) if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n)) throw new TypeError(`nodes: "${n}" is not a valid node name (lowercase RFC 1123 subdomain)`);
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535))
+    throw new TypeError(`port: must be an integer 0-65535, got ${options.port}`);
+  if (options.historyLimit !== undefined && (!Number.isInteger(options.historyLimit) || options.historyLimit < 1))
+    throw new TypeError(`historyLimit: must be a positive integer, got ${options.historyLimit}`);
+  if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0))
+    throw new TypeError(`bookmarkIntervalMs: must be positive, got ${options.bookmarkIntervalMs}`);
+  for (const n of options.nodes ?? [])
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n))
+      throw new TypeError(`nodes: "${n}" is not a valid node name (lowercase RFC 1123 subdomain)`);
 }
 
 /** Starts a fake Kubernetes API server on 127.0.0.1 with simulated nodes, controllers and kubelet. */
@@ -107,8 +112,16 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
       spec: {},
       status: {
         conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" }],
-        addresses: [{ type: "InternalIP", address: `10.0.0.${10 + i}` }, { type: "Hostname", address: name }],
-        nodeInfo: { kubeletVersion: "v1.31.0", containerRuntimeVersion: "containerd://1.7.0", operatingSystem: "linux", architecture: "amd64" },
+        addresses: [
+          { type: "InternalIP", address: `10.0.0.${10 + i}` },
+          { type: "Hostname", address: name },
+        ],
+        nodeInfo: {
+          kubeletVersion: "v1.31.0",
+          containerRuntimeVersion: "containerd://1.7.0",
+          operatingSystem: "linux",
+          architecture: "amd64",
+        },
       },
     });
   });
@@ -131,7 +144,11 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
     },
     list: (resource, opts = {}) => {
       if (!isResourceName(resource)) throw new TypeError(`resource: unknown resource "${String(resource)}"`);
-      const filter = { namespace: opts.namespace, labels: parseLabelSelector(opts.labelSelector), fields: parseFieldSelector(opts.fieldSelector) };
+      const filter = {
+        namespace: opts.namespace,
+        labels: parseLabelSelector(opts.labelSelector),
+        fields: parseFieldSelector(opts.fieldSelector),
+      };
       // Fresh copies from the stored JSON text.
       return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as ObjectOf<typeof resource>);
     },

@@ -55,10 +55,18 @@ export class GarbageCollector {
     const obj = this.store.getOrThrow(resource, namespace, name);
     const pre = options.preconditions;
     if (pre?.uid && pre.uid !== obj.metadata.uid) {
-      throw conflict(kindOf(resource), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`);
+      throw conflict(
+        kindOf(resource),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-      throw conflict(kindOf(resource), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`);
+      throw conflict(
+        kindOf(resource),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+      );
     }
     return this.deleteObject(resource, obj, options.propagationPolicy ?? kindOf(resource).defaultPropagation, options.gracePeriodSeconds);
   }
@@ -179,12 +187,18 @@ export class GarbageCollector {
       if (!kindOf(resource).namespaced) continue;
       for (const obj of this.store.list(resource, { namespace: name })) {
         remaining++;
-        if (!obj.metadata.deletionTimestamp) this.deleteObject(resource, obj, kindOf(resource).defaultPropagation === "Orphan" ? "Background" : kindOf(resource).defaultPropagation);
+        if (!obj.metadata.deletionTimestamp)
+          this.deleteObject(
+            resource,
+            obj,
+            kindOf(resource).defaultPropagation === "Orphan" ? "Background" : kindOf(resource).defaultPropagation,
+          );
       }
     }
     if (remaining === 0) {
       const current = this.store.get("namespaces", undefined, name)!;
-      if ((current.spec?.finalizers ?? []).length > 0) this.store.write("namespaces", { ...current, spec: { ...current.spec, finalizers: [] } });
+      if ((current.spec?.finalizers ?? []).length > 0)
+        this.store.write("namespaces", { ...current, spec: { ...current.spec, finalizers: [] } });
     }
   }
 }

@@ -7,7 +7,8 @@ import { nowTimestamp } from "./object-store.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { podFromTemplate, statusChanged } from "./pod-template.js";
 
-const isFinished = (job: Job) => (job.status?.conditions ?? []).some((c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True");
+const isFinished = (job: Job) =>
+  (job.status?.conditions ?? []).some((c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True");
 
 /**
  * Job controller (pods `<job>-<5 random>` up to parallelism until completions succeed, Complete/Failed
@@ -35,7 +36,14 @@ export class JobController {
     const parallelism: number = job.spec?.parallelism ?? 1;
     const backoffLimit: number = job.spec?.backoffLimit ?? 6;
     const now = nowTimestamp();
-    const status: Record<string, unknown> = { ...job.status, startTime: job.status?.startTime ?? now, active: active.length, succeeded, failed, ready: active.filter((p) => p.status?.phase === "Running").length };
+    const status: Record<string, unknown> = {
+      ...job.status,
+      startTime: job.status?.startTime ?? now,
+      active: active.length,
+      succeeded,
+      failed,
+      ready: active.filter((p) => p.status?.phase === "Running").length,
+    };
     if (succeeded >= completions) {
       status.active = 0;
       status.completionTime = now;
@@ -45,7 +53,16 @@ export class JobController {
       ];
     } else if (failed > backoffLimit) {
       status.active = 0;
-      status.conditions = [{ type: "Failed", status: "True", reason: "BackoffLimitExceeded", message: "Job has reached the specified backoff limit", lastProbeTime: now, lastTransitionTime: now }];
+      status.conditions = [
+        {
+          type: "Failed",
+          status: "True",
+          reason: "BackoffLimitExceeded",
+          message: "Job has reached the specified backoff limit",
+          lastProbeTime: now,
+          lastTransitionTime: now,
+        },
+      ];
       for (const p of active) this.gc.delete("pods", namespace, p.metadata.name!, { propagationPolicy: "Background" });
     } else {
       const want = Math.min(parallelism, completions - succeeded) - active.length;
@@ -97,8 +114,14 @@ export class JobController {
       ...failed.sort(byAge).slice(0, Math.max(0, failed.length - (cj.spec?.failedJobsHistoryLimit ?? 1))),
     ];
     for (const j of excess) this.gc.delete("jobs", namespace, j.metadata.name!, { propagationPolicy: "Background" });
-    const active = jobs.filter((j) => !isFinished(j)).sort(byAge).map((j) => ({ kind: "Job", namespace, name: j.metadata.name, uid: j.metadata.uid, apiVersion: "batch/v1" }));
-    const lastSuccess = succeeded.map((j) => j.status?.completionTime as string).sort().pop();
+    const active = jobs
+      .filter((j) => !isFinished(j))
+      .sort(byAge)
+      .map((j) => ({ kind: "Job", namespace, name: j.metadata.name, uid: j.metadata.uid, apiVersion: "batch/v1" }));
+    const lastSuccess = succeeded
+      .map((j) => j.status?.completionTime as string)
+      .sort()
+      .pop();
     const status: Record<string, unknown> = { ...cj.status };
     if (active.length > 0) status.active = active;
     else delete status.active;

@@ -26,7 +26,8 @@ export class Kubelet {
   ) {
     loop.handle("kubelet", (key) => this.sync(key));
     store.subscribe((e) => {
-      if (e.resource === "pods" && e.type !== "DELETED") this.loop.enqueue("kubelet", `${e.object.metadata.namespace}/${e.object.metadata.name}`);
+      if (e.resource === "pods" && e.type !== "DELETED")
+        this.loop.enqueue("kubelet", `${e.object.metadata.namespace}/${e.object.metadata.name}`);
     });
   }
 
@@ -54,7 +55,10 @@ export class Kubelet {
       this.store.write("pods", {
         ...pod,
         spec: { ...spec, nodeName },
-        status: { ...pod.status, conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() }] },
+        status: {
+          ...pod.status,
+          conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() }],
+        },
       });
       return;
     }
@@ -108,7 +112,18 @@ export class Kubelet {
         const c = specs?.find((x) => x.name === s.name);
         if (!c || !s.state?.running || parseImage(c.image).normalized === s.image) return s;
         changed = true;
-        return { ...this.runningStatus(pod, c, s.restartCount + 1, now), lastState: { terminated: { exitCode: 0, reason: "Completed", startedAt: s.state.running.startedAt, finishedAt: now, containerID: s.containerID } } };
+        return {
+          ...this.runningStatus(pod, c, s.restartCount + 1, now),
+          lastState: {
+            terminated: {
+              exitCode: 0,
+              reason: "Completed",
+              startedAt: s.state.running.startedAt,
+              finishedAt: now,
+              containerID: s.containerID,
+            },
+          },
+        };
       });
     };
     const status: PodStatus = { ...pod.status };
@@ -118,7 +133,10 @@ export class Kubelet {
     const fresh = (spec.ephemeralContainers ?? []).filter((c) => !known.has(c.name));
     if (fresh.length > 0) {
       changed = true;
-      status.ephemeralContainerStatuses = [...(status.ephemeralContainerStatuses ?? []), ...fresh.map((c) => ({ ...this.runningStatus(pod, c, 0, now), ready: false }))];
+      status.ephemeralContainerStatuses = [
+        ...(status.ephemeralContainerStatuses ?? []),
+        ...fresh.map((c) => ({ ...this.runningStatus(pod, c, 0, now), ready: false })),
+      ];
     }
     if (changed) this.store.write("pods", { ...pod, status });
   }
@@ -134,13 +152,28 @@ export class Kubelet {
         const c = specs.find((x) => x.name === s.name);
         if (!c || !s.state?.running) return s;
         matched = true;
-        return { ...this.runningStatus(pod, c, s.restartCount + 1, now), ready: s.ready, lastState: { terminated: { exitCode: 0, reason: "Completed", startedAt: s.state.running.startedAt, finishedAt: now, containerID: s.containerID } } };
+        return {
+          ...this.runningStatus(pod, c, s.restartCount + 1, now),
+          ready: s.ready,
+          lastState: {
+            terminated: {
+              exitCode: 0,
+              reason: "Completed",
+              startedAt: s.state.running.startedAt,
+              finishedAt: now,
+              containerID: s.containerID,
+            },
+          },
+        };
       });
     const status = { ...pod.status };
     for (const field of ["containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"] as const) {
       if (status[field]) status[field] = restart(status[field]);
     }
-    if (!matched) throw new TypeError(`container: pod "${pod.metadata.name}" has no running container${containerName ? ` named "${containerName}"` : ""}`);
+    if (!matched)
+      throw new TypeError(
+        `container: pod "${pod.metadata.name}" has no running container${containerName ? ` named "${containerName}"` : ""}`,
+      );
     return this.store.write("pods", { ...pod, status });
   }
 
@@ -151,12 +184,22 @@ export class Kubelet {
       ...s,
       ready: false,
       started: false,
-      state: { terminated: { exitCode, reason: exitCode === 0 ? "Completed" : "Error", startedAt: s.state?.running?.startedAt ?? now, finishedAt: now, containerID: s.containerID } },
+      state: {
+        terminated: {
+          exitCode,
+          reason: exitCode === 0 ? "Completed" : "Error",
+          startedAt: s.state?.running?.startedAt ?? now,
+          finishedAt: now,
+          containerID: s.containerID,
+        },
+      },
     });
     const status = {
       ...pod.status,
       phase: exitCode === 0 ? "Succeeded" : "Failed",
-      conditions: (pod.status?.conditions ?? []).map((c) => (c.type === "Ready" || c.type === "ContainersReady" ? { ...c, status: "False", reason: "PodCompleted", lastTransitionTime: now } : c)),
+      conditions: (pod.status?.conditions ?? []).map((c) =>
+        c.type === "Ready" || c.type === "ContainersReady" ? { ...c, status: "False", reason: "PodCompleted", lastTransitionTime: now } : c,
+      ),
       containerStatuses: (pod.status?.containerStatuses ?? []).map(terminate),
     };
     return this.store.write("pods", { ...pod, status });
@@ -180,7 +223,15 @@ export class Kubelet {
     return {
       ...this.runningStatus(pod, c, 0, at),
       started: false,
-      state: { terminated: { exitCode: 0, reason: "Completed", startedAt: at, finishedAt: at, containerID: `containerd://${sha256Hex(`${pod.metadata.uid}/${c.name}/0`)}` } },
+      state: {
+        terminated: {
+          exitCode: 0,
+          reason: "Completed",
+          startedAt: at,
+          finishedAt: at,
+          containerID: `containerd://${sha256Hex(`${pod.metadata.uid}/${c.name}/0`)}`,
+        },
+      },
     };
   }
 }

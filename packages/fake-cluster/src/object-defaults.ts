@@ -20,7 +20,14 @@ const EMPTY = Object.freeze({});
 /** A container with the API server's defaults; the same object when it already has them all (the common case). */
 function containerDefaults(c: Container): Container {
   const ports = Array.isArray(c.ports) && c.ports.some((p) => p.protocol === undefined) ? c.ports : undefined;
-  if (c.resources !== undefined && c.terminationMessagePath !== undefined && c.terminationMessagePolicy !== undefined && c.imagePullPolicy !== undefined && !ports) return c;
+  if (
+    c.resources !== undefined &&
+    c.terminationMessagePath !== undefined &&
+    c.terminationMessagePolicy !== undefined &&
+    c.imagePullPolicy !== undefined &&
+    !ports
+  )
+    return c;
   const out = { ...c };
   if (out.resources === undefined) out.resources = EMPTY;
   if (out.terminationMessagePath === undefined) out.terminationMessagePath = "/dev/termination-log";
@@ -130,7 +137,8 @@ function workloadSpecDefaults(resource: ResourceName, obj: KubeObject): KubeObje
       fill(spec, { successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1, suspend: false, concurrencyPolicy: "Allow" });
       const cronJobSpec: CronJobSpec = spec;
       const jobTemplate = cronJobSpec.jobTemplate;
-      if (jobTemplate?.spec) cronJobSpec.jobTemplate = { ...jobTemplate, spec: { ...jobTemplate.spec, template: templateDefaults(jobTemplate.spec.template) } };
+      if (jobTemplate?.spec)
+        cronJobSpec.jobTemplate = { ...jobTemplate, spec: { ...jobTemplate.spec, template: templateDefaults(jobTemplate.spec.template) } };
       return { ...obj, spec };
     }
     case "namespaces":
@@ -170,7 +178,12 @@ function jobDefaults(obj: KubeObject): KubeObject {
   const name = obj.metadata.name!;
   const spec: JobSpec = (obj as Job).spec ?? {};
   const template: PodTemplate = spec.template ?? {};
-  const jobLabels = { "batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name, "controller-uid": uid, "job-name": name };
+  const jobLabels = {
+    "batch.kubernetes.io/controller-uid": uid,
+    "batch.kubernetes.io/job-name": name,
+    "controller-uid": uid,
+    "job-name": name,
+  };
   return {
     ...obj,
     spec: {

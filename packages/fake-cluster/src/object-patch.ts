@@ -11,7 +11,8 @@ function checkArrayIndexes(document: unknown, path: string | undefined): void {
   let cur: unknown = document;
   for (const raw of path.slice(1).split("/")) {
     const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(cur) && /^0\d+$/.test(token)) throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
+    if (Array.isArray(cur) && /^0\d+$/.test(token))
+      throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
     if (cur === null || typeof cur !== "object") return;
     cur = (cur as Record<string, unknown>)[token];
   }

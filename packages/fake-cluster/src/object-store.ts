@@ -192,7 +192,11 @@ export class ObjectStore {
       const ns = this.get("namespaces", undefined, meta.namespace);
       if (!ns) throw notFound(kindOf("namespaces"), meta.namespace);
       if (ns.metadata.deletionTimestamp) {
-        throw new ApiError(403, "Forbidden", `${kind.resource} "${name}" is forbidden: unable to create new content in namespace ${meta.namespace} because it is being terminated`);
+        throw new ApiError(
+          403,
+          "Forbidden",
+          `${kind.resource} "${name}" is forbidden: unable to create new content in namespace ${meta.namespace} because it is being terminated`,
+        );
       }
     } else {
       delete meta.namespace;
@@ -240,7 +244,11 @@ export class ObjectStore {
       next = { ...existing, status: input.status };
     } else {
       const defaulted = applySpecDefaults(resource, input);
-      const errors = validateObject(resource, { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } }, existing);
+      const errors = validateObject(
+        resource,
+        { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } },
+        existing,
+      );
       if (errors.length > 0) throw invalidObject(kind, name, errors);
       next = { ...defaulted, apiVersion: existing.apiVersion, kind: existing.kind };
       if (kind.hasStatus) {
@@ -265,7 +273,8 @@ export class ObjectStore {
   private preview(resource: ResourceName, next: KubeObject): KubeObject {
     const prev = this.getOrThrow(resource, next.metadata.namespace, next.metadata.name!);
     const meta: ObjectMeta = { ...next.metadata, resourceVersion: prev.metadata.resourceVersion };
-    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) meta.generation = (prev.metadata.generation ?? 0) + 1;
+    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec))
+      meta.generation = (prev.metadata.generation ?? 0) + 1;
     return { ...next, metadata: meta };
   }
 
@@ -285,7 +294,12 @@ export class ObjectStore {
     }
     // A terminating namespace also waits for spec.finalizers (its content being removed).
     const namespaceFinalizers = resource === "namespaces" ? ((next.spec?.finalizers as unknown[] | undefined) ?? []).length : 0;
-    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0 && namespaceFinalizers === 0) {
+    if (
+      meta.deletionTimestamp &&
+      (meta.finalizers ?? []).length === 0 &&
+      (meta.deletionGracePeriodSeconds ?? 0) === 0 &&
+      namespaceFinalizers === 0
+    ) {
       return this.removeStored(record, prev, { ...next, metadata: meta }) as ObjectOf<R>;
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;

@@ -5,7 +5,14 @@ import type { ResourceName } from "./resource-kinds.js";
 
 /** The controller ownerReference a controller puts on what it creates. */
 export function controllerRef(owner: KubeObject): OwnerReference {
-  return { apiVersion: owner.apiVersion!, kind: owner.kind!, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: owner.apiVersion!,
+    kind: owner.kind!,
+    name: owner.metadata.name!,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** The ownerReference with controller: true, if any. */

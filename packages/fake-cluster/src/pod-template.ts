@@ -4,7 +4,15 @@ import type { Pod, PodSpec, PodTemplate } from "./object-kinds.js";
 /** Builds a pod from a workload's pod template. */
 export function podFromTemplate(
   template: PodTemplate | undefined,
-  options: { namespace: string; name: string; owner: OwnerReference; labels?: Record<string, string>; nodeName?: string; hostname?: string; subdomain?: string },
+  options: {
+    namespace: string;
+    name: string;
+    owner: OwnerReference;
+    labels?: Record<string, string>;
+    nodeName?: string;
+    hostname?: string;
+    subdomain?: string;
+  },
 ): Pod {
   const meta = template?.metadata ?? {};
   const spec: PodSpec = { ...template?.spec };

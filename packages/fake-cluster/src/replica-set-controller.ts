@@ -36,7 +36,12 @@ export class ReplicaSetController {
       }
     } else if (pods.length > desired) {
       const surplus = [...pods]
-        .sort((a, b) => deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? "").localeCompare(a.metadata.creationTimestamp ?? "") || b.metadata.name!.localeCompare(a.metadata.name!))
+        .sort(
+          (a, b) =>
+            deletionRank(a) - deletionRank(b) ||
+            (b.metadata.creationTimestamp ?? "").localeCompare(a.metadata.creationTimestamp ?? "") ||
+            b.metadata.name!.localeCompare(a.metadata.name!),
+        )
         .slice(0, pods.length - desired);
       for (const pod of surplus) this.gc.delete("pods", namespace, pod.metadata.name!, { propagationPolicy: "Background" });
     }

@@ -23,7 +23,6 @@ import type { ResourceKind } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, invalidObject, successStatus } from "./status.js";
 
-
 const BODY_TYPES = [
   "application/json",
   "application/merge-patch+json",
@@ -37,10 +36,18 @@ const BODY_TYPES = [
 /** The fake speaks JSON only: protobuf and server-side apply are refused with a 415 that says so. */
 function unsupportedMediaType(type: string): ApiError {
   if (type.includes("apply-patch")) {
-    return new ApiError(415, "UnsupportedMediaType", "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; use client-side apply (kubectl apply --server-side=false)");
+    return new ApiError(
+      415,
+      "UnsupportedMediaType",
+      "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; use client-side apply (kubectl apply --server-side=false)",
+    );
   }
   if (type.includes("protobuf")) {
-    return new ApiError(415, "UnsupportedMediaType", "protobuf request bodies (application/vnd.kubernetes.protobuf) are not supported by the shiplog fake cluster; send application/json");
+    return new ApiError(
+      415,
+      "UnsupportedMediaType",
+      "protobuf request bodies (application/vnd.kubernetes.protobuf) are not supported by the shiplog fake cluster; send application/json",
+    );
   }
   return new ApiError(
     415,
@@ -64,7 +71,8 @@ function writeOptions(query: Query): { dryRun: boolean; fieldValidation: FieldVa
 /** dryRun (the query's or DeleteOptions'): true for "All", false when absent, else a 400. */
 function dryRunOption(raw: unknown): boolean {
   const dry: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  for (const value of dry) if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
+  for (const value of dry)
+    if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
   return dry.length > 0;
 }
 
@@ -76,7 +84,13 @@ function addWarnings(reply: FastifyReply, texts: string[]): void {
 }
 
 /** Decodes a body as the kind's Go type would: 400 for wrong types, unknown fields warned about or refused. */
-function decodeBody(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply, schema = decodeObject.bind(null, kind.resource)): KubeObject {
+function decodeBody(
+  kind: ResourceKind,
+  body: unknown,
+  validation: FieldValidation,
+  reply: FastifyReply,
+  schema = decodeObject.bind(null, kind.resource),
+): KubeObject {
   const obj = requireObjectBody(body, kind);
   const cannot = `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}`;
   let decoded: Decoded;
@@ -105,7 +119,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) max = Math.max(max, ++depth);
@@ -120,7 +135,8 @@ function parseBody(request: FastifyRequest): unknown {
   if (typeof raw !== "string") return raw;
   const type = request.headers["content-type"] ?? "";
   if (type.includes("yaml") || type.includes("protobuf")) throw unsupportedMediaType(type);
-  if (nestingDepth(raw) > MAX_JSON_DEPTH) throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
+  if (nestingDepth(raw) > MAX_JSON_DEPTH)
+    throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
   try {
     return JSON.parse(raw);
   } catch (error) {
@@ -129,18 +145,22 @@ function parseBody(request: FastifyRequest): unknown {
 }
 
 function requireObjectBody(body: unknown, kind: ResourceKind): KubeObject {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: body must be a JSON object`);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: body must be a JSON object`);
   const obj = body as KubeObject;
   if (obj.metadata === undefined) obj.metadata = {};
-  if (obj.metadata === null || typeof obj.metadata !== "object") throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: metadata must be an object`);
-  if (obj.kind !== undefined && obj.kind !== kind.kind) throw badRequest(`the object provided is unrecognized (kind "${String(obj.kind)}" does not match ${kind.kind})`);
+  if (obj.metadata === null || typeof obj.metadata !== "object")
+    throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: metadata must be an object`);
+  if (obj.kind !== undefined && obj.kind !== kind.kind)
+    throw badRequest(`the object provided is unrecognized (kind "${String(obj.kind)}" does not match ${kind.kind})`);
   return obj;
 }
 
 function checkNamespace(target: Target, obj: KubeObject): void {
   if (!target.kind.namespaced) return;
   if (obj.metadata.namespace === undefined || obj.metadata.namespace === "") obj.metadata.namespace = target.namespace;
-  else if (obj.metadata.namespace !== target.namespace) throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
+  else if (obj.metadata.namespace !== target.namespace)
+    throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
 }
 
 /** Registers the Kubernetes API routes and discovery endpoints. */
@@ -160,7 +180,11 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get("/version", async () => ({ major: "1", minor: "31", gitVersion: "v1.31.0-shiplog-fake", platform: "linux/amd64" }));
   for (const path of ["/healthz", "/readyz", "/livez"]) app.get(path, async (_req, reply) => reply.type("text/plain").send("ok"));
-  app.get("/api", async () => ({ kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }] }));
+  app.get("/api", async () => ({
+    kind: "APIVersions",
+    versions: ["v1"],
+    serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "127.0.0.1" }],
+  }));
   app.get("/apis", async () => apiGroupList());
   app.get("/openapi/v3", async () => openApiRoot());
   app.get("/openapi/v3/*", async (request) => {
@@ -191,7 +215,13 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const obj = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
         if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(scaleOf(obj as Workload)));
         if (wantsTable(request.headers.accept)) {
-          const table = toTable(kind.resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, one(query, "includeObject"), Date.now());
+          const table = toTable(
+            kind.resource,
+            [obj],
+            { resourceVersion: obj.metadata.resourceVersion },
+            one(query, "includeObject"),
+            Date.now(),
+          );
           return sendJson(reply, 200, JSON.stringify(table));
         }
         return sendJson(reply, 200, objectJson(obj));
@@ -204,23 +234,35 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         return sendJson(reply, 201, objectJson(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun })));
       }
       case "PUT": {
-        if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        if (target.name === undefined)
+          throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
         const options = writeOptions(query);
-        if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, decodeScale(kind, parseBody(request), options.fieldValidation, reply), options.dryRun)));
+        if (target.subresource === "scale")
+          return sendJson(
+            reply,
+            200,
+            JSON.stringify(writeScale(ctx, target, decodeScale(kind, parseBody(request), options.fieldValidation, reply), options.dryRun)),
+          );
         const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
         checkNamespace(target, obj);
-        if (obj.metadata.name !== target.name) throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
+        if (obj.metadata.name !== target.name)
+          throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
         return sendJson(reply, 200, objectJson(update(ctx, target, obj, options.dryRun)));
       }
       case "PATCH": {
-        if (target.name === undefined) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+        if (target.name === undefined)
+          throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
         const options = writeOptions(query);
         const type = request.headers["content-type"] ?? "";
         if (type.includes("apply-patch")) throw unsupportedMediaType(type);
         const body = parseBody(request);
         const existing = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
         const apply = (doc: KubeObject) =>
-          (type.includes("json-patch") ? jsonPatch(doc, body) : type.includes("strategic-merge-patch") ? strategicMergePatch(structuredClone(doc), body) : mergePatch(structuredClone(doc), body)) as KubeObject;
+          (type.includes("json-patch")
+            ? jsonPatch(doc, body)
+            : type.includes("strategic-merge-patch")
+              ? strategicMergePatch(structuredClone(doc), body)
+              : mergePatch(structuredClone(doc), body)) as KubeObject;
         if (target.subresource === "scale") {
           const scale = decodeScale(kind, apply(scaleOf(existing as Workload)), options.fieldValidation, reply);
           return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, scale, options.dryRun)));
@@ -253,10 +295,16 @@ function writeScale(ctx: RouteContext, target: Target, scale: Scale, dryRun: boo
   const replicas = scale.spec?.replicas ?? 0;
   if (replicas < 0) {
     const scaleKind = { ...target.kind, kind: "Scale", group: "autoscaling" };
-    throw invalidObject(scaleKind, target.name!, [{ reason: "FieldValueInvalid", field: "spec.replicas", message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
+    throw invalidObject(scaleKind, target.name!, [
+      { reason: "FieldValueInvalid", field: "spec.replicas", message: `Invalid value: ${replicas}: must be greater than or equal to 0` },
+    ]);
   }
   const rv = scale.metadata.resourceVersion;
-  const next = { ...existing, metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) }, spec: { ...existing.spec, replicas } };
+  const next = {
+    ...existing,
+    metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) },
+    spec: { ...existing.spec, replicas },
+  };
   return scaleOf(ctx.store.update(target.kind.resource, next, undefined, { dryRun }) as Workload);
 }
 
@@ -269,7 +317,11 @@ function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: bool
     const rv = obj.metadata.resourceVersion;
     return ctx.store.update(
       resource,
-      { ...existing, metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) }, spec: { ...existing.spec, ephemeralContainers: obj.spec?.ephemeralContainers } },
+      {
+        ...existing,
+        metadata: { ...existing.metadata, ...(rv ? { resourceVersion: rv } : {}) },
+        spec: { ...existing.spec, ephemeralContainers: obj.spec?.ephemeralContainers },
+      },
       undefined,
       { dryRun },
     );
@@ -306,11 +358,22 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, input: u
   // The deprecated orphanDependents: true is Orphan, false is Background; never both with propagationPolicy.
   const orphanDependents = deleteFlag(body, query, "orphanDependents");
   if (orphanDependents !== undefined && policy !== undefined) {
-    throw new ApiError(422, "Invalid", `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set`, {
-      group: "meta.k8s.io",
-      kind: "DeleteOptions",
-      causes: [{ reason: "FieldValueInvalid", field: "propagationPolicy", message: `Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set` }],
-    });
+    throw new ApiError(
+      422,
+      "Invalid",
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set`,
+      {
+        group: "meta.k8s.io",
+        kind: "DeleteOptions",
+        causes: [
+          {
+            reason: "FieldValueInvalid",
+            field: "propagationPolicy",
+            message: `Invalid value: "${policy}": orphanDependents and deletionPropagation cannot be both set`,
+          },
+        ],
+      },
+    );
   }
   if (orphanDependents !== undefined) policy = orphanDependents ? "Orphan" : "Background";
   const options = { propagationPolicy: policy, gracePeriodSeconds: grace, preconditions: preconditionsOf(body?.preconditions) };
@@ -320,7 +383,11 @@ function deleteRequest(ctx: RouteContext, target: Target, query: Query, input: u
     // deletecollection
     const items = ctx.store.list(resource, filterFrom(target, query));
     for (const item of items) ctx.gc.delete(resource, item.metadata.namespace, item.metadata.name!, options);
-    return sendJson(reply, 200, `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`);
+    return sendJson(
+      reply,
+      200,
+      `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`,
+    );
   }
   const result = ctx.gc.delete(resource, target.namespace, target.name, options);
   // As the API server: an object whose deletion is pending (finalizers, graceful pod termination, a namespace
@@ -337,7 +404,11 @@ function dryRunDelete(ctx: RouteContext, target: Target, query: Query, reply: Fa
   const resource = target.kind.resource;
   if (target.name === undefined) {
     const items = ctx.store.list(resource, filterFrom(target, query));
-    return sendJson(reply, 200, `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`);
+    return sendJson(
+      reply,
+      200,
+      `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`,
+    );
   }
   const obj = ctx.store.getOrThrow(resource, target.namespace, target.name);
   if (resource === "pods") return sendJson(reply, 200, objectJson(obj));

@@ -57,7 +57,11 @@ export interface CronJobSpec extends WorkloadSpec {
 
 function containerName(image: string): string {
   const repo = parseImage(image).repository;
-  const last = repo.slice(repo.lastIndexOf("/") + 1).toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "");
+  const last = repo
+    .slice(repo.lastIndexOf("/") + 1)
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "-")
+    .replace(/^-+|-+$/g, "");
   return last || "main";
 }
 
@@ -101,7 +105,8 @@ export class ClusterScript {
 
   /** Creates the namespace if it does not exist. */
   ensureNamespace(name: string): void {
-    if (!this.store.get("namespaces", undefined, name)) this.store.create("namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    if (!this.store.get("namespaces", undefined, name))
+      this.store.create("namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
   }
 
   /** Creates any object as POST would (namespace created on demand). */
@@ -120,7 +125,12 @@ export class ClusterScript {
 
   private deploymentObject(spec: WorkloadSpec): KubeObject {
     const labels = spec.labels ?? { app: spec.name };
-    return { apiVersion: "apps/v1", kind: "Deployment", metadata: metaOf(spec, labels), spec: { replicas: spec.replicas ?? 1, selector: { matchLabels: labels }, template: templateOf(spec, labels) } };
+    return {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: metaOf(spec, labels),
+      spec: { replicas: spec.replicas ?? 1, selector: { matchLabels: labels }, template: templateOf(spec, labels) },
+    };
   }
 
   /** Creates a Deployment; resolves when its ReplicaSet and pods are Running. */
@@ -143,7 +153,17 @@ export class ClusterScript {
     const labels = spec.labels ?? { app: spec.name };
     return this.create(
       "statefulsets",
-      { apiVersion: "apps/v1", kind: "StatefulSet", metadata: metaOf(spec, labels), spec: { replicas: spec.replicas ?? 1, serviceName: spec.name, selector: { matchLabels: labels }, template: templateOf(spec, labels) } },
+      {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: metaOf(spec, labels),
+        spec: {
+          replicas: spec.replicas ?? 1,
+          serviceName: spec.name,
+          selector: { matchLabels: labels },
+          template: templateOf(spec, labels),
+        },
+      },
       { wait: spec.wait },
     );
   }
@@ -151,7 +171,16 @@ export class ClusterScript {
   /** Creates a DaemonSet (one pod per node). */
   createDaemonSet(spec: WorkloadSpec): Promise<DaemonSet> {
     const labels = spec.labels ?? { app: spec.name };
-    return this.create("daemonsets", { apiVersion: "apps/v1", kind: "DaemonSet", metadata: metaOf(spec, labels), spec: { selector: { matchLabels: labels }, template: templateOf(spec, labels) } }, { wait: spec.wait });
+    return this.create(
+      "daemonsets",
+      {
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: metaOf(spec, labels),
+        spec: { selector: { matchLabels: labels }, template: templateOf(spec, labels) },
+      },
+      { wait: spec.wait },
+    );
   }
 
   /** Creates a Job; its pods run until `completePod`. */
@@ -168,7 +197,15 @@ export class ClusterScript {
     const labels = spec.labels ?? { app: spec.name };
     return this.create(
       "cronjobs",
-      { apiVersion: "batch/v1", kind: "CronJob", metadata: metaOf(spec, labels), spec: { schedule: spec.schedule ?? "*/5 * * * *", jobTemplate: { metadata: { labels }, spec: { template: templateOf(spec, labels, "Never") } } } },
+      {
+        apiVersion: "batch/v1",
+        kind: "CronJob",
+        metadata: metaOf(spec, labels),
+        spec: {
+          schedule: spec.schedule ?? "*/5 * * * *",
+          jobTemplate: { metadata: { labels }, spec: { template: templateOf(spec, labels, "Never") } },
+        },
+      },
       { wait: spec.wait },
     );
   }
@@ -182,7 +219,13 @@ export class ClusterScript {
     return this.create("pods", { apiVersion: "v1", kind: "Pod", metadata: metaOf(spec, labels), spec: podSpecObj }, { wait: spec.wait });
   }
 
-  private async editTemplateImages<R extends ResourceName>(resource: R, namespace: string, name: string, image: string | Record<string, string>, wait?: boolean): Promise<ObjectOf<R>> {
+  private async editTemplateImages<R extends ResourceName>(
+    resource: R,
+    namespace: string,
+    name: string,
+    image: string | Record<string, string>,
+    wait?: boolean,
+  ): Promise<ObjectOf<R>> {
     const obj = cloneObject(this.store.getOrThrow(resource, namespace, name));
     const template = resource === "cronjobs" ? (obj as CronJob).spec?.jobTemplate?.spec?.template : (obj as Workload | Job).spec?.template;
     const containers = template?.spec?.containers ?? [];
@@ -214,7 +257,13 @@ export class ClusterScript {
   }
 
   /** Sets spec.replicas of a Deployment, ReplicaSet or StatefulSet. */
-  scale<R extends "deployments" | "replicasets" | "statefulsets">(resource: R, namespace: string, name: string, replicas: number, options: { wait?: boolean } = {}): Promise<ObjectOf<R>> {
+  scale<R extends "deployments" | "replicasets" | "statefulsets">(
+    resource: R,
+    namespace: string,
+    name: string,
+    replicas: number,
+    options: { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     if (!Number.isInteger(replicas) || replicas < 0) throw new TypeError(`replicas: must be a non-negative integer, got ${replicas}`);
     const obj = cloneObject(this.store.getOrThrow(resource, namespace, name));
     obj.spec = { ...obj.spec, replicas };
@@ -222,14 +271,24 @@ export class ClusterScript {
   }
 
   /** Deletes as DELETE would; with `wait` resolves after propagation and GC. Returns the last state. */
-  async delete<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options: DeleteOptions & { wait?: boolean } = {}): Promise<ObjectOf<R>> {
+  async delete<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions & { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     const result = this.gc.delete(resource, namespace, name, options);
     if (options.wait !== false) await this.loop.settle();
     return cloneObject(this.store.get(resource, namespace, name) ?? (result.object as ObjectOf<R>));
   }
 
   /** Removes all finalizers (an object marked for deletion then goes). */
-  async removeFinalizers<R extends ResourceName>(resource: R, namespace: string | undefined, name: string, options: { wait?: boolean } = {}): Promise<ObjectOf<R>> {
+  async removeFinalizers<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     const obj = this.store.getOrThrow(resource, namespace, name);
     const written = this.store.write(resource, { ...obj, metadata: { ...obj.metadata, finalizers: [] } });
     if (options.wait !== false) await this.loop.settle();

@@ -13,7 +13,9 @@ export function decodeLeaseTimes(obj: Lease): void {
     const value = obj.spec?.[field];
     if (value === undefined || value === null) continue;
     if (!MICRO_TIME.test(value)) {
-      throw new DecodeError(`parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05.000000Z07:00": cannot parse as RFC 3339 time with microseconds`);
+      throw new DecodeError(
+        `parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05.000000Z07:00": cannot parse as RFC 3339 time with microseconds`,
+      );
     }
   }
 }

@@ -52,9 +52,12 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string, restart
   out.push(...validateContainers(spec.ephemeralContainers, `${path}.ephemeralContainers`, names));
   const restart = spec.restartPolicy ?? "Always";
   if (!restartPolicies.includes(restart)) out.push(notSupported(`${path}.restartPolicy`, restart, restartPolicies));
-  if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy)) out.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
+  if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy))
+    out.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
   if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0) {
-    out.push(invalidValue(`${path}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, "must be greater than or equal to 0"));
+    out.push(
+      invalidValue(`${path}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, "must be greater than or equal to 0"),
+    );
   }
   if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds <= 0) {
     out.push(invalidValue(`${path}.activeDeadlineSeconds`, spec.activeDeadlineSeconds, "must be between 1 and 2147483647, inclusive"));

@@ -83,19 +83,27 @@ function validateStrategy(strategy: DeploymentSpec["strategy"]): FieldError[] {
       return value === 0;
     }
     if (!PERCENT.test(value)) {
-      const detail = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+      const detail =
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
       out.push(invalidValue(where, value, detail));
       return false;
     }
-    if (field === "maxUnavailable" && Number.parseInt(value, 10) > 100) out.push(invalidValue(where, value, "must not be greater than 100%"));
+    if (field === "maxUnavailable" && Number.parseInt(value, 10) > 100)
+      out.push(invalidValue(where, value, "must not be greater than 100%"));
     return Number.parseInt(value, 10) === 0;
   };
   const surgeZero = isZero("maxSurge");
-  if (isZero("maxUnavailable") && surgeZero) out.push(invalidValue(`${path}.rollingUpdate.maxUnavailable`, 0, "may not be 0 when `maxSurge` is 0"));
+  if (isZero("maxUnavailable") && surgeZero)
+    out.push(invalidValue(`${path}.rollingUpdate.maxUnavailable`, 0, "may not be 0 when `maxSurge` is 0"));
   return out;
 }
 
-const KIND_NAMES: Partial<Record<ResourceName, string>> = { deployments: "deployment", replicasets: "replicaset", statefulsets: "statefulset", daemonsets: "daemonset" };
+const KIND_NAMES: Partial<Record<ResourceName, string>> = {
+  deployments: "deployment",
+  replicasets: "replicaset",
+  statefulsets: "statefulset",
+  daemonsets: "daemonset",
+};
 
 /** apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet specs. */
 export function validateAppsWorkload(resource: ResourceName, obj: Workload): FieldError[] {
@@ -111,7 +119,8 @@ export function validateAppsWorkload(resource: ResourceName, obj: Workload): Fie
     const deadline = spec.progressDeadlineSeconds;
     if (deadline !== undefined) {
       out.push(...nonNegative("spec.progressDeadlineSeconds", deadline));
-      if (deadline <= (spec.minReadySeconds ?? 0)) out.push(invalidValue("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
+      if (deadline <= (spec.minReadySeconds ?? 0))
+        out.push(invalidValue("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
     }
   }
   return out;
@@ -145,8 +154,10 @@ export function validateJob(obj: Job): FieldError[] {
 /** A Job's selector and pod template cannot change once created. */
 export function validateJobUpdate(obj: Job, old: Job): FieldError[] {
   const out: FieldError[] = [];
-  if (JSON.stringify(obj.spec?.selector ?? null) !== JSON.stringify(old.spec?.selector ?? null)) out.push(immutable("spec.selector", obj.spec?.selector ?? null));
-  if (JSON.stringify(obj.spec?.template ?? null) !== JSON.stringify(old.spec?.template ?? null)) out.push(immutable("spec.template", obj.spec?.template ?? null));
+  if (JSON.stringify(obj.spec?.selector ?? null) !== JSON.stringify(old.spec?.selector ?? null))
+    out.push(immutable("spec.selector", obj.spec?.selector ?? null));
+  if (JSON.stringify(obj.spec?.template ?? null) !== JSON.stringify(old.spec?.template ?? null))
+    out.push(immutable("spec.template", obj.spec?.template ?? null));
   if (obj.spec?.completions !== old.spec?.completions) out.push(immutable("spec.completions", obj.spec?.completions ?? null));
   return out;
 }
