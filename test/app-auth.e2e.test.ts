@@ -3,7 +3,8 @@
 import { createSign, generateKeyPairSync } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { appInstallationAuth, AuthenticationError, RequestValidationError, ShiplogClient, type InstallationTokenInfo } from "@shiplog/client";
-import { startEmulator, JWT_MESSAGES, type Emulator } from "@shiplog/emulator";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { JWT_MESSAGES } from "@shiplog/emulator/internal";
 import { validateResponse } from "./support/openapi-contract.js";
 import { callJson, SERVICE_HEADERS } from "./kit/service-call.js";
 

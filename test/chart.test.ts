@@ -5,7 +5,8 @@
 // through a proxy and checked against the rendered RBAC.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller";
+import { CONTROLLER_VERSION, loadConfig } from "@shiplog/controller";
+import { SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -101,7 +102,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
           "app.kubernetes.io/name": "shiplog-controller",
           "app.kubernetes.io/instance": "shiplog",
           "app.kubernetes.io/managed-by": "Helm",
-          "helm.sh/chart": "shiplog-controller-0.1.0",
+          "helm.sh/chart": `shiplog-controller-${CONTROLLER_VERSION}`,
         });
       }
     });

@@ -1,6 +1,6 @@
 // The controller's label selector parser and the fake cluster's answer the same table of cases (the API server's
 // behaviour), so neither can drift from Kubernetes or from each other.
-import { parseLabelSelector as controllerParse } from "@shiplog/controller";
+import { parseLabelSelector as controllerParse } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { matchesLabels, parseLabelSelector as fakeParse } from "../packages/fake-cluster/src/selectors.js";
 import { LABEL_SELECTOR_CASES } from "./support/label-selector-cases.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { WAIT } from "./kit/wait.js";
 
-// The README's "Tailing events" example, run as written against the emulator.
+// The client README's "Tailing events" example, run as written against the emulator.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 let emu: Emulator;
 
@@ -17,10 +17,10 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 function readmeExample(): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const readme = readFileSync(join(root, "packages", "client", "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Tailing events"));
   const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error("README has no ts block under ## Tailing events");
+  if (!match?.[1]) throw new Error("packages/client/README.md has no ts block under ## Tailing events");
   return match[1];
 }
 

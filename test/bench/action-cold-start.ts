@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { BUNDLE_PATH, runBundledAction } from "@shiplog/action/local-runner";
+import { BUNDLE_PATH, runBundledAction } from "../../packages/action/test/local-runner.js";
 import { startEmulatorProcess } from "./emulator-process.js";
 
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 20);

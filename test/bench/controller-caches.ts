@@ -5,8 +5,9 @@
 // the desired state, time and CPU for 1,000 pod changes with the incremental tracker vs a full computeDesiredState,
 // and the diff time with and without `keys`. Asserts nothing, but says whether the tracker's state and the keyed
 // diff equal the full computations. Times are medians of 3 rounds; on a loaded machine read the CPU figures.
-//   npx tsx test/bench/controller-caches.ts [--pods 10000,150000] [--controller <a build's dist/index.js>]
-// `--controller` measures another build (an older commit's) the same way; what it lacks is left blank ("-").
+//   npx tsx test/bench/controller-caches.ts [--pods 10000,150000] [--controller <a build's dist/internal.js>]
+// `--controller` measures another build (an older commit's: before the internal subpath, its dist/index.js) the
+// same way; what it lacks is left blank ("-").
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,7 +15,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { DesiredState } from "@shiplog/controller";
 
-type Controller = typeof import("@shiplog/controller");
+type Controller = typeof import("@shiplog/controller/internal");
 const here = dirname(fileURLToPath(import.meta.url));
 const CHANGES = 1000;
 const ROUNDS = 3;
@@ -85,7 +86,7 @@ async function probe(url: string, pods: number, modulePath: string | undefined):
     gc();
     return process.memoryUsage().heapUsed;
   };
-  const mod = (await import(modulePath ? pathToFileURL(modulePath).href : "@shiplog/controller")) as Controller;
+  const mod = (await import(modulePath ? pathToFileURL(modulePath).href : "@shiplog/controller/internal")) as Controller;
   const { KubeConfig } = await import("@kubernetes/client-node");
   const { pino } = await import("pino");
   const kubeConfig = new KubeConfig();

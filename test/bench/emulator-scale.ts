@@ -10,7 +10,7 @@
 // the request log is approximate). About 1 minute and 2 x 300 MB at 150,000 records on a 2-core machine.
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { RequestLog } from "@shiplog/emulator";
+import { RequestLog } from "@shiplog/emulator/internal";
 import { startEmulatorProcess, type EmulatorProcess } from "./emulator-process.js";
 
 const { values } = parseArgs({ options: { records: { type: "string", default: "150000" } } });

@@ -12,13 +12,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import {
-  ConfigMapAcknowledgedStore,
-  encodeAcknowledgedState,
-  recordKey,
-  type AcknowledgedRecord,
-  type StateWriteInfo,
-} from "@shiplog/controller";
+import type { AcknowledgedRecord } from "@shiplog/controller";
+import { ConfigMapAcknowledgedStore, encodeAcknowledgedState, recordKey, type StateWriteInfo } from "@shiplog/controller/internal";
 import { createHash } from "node:crypto";
 import { pino } from "pino";
 

@@ -3,7 +3,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+import { runBundledAction, type LocalRunResult } from "../../packages/action/test/local-runner.js";
 
 export interface ActionStepResult {
   exitCode: number;

@@ -44,7 +44,14 @@ export async function readChecksums(value: string): Promise<{ subjects: Subject[
     text = await readFile(value, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (code ?? "unreadable");
     return { subjects: [], problems: [`subject-checksums: cannot read ${JSON.stringify(value)}: ${why}`] };
   }
   return parseChecksums(text, `subject-checksums ${value}`);

@@ -71,7 +71,10 @@ export function explainFailure(error: unknown, step: FailedStep): FailureExplana
     };
   }
   if (error instanceof AuthenticationError) {
-    return { title: "Token refused", message: `${doing} failed: the service refused the token (401). Check the token input: it is missing, expired or revoked.` };
+    return {
+      title: "Token refused",
+      message: `${doing} failed: the service refused the token (401). Check the token input: it is missing, expired or revoked.`,
+    };
   }
   if (error instanceof NotFoundError) {
     const missing = missingRepositories(error);
@@ -95,10 +98,16 @@ export function explainFailure(error: unknown, step: FailedStep): FailureExplana
       step.kind === "tag"
         ? " Check tag-object (a sha present in the repository) and tag-type (the object's type)."
         : " Check the subject and registry inputs.";
-    return { title: "Rejected by the service", message: `${doing} was rejected (422: ${error.serviceMessage}${details ? `: ${details}` : ""}).${hint}` };
+    return {
+      title: "Rejected by the service",
+      message: `${doing} was rejected (422: ${error.serviceMessage}${details ? `: ${details}` : ""}).${hint}`,
+    };
   }
   if (error instanceof RateLimitedError) {
-    return { title: "Rate limited", message: `${doing} hit the rate limit${error.resetAt ? ` (resets at ${error.resetAt.toISOString()})` : ""}. Re-run the job later.` };
+    return {
+      title: "Rate limited",
+      message: `${doing} hit the rate limit${error.resetAt ? ` (resets at ${error.resetAt.toISOString()})` : ""}. Re-run the job later.`,
+    };
   }
   if (error instanceof RequestValidationError) {
     return { title: "Invalid request", message: `${doing}: ${error.issues.map((i) => `${i.field}: ${i.message}`).join("; ")}` };

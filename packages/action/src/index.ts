@@ -1,8 +1,18 @@
-// The package's public surface. The runner's entry is src/entry.ts (bundled to dist/index.js).
-export { RECORD_CONCURRENCY, run } from "./main.js";
-export { INPUT_NAMES, planFromInputs, type ActionPlan, type InputName, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
-export { explainFailure, type FailedStep, type FailureExplanation } from "./failure-messages.js";
-export { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
-export { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles, type FileSubjectsOptions, type Subject } from "./subjects.js";
-export { evaluateDefault, inputEnvName, runnerInputEnv, type ActionInputDeclaration, type GithubContextSource } from "./runner-inputs.js";
-export { ACTION_YML_PATH, BUNDLE_PATH, readActionInputs, runBundledAction, type Annotation, type LocalRunOptions, type LocalRunResult } from "./local-runner.js";
+import * as core from "@actions/core";
+import { redactSecrets } from "@shiplog/client";
+import { run } from "./main.js";
+
+// The entry the runner starts (bundled to dist/index.js by package.json `bundle`, which action.yml runs); run()
+// reports its own failures as annotations. The package has no import surface: it is used as an action only.
+//
+// The bundle's banner (package.json `bundle`) provides `require` for the CommonJS dependencies, and sets V8's
+// `--liftoff-only` before any code runs: undici parses HTTP with WebAssembly (llhttp), which V8 otherwise
+// recompiles with TurboFan in background threads that the process waits for at exit (~100 ms of a ~250 ms run).
+// A few responses per run need nothing beyond the baseline compiler. Set at run time, the flag no longer brings
+// its implications on Node 24 (V8 13), so tier-up is switched off by name as well: without it Node 24 still
+// waited 40-55 ms after the exit event, against about 20 ms with it (measured on a full run).
+run().catch((error: unknown) =>
+  core.setFailed(
+    redactSecrets(`shiplog action crashed: ${error instanceof Error ? error.message : String(error)}`, [core.getInput("token")]),
+  ),
+);

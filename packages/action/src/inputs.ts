@@ -149,15 +149,23 @@ const NEUTRAL_DEFAULTS: Partial<Record<InputName, string>> = { "derived-tags": "
 const setBeyondDefault = (raw: RawInputs, input: InputName) => optional(raw[input]) !== undefined && raw[input] !== NEUTRAL_DEFAULTS[input];
 
 /** Checks every input and builds what the action will send; returns every problem at once. */
-export function planFromInputs(raw: RawInputs, context: RunContext): { plan: ActionPlan; problems: [] } | { plan?: undefined; problems: InputProblem[] } {
+export function planFromInputs(
+  raw: RawInputs,
+  context: RunContext,
+): { plan: ActionPlan; problems: [] } | { plan?: undefined; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const [owner = "", repo = ""] = (context.repository ?? "").split("/");
   if (!owner || !repo) {
-    problems.push({ input: "GITHUB_REPOSITORY", rule: "owner/repo", message: "GITHUB_REPOSITORY must be set to owner/repo (the runner sets it)" });
+    problems.push({
+      input: "GITHUB_REPOSITORY",
+      rule: "owner/repo",
+      message: "GITHUB_REPOSITORY must be set to owner/repo (the runner sets it)",
+    });
   }
 
   const token = raw.token ?? "";
-  if (token === "") problems.push({ input: "token", rule: "required", message: "token is required (the default is the workflow's GITHUB_TOKEN)" });
+  if (token === "")
+    problems.push({ input: "token", rule: "required", message: "token is required (the default is the workflow's GITHUB_TOKEN)" });
 
   const apiUrl = optional(raw["api-url"]) ?? context.apiUrl;
   const apiUrlProblem = checkApiUrl(apiUrl);
@@ -172,9 +180,15 @@ export function planFromInputs(raw: RawInputs, context: RunContext): { plan: Act
 
   const tag = planTag(raw, context, owner, repo, problems);
   const storage = planStorage(raw, owner, repo, problems);
-  const asked = [raw.tag, raw.tags, raw["subject-digest"], raw["subject-path"], raw["subject-checksums"]].some((value) => optional(value) !== undefined);
+  const asked = [raw.tag, raw.tags, raw["subject-digest"], raw["subject-path"], raw["subject-checksums"]].some(
+    (value) => optional(value) !== undefined,
+  );
   if (!asked && !problems.some((p) => p.rule.startsWith("needs"))) {
-    problems.push({ input: "tag", rule: "something to do", message: "give tag, tags, subject-digest, subject-path or subject-checksums: there is nothing to create" });
+    problems.push({
+      input: "tag",
+      rule: "something to do",
+      message: "give tag, tags, subject-digest, subject-path or subject-checksums: there is nothing to create",
+    });
   }
 
   if (problems.length > 0) return { problems };
@@ -188,27 +202,44 @@ function checkApiUrl(apiUrl: string): InputProblem | undefined {
 }
 
 function planTag(raw: RawInputs, context: RunContext, owner: string, repo: string, problems: InputProblem[]): TagPlan | undefined {
-  const names = [...lineInput(raw.tag).map((name) => ({ name, input: "tag" as const })), ...lineInput(raw.tags).map((name) => ({ name, input: "tags" as const }))];
+  const names = [
+    ...lineInput(raw.tag).map((name) => ({ name, input: "tag" as const })),
+    ...lineInput(raw.tags).map((name) => ({ name, input: "tags" as const })),
+  ];
   const tag = names[0]?.name;
   const tagOnly: InputName[] = ["tag-message", "tagger-name", "tagger-email", "tagger-date", "derived-tags"];
   if (!tag) {
     for (const input of tagOnly) {
-      if (setBeyondDefault(raw, input)) problems.push({ input, rule: "needs tag", message: `${input} is set but tag is empty: give the tag name to create` });
+      if (setBeyondDefault(raw, input))
+        problems.push({ input, rule: "needs tag", message: `${input} is set but tag is empty: give the tag name to create` });
     }
     return undefined;
   }
 
   const ifExists = optional(raw["if-tag-exists"]) ?? "skip";
   if (!(IF_TAG_EXISTS as readonly string[]).includes(ifExists)) {
-    problems.push({ input: "if-tag-exists", rule: `one of ${IF_TAG_EXISTS.join(", ")}`, message: `if-tag-exists must be one of ${IF_TAG_EXISTS.join(", ")}, got ${JSON.stringify(ifExists)}` });
+    problems.push({
+      input: "if-tag-exists",
+      rule: `one of ${IF_TAG_EXISTS.join(", ")}`,
+      message: `if-tag-exists must be one of ${IF_TAG_EXISTS.join(", ")}, got ${JSON.stringify(ifExists)}`,
+    });
   }
   const derive = optional(raw["derived-tags"]) ?? "none";
   if (!(DERIVED_TAGS as readonly string[]).includes(derive)) {
-    problems.push({ input: "derived-tags", rule: `one of ${DERIVED_TAGS.join(", ")}`, message: `derived-tags must be one of ${DERIVED_TAGS.join(", ")}, got ${JSON.stringify(derive)}` });
+    problems.push({
+      input: "derived-tags",
+      rule: `one of ${DERIVED_TAGS.join(", ")}`,
+      message: `derived-tags must be one of ${DERIVED_TAGS.join(", ")}, got ${JSON.stringify(derive)}`,
+    });
   }
   for (const { name, input } of names) {
     const checked = createTagParams.shape.tag.safeParse(name);
-    if (!checked.success) problems.push({ input, rule: "git check-ref-format", message: `${input} ${JSON.stringify(name)}: ${checked.error.issues[0]?.message ?? "invalid tag name"}` });
+    if (!checked.success)
+      problems.push({
+        input,
+        rule: "git check-ref-format",
+        message: `${input} ${JSON.stringify(name)}: ${checked.error.issues[0]?.message ?? "invalid tag name"}`,
+      });
   }
 
   const taggerName = optional(raw["tagger-name"]);
@@ -216,10 +247,18 @@ function planTag(raw: RawInputs, context: RunContext, owner: string, repo: strin
   const taggerDate = optional(raw["tagger-date"]);
   if ((taggerName === undefined) !== (taggerEmail === undefined)) {
     const missing: InputName = taggerName === undefined ? "tagger-name" : "tagger-email";
-    problems.push({ input: missing, rule: "tagger-name and tagger-email together", message: `${missing} is required when ${missing === "tagger-name" ? "tagger-email" : "tagger-name"} is set` });
+    problems.push({
+      input: missing,
+      rule: "tagger-name and tagger-email together",
+      message: `${missing} is required when ${missing === "tagger-name" ? "tagger-email" : "tagger-name"} is set`,
+    });
   }
   if (taggerDate && taggerName === undefined && taggerEmail === undefined) {
-    problems.push({ input: "tagger-date", rule: "needs tagger-name and tagger-email", message: "tagger-date needs tagger-name and tagger-email" });
+    problems.push({
+      input: "tagger-date",
+      rule: "needs tagger-name and tagger-email",
+      message: "tagger-date needs tagger-name and tagger-email",
+    });
   }
 
   const object = optional(raw["tag-object"]) ?? context.sha;
@@ -232,7 +271,8 @@ function planTag(raw: RawInputs, context: RunContext, owner: string, repo: strin
     message: optional(raw["tag-message"]) ?? tag,
     object: object ?? "",
     type: optional(raw["tag-type"]) ?? "commit",
-    ...(taggerName !== undefined && taggerEmail !== undefined && { tagger: { name: taggerName, email: taggerEmail, ...(taggerDate && { date: taggerDate }) } }),
+    ...(taggerName !== undefined &&
+      taggerEmail !== undefined && { tagger: { name: taggerName, email: taggerEmail, ...(taggerDate && { date: taggerDate }) } }),
   };
   if (!object) return undefined;
   const checked = createTagParams.safeParse(params);
@@ -247,7 +287,11 @@ function planTag(raw: RawInputs, context: RunContext, owner: string, repo: strin
   if (problems.length > 0) return undefined;
   let tags: ReleaseTag[];
   try {
-    tags = releaseTags(names.map((n) => n.name), derive as DerivedTags, ifExists as ReleaseTag["ifExists"]);
+    tags = releaseTags(
+      names.map((n) => n.name),
+      derive as DerivedTags,
+      ifExists as ReleaseTag["ifExists"],
+    );
   } catch (error) {
     problems.push({ input: "derived-tags", rule: "one version per floating tag", message: `derived-tags: ${(error as Error).message}` });
     return undefined;
@@ -278,26 +322,43 @@ function planStorage(raw: RawInputs, owner: string, repo: string, problems: Inpu
   if (digests.length === 0 && pathPatterns.length === 0 && checksums === undefined) {
     for (const input of storageOnly) {
       if (setBeyondDefault(raw, input)) {
-        problems.push({ input, rule: "needs a subject", message: `${input} is set but no subject-digest, subject-path or subject-checksums names what to record` });
+        problems.push({
+          input,
+          rule: "needs a subject",
+          message: `${input} is set but no subject-digest, subject-path or subject-checksums names what to record`,
+        });
       }
     }
     return undefined;
   }
   const name = optional(raw["subject-name"]);
   if (digests.length > 0 && name === undefined) {
-    problems.push({ input: "subject-name", rule: "required with subject-digest", message: "subject-name is required with subject-digest (file subjects default to the file's name)" });
+    problems.push({
+      input: "subject-name",
+      rule: "required with subject-digest",
+      message: "subject-name is required with subject-digest (file subjects default to the file's name)",
+    });
   }
   const onMissingPermission = optional(raw["storage-permission-missing"]) ?? "fail";
   if (!(STORAGE_PERMISSION_MODES as readonly string[]).includes(onMissingPermission)) {
     const rule = `one of ${STORAGE_PERMISSION_MODES.join(", ")}`;
-    problems.push({ input: "storage-permission-missing", rule, message: `storage-permission-missing must be ${rule}, got ${JSON.stringify(onMissingPermission)}` });
+    problems.push({
+      input: "storage-permission-missing",
+      rule,
+      message: `storage-permission-missing must be ${rule}, got ${JSON.stringify(onMissingPermission)}`,
+    });
   }
   // A container image (subject-name ghcr.io/acme/web with subject-digest) names its own registry and repository.
   const image = digests.length > 0 && name !== undefined ? imageLocation(name) : undefined;
-  if (image && "problem" in image) problems.push({ input: "subject-name", rule: "image name without tag or digest", message: `subject-name: ${image.problem}` });
+  if (image && "problem" in image)
+    problems.push({ input: "subject-name", rule: "image name without tag or digest", message: `subject-name: ${image.problem}` });
   const imageAt = image && !("problem" in image) ? image : undefined;
   if (!optional(raw["registry-url"]) && !imageAt) {
-    problems.push({ input: "registry-url", rule: "required", message: "registry-url is required for storage records (the registry's base URL, https://...)" });
+    problems.push({
+      input: "registry-url",
+      rule: "required",
+      message: "registry-url is required for storage records (the registry's base URL, https://...)",
+    });
   }
   const fields = {
     version: optional(raw["subject-version"]),
@@ -309,7 +370,15 @@ function planStorage(raw: RawInputs, owner: string, repo: string, problems: Inpu
     github_repository: optional(raw["github-repository"]) ?? repo,
     return_records: true,
   };
-  const plan: StoragePlan = { org: owner, name, digests, pathPatterns, checksums, onMissingPermission: onMissingPermission as StoragePermissionMode, fields };
+  const plan: StoragePlan = {
+    org: owner,
+    name,
+    digests,
+    pathPatterns,
+    checksums,
+    onMissingPermission: onMissingPermission as StoragePermissionMode,
+    fields,
+  };
   // Check the shared fields and every digest now; file digests are checked once computed.
   const probes = digests.length > 0 ? digests : [`sha256:${"0".repeat(64)}`];
   const seen = new Set<string>();

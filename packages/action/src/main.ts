@@ -3,13 +3,23 @@ import { context } from "@actions/github";
 import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
-import { INPUT_NAMES, planFromInputs, storageRequest, storageRequestProblems, type ActionPlan, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
+import {
+  INPUT_NAMES,
+  planFromInputs,
+  storageRequest,
+  storageRequestProblems,
+  type ActionPlan,
+  type InputProblem,
+  type RawInputs,
+  type RunContext,
+} from "./inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 import { readChecksums } from "./checksums.js";
 import { collapseDuplicateDigests } from "./duplicate-subjects.js";
+import { ACTION_VERSION } from "./version.js";
 
-const USER_AGENT = "shiplog-action/0.1.0";
+const USER_AGENT = `shiplog-action/${ACTION_VERSION}`;
 /** core.ExitCode.Failure, spelled out: GitHub's local-action toolkit stub has no ExitCode enum. */
 const FAILURE_EXIT_CODE = 1;
 /** Storage records sent at a time: several, not hundreds, as the service's secondary rate limits punish bursts. */
@@ -44,7 +54,11 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
     try {
       const files = await matchFiles(storage.pathPatterns);
       if (files.length === 0) {
-        problems.push({ input: "subject-path", rule: "matches a file", message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}` });
+        problems.push({
+          input: "subject-path",
+          rule: "matches a file",
+          message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}`,
+        });
       }
       const unusable = await unusableFiles(files);
       if (unusable.length > 0) {
@@ -84,9 +98,12 @@ async function finish(report: RunReport): Promise<void> {
   try {
     for (const [name, value] of Object.entries(runOutputs(report))) core.setOutput(name, value);
   } catch (error) {
-    core.warning(`The step's outputs were not written: ${runnerFileProblem("GITHUB_OUTPUT", error)}. What the step did is in its log above.`, {
-      title: "Outputs not written",
-    });
+    core.warning(
+      `The step's outputs were not written: ${runnerFileProblem("GITHUB_OUTPUT", error)}. What the step did is in its log above.`,
+      {
+        title: "Outputs not written",
+      },
+    );
   }
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
@@ -100,7 +117,8 @@ async function finish(report: RunReport): Promise<void> {
 function runnerFileProblem(variable: string, error: unknown): string {
   const path = process.env[variable] ?? "";
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (/^Missing file at path/.test((error as Error | undefined)?.message ?? "")) return `the file ${variable} names (${path}) does not exist`;
+  if (/^Missing file at path/.test((error as Error | undefined)?.message ?? ""))
+    return `the file ${variable} names (${path}) does not exist`;
   return `${variable} (${path}) cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`;
 }
 
@@ -132,16 +150,25 @@ export async function run(): Promise<void> {
     report.tag = report.tags[0];
     failures.push(...tagResult.value.failures);
   }
-  if (tagResult?.status === "rejected") failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
+  if (tagResult?.status === "rejected")
+    failures.push(explainFailure(tagResult.reason, { kind: "tag", repository, tag: plan.tag!.params.tag }));
   recordResults.forEach((result, index) => {
     if (result.status === "fulfilled") report.storageRecords.push(result.value as StorageRecordReport);
     else {
       const subject = subjects[index]!;
-      const step: FailedStep = { kind: "storage-record", org: plan.owner, subject: `${subject.name}@${subject.digest}`, githubRepository: plan.storage!.fields.github_repository ?? plan.repo };
+      const step: FailedStep = {
+        kind: "storage-record",
+        org: plan.owner,
+        subject: `${subject.name}@${subject.digest}`,
+        githubRepository: plan.storage!.fields.github_repository ?? plan.repo,
+      };
       const explained = explainFailure(result.reason, step);
       // Like actions/attest for an owner that is not an organization or a token without the permission: opt-in leniency.
       if (plan.storage!.onMissingPermission === "warn" && isMissingPermission(result.reason)) {
-        const warning = { title: `Storage record skipped: ${explained.title}`, message: `${explained.message} (storage-permission-missing: warn)` };
+        const warning = {
+          title: `Storage record skipped: ${explained.title}`,
+          message: `${explained.message} (storage-permission-missing: warn)`,
+        };
         core.warning(warning.message, { title: warning.title });
         report.warnings ??= [];
         report.warnings.push(warning);
@@ -172,14 +199,29 @@ function isMissingPermission(error: unknown): boolean {
 const TAG_VERBS = { created: "Created", skipped: "Skipped (already there)", updated: "Moved" } as const;
 
 /** Creates (or, re-run, finds; or moves) each annotated tag in order; in a dry run only describes them. */
-async function tagSteps(git: GitApi, plan: ActionPlan, repository: string): Promise<{ reports: TagReport[]; failures: FailureExplanation[] }> {
+async function tagSteps(
+  git: GitApi,
+  plan: ActionPlan,
+  repository: string,
+): Promise<{ reports: TagReport[]; failures: FailureExplanation[] }> {
   const { params, tags, message } = plan.tag!;
   const object = { type: params.type, sha: params.object };
   if (plan.dryRun) {
-    return { reports: tags.map((t) => ({ outcome: "dry-run", ref: `refs/tags/${t.tag}`, object, message: message ?? t.tag })), failures: [] };
+    return {
+      reports: tags.map((t) => ({ outcome: "dry-run", ref: `refs/tags/${t.tag}`, object, message: message ?? t.tag })),
+      failures: [],
+    };
   }
   const tagger = params.tagger;
-  const results = await createReleaseTags(git, { owner: plan.owner, repo: plan.repo, tags, object: params.object, type: params.type, message, ...(tagger && { tagger }) });
+  const results = await createReleaseTags(git, {
+    owner: plan.owner,
+    repo: plan.repo,
+    tags,
+    object: params.object,
+    type: params.type,
+    message,
+    ...(tagger && { tagger }),
+  });
   const reports: TagReport[] = [];
   const failures: FailureExplanation[] = [];
   for (const entry of results) {
@@ -192,7 +234,13 @@ async function tagSteps(git: GitApi, plan: ActionPlan, repository: string): Prom
     } else {
       const { tag } = entry.result;
       core.info(`${TAG_VERBS[entry.outcome]} ${ref} in ${repository} → tag object ${tag.sha} → ${tag.object.type} ${tag.object.sha}`);
-      reports.push({ outcome: entry.outcome, ref: entry.result.ref.ref, sha: tag.sha, object: { type: tag.object.type, sha: tag.object.sha }, message: tag.message });
+      reports.push({
+        outcome: entry.outcome,
+        ref: entry.result.ref.ref,
+        sha: tag.sha,
+        object: { type: tag.object.type, sha: tag.object.sha },
+        message: tag.message,
+      });
     }
   }
   return { reports, failures };
@@ -201,23 +249,25 @@ async function tagSteps(git: GitApi, plan: ActionPlan, repository: string): Prom
 /** One storage record per subject (upserts, so safe to send side by side); in a dry run only described. */
 function recordSteps(artifacts: ArtifactMetadataApi, plan: ActionPlan, subjects: Subject[]): Promise<StorageRecordReport>[] {
   const queue = new PQueue({ concurrency: RECORD_CONCURRENCY });
-  return subjects.map((subject) => queue.add(async () => {
-    const request = storageRequest(plan.storage!, subject.name, subject.digest);
-    const entry: StorageRecordReport = {
-      outcome: plan.dryRun ? "dry-run" : "created",
-      name: request.name,
-      digest: request.digest,
-      registry_url: request.registry_url,
-      status: request.status,
-      version: request.version,
-      github_repository: request.github_repository,
-      file: subject.file,
-    };
-    if (!plan.dryRun) {
-      const result = await artifacts.createStorageRecord(request);
-      entry.record = result.storage_records[0];
-      core.info(`Recorded storage of ${subject.name} (${subject.digest}) in ${request.registry_url}`);
-    }
-    return entry;
-  }));
+  return subjects.map((subject) =>
+    queue.add(async () => {
+      const request = storageRequest(plan.storage!, subject.name, subject.digest);
+      const entry: StorageRecordReport = {
+        outcome: plan.dryRun ? "dry-run" : "created",
+        name: request.name,
+        digest: request.digest,
+        registry_url: request.registry_url,
+        status: request.status,
+        version: request.version,
+        github_repository: request.github_repository,
+        file: subject.file,
+      };
+      if (!plan.dryRun) {
+        const result = await artifacts.createStorageRecord(request);
+        entry.record = result.storage_records[0];
+        core.info(`Recorded storage of ${subject.name} (${subject.digest}) in ${request.registry_url}`);
+      }
+      return entry;
+    }),
+  );
 }

@@ -41,7 +41,14 @@ export function runOutputs(report: RunReport): Record<string, string> {
     "tag-sha": report.tag?.sha ?? "",
     "tag-ref": report.tag?.ref ?? "",
     "tag-outcome": report.tag?.outcome ?? "",
-    tags: JSON.stringify((report.tags ?? (report.tag ? [report.tag] : [])).map((t) => ({ tag: t.ref.replace(/^refs\/tags\//, ""), ref: t.ref, outcome: t.outcome, sha: t.sha ?? "" }))),
+    tags: JSON.stringify(
+      (report.tags ?? (report.tag ? [report.tag] : [])).map((t) => ({
+        tag: t.ref.replace(/^refs\/tags\//, ""),
+        ref: t.ref,
+        outcome: t.outcome,
+        sha: t.sha ?? "",
+      })),
+    ),
     "storage-records": JSON.stringify(report.storageRecords.map((r) => r.record ?? plannedRecord(r))),
   };
 }
@@ -61,12 +68,20 @@ const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
 /** The job summary: a table of the tag and of the storage records, created or (dry run) planned. */
 export function renderSummary(report: RunReport): string {
   const lines: string[] = [`## shiplog${report.dryRun ? " (dry run: nothing was sent)" : ""}`, ""];
-  for (const failure of [...(report.failures ?? []), ...(report.warnings ?? [])]) lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
+  for (const failure of [...(report.failures ?? []), ...(report.warnings ?? [])])
+    lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
   const tags = report.tags ?? (report.tag ? [report.tag] : []);
   if (tags.length > 0) {
-    lines.push(`### ${tags.length === 1 ? "Tag" : `Tags (${tags.length})`} in ${cell(report.repository)}`, "", "| Tag | Outcome | Tag object | Object | Message |", "| --- | --- | --- | --- | --- |");
+    lines.push(
+      `### ${tags.length === 1 ? "Tag" : `Tags (${tags.length})`} in ${cell(report.repository)}`,
+      "",
+      "| Tag | Outcome | Tag object | Object | Message |",
+      "| --- | --- | --- | --- | --- |",
+    );
     for (const t of tags) {
-      lines.push(`| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`);
+      lines.push(
+        `| ${code(t.ref)} | ${t.outcome} | ${code(short(t.sha))} | ${t.object.type} ${code(short(t.object.sha))} | ${cell(t.message.split("\n")[0])} |`,
+      );
     }
     lines.push("");
   }

@@ -54,7 +54,9 @@ function unreadable(file: string, error: unknown): SubjectPathError {
     ENOENT: "does not exist (any more)",
     EIO: "cannot be read: input/output error",
   };
-  const reason = code ? `${what[code] ?? "cannot be read"} (${code})` : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+  const reason = code
+    ? `${what[code] ?? "cannot be read"} (${code})`
+    : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   return new SubjectPathError(file, "readable files", `${file} ${reason}`);
 }
 
@@ -119,11 +121,15 @@ function globError(patterns: string[], error: unknown): SubjectPathError {
   const message = error instanceof Error ? error.message : String(error);
   const invalid = /^Invalid pattern '(.*)'\. (.*)$/s.exec(message);
   if (invalid) {
-    const detail = /Relative pathing/.test(invalid[2]!) ? "'.' and '..' segments are not allowed (use a path inside the workspace, or an absolute one)" : invalid[2]!;
+    const detail = /Relative pathing/.test(invalid[2]!)
+      ? "'.' and '..' segments are not allowed (use a path inside the workspace, or an absolute one)"
+      : invalid[2]!;
     return new SubjectPathError(invalid[1]!, "pattern syntax", `pattern ${JSON.stringify(invalid[1])} is not allowed: ${detail}`);
   }
   const path = (error as NodeJS.ErrnoException).path;
-  return path ? unreadable(path, error) : new SubjectPathError(patterns.join(", "), "readable files", `cannot match ${patterns.join(", ")}: ${message}`);
+  return path
+    ? unreadable(path, error)
+    : new SubjectPathError(patterns.join(", "), "readable files", `cannot match ${patterns.join(", ")}: ${message}`);
 }
 
 export interface FileSubjectsOptions {

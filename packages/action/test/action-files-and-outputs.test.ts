@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+import { runBundledAction, type LocalRunResult } from "./local-runner.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const BOUND_MS = 20_000;

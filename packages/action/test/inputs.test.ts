@@ -1,9 +1,9 @@
 // Input checking and the report, as plain data: what the action plans from its inputs, and how it explains failures.
 import { describe, expect, it } from "vitest";
 import { ForbiddenError, TagExistsError } from "@shiplog/client";
-import { planFromInputs, type RawInputs } from "@shiplog/action/inputs";
-import { explainFailure } from "@shiplog/action/failure-messages";
-import { renderSummary, runOutputs } from "@shiplog/action/run-report";
+import { planFromInputs, type RawInputs } from "../src/inputs.js";
+import { explainFailure } from "../src/failure-messages.js";
+import { renderSummary, runOutputs } from "../src/run-report.js";
 
 const context = { repository: "acme/web", sha: "a".repeat(40), apiUrl: "https://api.service.example" };
 const digest = `sha256:${"b".repeat(64)}`;

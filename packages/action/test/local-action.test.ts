@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { readActionInputs } from "@shiplog/action/local-runner";
-import { runnerInputEnv } from "@shiplog/action/runner-inputs";
+import { readActionInputs } from "./local-runner.js";
+import { runnerInputEnv } from "./runner-inputs.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const ACTION_DIR = fileURLToPath(new URL("..", import.meta.url));

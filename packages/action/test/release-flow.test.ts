@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { runBundledAction, type LocalRunResult } from "@shiplog/action/local-runner";
+import { runBundledAction, type LocalRunResult } from "./local-runner.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let emulator: Emulator;

@@ -1,8 +1,8 @@
 // The new subject sources as plain data: checksum lines, image names, and duplicate digests.
 import { describe, expect, it } from "vitest";
-import { isInlineChecksums, parseChecksums } from "@shiplog/action/checksums";
-import { collapseDuplicateDigests } from "@shiplog/action/duplicate-subjects";
-import { imageLocation } from "@shiplog/action/image-subject";
+import { isInlineChecksums, parseChecksums } from "../src/checksums.js";
+import { collapseDuplicateDigests } from "../src/duplicate-subjects.js";
+import { imageLocation } from "../src/image-subject.js";
 
 const hex = (c: string) => c.repeat(64);
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles } from "@shiplog/action/subjects";
+import { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles } from "../src/subjects.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const COUNT = 300;

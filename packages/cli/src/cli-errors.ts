@@ -82,7 +82,11 @@ export function oneLine(error: unknown, context?: FailureContext): string {
         : "running the command again is safe: the written entries are upserts";
     return `${message.replace(/\s*\n\s*/g, "; ").replace(/\.?$/, "")}; ${written}`;
   }
-  const line = message.split("\n").map((part) => part.trim()).filter(Boolean).join("; ");
+  const line = message
+    .split("\n")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join("; ");
   const hint = error instanceof NotFoundError ? notFoundHint(error, context) : undefined;
   return hint ? `${line}: ${hint}` : line;
 }

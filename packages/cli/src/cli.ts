@@ -23,10 +23,14 @@ const write = (stream: NodeJS.WriteStream) => (text: string) => {
   if (!closed.has(stream)) stream.write(text);
 };
 
-const code = await runCli(process.argv.slice(2), {
-  stdout: write(process.stdout),
-  stderr: write(process.stderr),
-  ...(process.stderr.isTTY && { progressStream: process.stderr }),
-  ...(process.stdout.isTTY && { columns: process.stdout.columns }),
-}, { signal: stop.signal });
+const code = await runCli(
+  process.argv.slice(2),
+  {
+    stdout: write(process.stdout),
+    stderr: write(process.stderr),
+    ...(process.stderr.isTTY && { progressStream: process.stderr }),
+    ...(process.stdout.isTTY && { columns: process.stdout.columns }),
+  },
+  { signal: stop.signal },
+);
 process.exitCode = code;

@@ -71,17 +71,32 @@ export function bashCompletion(root: Command): string {
   const paths = commands.filter((s) => s.path.length > 0).map((s) => `"${s.path.join(" ")}"`);
   const valued = [...new Set([...globals, ...commands.flatMap((s) => s.options)].filter((o) => o.value).flatMap((o) => o.flags))];
   const valueCase = (keys: string[], value: NonNullable<OptionSpec["value"]>) => {
-    const reply =
-      value.choices ? `COMPREPLY=($(compgen -W "${value.choices.join(" ")}" -- "$cur"))`
-      : value.file ? 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))'
-      : "COMPREPLY=()";
+    const reply = value.choices
+      ? `COMPREPLY=($(compgen -W "${value.choices.join(" ")}" -- "$cur"))`
+      : value.file
+        ? 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))'
+        : "COMPREPLY=()";
     return `    ${keys.join("|")}) ${reply}; return ;;`;
   };
   const valueCases = [
     ...commands.slice(1).flatMap((spec) =>
-      spec.options.filter((o) => o.value).map((o) => valueCase(o.flags.map((f) => `"${spec.path.join(" ")} ${f}"`), o.value!)),
+      spec.options
+        .filter((o) => o.value)
+        .map((o) =>
+          valueCase(
+            o.flags.map((f) => `"${spec.path.join(" ")} ${f}"`),
+            o.value!,
+          ),
+        ),
     ),
-    ...globals.filter((o) => o.value).map((o) => valueCase(o.flags.map((f) => `*" ${f}"`), o.value!)),
+    ...globals
+      .filter((o) => o.value)
+      .map((o) =>
+        valueCase(
+          o.flags.map((f) => `*" ${f}"`),
+          o.value!,
+        ),
+      ),
   ];
   const wordCases = commands.map((spec) => {
     const positional = spec.args.flatMap((a, i) => (a.choices ? [`      ${a.variadic ? "*" : i}) words="${a.choices.join(" ")}" ;;`] : []));
@@ -195,6 +210,6 @@ export function completionCommand(ctx: CommandContext, root: Command): Command {
         ctx.io.stdout(shell === "bash" ? bashCompletion(root) : zshCompletion(root));
       }),
     "source <(shiplog completion bash)      # or add it to ~/.bashrc",
-    "shiplog completion zsh > \"$fpath[1]/_shiplog\"",
+    'shiplog completion zsh > "$fpath[1]/_shiplog"',
   );
 }

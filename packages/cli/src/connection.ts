@@ -1,5 +1,10 @@
 import {
-  RequestValidationError, ShiplogClient, appInstallationAuth, serviceUrlProblem, type AuthStrategy, type TransportHooks,
+  RequestValidationError,
+  ShiplogClient,
+  appInstallationAuth,
+  serviceUrlProblem,
+  type AuthStrategy,
+  type TransportHooks,
 } from "@shiplog/client";
 import { UsageError } from "./cli-errors.js";
 import { readCredentials, type AppCredentials, type CredentialOptions, type Credentials, type Environment } from "./credentials.js";
@@ -66,13 +71,15 @@ export function connect(
   if (problem) throw new UsageError(`${options.apiUrl === undefined ? "SHIPLOG_API_URL" : "--api-url"}: ${problem.message}`);
   const credentials = readCredentials(options, env);
   const auth =
-    credentials.kind === "token" ? { token: credentials.token }
-    : credentials.kind === "app" ? {
-        auth: appAuth(credentials, scope, command),
-        // An installation token's type is known: a call it cannot make (the inbox) is refused before it is sent.
-        tokenInfo: { type: "app_installation" as const },
-      }
-    : {};
+    credentials.kind === "token"
+      ? { token: credentials.token }
+      : credentials.kind === "app"
+        ? {
+            auth: appAuth(credentials, scope, command),
+            // An installation token's type is known: a call it cannot make (the inbox) is refused before it is sent.
+            tokenInfo: { type: "app_installation" as const },
+          }
+        : {};
   try {
     const client = new ShiplogClient({ ...(baseUrl && { baseUrl }), ...auth, userAgent, ...(hooks && { hooks }) });
     return { client, credentials: credentials.kind };

@@ -43,7 +43,11 @@ export function renderTable(head: readonly string[], rows: readonly (readonly Ce
     style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
   });
   table.push(...cells);
-  return `${table.toString().split("\n").map((line) => line.trimEnd()).join("\n")}\n`;
+  return `${table
+    .toString()
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")}\n`;
 }
 
 /**
@@ -89,7 +93,10 @@ export class StreamColumns {
   line(cells: readonly Cell[]): string {
     const texts = cells.map((cell) => (cell === undefined || cell === null ? "" : String(cell)));
     for (const [i, text] of texts.entries()) this.#widths[i] = Math.max(this.#widths[i] ?? 0, text.length);
-    return `${texts.map((text, i) => (i === texts.length - 1 ? text : text.padEnd(this.#widths[i]!))).join("  ").trimEnd()}\n`;
+    return `${texts
+      .map((text, i) => (i === texts.length - 1 ? text : text.padEnd(this.#widths[i]!)))
+      .join("  ")
+      .trimEnd()}\n`;
   }
 }
 

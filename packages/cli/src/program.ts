@@ -34,7 +34,10 @@ export const VERSION = (createRequire(import.meta.url)("../package.json") as { v
 
 /** Adds the example and the exit codes to a command's --help. */
 export function withExamples(command: Command, ...examples: string[]): Command {
-  return command.addHelpText("after", `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((e) => `  ${e}`).join("\n")}\n\n${EXIT_CODES_HELP}`);
+  return command.addHelpText(
+    "after",
+    `\nExample${examples.length > 1 ? "s" : ""}:\n${examples.map((e) => `  ${e}`).join("\n")}\n\n${EXIT_CODES_HELP}`,
+  );
 }
 
 /** The name a command is called by, from the root (`shiplog records storage`). */

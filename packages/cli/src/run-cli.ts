@@ -20,7 +20,14 @@ export interface RunCliOptions {
 export async function runCli(argv: readonly string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
   const ctx = commandContext(io, options.env ?? process.env, options.signal ?? new AbortController().signal);
   const root = rootCommand();
-  for (const command of [recordsCommand(ctx), tagCommand(ctx), eventsCommand(ctx), notificationsCommand(ctx), importCommand(ctx), permissionsCommand(ctx)]) {
+  for (const command of [
+    recordsCommand(ctx),
+    tagCommand(ctx),
+    eventsCommand(ctx),
+    notificationsCommand(ctx),
+    importCommand(ctx),
+    permissionsCommand(ctx),
+  ]) {
     root.addCommand(command);
   }
   root.addCommand(completionCommand(ctx, root));

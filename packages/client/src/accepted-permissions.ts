@@ -33,7 +33,5 @@ export function formatAcceptedPermissions(sets: readonly AcceptedPermissionSet[]
   if (style === "header") {
     return sets.map((set) => set.map((p) => `${p.permission}=${p.access}`).join(",")).join("; ");
   }
-  return sets
-    .map((set) => set.map((p) => `${p.permission} (${p.access})`).join(" and "))
-    .join(", or ");
+  return sets.map((set) => set.map((p) => `${p.permission} (${p.access})`).join(" and ")).join(", or ");
 }

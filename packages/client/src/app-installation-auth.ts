@@ -139,15 +139,25 @@ export function appInstallationAuth(options: AppInstallationAuthOptions): AppIns
 function checkAppOptions(options: AppInstallationAuthOptions): void {
   const issues: FieldIssue[] = [];
   const appId = String(options.appId ?? "");
-  if (!/^[A-Za-z0-9.]+$/.test(appId)) issues.push({ field: "appId", rule: "an App id or client id", message: "must be the App's numeric id or client id" });
+  if (!/^[A-Za-z0-9.]+$/.test(appId))
+    issues.push({ field: "appId", rule: "an App id or client id", message: "must be the App's numeric id or client id" });
   try {
     const key = createPrivateKey(String(options.privateKey ?? ""));
-    if (key.asymmetricKeyType !== "rsa") issues.push({ field: "privateKey", rule: "RSA private key", message: "must be the App's RSA private key (PEM)" });
+    if (key.asymmetricKeyType !== "rsa")
+      issues.push({ field: "privateKey", rule: "RSA private key", message: "must be the App's RSA private key (PEM)" });
   } catch {
-    issues.push({ field: "privateKey", rule: "PEM private key", message: "is not a PEM private key (the App's .pem file, BEGIN RSA PRIVATE KEY)" });
+    issues.push({
+      field: "privateKey",
+      rule: "PEM private key",
+      message: "is not a PEM private key (the App's .pem file, BEGIN RSA PRIVATE KEY)",
+    });
   }
   if (options.installationId === undefined && !options.org) {
-    issues.push({ field: "installationId", rule: "installationId or org", message: "give the installation id, or the organization to find it from" });
+    issues.push({
+      field: "installationId",
+      rule: "installationId or org",
+      message: "give the installation id, or the organization to find it from",
+    });
   }
   if (options.installationId !== undefined && !(Number.isInteger(options.installationId) && options.installationId > 0)) {
     issues.push({ field: "installationId", rule: "positive integer", message: "must be a positive integer" });

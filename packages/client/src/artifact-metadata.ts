@@ -54,7 +54,15 @@ export class ArtifactMetadataApi {
         const failedChunk = { index: start / MAX_CLUSTER_ENTRIES, start, count: chunk.length, outcome };
         const notWritten = deployments.slice(start);
         const operation = operationName(ENDPOINTS[id]);
-        throw new PartialClusterWriteError({ operation, written: merged, writtenEntries: start, notWritten, failedChunk, chunkCount, cause: error });
+        throw new PartialClusterWriteError({
+          operation,
+          written: merged,
+          writtenEntries: start,
+          notWritten,
+          failedChunk,
+          chunkCount,
+          cause: error,
+        });
       }
       merged.total_count += result.total_count;
       merged.deployment_records.push(...result.deployment_records);

@@ -56,7 +56,12 @@ const DECODERS: Record<string, (bytes: Buffer) => Promise<Buffer>> = {
   "x-gzip": (bytes) => gunzipAsync(bytes, zlibOptions),
   // Servers send deflate both with the zlib wrapper (as the RFC says) and without it; fetch takes both.
   deflate: (bytes) => (hasZlibWrapper(bytes) ? inflateAsync(bytes, zlibOptions) : inflateRawAsync(bytes, zlibOptions)),
-  br: (bytes) => brotliAsync(bytes, { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_DECODED_BYTES }),
+  br: (bytes) =>
+    brotliAsync(bytes, {
+      flush: constants.BROTLI_OPERATION_FLUSH,
+      finishFlush: constants.BROTLI_OPERATION_FLUSH,
+      maxOutputLength: MAX_DECODED_BYTES,
+    }),
 };
 
 /** RFC 1950's header: compression method 8, and the first two bytes a multiple of 31. */

@@ -57,7 +57,8 @@ export function errorFromResponse(
     const reset = Number(response.headers.get("x-ratelimit-reset"));
     const retryAfter = Number(response.headers.get("retry-after"));
     // A secondary limit that names no wait asks for at least a minute.
-    const secondaryWait = isSecondaryRateLimit(body) && response.headers.get("x-ratelimit-remaining") !== "0" ? SECONDARY_LIMIT_MIN_WAIT_MS / 1000 : undefined;
+    const secondaryWait =
+      isSecondaryRateLimit(body) && response.headers.get("x-ratelimit-remaining") !== "0" ? SECONDARY_LIMIT_MIN_WAIT_MS / 1000 : undefined;
     return new RateLimitedError(
       details,
       Number.isFinite(reset) && reset > 0 && response.headers.get("x-ratelimit-remaining") === "0" ? new Date(reset * 1000) : undefined,

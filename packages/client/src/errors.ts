@@ -66,8 +66,16 @@ export interface ServiceErrorDetails {
 
 /** The codes of the service's answers, one per subclass of ServiceError. */
 export type ServiceErrorCode =
-  | "authentication_required" | "forbidden" | "not_found" | "conflict" | "gone" | "validation_failed" | "rate_limited"
-  | "service_unavailable" | "unexpected_status" | "retired_endpoint";
+  | "authentication_required"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "gone"
+  | "validation_failed"
+  | "rate_limited"
+  | "service_unavailable"
+  | "unexpected_status"
+  | "retired_endpoint";
 
 /** The service answered with an error status. Subclasses give each meaning of section 7 its own class. */
 export class ServiceError extends ShiplogError {
@@ -246,7 +254,10 @@ export class TokenTypeRefusedError extends ShiplogError {
   readonly acceptedTypes: readonly string[];
   readonly requiredScopes: readonly string[];
 
-  constructor(operation: string, details: { tokenType: string; acceptedTypes: readonly string[]; requiredScopes?: readonly string[]; reason: string }) {
+  constructor(
+    operation: string,
+    details: { tokenType: string; acceptedTypes: readonly string[]; requiredScopes?: readonly string[]; reason: string },
+  ) {
     super("token_type_refused", `${operation}: ${details.reason}; nothing was sent`);
     this.operation = operation;
     this.tokenType = details.tokenType;
@@ -355,7 +366,10 @@ export class MarkReadTimeoutError extends ShiplogError {
   declare readonly code: "mark_read_timeout";
   readonly pending: number;
   constructor(operation: string, pending: number, timeoutMs: number) {
-    super("mark_read_timeout", `${operation}: ${pending} thread(s) were still unread after waiting ${timeoutMs} ms for the background marking`);
+    super(
+      "mark_read_timeout",
+      `${operation}: ${pending} thread(s) were still unread after waiting ${timeoutMs} ms for the background marking`,
+    );
     this.pending = pending;
   }
 }

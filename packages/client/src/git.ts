@@ -118,10 +118,15 @@ export class GitApi {
     options: CallOptions,
   ): Promise<AnnotatedTagResult> {
     if (ifExists === "update") {
-      const same = ref.object.type === "tag" && isSameTag(await this.getTag({ owner: wanted.owner, repo: wanted.repo, tag_sha: ref.object.sha }, options), wanted);
+      const same =
+        ref.object.type === "tag" &&
+        isSameTag(await this.getTag({ owner: wanted.owner, repo: wanted.repo, tag_sha: ref.object.sha }, options), wanted);
       if (same) return { outcome: "skipped", tag: same, ref };
       const tag = await this.createTag(wanted, options);
-      const moved = await this.updateRef({ owner: wanted.owner, repo: wanted.repo, ref: `tags/${wanted.tag}`, sha: tag.sha, force: true }, options);
+      const moved = await this.updateRef(
+        { owner: wanted.owner, repo: wanted.repo, ref: `tags/${wanted.tag}`, sha: tag.sha, force: true },
+        options,
+      );
       return { outcome: "updated", tag, ref: moved };
     }
     const found: ExistingTag = { ref: ref.ref, refTargetType: ref.object.type, refTargetSha: ref.object.sha };
@@ -145,7 +150,11 @@ export class GitApi {
       differences.push(`its message is ${JSON.stringify(excerpt(tag.message))}, not ${JSON.stringify(excerpt(wanted.message))}`);
     }
     if (differences.length > 0) {
-      throw new TagExistsError(found, `${place} already exists and points at tag object ${ref.object.sha}: ${differences.join("; ")}`, false);
+      throw new TagExistsError(
+        found,
+        `${place} already exists and points at tag object ${ref.object.sha}: ${differences.join("; ")}`,
+        false,
+      );
     }
     if (ifExists === "fail") {
       throw new TagExistsError(

@@ -6,7 +6,12 @@
 // The client and its transport.
 export { ShiplogClient, type ClientOptions } from "./client.js";
 export {
-  Transport, type HttpMethod, type RouteRequest, type ServiceResponse, type TransportHooks, type TransportOptions,
+  Transport,
+  type HttpMethod,
+  type RouteRequest,
+  type ServiceResponse,
+  type TransportHooks,
+  type TransportOptions,
 } from "./transport.js";
 export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./api-versions.js";
 export type { RetryOptions } from "./retry-policy.js";
@@ -39,11 +44,19 @@ export type { AcceptedPermission, AcceptedPermissionSet } from "./accepted-permi
 
 // Authentication, and what a client may be told of its token.
 export {
-  staticToken, tokenProvider, type AuthContext, type AuthKind, type AuthStrategy, type ProvidedToken,
+  staticToken,
+  tokenProvider,
+  type AuthContext,
+  type AuthKind,
+  type AuthStrategy,
+  type ProvidedToken,
   type TokenProviderOptions,
 } from "./auth.js";
 export {
-  appInstallationAuth, type AppInstallationAuth, type AppInstallationAuthOptions, type InstallationTokenInfo,
+  appInstallationAuth,
+  type AppInstallationAuth,
+  type AppInstallationAuthOptions,
+  type InstallationTokenInfo,
 } from "./app-installation-auth.js";
 export type { DeclaredToken } from "./permissions/permission-check.js";
 export type { TokenKind } from "./permissions/token-rules.js";
@@ -63,7 +76,11 @@ export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loo
 
 // The values parameters and results take, and the types of both (the schemas themselves: ./schemas).
 export {
-  MAX_CLUSTER_ENTRIES, RUNTIME_RISKS, DEPLOYMENT_STATUSES, STORAGE_STATUSES, SHA256_DIGEST_PATTERN,
+  MAX_CLUSTER_ENTRIES,
+  RUNTIME_RISKS,
+  DEPLOYMENT_STATUSES,
+  STORAGE_STATUSES,
+  SHA256_DIGEST_PATTERN,
 } from "./schemas/index.js";
 export { GIT_OBJECT_TYPES, IF_TAG_EXISTS, TAGGABLE_OBJECT_TYPES, VERIFICATION_REASONS } from "./schemas/index.js";
 export { NOTIFICATION_REASONS, NOTIFICATION_SUBJECT_TYPES, ISSUE_EVENT_KINDS, ISSUE_STATE_REASONS } from "./schemas/index.js";
@@ -73,36 +90,117 @@ export type { ServiceErrorBody } from "./schemas/common.js";
 export type { OpenEnum, UnknownValue } from "./schemas/open-enum.js";
 export type { SimpleUser } from "./schemas/users.js";
 export type {
-  ClusterDeploymentEntry, ClusterDeploymentError, ClusterDeploymentRecordsBody, ClusterDeploymentResult,
-  CreateDeploymentRecordParams, CreateStorageRecordParams, DeploymentRecord, DeploymentRecordBody,
-  DeploymentRecordList, DeploymentStatus, ListByDigestParams, RuntimeRisk, SetClusterDeploymentRecordsParams,
-  StorageRecord, StorageRecordBody, StorageRecordList, StorageStatus,
+  ClusterDeploymentEntry,
+  ClusterDeploymentError,
+  ClusterDeploymentRecordsBody,
+  ClusterDeploymentResult,
+  CreateDeploymentRecordParams,
+  CreateStorageRecordParams,
+  DeploymentRecord,
+  DeploymentRecordBody,
+  DeploymentRecordList,
+  DeploymentStatus,
+  ListByDigestParams,
+  RuntimeRisk,
+  SetClusterDeploymentRecordsParams,
+  StorageRecord,
+  StorageRecordBody,
+  StorageRecordList,
+  StorageStatus,
 } from "./schemas/artifact-metadata.js";
 export type {
-  CreateAnnotatedTagParams, CreateRefBody, CreateRefParams, CreateTagBody, CreateTagParams, DeleteRefParams,
-  GetRefParams, GetTagParams, GitObjectPointer, GitObjectType, GitRef, GitTag, GitVerification, IfTagExists,
-  ListMatchingRefsParams, TaggableObjectType, Tagger, UnknownSignatureReason, UpdateRefBody, UpdateRefParams, VerificationReason,
+  CreateAnnotatedTagParams,
+  CreateRefBody,
+  CreateRefParams,
+  CreateTagBody,
+  CreateTagParams,
+  DeleteRefParams,
+  GetRefParams,
+  GetTagParams,
+  GitObjectPointer,
+  GitObjectType,
+  GitRef,
+  GitTag,
+  GitVerification,
+  IfTagExists,
+  ListMatchingRefsParams,
+  TaggableObjectType,
+  Tagger,
+  UnknownSignatureReason,
+  UpdateRefBody,
+  UpdateRefParams,
+  VerificationReason,
 } from "./schemas/git.js";
 export type {
-  KnownNotificationReason, ListNotificationsParams, ListRepoNotificationsParams, MarkAllAsReadAndWaitParams,
-  MarkNotificationsReadBody, MarkRepoNotificationsReadParams, NotificationReason, NotificationRepository,
-  NotificationSubject, NotificationSubjectType, NotificationThread, SetThreadSubscriptionParams, ThreadParams,
+  KnownNotificationReason,
+  ListNotificationsParams,
+  ListRepoNotificationsParams,
+  MarkAllAsReadAndWaitParams,
+  MarkNotificationsReadBody,
+  MarkRepoNotificationsReadParams,
+  NotificationReason,
+  NotificationRepository,
+  NotificationSubject,
+  NotificationSubjectType,
+  NotificationThread,
+  SetThreadSubscriptionParams,
+  ThreadParams,
   ThreadSubscription,
 } from "./schemas/notifications.js";
 export type {
-  ActivityEvent, CreateEvent, CreateEventPayload, EventActor, EventFeed, EventFeedKind, EventOrg, EventRepo,
-  OtherActivityEvent, PushCommit, PushEvent, PushEventPayload, WatchEvent, WatchEventPayload,
+  ActivityEvent,
+  CreateEvent,
+  CreateEventPayload,
+  EventActor,
+  EventFeed,
+  EventFeedKind,
+  EventOrg,
+  EventRepo,
+  OtherActivityEvent,
+  PushCommit,
+  PushEvent,
+  PushEventPayload,
+  WatchEvent,
+  WatchEventPayload,
 } from "./schemas/activity.js";
 export type {
-  GetIssueEventParams, Issue, IssueEvent, IssueEventKind, IssueEventsRepoParams, IssueLabel, IssueMilestone,
-  IssueStateReason, ListIssueEventsForIssueParams, ServiceApp,
+  GetIssueEventParams,
+  Issue,
+  IssueEvent,
+  IssueEventKind,
+  IssueEventsRepoParams,
+  IssueLabel,
+  IssueMilestone,
+  IssueStateReason,
+  ListIssueEventsForIssueParams,
+  ServiceApp,
 } from "./schemas/issue-events.js";
 export type {
-  ChooseProjectParams, GetCommitAuthorsParams, ImportAuthor, ImportLargeFile, ImportProblemStatus, ImportRepoParams,
-  ImportStatus, ImportVcs, ImportWorkingStatus, LfsPreference, MapCommitAuthorBody, MapCommitAuthorParams,
-  ProjectChoice, SetLfsPreferenceBody, SetLfsPreferenceParams, SourceImport, StartImportBody, StartImportParams,
-  UpdateImportBody, UpdateImportParams,
+  ChooseProjectParams,
+  GetCommitAuthorsParams,
+  ImportAuthor,
+  ImportLargeFile,
+  ImportProblemStatus,
+  ImportRepoParams,
+  ImportStatus,
+  ImportVcs,
+  ImportWorkingStatus,
+  LfsPreference,
+  MapCommitAuthorBody,
+  MapCommitAuthorParams,
+  ProjectChoice,
+  SetLfsPreferenceBody,
+  SetLfsPreferenceParams,
+  SourceImport,
+  StartImportBody,
+  StartImportParams,
+  UpdateImportBody,
+  UpdateImportParams,
 } from "./schemas/source-imports.js";
 export type {
-  AppInstallation, CreateInstallationTokenParams, InstallationToken, OrgInstallationParams, RepoInstallationParams,
+  AppInstallation,
+  CreateInstallationTokenParams,
+  InstallationToken,
+  OrgInstallationParams,
+  RepoInstallationParams,
 } from "./schemas/apps.js";

@@ -8,7 +8,10 @@ import { isIPv4 } from "node:net";
  * Node uses) send such names to DNS, which may answer with any address.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (host === "localhost" || host === "::1" || host === "0:0:0:0:0:0:0:1") return true;
   if (isIPv4(host)) return host.startsWith("127.");
   // IPv4-mapped IPv6, as URL normalises it: ::ffff:7f00:1 is 127.0.0.1.

@@ -45,7 +45,6 @@ export interface MarkReadAndWaitResult extends MarkReadResult {
   checks: number;
 }
 
-
 /** Notification threads, read and done marking, and thread subscriptions (spec 4.3, 3.2). */
 export class NotificationsApi {
   readonly #transport: Transport;
@@ -97,7 +96,7 @@ export class NotificationsApi {
       : await this.markAllAsRead(body, options);
     if (!result.background) return { ...result, checks: 0 };
     // Threads updated after the cut-off legitimately stay unread; only those up to it are waited for.
-    const cutoff = body.last_read_at !== undefined ? Date.parse(body.last_read_at) : result.serverTime ?? now();
+    const cutoff = body.last_read_at !== undefined ? Date.parse(body.last_read_at) : (result.serverTime ?? now());
     const deadline = now() + (options.timeoutMs ?? 300_000);
     for (let checks = 1; ; checks++) {
       const listing = repository

@@ -35,7 +35,8 @@ export class PartialClusterWriteError extends ShiplogError {
 
   constructor(details: PartialClusterWriteDetails) {
     const { failedChunk: chunk, cause } = details;
-    const reason = cause instanceof ShiplogError ? `${cause.code}: ${cause.message}` : cause instanceof Error ? cause.message : String(cause);
+    const reason =
+      cause instanceof ShiplogError ? `${cause.code}: ${cause.message}` : cause instanceof Error ? cause.message : String(cause);
     super(
       "partial_write",
       `${details.operation}: chunk ${chunk.index + 1} of ${details.chunkCount} (entries ${chunk.start} to ${chunk.start + chunk.count - 1}) ` +

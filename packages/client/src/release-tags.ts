@@ -65,7 +65,11 @@ export type ReleaseTagOutcome =
   | (ReleaseTag & { outcome: "not-attempted" });
 
 /** Makes the tags one after another, in the order given; stops at the first failure. */
-export async function createReleaseTags(git: GitApi, params: CreateReleaseTagsParams, options: CallOptions = {}): Promise<ReleaseTagOutcome[]> {
+export async function createReleaseTags(
+  git: GitApi,
+  params: CreateReleaseTagsParams,
+  options: CallOptions = {},
+): Promise<ReleaseTagOutcome[]> {
   const results: ReleaseTagOutcome[] = [];
   let failed = false;
   for (const entry of params.tags) {

@@ -84,10 +84,7 @@ export class SourceImportsApi {
   async chooseProject(params: ChooseProjectParams, options: ImportCallOptions = {}): Promise<SourceImport> {
     const { owner, repo, choice } = parseRequest(chooseProjectParams, params, operationName(ENDPOINTS["migrations/update-import"]));
     const { vcs, tfvc_project, human_name } = choice;
-    return this.updateImport(
-      { owner, repo, vcs: vcs as UpdateImportParams["vcs"], tfvc_project, human_name },
-      options,
-    );
+    return this.updateImport({ owner, repo, vcs: vcs as UpdateImportParams["vcs"], tfvc_project, human_name }, options);
   }
 
   /**

@@ -51,7 +51,9 @@ function layer(plugin: TransportPlugin, next: SendAttempt): SendAttempt {
   const { before, after, error, wrap } = plugin;
   if (!before && !after && !error && !wrap) return next;
   const wrapped: SendAttempt = wrap ? (attempt) => wrap.call(plugin, next, attempt) : next;
-  const guarded: SendAttempt = error ? (attempt) => wrapped(attempt).catch((failure: unknown) => error.call(plugin, failure, attempt)) : wrapped;
+  const guarded: SendAttempt = error
+    ? (attempt) => wrapped(attempt).catch((failure: unknown) => error.call(plugin, failure, attempt))
+    : wrapped;
   const observed: SendAttempt = after
     ? (attempt) =>
         guarded(attempt).then((response) => {

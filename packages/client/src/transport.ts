@@ -2,14 +2,7 @@ import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE
 import { guardDeclaredToken } from "./permissions/declared-token-guard.js";
 import { errorFromResponse } from "./error-from-response.js";
 import type { DeclaredToken } from "./permissions/permission-check.js";
-import {
-  AbortedError,
-  ForeignUrlError,
-  NetworkError,
-  RequestValidationError,
-  type ShiplogError,
-  TimeoutError,
-} from "./errors.js";
+import { AbortedError, ForeignUrlError, NetworkError, RequestValidationError, type ShiplogError, TimeoutError } from "./errors.js";
 import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
@@ -104,20 +97,32 @@ export class Transport {
     const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
     if (!API_VERSIONS.includes(apiVersion)) {
       throw new RequestValidationError("client options", [
-        { field: "apiVersion", rule: `one of ${API_VERSIONS.join(", ")}`, message: `unsupported API version ${String(apiVersion)}; use one of ${API_VERSIONS.join(", ")}` },
+        {
+          field: "apiVersion",
+          rule: `one of ${API_VERSIONS.join(", ")}`,
+          message: `unsupported API version ${String(apiVersion)}; use one of ${API_VERSIONS.join(", ")}`,
+        },
       ]);
     }
     const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
     if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) {
       throw new RequestValidationError("client options", [
-        { field: "baseUrl", rule: "absolute http(s) URL", message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})` },
+        {
+          field: "baseUrl",
+          rule: "absolute http(s) URL",
+          message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})`,
+        },
       ]);
     }
     const parsedBase = new URL(baseUrl);
     if (parsedBase.username !== "" || parsedBase.password !== "") {
       // Credentials in the URL would be sent to the service beside the token, and shown wherever the URL is.
       throw new RequestValidationError("client options", [
-        { field: "baseUrl", rule: "no credentials in the URL", message: "must not contain credentials (user:password@); pass the token as `token`" },
+        {
+          field: "baseUrl",
+          rule: "no credentials in the URL",
+          message: "must not contain credentials (user:password@); pass the token as `token`",
+        },
       ]);
     }
     const retry = options.retry;
@@ -166,10 +171,15 @@ export class Transport {
     const tokenInfo = this.tokenInfo;
     const plugins: TransportPlugin[] = [...(options.plugins ?? [])];
     if (tokenInfo) {
-      plugins.push({ name: "declared-token guard", before: (a) => guardDeclaredToken(a.method, this.#pathOf(a.url), tokenInfo, a.operation) });
+      plugins.push({
+        name: "declared-token guard",
+        before: (a) => guardDeclaredToken(a.method, this.#pathOf(a.url), tokenInfo, a.operation),
+      });
     }
     if (auth) {
-      const context = { request: <T>(req: RouteRequest, authorization: string) => this.request<T>({ ...req, headers: { ...req.headers, authorization } }) };
+      const context = {
+        request: <T>(req: RouteRequest, authorization: string) => this.request<T>({ ...req, headers: { ...req.headers, authorization } }),
+      };
       plugins.push(authPlugin(auth, context, this.#hooks.onAuthRetry));
     }
     // Innermost, so every attempt (an auth plugin's second one included) passes the gate.
@@ -204,29 +214,57 @@ export class Transport {
         const canRetry = retryable && attempt < this.#retry.retries && (error instanceof NetworkError || error instanceof TimeoutError);
         if (!canRetry) throw error;
         const delayMs = retryBackoff(attempt, this.#retry);
-        this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: (error as ShiplogError).code });
+        this.#hooks.onRetry?.({
+          method: req.method,
+          route: req.route,
+          attempt: attempt + 1,
+          delayMs,
+          reason: (error as ShiplogError).code,
+        });
         await this.#wait(delayMs, req.signal, operation);
         continue;
       }
-      this.#hooks.onResponse?.({ method: req.method, route: req.route, status: response.status, durationMs: performance.now() - started, attempt });
+      this.#hooks.onResponse?.({
+        method: req.method,
+        route: req.route,
+        status: response.status,
+        durationMs: performance.now() - started,
+        attempt,
+      });
 
       if (response.status < 400) {
         // Headers are built when read: most successful calls never read one.
-        return { status: response.status, get headers() { return response.headers; }, data: response.body as T, url: response.url };
+        return {
+          status: response.status,
+          get headers() {
+            return response.headers;
+          },
+          data: response.body as T,
+          url: response.url,
+        };
       }
 
       if (retryable && attempt < this.#retry.retries && isRetryableStatus(response.status, response.headers, response.body)) {
         const requested = rateLimitDelay(response.headers, response.body, this.#clock.now());
         if (requested === undefined || requested <= this.#retry.maxServerDelayMs) {
           const delayMs = requested ?? retryBackoff(attempt, this.#retry);
-          this.#hooks.onRetry?.({ method: req.method, route: req.route, attempt: attempt + 1, delayMs, reason: `status ${response.status}` });
+          this.#hooks.onRetry?.({
+            method: req.method,
+            route: req.route,
+            attempt: attempt + 1,
+            delayMs,
+            reason: `status ${response.status}`,
+          });
           await this.#wait(delayMs, req.signal, operation);
           continue;
         }
       }
       // A server or proxy may echo the Authorization header: the token leaves in no part of the error.
       const secrets = this.#sentSecrets;
-      throw redactError(errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#pathOf(url)), secrets);
+      throw redactError(
+        errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#pathOf(url)),
+        secrets,
+      );
     }
   }
 
@@ -338,7 +376,11 @@ function describeNetworkFailure(error: unknown, token: string | undefined): stri
   const failure = error as Coded | undefined;
   const coded = typeof failure?.code === "string" ? failure : failure?.cause;
   const description =
-    typeof coded?.code === "string" ? `${coded.code}${coded.message ? ` (${coded.message})` : ""}` : error instanceof Error ? error.message : String(error);
+    typeof coded?.code === "string"
+      ? `${coded.code}${coded.message ? ` (${coded.message})` : ""}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   // A fetch given by the caller may quote a header in its message; the token never leaves in one.
   return redactSecrets(description, [token]);
 }
@@ -358,9 +400,14 @@ const CONNECTION_HEADERS = new Set(["keep-alive", "transfer-encoding", "upgrade"
 function headerNameIssue(name: string, value: string) {
   const field = `headers.${name}`;
   const lower = name.toLowerCase();
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return { field, rule: "header name", message: "must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" };
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+    return { field, rule: "header name", message: "must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" };
   if (CONNECTION_HEADERS.has(lower) || (lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim()))) {
-    return { field, rule: "not a connection header", message: "is set by the connection, not by a caller (connection: close or keep-alive excepted)" };
+    return {
+      field,
+      rule: "not a connection header",
+      message: "is set by the connection, not by a caller (connection: close or keep-alive excepted)",
+    };
   }
   return undefined;
 }

@@ -37,7 +37,11 @@ async function load(): Promise<Pools> {
   let proxied: Dispatcher | undefined;
   const viaProxy = (): Dispatcher => {
     if (misconfigured.length > 0) {
-      const issues = misconfigured.map((field) => ({ field, rule: "http(s) proxy URL", message: "must be an http:// or https:// URL (its value is not shown: it may hold credentials)" }));
+      const issues = misconfigured.map((field) => ({
+        field,
+        rule: "http(s) proxy URL",
+        message: "must be an http:// or https:// URL (its value is not shown: it may hold credentials)",
+      }));
       throw new FinalEngineFailure((operation) => new RequestValidationError(operation, issues));
     }
     // NO_PROXY is honoured by EnvHttpProxyAgent; every request is tunnelled (CONNECT), as fetch's proxy agent does.
@@ -106,7 +110,11 @@ export function undiciEngine(): HttpEngine {
  * should it come after all.
  */
 function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  const releaseLate = () => sent.then((late) => late.body.destroy(), () => undefined);
+  const releaseLate = () =>
+    sent.then(
+      (late) => late.body.destroy(),
+      () => undefined,
+    );
   // Aborted already (the timeout fired while undici was loading, say): addEventListener would never call back.
   if (signal.aborted) {
     void releaseLate();
@@ -134,7 +142,8 @@ function settledOrAborted(sent: Promise<Dispatcher.ResponseData>, signal: AbortS
 /** An argument undici refuses (a redirect to a URL it cannot use, say) fails the same way every time: no retry. */
 function finalOnInvalidArgument(error: unknown): never {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: string };
-  if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_URL") throw new FinalEngineFailure((operation) => new NetworkError(operation, `${code} (${message})`));
+  if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_URL")
+    throw new FinalEngineFailure((operation) => new NetworkError(operation, `${code} (${message})`));
   throw error;
 }
 

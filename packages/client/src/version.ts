@@ -1,4 +1,4 @@
-// GENERATED from package.json by scripts/write-version.mjs (pnpm build runs it). Do not edit.
+// GENERATED from package.json by scripts/write-versions.mjs (pnpm build runs it). Do not edit.
 
 /** The client's version, as its package.json gives it. */
 export const CLIENT_VERSION = "0.1.0";

@@ -62,7 +62,9 @@ export interface AnnotationOptions {
 /** The tag annotations in the order they are taken: shiplog's by key, then deployment-tracker's by key. */
 function tagAnnotations(annotations: Record<string, string>, options: AnnotationOptions): { annotation: string; key: string }[] {
   const keys = Object.keys(annotations).sort();
-  const own = keys.filter((k) => k.startsWith(TAG_ANNOTATION_PREFIX)).map((annotation) => ({ annotation, key: annotation.slice(TAG_ANNOTATION_PREFIX.length) }));
+  const own = keys
+    .filter((k) => k.startsWith(TAG_ANNOTATION_PREFIX))
+    .map((annotation) => ({ annotation, key: annotation.slice(TAG_ANNOTATION_PREFIX.length) }));
   if (!options.deploymentTracker) return own;
   const tracker = keys
     .filter((k) => k.startsWith(DEPLOYMENT_TRACKER_PREFIX) && k !== DEPLOYMENT_TRACKER_RUNTIME_RISKS)
@@ -99,7 +101,14 @@ export function readRecordAnnotations(
 
   const risks = annotations[RUNTIME_RISKS_ANNOTATION];
   if (risks !== undefined) {
-    const items = [...new Set(risks.split(",").map((r) => r.trim()).filter((r) => r !== ""))];
+    const items = [
+      ...new Set(
+        risks
+          .split(",")
+          .map((r) => r.trim())
+          .filter((r) => r !== ""),
+      ),
+    ];
     const unknown = items.filter((r) => !(RUNTIME_RISKS as readonly string[]).includes(r));
     if (unknown.length > 0) {
       warnings.push({
@@ -167,7 +176,10 @@ export function readIgnore(annotations: Record<string, string>): { ignore: boole
 function readTrackerRisks(text: string): { risks: RuntimeRisk[]; unknown: string[] } {
   const risks: RuntimeRisk[] = [];
   const unknown: string[] = [];
-  for (const item of text.split(",").map((r) => r.trim().toLowerCase()).filter((r) => r !== "")) {
+  for (const item of text
+    .split(",")
+    .map((r) => r.trim().toLowerCase())
+    .filter((r) => r !== "")) {
     if ((RUNTIME_RISKS as readonly string[]).includes(item)) risks.push(item as RuntimeRisk);
     else unknown.push(item);
   }

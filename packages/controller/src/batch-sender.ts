@@ -13,7 +13,10 @@ import { callBudget, classifyFailure, SendGate, type CallFailure } from "./send-
 
 /** The one client call the sender needs (ShiplogClient#artifacts has it). */
 export interface ClusterRecordsApi {
-  setClusterDeploymentRecords(params: SetClusterDeploymentRecordsParams, options?: { signal?: AbortSignal }): Promise<ClusterDeploymentResult>;
+  setClusterDeploymentRecords(
+    params: SetClusterDeploymentRecordsParams,
+    options?: { signal?: AbortSignal },
+  ): Promise<ClusterDeploymentResult>;
 }
 
 /** Settings of the sender. */
@@ -142,7 +145,9 @@ export class BatchSender {
     const result: SendResult = { requests: 0, succeeded: 0, refusedToken: 0, accepted: [], rejected: [], failed: [], held: 0 };
     const run: SendRun = { result, signal, budget: callBudget(batches.length, this.options.batchSize), refusalsInARow: 0 };
     result.budget = run.budget;
-    const calls = batches.filter((batch) => batch.length > 0).map((batch) => this.#queue.add(() => this.#sendBatch(batch[0]!.group, [...batch], run)));
+    const calls = batches
+      .filter((batch) => batch.length > 0)
+      .map((batch) => this.#queue.add(() => this.#sendBatch(batch[0]!.group, [...batch], run)));
     await Promise.all(calls);
     return result;
   }
@@ -157,7 +162,8 @@ export class BatchSender {
     const { result, signal } = run;
     if (signal?.aborted || !this.gate.isOpen(this.#now()) || result.requests >= run.budget) {
       this.#hold(batch, result);
-      if (result.requests >= run.budget) result.error ??= new Error(`call budget of ${run.budget} spent; the rest waits for the next flush`);
+      if (result.requests >= run.budget)
+        result.error ??= new Error(`call budget of ${run.budget} spent; the rest waits for the next flush`);
       return;
     }
     const deployments: ClusterDeploymentEntry[] = batch.map((r) => r.entry);
@@ -211,7 +217,10 @@ export class BatchSender {
           accepted += 1;
         }
       }
-      this.options.logger.info({ ...batchLog, accepted, refused: batch.length - accepted, durationMs: Math.round(durationMs) }, "batch sent");
+      this.options.logger.info(
+        { ...batchLog, accepted, refused: batch.length - accepted, durationMs: Math.round(durationMs) },
+        "batch sent",
+      );
     } catch (error) {
       const durationMs = performance.now() - started;
       const code = (error as { code?: string }).code;
@@ -261,7 +270,12 @@ export class BatchSender {
         result.rejected.push({ record: batch[0]!, reason });
         return;
       }
-      this.#failWhole(batch, run, error as Error, action.kind === "spammed" ? "spammed" : action.kind === "probe" ? "refused" : "whole-call");
+      this.#failWhole(
+        batch,
+        run,
+        error as Error,
+        action.kind === "spammed" ? "spammed" : action.kind === "probe" ? "refused" : "whole-call",
+      );
     }
   }
 

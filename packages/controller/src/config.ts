@@ -9,7 +9,17 @@ import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-timing.js";
 import { readAppSettings } from "./config-app.js";
 import { SETTINGS, type Setting } from "./config-settings.js";
-import { booleanText, dnsSubdomain, duration, integer, MAX_TIMER_MS, namespaceList, share, template, type ConfigIssue } from "./config-values.js";
+import {
+  booleanText,
+  dnsSubdomain,
+  duration,
+  integer,
+  MAX_TIMER_MS,
+  namespaceList,
+  share,
+  template,
+  type ConfigIssue,
+} from "./config-values.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, fromDeploymentTrackerTemplate } from "./pod-records.js";
 
 export { MAX_TIMER_MS, parseDuration, type ConfigIssue } from "./config-values.js";
@@ -100,12 +110,26 @@ const schema = z.object({
       if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { rule: problem.rule } });
     })
     .default("https://api.github.com"),
-  appId: z.string().regex(/^[A-Za-z0-9.]+$/, { message: "must be the App's numeric id or client id" }).optional(),
-  appInstallationId: z.string().regex(/^[1-9]\d{0,15}$/, { message: "must be a positive integer" }).transform(Number).optional(),
+  appId: z
+    .string()
+    .regex(/^[A-Za-z0-9.]+$/, { message: "must be the App's numeric id or client id" })
+    .optional(),
+  appInstallationId: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/, { message: "must be a positive integer" })
+    .transform(Number)
+    .optional(),
   appPrivateKeyFile: z.string().min(1).optional(),
-  org: z.string({ message: "is required" }).regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
-  cluster: z.string({ message: "is required" }).regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
-  logicalEnvironment: z.string({ message: "is required" }).min(1, { message: "is required" }).max(128, { message: "must be at most 128 characters" }),
+  org: z
+    .string({ message: "is required" })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
+  cluster: z
+    .string({ message: "is required" })
+    .regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
+  logicalEnvironment: z
+    .string({ message: "is required" })
+    .min(1, { message: "is required" })
+    .max(128, { message: "must be at most 128 characters" }),
   physicalEnvironment: z.string().max(128, { message: "must be at most 128 characters" }).optional(),
   namespaces: namespaceList.default([]),
   excludeNamespaces: namespaceList.default([]),
@@ -113,7 +137,12 @@ const schema = z.object({
     .string()
     .superRefine((text, ctx) => {
       const parsed = parseLabelSelector(text);
-      if (!parsed.ok) ctx.addIssue({ code: "custom", message: `not a valid Kubernetes label selector: ${parsed.reason}`, params: { rule: "label selector syntax" } });
+      if (!parsed.ok)
+        ctx.addIssue({
+          code: "custom",
+          message: `not a valid Kubernetes label selector: ${parsed.reason}`,
+          params: { rule: "label selector syntax" },
+        });
     })
     .optional(),
   deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
@@ -170,7 +199,11 @@ const schema = z.object({
   readyWhenStandby: booleanText.default(true),
   shutdownTimeout: duration(0).default(10_000),
   podName: z.string().max(253, { message: "must be at most 253 characters" }).optional(),
-  podNamespace: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "must be a DNS label (lowercase letters, digits, '-')" }).max(63).optional(),
+  podNamespace: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "must be a DNS label (lowercase letters, digits, '-')" })
+    .max(63)
+    .optional(),
 });
 
 /** Usage text listing every flag and variable. */
@@ -223,15 +256,27 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       token = readFileSync(raw.tokenFile, "utf8").trim();
       if (token === "") issues.push({ field: fieldName("tokenFile"), rule: "non-empty", message: `token file ${raw.tokenFile} is empty` });
     } catch (error) {
-      issues.push({ field: fieldName("tokenFile"), rule: "readable", message: `cannot read token file ${raw.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
+      issues.push({
+        field: fieldName("tokenFile"),
+        rule: "readable",
+        message: `cannot read token file ${raw.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+      });
     }
   } else if (env.SHIPLOG_TOKEN !== undefined && env.SHIPLOG_TOKEN.trim() !== "") {
     token = env.SHIPLOG_TOKEN.trim();
   } else {
-    issues.push({ field: "SHIPLOG_TOKEN / --token-file", rule: "required", message: "an API token is required (SHIPLOG_TOKEN, or a file named by --token-file / SHIPLOG_TOKEN_FILE)" });
+    issues.push({
+      field: "SHIPLOG_TOKEN / --token-file",
+      rule: "required",
+      message: "an API token is required (SHIPLOG_TOKEN, or a file named by --token-file / SHIPLOG_TOKEN_FILE)",
+    });
   }
   if (token !== undefined && /\s/.test(token)) {
-    issues.push({ field: raw.tokenFile !== undefined ? fieldName("tokenFile") : "SHIPLOG_TOKEN", rule: "no whitespace", message: "the token contains whitespace" });
+    issues.push({
+      field: raw.tokenFile !== undefined ? fieldName("tokenFile") : "SHIPLOG_TOKEN",
+      rule: "no whitespace",
+      message: "the token contains whitespace",
+    });
   }
 
   if (parsed.success) {
@@ -240,14 +285,30 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       issues.push({ field: fieldName("flushMaxWait"), rule: "≥ flush-window", message: "must not be shorter than the flush window" });
     }
     if (c.retryMaxDelay < c.retryMinDelay) {
-      issues.push({ field: fieldName("retryMaxDelay"), rule: "≥ retry-min-delay", message: "must not be shorter than the retry minimum delay" });
+      issues.push({
+        field: fieldName("retryMaxDelay"),
+        rule: "≥ retry-min-delay",
+        message: "must not be shorter than the retry minimum delay",
+      });
     }
-    for (const problem of leaseTimingProblems({ leaseDurationMs: c.leaseDuration, renewDeadlineMs: c.renewDeadline, retryPeriodMs: c.retryPeriod })) {
-      issues.push({ field: `${fieldName("leaseDuration")}, ${fieldName("renewDeadline")}, ${fieldName("retryPeriod")}`, rule: "lease timing", message: problem });
+    for (const problem of leaseTimingProblems({
+      leaseDurationMs: c.leaseDuration,
+      renewDeadlineMs: c.renewDeadline,
+      retryPeriodMs: c.retryPeriod,
+    })) {
+      issues.push({
+        field: `${fieldName("leaseDuration")}, ${fieldName("renewDeadline")}, ${fieldName("retryPeriod")}`,
+        rule: "lease timing",
+        message: problem,
+      });
     }
     const overlap = c.namespaces.filter((n) => c.excludeNamespaces.includes(n));
     if (overlap.length > 0) {
-      issues.push({ field: fieldName("excludeNamespaces"), rule: "disjoint from namespaces", message: `${overlap.join(", ")} both included and excluded` });
+      issues.push({
+        field: fieldName("excludeNamespaces"),
+        rule: "disjoint from namespaces",
+        message: `${overlap.join(", ")} both included and excluded`,
+      });
     }
   }
   if (issues.length > 0 || !parsed.success || token === undefined) throw new ConfigError(issues);

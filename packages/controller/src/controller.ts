@@ -27,13 +27,12 @@ import { SendGate } from "./send-gate.js";
 import { StatePersistence } from "./state-persistence.js";
 import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
+import { CONTROLLER_VERSION } from "./version.js";
 import { HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "./write-budget.js";
 
 export { StateNotLoadedError } from "./flush-loop.js";
 export type { FlushSummary } from "./flush-round.js";
 export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./readiness.js";
-
-export const CONTROLLER_VERSION = "0.1.0";
 
 /** How often the loop wakes when nothing is due (liveness for /healthz). */
 const HEARTBEAT_MS = 1000;

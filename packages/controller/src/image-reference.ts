@@ -14,7 +14,8 @@ export interface ImageReference {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-const DOMAIN = /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?$|^\[[0-9a-fA-F:]+\](?::[0-9]+)?$/;
+const DOMAIN =
+  /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?$|^\[[0-9a-fA-F:]+\](?::[0-9]+)?$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
 const ANY_DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
 /** The only digest form the service accepts. */
@@ -82,7 +83,10 @@ export function digestFromImageId(imageId: string | undefined): Parsed<`sha256:$
   if (repository) value = value.slice(at + 1);
   if (SHA256_DIGEST.test(value)) {
     if (!repository) {
-      return { ok: false, reason: `image ID "${imageId}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)` };
+      return {
+        ok: false,
+        reason: `image ID "${imageId}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)`,
+      };
     }
     return { ok: true, value: value as `sha256:${string}` };
   }

@@ -46,9 +46,20 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
   }
   const cluster = kubeConfig.getCurrentCluster();
   const source = files.join(delimiter) || "the kubeconfig";
-  if (!cluster) throw new StartupError("kubeconfig_unusable", SETTING, "current context with a cluster", `${source} names no current context with a cluster`);
+  if (!cluster)
+    throw new StartupError(
+      "kubeconfig_unusable",
+      SETTING,
+      "current context with a cluster",
+      `${source} names no current context with a cluster`,
+    );
   if (!/^https?:\/\/[^\s/]/i.test(cluster.server) || !URL.canParse(cluster.server)) {
-    throw new StartupError("kubeconfig_unusable", SETTING, "cluster server URL", `the server of cluster ${cluster.name} in ${source} is not an http(s) URL`);
+    throw new StartupError(
+      "kubeconfig_unusable",
+      SETTING,
+      "cluster server URL",
+      `the server of cluster ${cluster.name} in ${source} is not an http(s) URL`,
+    );
   }
   // Files the kubeconfig refers to are read at the first request: a missing one would fail every call, forever.
   const user = kubeConfig.getCurrentUser();
@@ -63,7 +74,12 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
       accessSync(file, constants.R_OK);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new StartupError("kubeconfig_unusable", SETTING, "readable referenced files", `${field} ${file} of ${source} cannot be read (${code})`);
+      throw new StartupError(
+        "kubeconfig_unusable",
+        SETTING,
+        "readable referenced files",
+        `${field} ${file} of ${source} cannot be read (${code})`,
+      );
     }
   }
   return kubeConfig;

@@ -65,7 +65,8 @@ export function labelKeyProblem(key: string): string | undefined {
   }
   if (name === "") return `label key "${key}": the name must not be empty`;
   if (name.length > 63) return `label key "${key}": the name must be at most 63 characters`;
-  if (!NAME.test(name)) return `label key "${key}": the name must be letters, digits, '-', '_' or '.', starting and ending with a letter or digit`;
+  if (!NAME.test(name))
+    return `label key "${key}": the name must be letters, digits, '-', '_' or '.', starting and ending with a letter or digit`;
   return undefined;
 }
 
@@ -73,7 +74,8 @@ export function labelKeyProblem(key: string): string | undefined {
 export function labelValueProblem(value: string): string | undefined {
   if (value === "") return undefined;
   if (value.length > 63) return `label value "${value}" must be at most 63 characters`;
-  if (!NAME.test(value)) return `label value "${value}" must be letters, digits, '-', '_' or '.', starting and ending with a letter or digit`;
+  if (!NAME.test(value))
+    return `label value "${value}" must be letters, digits, '-', '_' or '.', starting and ending with a letter or digit`;
   return undefined;
 }
 
@@ -127,7 +129,8 @@ export function parseLabelSelector(text: string): Parsed<LabelSelector> {
     } else if (after.kind === "op" && (after.text === ">" || after.text === "<")) {
       next();
       const value = next();
-      if (value.kind !== "id" || !/^-?\d+$/.test(value.text)) return fail(`"${key} ${after.text}" needs an integer, found ${describe(value)}`);
+      if (value.kind !== "id" || !/^-?\d+$/.test(value.text))
+        return fail(`"${key} ${after.text}" needs an integer, found ${describe(value)}`);
       requirements.push({ key, operator: after.text, value: Number(value.text) });
     } else if (after.kind === "id" && (after.text === "in" || after.text === "notin")) {
       next();

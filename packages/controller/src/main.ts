@@ -57,7 +57,12 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // The operator's mistakes: one line per problem naming the setting and the rule, exit code 2, no stack.
   if (error instanceof ConfigError || error instanceof StartupError) {
-    process.stderr.write(`${error.message.split("\n").map((line) => `shiplog-controller: ${line}`).join("\n")}\n`);
+    process.stderr.write(
+      `${error.message
+        .split("\n")
+        .map((line) => `shiplog-controller: ${line}`)
+        .join("\n")}\n`,
+    );
     process.exit(2);
   }
   // Anything else is a defect of the controller: its stack helps whoever fixes it.

@@ -36,15 +36,54 @@ export class ControllerMetrics {
 
   constructor(readonly registry: Registry = new Registry()) {
     const registers = [registry];
-    this.requests = new Counter({ name: "shiplog_controller_requests_total", help: "Cluster endpoint calls, by result and error code.", labelNames: ["result", "code"], registers });
-    this.recordsAccepted = new Counter({ name: "shiplog_controller_records_accepted_total", help: "Entries the service accepted, by status.", labelNames: ["status"], registers });
-    this.recordsRejected = new Counter({ name: "shiplog_controller_records_rejected_total", help: "Entries the service refused on their own merits.", registers });
-    this.pendingRecords = new Gauge({ name: "shiplog_controller_pending_records", help: "Entries waiting to be sent after the last flush.", registers });
-    this.desiredRecords = new Gauge({ name: "shiplog_controller_desired_records", help: "Records the cluster should have now.", registers });
-    this.acknowledgedRecords = new Gauge({ name: "shiplog_controller_acknowledged_records", help: "Deployed records the service has acknowledged.", registers });
-    this.nameConflicts = new Gauge({ name: "shiplog_controller_name_conflicts", help: "Deployment names claimed by more than one workload.", registers });
-    this.skippedContainers = new Gauge({ name: "shiplog_controller_skipped_containers", help: "Running containers without a record (see logs for reasons).", registers });
-    this.flushDuration = new Histogram({ name: "shiplog_controller_flush_duration_seconds", help: "Time to compute and send one flush.", buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.requests = new Counter({
+      name: "shiplog_controller_requests_total",
+      help: "Cluster endpoint calls, by result and error code.",
+      labelNames: ["result", "code"],
+      registers,
+    });
+    this.recordsAccepted = new Counter({
+      name: "shiplog_controller_records_accepted_total",
+      help: "Entries the service accepted, by status.",
+      labelNames: ["status"],
+      registers,
+    });
+    this.recordsRejected = new Counter({
+      name: "shiplog_controller_records_rejected_total",
+      help: "Entries the service refused on their own merits.",
+      registers,
+    });
+    this.pendingRecords = new Gauge({
+      name: "shiplog_controller_pending_records",
+      help: "Entries waiting to be sent after the last flush.",
+      registers,
+    });
+    this.desiredRecords = new Gauge({
+      name: "shiplog_controller_desired_records",
+      help: "Records the cluster should have now.",
+      registers,
+    });
+    this.acknowledgedRecords = new Gauge({
+      name: "shiplog_controller_acknowledged_records",
+      help: "Deployed records the service has acknowledged.",
+      registers,
+    });
+    this.nameConflicts = new Gauge({
+      name: "shiplog_controller_name_conflicts",
+      help: "Deployment names claimed by more than one workload.",
+      registers,
+    });
+    this.skippedContainers = new Gauge({
+      name: "shiplog_controller_skipped_containers",
+      help: "Running containers without a record (see logs for reasons).",
+      registers,
+    });
+    this.flushDuration = new Histogram({
+      name: "shiplog_controller_flush_duration_seconds",
+      help: "Time to compute and send one flush.",
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
     this.roundPhase = new Histogram({
       name: "shiplog_controller_round_phase_seconds",
       help: "Where a round's time goes: plan (desired state and diff), intent_write, calls, answer_write.",
@@ -52,9 +91,23 @@ export class ControllerMetrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.lastSuccessfulFlush = new Gauge({ name: "shiplog_controller_last_successful_flush_timestamp_seconds", help: "When a flush last left nothing pending.", registers });
-    this.informerSynced = new Gauge({ name: "shiplog_controller_informer_synced", help: "1 when every informer of the kind has listed.", labelNames: ["kind"], registers });
-    this.watchRestarts = new Counter({ name: "shiplog_controller_watch_restarts_total", help: "Watch and informer restarts, by reason.", labelNames: ["kind", "reason"], registers });
+    this.lastSuccessfulFlush = new Gauge({
+      name: "shiplog_controller_last_successful_flush_timestamp_seconds",
+      help: "When a flush last left nothing pending.",
+      registers,
+    });
+    this.informerSynced = new Gauge({
+      name: "shiplog_controller_informer_synced",
+      help: "1 when every informer of the kind has listed.",
+      labelNames: ["kind"],
+      registers,
+    });
+    this.watchRestarts = new Counter({
+      name: "shiplog_controller_watch_restarts_total",
+      help: "Watch and informer restarts, by reason.",
+      labelNames: ["kind", "reason"],
+      registers,
+    });
     this.requestDuration = new Histogram({
       name: "shiplog_controller_request_duration_seconds",
       help: "Time of one cluster endpoint call (with the client's own retries), by result.",
@@ -62,11 +115,33 @@ export class ControllerMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.retries = new Counter({ name: "shiplog_controller_retries_total", help: "Retries: HTTP attempts the client repeated (by reason) and flushes resending failed entries (reason flush).", labelNames: ["reason"], registers });
-    this.leader = new Gauge({ name: "shiplog_controller_leader", help: "1 while this replica leads and may post, 0 while it stands by.", registers });
-    this.leaderTransitions = new Counter({ name: "shiplog_controller_leader_transitions_total", help: "Times this replica became the leader.", registers });
-    this.stateWrites = new Counter({ name: "shiplog_controller_state_writes_total", help: "Writes of the acknowledged-state ConfigMap, by result.", labelNames: ["result"], registers });
-    this.stateBytes = new Gauge({ name: "shiplog_controller_state_bytes", help: "Size of the acknowledged state last written to the ConfigMap.", registers });
+    this.retries = new Counter({
+      name: "shiplog_controller_retries_total",
+      help: "Retries: HTTP attempts the client repeated (by reason) and flushes resending failed entries (reason flush).",
+      labelNames: ["reason"],
+      registers,
+    });
+    this.leader = new Gauge({
+      name: "shiplog_controller_leader",
+      help: "1 while this replica leads and may post, 0 while it stands by.",
+      registers,
+    });
+    this.leaderTransitions = new Counter({
+      name: "shiplog_controller_leader_transitions_total",
+      help: "Times this replica became the leader.",
+      registers,
+    });
+    this.stateWrites = new Counter({
+      name: "shiplog_controller_state_writes_total",
+      help: "Writes of the acknowledged-state ConfigMap, by result.",
+      labelNames: ["result"],
+      registers,
+    });
+    this.stateBytes = new Gauge({
+      name: "shiplog_controller_state_bytes",
+      help: "Size of the acknowledged state last written to the ConfigMap.",
+      registers,
+    });
     const metrics = this;
     this.tokenRemaining = new Gauge({
       name: "shiplog_controller_token_remaining_seconds",

@@ -52,7 +52,11 @@ export const DEPLOYMENT_NAME_PLACEHOLDERS = ["namespace", "workload", "kind", "c
 export const DEFAULT_DEPLOYMENT_NAME_TEMPLATE = "{namespace}-{workload}-{container}";
 
 /** github/deployment-tracker's DN_TEMPLATE placeholders and ours (its default: {{namespace}}/{{deploymentName}}/{{containerName}}). */
-const DEPLOYMENT_TRACKER_PLACEHOLDERS: Record<string, string> = { namespace: "namespace", deploymentName: "workload", containerName: "container" };
+const DEPLOYMENT_TRACKER_PLACEHOLDERS: Record<string, string> = {
+  namespace: "namespace",
+  deploymentName: "workload",
+  containerName: "container",
+};
 
 /**
  * A template written in deployment-tracker's syntax, in ours: `{{namespace}}/{{deploymentName}}/{{containerName}}`
@@ -60,7 +64,10 @@ const DEPLOYMENT_TRACKER_PLACEHOLDERS: Record<string, string> = { namespace: "na
  * CronJob or Job owning the pod), so the names, and the records they key, stay the same.
  */
 export function fromDeploymentTrackerTemplate(template: string): string {
-  return template.replace(/\{\{(namespace|deploymentName|containerName)\}\}/g, (_, name: string) => `{${DEPLOYMENT_TRACKER_PLACEHOLDERS[name]}}`);
+  return template.replace(
+    /\{\{(namespace|deploymentName|containerName)\}\}/g,
+    (_, name: string) => `{${DEPLOYMENT_TRACKER_PLACEHOLDERS[name]}}`,
+  );
 }
 
 type NameValues = { namespace: string; workload: string; kind: string; container: string; cluster: string };

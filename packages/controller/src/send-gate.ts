@@ -99,7 +99,10 @@ export class SendGate {
 
   /** Closes the gate for a growing delay (at least `retryAfterMs`); returns the delay. */
   close(now: number, reason: string, retryAfterMs = 0): number {
-    const delay = Math.max(backoffDelay(this.#closures, this.options.minDelayMs, this.options.maxDelayMs, this.options.random), retryAfterMs);
+    const delay = Math.max(
+      backoffDelay(this.#closures, this.options.minDelayMs, this.options.maxDelayMs, this.options.random),
+      retryAfterMs,
+    );
     this.#closures += 1;
     this.#reason = reason;
     this.#notBefore = Math.max(this.#notBefore, now + delay);

@@ -1,7 +1,15 @@
 // The controller's client for the service: the client's own engine (so HTTPS_PROXY / NO_PROXY apply), with the
 // controller's needs added as plugins of its pipeline: leader fencing outermost, the rotating token as the auth
 // strategy, and mutating calls sent one at a time behind the client's shared rate-limit gate.
-import { appInstallationAuth, ShiplogClient, type ApiVersion, type AuthStrategy, type ClientOptions, type TransportClock, type TransportPlugin } from "@shiplog/client";
+import {
+  appInstallationAuth,
+  ShiplogClient,
+  type ApiVersion,
+  type AuthStrategy,
+  type ClientOptions,
+  type TransportClock,
+  type TransportPlugin,
+} from "@shiplog/client";
 import type { Logger } from "pino";
 import { NotLeaderError, type ClusterRecordsApi } from "./batch-sender.js";
 import { budgetPacer } from "./budget-pacer.js";
@@ -44,7 +52,10 @@ export function leaderFence(mayPost: () => boolean): TransportPlugin {
  */
 export function controllerAuth(config: ControllerConfig, tokens: TokenSource, logger: Logger, metrics: ControllerMetrics): AuthStrategy {
   if (!config.app) {
-    logger.info({ auth: "token", source: config.tokenFile ? "file" : "variable", tokenFile: config.tokenFile ?? null }, "authenticating with an API token");
+    logger.info(
+      { auth: "token", source: config.tokenFile ? "file" : "variable", tokenFile: config.tokenFile ?? null },
+      "authenticating with an API token",
+    );
     return tokenSourceAuth(tokens);
   }
   const { appId, installationId, privateKey, privateKeyFile } = config.app;
@@ -53,11 +64,20 @@ export function controllerAuth(config: ControllerConfig, tokens: TokenSource, lo
     privateKey,
     ...(installationId !== undefined ? { installationId } : { org: config.org }),
     onToken: ({ installationId: id, expiresAt, reason }) =>
-      logger.info({ auth: "app-installation", installationId: id, expiresAt: expiresAt.toISOString(), reason }, "installation token minted"),
+      logger.info(
+        { auth: "app-installation", installationId: id, expiresAt: expiresAt.toISOString(), reason },
+        "installation token minted",
+      ),
   });
   metrics.watchTokenExpiry(() => auth.expiresAt?.getTime());
   logger.info(
-    { auth: "app-installation", tokenKind: "app installation token", appId, installationId: installationId ?? `found from organization ${config.org}`, privateKeyFile },
+    {
+      auth: "app-installation",
+      tokenKind: "app installation token",
+      appId,
+      installationId: installationId ?? `found from organization ${config.org}`,
+      privateKeyFile,
+    },
     "authenticating as an App installation",
   );
   return auth;
@@ -100,7 +120,15 @@ export function createServiceClient(options: ServiceClientOptions): ShiplogClien
   const serialize = serializeMutations ?? true;
   let client: ShiplogClient | undefined;
   const pacer = budget
-    ? [budgetPacer({ budget, clock: clock ?? systemClock, serialize, gateOpensAt: () => client?.transport.throttle.notBefore ?? 0, ...(onBudgetCall ? { onCall: onBudgetCall } : {}) })]
+    ? [
+        budgetPacer({
+          budget,
+          clock: clock ?? systemClock,
+          serialize,
+          gateOpensAt: () => client?.transport.throttle.notBefore ?? 0,
+          ...(onBudgetCall ? { onCall: onBudgetCall } : {}),
+        }),
+      ]
     : [];
   client = new ShiplogClient({
     ...rest,

@@ -28,15 +28,36 @@ const HTTP_SETTINGS = "--http-host / SHIPLOG_HTTP_HOST, --http-port / SHIPLOG_HT
 export function listenError(error: unknown, host: string, port: number): StartupError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  if (code === "EADDRINUSE") return new StartupError("http_listen_failed", "--http-port / SHIPLOG_HTTP_PORT", "free port", `${where} is already in use`);
+  if (code === "EADDRINUSE")
+    return new StartupError("http_listen_failed", "--http-port / SHIPLOG_HTTP_PORT", "free port", `${where} is already in use`);
   if (code === "EACCES") {
-    return new StartupError("http_listen_failed", "--http-port / SHIPLOG_HTTP_PORT", "permitted port", `not permitted to listen on ${where} (ports below 1024 need privileges)`);
+    return new StartupError(
+      "http_listen_failed",
+      "--http-port / SHIPLOG_HTTP_PORT",
+      "permitted port",
+      `not permitted to listen on ${where} (ports below 1024 need privileges)`,
+    );
   }
   if (code === "EADDRNOTAVAIL") {
-    return new StartupError("http_listen_failed", "--http-host / SHIPLOG_HTTP_HOST", "address of this machine", `${host} is not an address of this machine`);
+    return new StartupError(
+      "http_listen_failed",
+      "--http-host / SHIPLOG_HTTP_HOST",
+      "address of this machine",
+      `${host} is not an address of this machine`,
+    );
   }
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return new StartupError("http_listen_failed", "--http-host / SHIPLOG_HTTP_HOST", "resolvable host name", `${host} does not resolve (${code})`);
+    return new StartupError(
+      "http_listen_failed",
+      "--http-host / SHIPLOG_HTTP_HOST",
+      "resolvable host name",
+      `${host} does not resolve (${code})`,
+    );
   }
-  return new StartupError("http_listen_failed", HTTP_SETTINGS, "listenable address", `cannot listen on ${where}: ${code ?? (error as Error)?.message ?? String(error)}`);
+  return new StartupError(
+    "http_listen_failed",
+    HTTP_SETTINGS,
+    "listenable address",
+    `cannot listen on ${where}: ${code ?? (error as Error)?.message ?? String(error)}`,
+  );
 }

@@ -15,7 +15,15 @@
 // - head-switch:        the head switch's request is issued, its answer not received.
 
 /** The points of a flush the hook can kill at. */
-export const CRASH_POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shard-written", "before-head-switch", "head-switch"] as const;
+export const CRASH_POINTS = [
+  "before-send",
+  "in-flight",
+  "after-answer",
+  "state-write",
+  "shard-written",
+  "before-head-switch",
+  "head-switch",
+] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
 /** Delay of the in-flight kill after the call is issued. */

@@ -61,7 +61,11 @@ export class FileTokenSource implements TokenSource {
       return `${stat.mtimeMs}:${stat.ino}:${stat.size}`;
     } catch (error) {
       // Mid-swap or unmounted: keep the token we have, say so once.
-      if (!this.#statFailed) this.logger?.warn({ tokenFile: this.path, err: (error as NodeJS.ErrnoException).code ?? "error" }, "token file unreadable; keeping the token read before");
+      if (!this.#statFailed)
+        this.logger?.warn(
+          { tokenFile: this.path, err: (error as NodeJS.ErrnoException).code ?? "error" },
+          "token file unreadable; keeping the token read before",
+        );
       this.#statFailed = true;
       return undefined;
     }
@@ -72,7 +76,10 @@ export class FileTokenSource implements TokenSource {
     try {
       text = readFileSync(this.path, "utf8").trim();
     } catch (error) {
-      this.logger?.warn({ tokenFile: this.path, err: (error as NodeJS.ErrnoException).code ?? "error" }, "token file unreadable; keeping the token read before");
+      this.logger?.warn(
+        { tokenFile: this.path, err: (error as NodeJS.ErrnoException).code ?? "error" },
+        "token file unreadable; keeping the token read before",
+      );
       return;
     }
     if (stamp !== undefined) this.#stamp = stamp;

@@ -58,9 +58,7 @@ export function workloadActivity(kind: string, object: Workload | Job | CronJob 
     case "ReplicaSet":
       return ((object as Workload).spec?.replicas ?? 1) === 0 ? "scaled-to-zero" : "active";
     case "Job": {
-      const done = (object as Job).status?.conditions?.some(
-        (c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True",
-      );
+      const done = (object as Job).status?.conditions?.some((c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True");
       return done ? "finished" : "active";
     }
     case "Pod": {

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import type { AcknowledgedRecord } from "@shiplog/controller";
 import {
   AcknowledgedStateFormatError,
   CONFIGMAP_MAX_BYTES,
@@ -7,8 +8,7 @@ import {
   decodeRecordSet,
   encodeAcknowledgedState,
   recordKey,
-  type AcknowledgedRecord,
-} from "@shiplog/controller";
+} from "@shiplog/controller/internal";
 import { bigState, byKey, digest, record } from "./state-fixtures.js";
 
 describe("acknowledged state encoding", () => {

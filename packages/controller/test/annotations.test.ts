@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeDesiredState, mergeAnnotations, readIgnore, readRecordAnnotations } from "@shiplog/controller";
+import { computeDesiredState, mergeAnnotations, readIgnore, readRecordAnnotations } from "@shiplog/controller/internal";
 import { MAPPING, deploymentWithPods, snapshot, workload } from "./kube-fixtures.js";
 
 describe("readRecordAnnotations", () => {

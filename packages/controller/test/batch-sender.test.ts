@@ -1,6 +1,7 @@
 // The batch sender against the emulator: one bad entry is isolated by halving the batch, whether the service
 // refuses it (422) or the client does before sending (nothing sent); only calls really sent count as requests.
-import { BatchSender, SendGate, recordKey, type ClusterRecordsApi, type PendingRecord } from "@shiplog/controller";
+import type { ClusterRecordsApi } from "@shiplog/controller";
+import { BatchSender, SendGate, recordKey, type PendingRecord } from "@shiplog/controller/internal";
 import { ShiplogClient, type ClusterDeploymentResult, type SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { pino } from "pino";

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, MAX_TIMER_MS, SETTINGS, loadConfig, parseDuration, redactedConfig } from "@shiplog/controller";
+import { ConfigError, loadConfig, redactedConfig } from "@shiplog/controller";
+import { MAX_TIMER_MS, SETTINGS, parseDuration } from "@shiplog/controller/internal";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const ENV = { SHIPLOG_TOKEN: "ghs_secret_token_value", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };

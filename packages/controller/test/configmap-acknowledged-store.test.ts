@@ -2,7 +2,7 @@
 // resourceVersion, merge patches): the head and its journal, conflicts, state of another cluster, fencing, the
 // write-ahead set, migration from the single-ConfigMap format. Compactions and shards: state-compaction.test.ts.
 import { CoreV1Api } from "@kubernetes/client-node";
-import { encodeAcknowledgedState, recordKey } from "@shiplog/controller";
+import { encodeAcknowledgedState, recordKey } from "@shiplog/controller/internal";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { GROUP, bigState, byKey } from "./state-fixtures.js";

@@ -1,7 +1,8 @@
 // Migration from github/deployment-tracker, as pure logic: its annotations read as it reads them (when the option
 // says so), and its deployment-name template reproducing its names.
 import { describe, expect, it } from "vitest";
-import { computeDesiredState, loadConfig, readRecordAnnotations } from "@shiplog/controller";
+import { loadConfig } from "@shiplog/controller";
+import { computeDesiredState, readRecordAnnotations } from "@shiplog/controller/internal";
 import { MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
 
 const ENV = { SHIPLOG_TOKEN: "t", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };

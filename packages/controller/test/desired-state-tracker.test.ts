@@ -2,16 +2,16 @@
 // equals the full computation over the same caches, changedKeys names every key whose record or hold changed, and
 // after a change it reads the objects of the workloads touched, not the cluster.
 import { describe, expect, it } from "vitest";
+import type { DesiredState } from "@shiplog/controller";
 import {
   DesiredStateTracker,
   computeDesiredState,
   entryFingerprint,
   parseLabelSelector,
-  type DesiredState,
   type DesiredStateOptions,
   type Pod,
   type Workload,
-} from "@shiplog/controller";
+} from "@shiplog/controller/internal";
 import { DIGEST_A, DIGEST_B, MAPPING, owner, pod, workload } from "./kube-fixtures.js";
 import { PlainCluster, random, randomEvent } from "./random-cluster.js";
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { computeDesiredState, parseLabelSelector, podRecords, recordKey, renderDeploymentName, resolveWorkload, type CronJob, type Job } from "@shiplog/controller";
+import {
+  computeDesiredState,
+  parseLabelSelector,
+  podRecords,
+  recordKey,
+  renderDeploymentName,
+  resolveWorkload,
+  type CronJob,
+  type Job,
+} from "@shiplog/controller/internal";
 import { DIGEST_A, DIGEST_B, DIGEST_C, MAPPING, deploymentWithPods, owner, pod, snapshot, uid, workload } from "./kube-fixtures.js";
 
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };

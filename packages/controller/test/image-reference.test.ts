@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestFromImageId, parseImageReference, runningDigest } from "@shiplog/controller";
+import { digestFromImageId, parseImageReference, runningDigest } from "@shiplog/controller/internal";
 
 const HEX = "0123456789abcdef".repeat(4);
 

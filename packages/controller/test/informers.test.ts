@@ -1,7 +1,7 @@
 // The informers against the real fake cluster over HTTP: lists paged as client-go pages them, a continue token that
 // expires between pages, and relists that report only what changed in them.
 import { KubeConfig } from "@kubernetes/client-node";
-import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller";
+import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";

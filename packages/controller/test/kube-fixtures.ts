@@ -1,5 +1,5 @@
 // Plain Kubernetes objects for the pure mapping tests.
-import type { ClusterSnapshot, CronJob, Job, OwnerReference, Pod, Workload, WorkloadKind } from "@shiplog/controller";
+import type { ClusterSnapshot, CronJob, Job, OwnerReference, Pod, Workload, WorkloadKind } from "@shiplog/controller/internal";
 
 export const DIGEST_A = `sha256:${"a".repeat(64)}`;
 export const DIGEST_B = `sha256:${"b".repeat(64)}`;

@@ -1,4 +1,4 @@
-import { parseLabelSelector } from "@shiplog/controller";
+import { parseLabelSelector } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 
 const parse = (text: string) => {

@@ -1,7 +1,7 @@
 // The Lease lock against the fake cluster's Lease API (real HTTP: 409 on a stale resourceVersion or an existing
 // Lease, MicroTime validation), and LeaseElection, the elector on that lock, on a virtual clock: what is asserted
 // happens through real calls, but no timer waits in real time.
-import { KubeLeaseLock, LeaseElection, LeaseLockError, type LeaderElectionRecord } from "@shiplog/controller";
+import { KubeLeaseLock, LeaseElection, LeaseLockError, type LeaderElectionRecord } from "@shiplog/controller/internal";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { ManualClock } from "./manual-clock.js";

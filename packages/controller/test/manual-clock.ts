@@ -1,6 +1,6 @@
 // A virtual clock for code that takes an ElectionClock: time moves only when a test moves it, timers fire in order
 // on the way, and the promises a timer starts settle before the next one fires. No real waits.
-import type { ElectionClock } from "@shiplog/controller";
+import type { ElectionClock } from "@shiplog/controller/internal";
 
 interface Timer {
   at: number;

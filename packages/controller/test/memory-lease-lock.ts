@@ -2,7 +2,7 @@
 // one are refused with a conflict), and per-candidate locks that can be cut off from it as a network partition
 // would: their calls hang until the caller's deadline aborts them (or reach the lease and lose their answer).
 // lease-lock.test.ts holds the real Lease lock to the same rules against the fake cluster.
-import { LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "@shiplog/controller";
+import { LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "@shiplog/controller/internal";
 
 /** One write that reached the lease. */
 export interface LeaseWrite {

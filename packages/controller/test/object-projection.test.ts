@@ -1,7 +1,7 @@
 // What an informer cache keeps of an object (plain data): the fields the mapping reads, shared between the pods of
 // one owner, frozen.
 import { describe, expect, it } from "vitest";
-import { slimObject, type Pod, type Workload } from "@shiplog/controller";
+import { slimObject, type Pod, type Workload } from "@shiplog/controller/internal";
 import { DIGEST_A, DIGEST_B, owner, pod, workload } from "./kube-fixtures.js";
 
 const rs = workload("ReplicaSet", "web-1", { uid: "rs-uid", containers: ["app", "log"] });

@@ -4,7 +4,7 @@
 // their owners, deletions in progress, annotations that move records between environments or ignore them, image IDs
 // that cannot be recorded. Every change is reported to `onChange` as an informer reports it.
 import { createHash } from "node:crypto";
-import type { CronJob, Job, OwnerReference, Pod, TrackedSnapshot, WatchedKind, Workload, WorkloadKind } from "@shiplog/controller";
+import type { CronJob, Job, OwnerReference, Pod, TrackedSnapshot, WatchedKind, Workload, WorkloadKind } from "@shiplog/controller/internal";
 
 type AnyObject = Pod | Workload | Job | CronJob;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InMemoryAcknowledgedStore, chunk, computeDesiredState, diffRecords, entryFingerprint, groupRecords, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
+import { InMemoryAcknowledgedStore, type AcknowledgedRecord } from "@shiplog/controller";
+import { chunk, computeDesiredState, diffRecords, entryFingerprint, groupRecords, recordKey } from "@shiplog/controller/internal";
 import { DIGEST_A, DIGEST_B, DIGEST_C, MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
 import { random } from "./random-cluster.js";
 

@@ -3,7 +3,8 @@
 // lands. (auth-process.test.ts shows the same with Retry-After, with the controller as a process on real time.)
 import { KubeConfig } from "@kubernetes/client-node";
 import { staticToken, type TransportClock, type TransportPlugin } from "@shiplog/client";
-import { Controller, createServiceClient, loadConfig } from "@shiplog/controller";
+import { Controller, loadConfig } from "@shiplog/controller";
+import { createServiceClient } from "@shiplog/controller/internal";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";

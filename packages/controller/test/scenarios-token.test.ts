@@ -1,7 +1,8 @@
 // The API token as Kubernetes delivers it: a mounted Secret file, updated in place while the controller runs.
 import { renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startHealthServer, TOKEN_REFUSED_FLUSHES_UNREADY, type HealthServer } from "@shiplog/controller";
+import { startHealthServer, type HealthServer } from "@shiplog/controller";
+import { TOKEN_REFUSED_FLUSHES_UNREADY } from "@shiplog/controller/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REPO, converged, startHarness, type Harness } from "./scenario-harness.js";
 import { WAIT } from "../../../test/kit/wait.js";

@@ -1,6 +1,7 @@
 // Write-ahead state, the sender-wide gate and watch relists, with the real controller against the fake cluster and
 // the emulator over loopback.
-import { InMemoryAcknowledgedStore, STATE_WRITE_FAILURES_UNREADY } from "@shiplog/controller";
+import { InMemoryAcknowledgedStore } from "@shiplog/controller";
+import { STATE_WRITE_FAILURES_UNREADY } from "@shiplog/controller/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REPO, converged, deployedRecords, metricValue, startHarness, type Harness } from "./scenario-harness.js";
 import { WAIT } from "../../../test/kit/wait.js";

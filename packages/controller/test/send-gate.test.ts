@@ -1,5 +1,5 @@
 // The sender's failure decisions and its not-before gate, with plain data and an explicit clock.
-import { SendGate, callBudget, classifyFailure } from "@shiplog/controller";
+import { SendGate, callBudget, classifyFailure } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 
 describe("classifyFailure", () => {

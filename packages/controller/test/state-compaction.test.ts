@@ -2,7 +2,7 @@
 // round's writes carrying only its changes, the bound on shards, a compaction cut short at each step, a stale
 // writer's compaction, and shards checked against the head.
 import { CoreV1Api } from "@kubernetes/client-node";
-import { AcknowledgedStateTooLargeError, encodeAcknowledgedState, slotName, type StateWriteStep } from "@shiplog/controller";
+import { AcknowledgedStateTooLargeError, encodeAcknowledgedState, slotName, type StateWriteStep } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";

@@ -1,6 +1,7 @@
 // Acknowledged records for the state tests: one with any fields, and big states shaped like real clusters.
 import { createHash } from "node:crypto";
-import { entryFingerprint, recordKey, type AcknowledgedRecord } from "@shiplog/controller";
+import type { AcknowledgedRecord } from "@shiplog/controller";
+import { entryFingerprint, recordKey } from "@shiplog/controller/internal";
 
 export const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
 

@@ -1,5 +1,6 @@
 // The sharded layout's decisions with plain data: which shard a record goes to, what a compaction writes where, when
 // the records spread over more shards, and that a compaction depends on the committed state only.
+import type { AcknowledgedRecord } from "@shiplog/controller";
 import {
   AcknowledgedStateTooLargeError,
   CONFIGMAP_MAX_BYTES,
@@ -8,9 +9,8 @@ import {
   planCompaction,
   shardOf,
   slotNames,
-  type AcknowledgedRecord,
   type ShardRef,
-} from "@shiplog/controller";
+} from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 

@@ -1,5 +1,6 @@
 // The ConfigMap store's tests' shared parts: a fake cluster, stores on it, and what they stored.
-import { ConfigMapAcknowledgedStore, type AcknowledgedRecord, type ConfigMapStoreOptions } from "@shiplog/controller";
+import type { AcknowledgedRecord } from "@shiplog/controller";
+import { ConfigMapAcknowledgedStore, type ConfigMapStoreOptions } from "@shiplog/controller/internal";
 import { pino } from "pino";
 import { useFakeCluster } from "./fake-cluster-fixture.js";
 import { GROUP, bigState, record } from "./state-fixtures.js";

@@ -1,5 +1,5 @@
 // When a watch must relist: the API server's "Too large resource version" answer, and resourceVersions going back.
-import { isTooLargeResourceVersion, resourceVersionWentBack } from "@shiplog/controller";
+import { isTooLargeResourceVersion, resourceVersionWentBack } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 
 describe("watch relist decisions", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveWorkload, type CronJob, type Job } from "@shiplog/controller";
+import { resolveWorkload, type CronJob, type Job } from "@shiplog/controller/internal";
 import { deploymentWithPods, owner, pod, snapshot, uid, workload } from "./kube-fixtures.js";
 
 describe("resolveWorkload", () => {

@@ -48,7 +48,12 @@ export function operationSchemas(description, key, operationId) {
   const params = { type: "object", properties, required };
   const content = operation.requestBody?.content?.["application/json"];
   const body = content ? serviceNames(lenient(stripDocs(content.schema))) : undefined;
-  return applySpecOverrides(key, { operationId: operation.operationId, params, body, bodyRequired: operation.requestBody?.required === true });
+  return applySpecOverrides(key, {
+    operationId: operation.operationId,
+    params,
+    body,
+    bodyRequired: operation.requestBody?.required === true,
+  });
 }
 
 /** Drops what does not validate (descriptions, examples) so the generated code stays small. */

@@ -55,7 +55,13 @@ export class ActivityGenerator {
     const before = this.#heads.get(headKey) ?? this.#sha();
     const commits = messages.map((message) => {
       const sha = this.#sha();
-      return { sha, author: { email: `${actor.login}@users.noreply.example`, name: actor.login }, message, distinct: true, url: `/repos/${repo.owner}/${repo.name}/commits/${sha}` };
+      return {
+        sha,
+        author: { email: `${actor.login}@users.noreply.example`, name: actor.login },
+        message,
+        distinct: true,
+        url: `/repos/${repo.owner}/${repo.name}/commits/${sha}`,
+      };
     });
     const head = commits.at(-1)?.sha ?? before;
     this.#heads.set(headKey, head);
@@ -77,7 +83,13 @@ export class ActivityGenerator {
   }
 
   /** A branch (or tag) is created: a CreateEvent. */
-  createBranch(input: { actor: string; repo: RepoName; ref: string; refType?: "branch" | "tag"; description?: string | null }): StoredEvent {
+  createBranch(input: {
+    actor: string;
+    repo: RepoName;
+    ref: string;
+    refType?: "branch" | "tag";
+    description?: string | null;
+  }): StoredEvent {
     const repo = this.#repo(input.repo);
     const refType = input.refType ?? "branch";
     return this.#event("CreateEvent", this.#user(input.actor, "actor"), repo, {
@@ -105,7 +117,15 @@ export class ActivityGenerator {
   openIssue(input: { actor: string; repo: RepoName; title: string; body?: string; labels?: string[]; pullRequest?: boolean }): StoredIssue {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
-    const issue = this.issues.openIssue({ owner: repo.owner, repo: repo.name, title: input.title, body: input.body, user: actor.login, pullRequest: input.pullRequest, labels: input.labels });
+    const issue = this.issues.openIssue({
+      owner: repo.owner,
+      repo: repo.name,
+      title: input.title,
+      body: input.body,
+      user: actor.login,
+      pullRequest: input.pullRequest,
+      labels: input.labels,
+    });
     for (const label of issue.labels) this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label });
     this.#event(input.pullRequest ? "PullRequestEvent" : "IssuesEvent", actor, repo, { action: "opened", ...this.#issuePayload(issue) });
     this.notifications.participate(actor.login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "author");
@@ -117,11 +137,16 @@ export class ActivityGenerator {
    * A comment on an issue: the commenter takes part (ending their own ignore or mute), each mentioned user is
    * notified with reason `mention` (ending theirs), participants and watchers get the thread's standing reason.
    */
-  comment(input: { actor: string; repo: RepoName; issue: number; body?: string; mentions?: string[] }): { commentId: number; notified: string[] } {
+  comment(input: { actor: string; repo: RepoName; issue: number; body?: string; mentions?: string[] }): {
+    commentId: number;
+    notified: string[];
+  } {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
-    const mentions = [...new Set((input.mentions ?? []).map((m) => this.#user(m, "mentions").login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
+    const mentions = [...new Set((input.mentions ?? []).map((m) => this.#user(m, "mentions").login))].filter(
+      (m) => m.toLowerCase() !== actor.login.toLowerCase(),
+    );
     const body = input.body ?? `${mentions.map((m) => `@${m}`).join(" ")} Looks good.`.trim();
     const commentId = this.#commentId++;
     issue.comments++;
@@ -137,7 +162,15 @@ export class ActivityGenerator {
     for (const user of mentions) {
       this.issues.addEvent(issue, { event: "mentioned", actor: user });
       this.issues.addEvent(issue, { event: "subscribed", actor: user });
-      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason: "mention", trigger: "mention", participates: true });
+      const outcome = this.notifications.deliver({
+        user,
+        subjectKey,
+        repo: this.#threadRepo(repo),
+        subject: this.#subject(issue, commentPath),
+        reason: "mention",
+        trigger: "mention",
+        participates: true,
+      });
       if (outcome.delivered) notified.push(user);
     }
     notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...mentions], commentPath));
@@ -146,11 +179,24 @@ export class ActivityGenerator {
 
   /** A comment that @mentions one user. */
   mention(input: { actor: string; repo: RepoName; issue: number; user: string }): { commentId: number; notified: string[] } {
-    return this.comment({ actor: input.actor, repo: input.repo, issue: input.issue, body: `@${input.user} could you take a look?`, mentions: [input.user] });
+    return this.comment({
+      actor: input.actor,
+      repo: input.repo,
+      issue: input.issue,
+      body: `@${input.user} could you take a look?`,
+      mentions: [input.user],
+    });
   }
 
   /** Closes an issue: a `closed` issue event (with the closing commit, if any) and an IssuesEvent. */
-  closeIssue(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: "completed" | "not_planned" }): StoredIssueEvent {
+  closeIssue(input: {
+    actor: string;
+    repo: RepoName;
+    issue: number;
+    commitId?: string;
+    viaApp?: boolean;
+    reason?: "completed" | "not_planned";
+  }): StoredIssueEvent {
     return this.#changeState(input, "closed");
   }
 
@@ -166,7 +212,11 @@ export class ActivityGenerator {
     const issue = this.#issue(repo, input.issue);
     const label = this.issues.label(input.label);
     if (!issue.labels.some((l) => l.id === label.id)) issue.labels.push(label);
-    this.#event("IssuesEvent", actor, repo, { action: "labeled", label: labelView(`/repos/${repo.owner}/${repo.name}`, label), ...this.#issuePayload(issue) });
+    this.#event("IssuesEvent", actor, repo, {
+      action: "labeled",
+      label: labelView(`/repos/${repo.owner}/${repo.name}`, label),
+      ...this.#issuePayload(issue),
+    });
     return this.issues.addEvent(issue, { event: "labeled", actor: actor.login, label, viaApp: input.viaApp });
   }
 
@@ -188,7 +238,14 @@ export class ActivityGenerator {
     if (!issue.assignees.includes(assignee.login)) issue.assignees.push(assignee.login);
     const event = this.issues.addEvent(issue, { event: "assigned", actor: actor.login, assignee: assignee.login });
     if (assignee.login.toLowerCase() !== actor.login.toLowerCase()) {
-      this.notifications.deliver({ user: assignee.login, subjectKey: this.#subjectKey(issue), repo: this.#threadRepo(repo), subject: this.#subject(issue, null), reason: "assign", trigger: "activity" });
+      this.notifications.deliver({
+        user: assignee.login,
+        subjectKey: this.#subjectKey(issue),
+        repo: this.#threadRepo(repo),
+        subject: this.#subject(issue, null),
+        reason: "assign",
+        trigger: "activity",
+      });
     }
     return event;
   }
@@ -202,21 +259,38 @@ export class ActivityGenerator {
   // ---- the other notification reasons of spec 2.5 ------------------------------------------------------------
 
   /** A comment that @mentions a team: each member given gets `team_mention` (ending their ignore or mute). */
-  mentionTeam(input: { actor: string; repo: RepoName; issue: number; team: string; members: string[] }): { commentId: number; notified: string[] } {
+  mentionTeam(input: { actor: string; repo: RepoName; issue: number; team: string; members: string[] }): {
+    commentId: number;
+    notified: string[];
+  } {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
-    const members = [...new Set(input.members.map((m) => this.#user(m, "members").login))].filter((m) => m.toLowerCase() !== actor.login.toLowerCase());
+    const members = [...new Set(input.members.map((m) => this.#user(m, "members").login))].filter(
+      (m) => m.toLowerCase() !== actor.login.toLowerCase(),
+    );
     const commentId = this.#commentId++;
     issue.comments++;
     const commentPath = `/repos/${repo.owner}/${repo.name}/issues/comments/${commentId}`;
     const body = `@${repo.owner}/${input.team} please have a look.`;
-    this.#event("IssueCommentEvent", actor, repo, { action: "created", ...this.#issuePayload(issue), comment: { id: commentId, body, user: { login: actor.login, id: actor.id }, url: commentPath } });
+    this.#event("IssueCommentEvent", actor, repo, {
+      action: "created",
+      ...this.#issuePayload(issue),
+      comment: { id: commentId, body, user: { login: actor.login, id: actor.id }, url: commentPath },
+    });
     const subjectKey = this.#subjectKey(issue);
     this.notifications.participate(actor.login, subjectKey, this.#threadRepo(repo), this.#subject(issue, commentPath), "comment");
     const notified: string[] = [];
     for (const user of members) {
-      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason: "team_mention", trigger: "mention", participates: true });
+      const outcome = this.notifications.deliver({
+        user,
+        subjectKey,
+        repo: this.#threadRepo(repo),
+        subject: this.#subject(issue, commentPath),
+        reason: "team_mention",
+        trigger: "mention",
+        participates: true,
+      });
       if (outcome.delivered) notified.push(user);
     }
     notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...members], commentPath));
@@ -230,21 +304,45 @@ export class ActivityGenerator {
     const reviewer = this.#user(input.reviewer, "reviewer");
     const issue = this.#issue(repo, input.pull);
     if (!issue.pullRequest) {
-      throw new EmulatorUsageError("activity", { argument: "pull", rule: "a pull request", message: `#${input.pull} of ${repo.owner}/${repo.name} is an issue, not a pull request` });
+      throw new EmulatorUsageError("activity", {
+        argument: "pull",
+        rule: "a pull request",
+        message: `#${input.pull} of ${repo.owner}/${repo.name} is an issue, not a pull request`,
+      });
     }
     const event = this.issues.addEvent(issue, { event: "review_requested", actor: actor.login });
-    this.#event("PullRequestEvent", actor, repo, { action: "review_requested", requested_reviewer: { login: reviewer.login, id: reviewer.id }, ...this.#issuePayload(issue) });
-    this.notifications.deliver({ user: reviewer.login, subjectKey: this.#subjectKey(issue), repo: this.#threadRepo(repo), subject: this.#subject(issue, null), reason: "review_requested", trigger: "activity" });
+    this.#event("PullRequestEvent", actor, repo, {
+      action: "review_requested",
+      requested_reviewer: { login: reviewer.login, id: reviewer.id },
+      ...this.#issuePayload(issue),
+    });
+    this.notifications.deliver({
+      user: reviewer.login,
+      subjectKey: this.#subjectKey(issue),
+      repo: this.#threadRepo(repo),
+      subject: this.#subject(issue, null),
+      reason: "review_requested",
+      trigger: "activity",
+    });
     return event;
   }
 
   /** A workflow run the actor triggered completed: the actor gets `ci_activity` about the run's check suite. */
-  completeWorkflowRun(input: { actor: string; repo: RepoName; workflow?: string; conclusion?: "success" | "failure" | "cancelled" }): { runId: number } {
+  completeWorkflowRun(input: { actor: string; repo: RepoName; workflow?: string; conclusion?: "success" | "failure" | "cancelled" }): {
+    runId: number;
+  } {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
     const runId = this.#runId++;
     const title = `${input.workflow ?? "CI"} workflow run ${input.conclusion === "failure" ? "failed" : input.conclusion === "cancelled" ? "cancelled" : "succeeded"} for main branch`;
-    this.notifications.deliver({ user: actor.login, subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(), repo: this.#threadRepo(repo), subject: { title, type: "CheckSuite", path: null, latestCommentPath: null }, reason: "ci_activity", trigger: "activity" });
+    this.notifications.deliver({
+      user: actor.login,
+      subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(),
+      repo: this.#threadRepo(repo),
+      subject: { title, type: "CheckSuite", path: null, latestCommentPath: null },
+      reason: "ci_activity",
+      trigger: "activity",
+    });
     return { runId };
   }
 
@@ -254,10 +352,22 @@ export class ActivityGenerator {
     this.#user(input.actor, "actor");
     const runId = this.#runId++;
     const path = `/repos/${repo.owner}/${repo.name}/actions/runs/${runId}`;
-    const subject = { title: `Deployment to ${input.environment} is waiting for your review`, type: "WorkflowRun", path, latestCommentPath: null };
+    const subject = {
+      title: `Deployment to ${input.environment} is waiting for your review`,
+      type: "WorkflowRun",
+      path,
+      latestCommentPath: null,
+    };
     for (const reviewer of input.reviewers) {
       const user = this.#user(reviewer, "reviewers").login;
-      this.notifications.deliver({ user, subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(), repo: this.#threadRepo(repo), subject, reason: "approval_requested", trigger: "activity" });
+      this.notifications.deliver({
+        user,
+        subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(),
+        repo: this.#threadRepo(repo),
+        subject,
+        reason: "approval_requested",
+        trigger: "activity",
+      });
     }
     return { runId };
   }
@@ -267,20 +377,44 @@ export class ActivityGenerator {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
     const invitee = this.#user(input.invitee, "invitee");
-    const subject = { title: `${actor.login} invited you to ${repo.owner}/${repo.name}`, type: "RepositoryInvitation", path: null, latestCommentPath: null };
+    const subject = {
+      title: `${actor.login} invited you to ${repo.owner}/${repo.name}`,
+      type: "RepositoryInvitation",
+      path: null,
+      latestCommentPath: null,
+    };
     this.#event("MemberEvent", actor, repo, { action: "added", member: { login: invitee.login, id: invitee.id } });
-    this.notifications.deliver({ user: invitee.login, subjectKey: `${repo.owner}/${repo.name}@invitation-${invitee.login}`.toLowerCase(), repo: this.#threadRepo(repo), subject, reason: "invitation", trigger: "activity" });
+    this.notifications.deliver({
+      user: invitee.login,
+      subjectKey: `${repo.owner}/${repo.name}@invitation-${invitee.login}`.toLowerCase(),
+      repo: this.#threadRepo(repo),
+      subject,
+      reason: "invitation",
+      trigger: "activity",
+    });
   }
 
   /** Members asked the organization to enable a feature: each owner given gets `member_feature_requested`. */
   requestMemberFeature(input: { actor: string; repo: RepoName; feature: string; owners: string[] }): void {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
-    const subject = { title: `${actor.login} requested ${input.feature} for ${repo.owner}`, type: "MemberFeatureRequest", path: null, latestCommentPath: null };
+    const subject = {
+      title: `${actor.login} requested ${input.feature} for ${repo.owner}`,
+      type: "MemberFeatureRequest",
+      path: null,
+      latestCommentPath: null,
+    };
     for (const owner of input.owners) {
       const user = this.#user(owner, "owners").login;
       const subjectKey = `${repo.owner}@feature-${input.feature}`.toLowerCase();
-      this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject, reason: "member_feature_requested", trigger: "activity" });
+      this.notifications.deliver({
+        user,
+        subjectKey,
+        repo: this.#threadRepo(repo),
+        subject,
+        reason: "member_feature_requested",
+        trigger: "activity",
+      });
     }
   }
 
@@ -288,10 +422,19 @@ export class ActivityGenerator {
   subscribe(input: { user: string; repo: RepoName; issue: number }): void {
     const repo = this.#repo(input.repo);
     const issue = this.#issue(repo, input.issue);
-    this.notifications.participate(this.#user(input.user, "user").login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "manual");
+    this.notifications.participate(
+      this.#user(input.user, "user").login,
+      this.#subjectKey(issue),
+      this.#threadRepo(repo),
+      this.#subject(issue, null),
+      "manual",
+    );
   }
 
-  #changeState(input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: string }, kind: "closed" | "reopened"): StoredIssueEvent {
+  #changeState(
+    input: { actor: string; repo: RepoName; issue: number; commitId?: string; viaApp?: boolean; reason?: string },
+    kind: "closed" | "reopened",
+  ): StoredIssueEvent {
     const repo = this.#repo(input.repo);
     const actor = this.#user(input.actor, "actor");
     const issue = this.#issue(repo, input.issue);
@@ -301,7 +444,13 @@ export class ActivityGenerator {
     issue.closedAtMs = kind === "closed" ? now : null;
     const event = this.issues.addEvent(issue, { event: kind, actor: actor.login, commitId: input.commitId, viaApp: input.viaApp });
     this.#event(issue.pullRequest ? "PullRequestEvent" : "IssuesEvent", actor, repo, { action: kind, ...this.#issuePayload(issue) });
-    this.notifications.participate(actor.login, this.#subjectKey(issue), this.#threadRepo(repo), this.#subject(issue, null), "state_change");
+    this.notifications.participate(
+      actor.login,
+      this.#subjectKey(issue),
+      this.#threadRepo(repo),
+      this.#subject(issue, null),
+      "state_change",
+    );
     this.#notifyOthers(issue, repo, [actor.login], null);
     return event;
   }
@@ -311,13 +460,21 @@ export class ActivityGenerator {
     const skip = new Set(except.map((u) => u.toLowerCase()));
     const subjectKey = this.#subjectKey(issue);
     const recipients = new Set<string>();
-    for (const thread of this.notifications.all()) if (thread.subjectKey === subjectKey && thread.participating) recipients.add(thread.user);
+    for (const thread of this.notifications.all())
+      if (thread.subjectKey === subjectKey && thread.participating) recipients.add(thread.user);
     for (const watcher of this.notifications.watchersOf(`${repo.owner}/${repo.name}`)) recipients.add(watcher);
     const notified: string[] = [];
     for (const user of recipients) {
       if (skip.has(user)) continue;
       const reason = this.notifications.standingReason(user, subjectKey) ?? "subscribed";
-      const outcome = this.notifications.deliver({ user, subjectKey, repo: this.#threadRepo(repo), subject: this.#subject(issue, commentPath), reason, trigger: "activity" });
+      const outcome = this.notifications.deliver({
+        user,
+        subjectKey,
+        repo: this.#threadRepo(repo),
+        subject: this.#subject(issue, commentPath),
+        reason,
+        trigger: "activity",
+      });
       if (outcome.delivered) notified.push(this.#user(user, "user").login);
     }
     return notified;
@@ -339,7 +496,15 @@ export class ActivityGenerator {
   #issuePayload(issue: StoredIssue): Record<string, unknown> {
     const path = `/repos/${issue.owner}/${issue.repo}`;
     // The whole issue object as it stands at the event (spec 2.8), with paths that become URLs when rendered.
-    if (!issue.pullRequest) return { issue: issueObjectView("", issue, (login) => this.#userRef(login), (ms) => this.clock.timestamp(new Date(ms))) };
+    if (!issue.pullRequest)
+      return {
+        issue: issueObjectView(
+          "",
+          issue,
+          (login) => this.#userRef(login),
+          (ms) => this.clock.timestamp(new Date(ms)),
+        ),
+      };
     const head = this.#heads.get(`${issue.owner}/${issue.repo}:refs/heads/main`.toLowerCase()) ?? this.#sha();
     return {
       number: issue.number,
@@ -393,26 +558,41 @@ export class ActivityGenerator {
     const org = this.fixture.orgs.find((o) => o.login.toLowerCase() === owner.toLowerCase());
     const repo = org?.repositories.find((r) => r.name.toLowerCase() === repoName.toLowerCase());
     if (!org || !repo) {
-      throw new EmulatorUsageError("activity", { argument: "repo", rule: "a repository of the fixture, as owner/name", message: `${JSON.stringify(name)} is not a repository of the fixture` });
+      throw new EmulatorUsageError("activity", {
+        argument: "repo",
+        rule: "a repository of the fixture, as owner/name",
+        message: `${JSON.stringify(name)} is not a repository of the fixture`,
+      });
     }
     return { owner: org.login, ownerId: org.id, name: repo.name, id: repo.id, private: repo.private };
   }
 
   #user(login: string, argument: string): UserRef & { login: string; id: number } {
     const user = this.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
-    if (!user) throw new EmulatorUsageError("activity", { argument, rule: "a user of the fixture", message: `${JSON.stringify(login)} is not a user of the fixture` });
+    if (!user)
+      throw new EmulatorUsageError("activity", {
+        argument,
+        rule: "a user of the fixture",
+        message: `${JSON.stringify(login)} is not a user of the fixture`,
+      });
     return { login: user.login, id: user.id, type: user.type };
   }
 
   #issue(repo: ResolvedRepo, number: number): StoredIssue {
     const issue = this.issues.issue(repo.owner, repo.name, number);
     if (!issue) {
-      throw new EmulatorUsageError("activity", { argument: "issue", rule: "an issue of the repository", message: `#${number} is not an issue of ${repo.owner}/${repo.name}` });
+      throw new EmulatorUsageError("activity", {
+        argument: "issue",
+        rule: "an issue of the repository",
+        message: `#${number} is not an issue of ${repo.owner}/${repo.name}`,
+      });
     }
     return issue;
   }
 
   #sha(): string {
-    return createHash("sha1").update(`emulator-commit-${++this.#shaCounter}`).digest("hex");
+    return createHash("sha1")
+      .update(`emulator-commit-${++this.#shaCounter}`)
+      .digest("hex");
   }
 }

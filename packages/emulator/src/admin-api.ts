@@ -22,8 +22,23 @@ export interface AdminTargets {
 }
 
 const RECORD_FIELDS = [
-  "id", "org", "cluster", "logical_environment", "physical_environment", "deployment_name", "name", "version", "digest",
-  "status", "tags", "runtime_risks", "repository", "attestation_id", "created", "updated_at", "writes",
+  "id",
+  "org",
+  "cluster",
+  "logical_environment",
+  "physical_environment",
+  "deployment_name",
+  "name",
+  "version",
+  "digest",
+  "status",
+  "tags",
+  "runtime_risks",
+  "repository",
+  "attestation_id",
+  "created",
+  "updated_at",
+  "writes",
 ] as const satisfies readonly (keyof StoredDeploymentRecord)[];
 
 /** The query of the record reads: which records, and for a page, where it starts, how many and which fields. */

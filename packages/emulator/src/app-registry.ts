@@ -122,7 +122,14 @@ export class AppRegistry {
       scopes: [],
       grants: [{ org: installation.account, repositories, permissions }],
     };
-    const minted: MintedToken = { token, installation, expiresAtMs: nowMs + INSTALLATION_TOKEN_LIFETIME_MS, permissions, repositories, principal };
+    const minted: MintedToken = {
+      token,
+      installation,
+      expiresAtMs: nowMs + INSTALLATION_TOKEN_LIFETIME_MS,
+      permissions,
+      repositories,
+      principal,
+    };
     this.#tokens.set(token, minted);
     this.minted.push({ installationId: installation.id, atMs: nowMs, expiresAtMs: minted.expiresAtMs });
     return minted;

@@ -48,6 +48,7 @@ export function resolveArtifactRepository(request: ArtifactWriteRequest, facts: 
   if (name === undefined) return { ok: false, failure: "no_attestation" };
   const repo = facts.repositories.find((r) => same(r.name, name));
   if (!repo) return { ok: false, failure: "repository_not_found", repository: name };
-  if (repo.artifactMetadata !== "write" && repo.artifactMetadata !== "admin") return { ok: false, failure: "unauthorized", repository: repo.id };
+  if (repo.artifactMetadata !== "write" && repo.artifactMetadata !== "admin")
+    return { ok: false, failure: "unauthorized", repository: repo.id };
   return { ok: true, value: { repository: repo.name, repositoryId: repo.id, attestationId: attestation?.id ?? null } };
 }

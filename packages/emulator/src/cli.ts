@@ -51,7 +51,10 @@ function parse() {
         "admin-port": { type: "string", default: "0" },
         "no-secondary-limits": { type: "boolean", default: false },
         "no-retry-after": { type: "boolean", default: false },
-        ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: "string" }])) as Record<LimitFlag, { type: "string" }>),
+        ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: "string" }])) as Record<
+          LimitFlag,
+          { type: "string" }
+        >),
         help: { type: "boolean", short: "h", default: false },
       },
     }).values;

@@ -76,14 +76,23 @@ export class EventFeeds {
   /** The base `X-Poll-Interval`, in seconds. Default 60. */
   setPollInterval(seconds: number): void {
     if (!(seconds >= 0)) {
-      throw new EmulatorUsageError("setPollInterval", { argument: "seconds", rule: "minimum 0", message: `must be a non-negative number of seconds (got ${seconds})` });
+      throw new EmulatorUsageError("setPollInterval", {
+        argument: "seconds",
+        rule: "minimum 0",
+        message: `must be a non-negative number of seconds (got ${seconds})`,
+      });
     }
     this.#baseIntervalSeconds = seconds;
   }
 
   /** Simulated load: the interval the service asks for is multiplied by this (1 = no load). */
   simulateLoad(factor: number): void {
-    if (!(factor >= 1)) throw new EmulatorUsageError("simulateLoad", { argument: "factor", rule: "minimum 1", message: `must be at least 1 (got ${factor})` });
+    if (!(factor >= 1))
+      throw new EmulatorUsageError("simulateLoad", {
+        argument: "factor",
+        rule: "minimum 1",
+        message: `must be at least 1 (got ${factor})`,
+      });
     this.#loadFactor = factor;
   }
 

@@ -39,7 +39,14 @@ export interface FaultRule {
   latencyMs?: number;
 }
 
-const FAULT_KINDS = ["status", "rate_limit", "secondary_rate_limit", "drop", "drop_after", "latency"] as const satisfies readonly FaultKind[];
+const FAULT_KINDS = [
+  "status",
+  "rate_limit",
+  "secondary_rate_limit",
+  "drop",
+  "drop_after",
+  "latency",
+] as const satisfies readonly FaultKind[];
 
 /** The checks `add` applies to a rule. */
 const faultRuleSchema = z.strictObject({

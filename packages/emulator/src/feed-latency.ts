@@ -31,10 +31,13 @@ export class FeedLatency {
     const minDelayMs = options.minDelayMs ?? 30_000;
     const maxDelayMs = options.maxDelayMs ?? 6 * 3600 * 1000;
     const problems = [];
-    if (!(options.fraction >= 0 && options.fraction <= 1)) problems.push({ argument: "fraction", rule: "0 to 1", message: "must be a share between 0 and 1" });
+    if (!(options.fraction >= 0 && options.fraction <= 1))
+      problems.push({ argument: "fraction", rule: "0 to 1", message: "must be a share between 0 and 1" });
     if (!(minDelayMs >= 0)) problems.push({ argument: "minDelayMs", rule: "minimum 0", message: "must be a non-negative number of ms" });
-    if (!(maxDelayMs >= minDelayMs)) problems.push({ argument: "maxDelayMs", rule: "at least minDelayMs", message: "must not be below minDelayMs" });
-    if (options.seed !== undefined && !Number.isInteger(options.seed)) problems.push({ argument: "seed", rule: "integer", message: "must be an integer" });
+    if (!(maxDelayMs >= minDelayMs))
+      problems.push({ argument: "maxDelayMs", rule: "at least minDelayMs", message: "must not be below minDelayMs" });
+    if (options.seed !== undefined && !Number.isInteger(options.seed))
+      problems.push({ argument: "seed", rule: "integer", message: "must be an integer" });
     if (problems.length > 0) throw new EmulatorUsageError("events.setLatency", problems);
     this.#mode = { fraction: options.fraction, minDelayMs, maxDelayMs, seed: options.seed ?? 1 };
   }
@@ -60,7 +63,13 @@ export class FeedLatency {
    * What a feed shows at `nowMs` from `events` (kept oldest first): those delivered by then and created since
    * `oldestMs`, most recently delivered first, at most `capacity`.
    */
-  visible<E extends TimedEvent>(events: readonly E[], nowMs: number, oldestMs: number, capacity: number, matches: (event: E) => boolean): E[] {
+  visible<E extends TimedEvent>(
+    events: readonly E[],
+    nowMs: number,
+    oldestMs: number,
+    capacity: number,
+    matches: (event: E) => boolean,
+  ): E[] {
     const shown: { event: E; at: number }[] = [];
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i]!;
@@ -75,7 +84,12 @@ export class FeedLatency {
 
 /** A number in [0, 1) from the seed, the event id and a stream: a 32-bit integer hash (mulberry32's finaliser). */
 function unitRandom(seed: number, id: number, stream: number): number {
-  let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(id % 0x100000000, 0xc2b2ae35) ^ Math.floor(id / 0x100000000) ^ Math.imul(stream, 0x27d4eb2f)) >>> 0;
+  let h =
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+      Math.imul(id % 0x100000000, 0xc2b2ae35) ^
+      Math.floor(id / 0x100000000) ^
+      Math.imul(stream, 0x27d4eb2f)) >>>
+    0;
   h = Math.imul(h ^ (h >>> 15), h | 1);
   h ^= h + Math.imul(h ^ (h >>> 7), h | 61);
   return ((h ^ (h >>> 14)) >>> 0) / 4294967296;

@@ -119,7 +119,8 @@ export const fixtureSchema = z
   })
   .superRefine((fixture, ctx) => {
     const orgs = new Set(fixture.orgs.map((o) => o.login.toLowerCase()));
-    const issue = (path: (string | number)[], message: string, rule: string) => ctx.addIssue({ code: "custom", path, message, params: { rule } });
+    const issue = (path: (string | number)[], message: string, rule: string) =>
+      ctx.addIssue({ code: "custom", path, message, params: { rule } });
     const firstIndex = new Map<string, number>();
     fixture.tokens.forEach((token, i) => {
       if (/\s/.test(token.token)) issue(["tokens", i, "token"], "must not contain whitespace", "no whitespace");
@@ -129,11 +130,13 @@ export const fixtureSchema = z
         else issue(["tokens", i, key], `repeats tokens[${seen}].${key}`, "unique");
       }
       token.grants.forEach((grant, g) => {
-        if (!orgs.has(grant.org.toLowerCase())) issue(["tokens", i, "grants", g, "org"], "names no organization of the fixture", "an organization of the fixture");
+        if (!orgs.has(grant.org.toLowerCase()))
+          issue(["tokens", i, "grants", g, "org"], "names no organization of the fixture", "an organization of the fixture");
       });
     });
     fixture.attestations.forEach((a, i) => {
-      if (!orgs.has(a.org.toLowerCase())) issue(["attestations", i, "org"], "names no organization of the fixture", "an organization of the fixture");
+      if (!orgs.has(a.org.toLowerCase()))
+        issue(["attestations", i, "org"], "names no organization of the fixture", "an organization of the fixture");
     });
   });
 export type Fixture = z.infer<typeof fixtureSchema>;
@@ -166,8 +169,20 @@ export const defaultFixture: FixtureInput = {
     },
   ],
   installations: [
-    { id: 3001, app_id: 1_001_001, account: "acme", repositories: "all", permissions: { artifact_metadata: "write", metadata: "read", contents: "read" } },
-    { id: 3002, app_id: 1_001_001, account: "globex", repositories: ["portal"], permissions: { artifact_metadata: "write", metadata: "read" } },
+    {
+      id: 3001,
+      app_id: 1_001_001,
+      account: "acme",
+      repositories: "all",
+      permissions: { artifact_metadata: "write", metadata: "read", contents: "read" },
+    },
+    {
+      id: 3002,
+      app_id: 1_001_001,
+      account: "globex",
+      repositories: ["portal"],
+      permissions: { artifact_metadata: "write", metadata: "read" },
+    },
   ],
   users: [
     { login: "octo", id: 1001 },
@@ -241,7 +256,13 @@ export const defaultFixture: FixtureInput = {
       token: "emu_fg_readonly_00000000000000",
       type: "fine_grained",
       user: "hubot",
-      grants: [{ org: "acme", repositories: "all", permissions: { artifact_metadata: "read", contents: "read", metadata: "read", issues: "read" } }],
+      grants: [
+        {
+          org: "acme",
+          repositories: "all",
+          permissions: { artifact_metadata: "read", contents: "read", metadata: "read", issues: "read" },
+        },
+      ],
     },
     {
       name: "webOnly",

@@ -66,7 +66,12 @@ export function tagContent(tag: { object: string; type: GitObjectKind; tag: stri
 
 /** The content of a commit object. */
 export function commitContent(commit: { tree: string; parents: string[]; author: GitIdent; committer: GitIdent; message: string }): Buffer {
-  const lines = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${formatIdent(commit.author)}`, `committer ${formatIdent(commit.committer)}`];
+  const lines = [
+    `tree ${commit.tree}`,
+    ...commit.parents.map((p) => `parent ${p}`),
+    `author ${formatIdent(commit.author)}`,
+    `committer ${formatIdent(commit.committer)}`,
+  ];
   return Buffer.from(`${lines.join("\n")}\n\n${withFinalNewline(commit.message)}`, "utf8");
 }
 

@@ -189,7 +189,9 @@ export class GitStore {
         const git = new GitRepository(org.login, repo.name, repo.git?.default_branch ?? "main");
         this.#repositories.set(key(org.login, repo.name), git);
         if (repo.empty) continue;
-        const commits = repo.git?.commits.length ? repo.git.commits : [{ message: "Initial commit", files: { "README.md": `# ${repo.name}\n` } }];
+        const commits = repo.git?.commits.length
+          ? repo.git.commits
+          : [{ message: "Initial commit", files: { "README.md": `# ${repo.name}\n` } }];
         const files = new Map<string, string>();
         commits.forEach((commit, index) => {
           for (const [path, content] of Object.entries(commit.files ?? {})) files.set(path, content);

@@ -107,7 +107,11 @@ export class SourceImportStore {
   /** The import's wire form (spec 2.9). */
   render(stored: StoredImport): Record<string, unknown> {
     const repository = `${stored.baseUrl}/repos/${stored.owner}/${stored.repo}`;
-    return renderImport(stored.state, { api: `${repository}/import`, web: `${stored.baseUrl}/${stored.owner}/${stored.repo}/import`, repository });
+    return renderImport(stored.state, {
+      api: `${repository}/import`,
+      web: `${stored.baseUrl}/${stored.owner}/${stored.repo}/import`,
+      repository,
+    });
   }
 
   /** PUT import: a new import in `detecting` or `importing`. */
@@ -139,7 +143,11 @@ export class SourceImportStore {
     const index = stored.state.authors.findIndex((a) => a.id === authorId);
     const author = stored.state.authors[index];
     if (!author) return undefined;
-    const mapped = { ...author, ...(body.email !== undefined ? { email: body.email } : {}), ...(body.name !== undefined ? { name: body.name } : {}) };
+    const mapped = {
+      ...author,
+      ...(body.email !== undefined ? { email: body.email } : {}),
+      ...(body.name !== undefined ? { name: body.name } : {}),
+    };
     stored.state = { ...stored.state, authors: stored.state.authors.map((a, i) => (i === index ? mapped : a)) };
     return mapped;
   }
@@ -152,7 +160,12 @@ export class SourceImportStore {
   /** One step of the importer for this repository's import; returns the status after it. */
   step(owner: string, repo: string): SimulatedStatus {
     const stored = this.get(owner, repo);
-    if (!stored) throw new EmulatorUsageError("imports.step", { argument: "repo", rule: "has an import", message: `${owner}/${repo} has no import (start one with PUT /repos/{owner}/{repo}/import)` });
+    if (!stored)
+      throw new EmulatorUsageError("imports.step", {
+        argument: "repo",
+        rule: "has an import",
+        message: `${owner}/${repo} has no import (start one with PUT /repos/{owner}/{repo}/import)`,
+      });
     return this.#step(stored);
   }
 
@@ -200,7 +213,12 @@ export class SourceImportStore {
   /** Webhook on a status change (or on every update when `always`: a restart may keep the status). */
   #changed(stored: StoredImport, previous: SimulatedStatus | null, always = false): void {
     if (!always && previous === stored.state.status) return;
-    this.webhooks.deliver({ status: stored.state.status, previous_status: previous, repository: repositoryOf(stored), import: this.render(stored) });
+    this.webhooks.deliver({
+      status: stored.state.status,
+      previous_status: previous,
+      repository: repositoryOf(stored),
+      import: this.render(stored),
+    });
   }
 }
 

@@ -61,7 +61,15 @@ export class IssueEventStore {
   constructor(private readonly clock: Clock) {}
 
   /** Opens an issue (or a pull request) with the next number of the repository. */
-  openIssue(input: { owner: string; repo: string; title: string; body?: string; user: string; pullRequest?: boolean; labels?: string[] }): StoredIssue {
+  openIssue(input: {
+    owner: string;
+    repo: string;
+    title: string;
+    body?: string;
+    user: string;
+    pullRequest?: boolean;
+    labels?: string[];
+  }): StoredIssue {
     const list = this.#issues.get(key(input.owner, input.repo)) ?? [];
     const now = this.clock.nowMs();
     const issue: StoredIssue = {
@@ -109,7 +117,10 @@ export class IssueEventStore {
   }
 
   /** Records an event on an issue and touches the issue. */
-  addEvent(issue: StoredIssue, input: { event: string; actor: string; commitId?: string; label?: StoredLabel; assignee?: string; viaApp?: boolean }): StoredIssueEvent {
+  addEvent(
+    issue: StoredIssue,
+    input: { event: string; actor: string; commitId?: string; label?: StoredLabel; assignee?: string; viaApp?: boolean },
+  ): StoredIssueEvent {
     const now = this.clock.nowMs();
     const event: StoredIssueEvent = {
       id: this.#nextEventId++,

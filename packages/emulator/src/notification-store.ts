@@ -61,7 +61,9 @@ export interface Delivery {
   participates?: boolean;
 }
 
-export type DeliveryOutcome = { delivered: true; thread: StoredThread } | { delivered: false; thread: StoredThread; blockedBy: "ignored" | "muted" };
+export type DeliveryOutcome =
+  | { delivered: true; thread: StoredThread }
+  | { delivered: false; thread: StoredThread; blockedBy: "ignored" | "muted" };
 
 /** A mark-as-read that goes on in the background (the service's 202). */
 export interface MarkReadJob {
@@ -70,7 +72,16 @@ export interface MarkReadJob {
 }
 
 /** Reasons that mean the user takes part in the thread (subscriptions are generated only then). */
-const PARTICIPATING_REASONS = new Set(["author", "comment", "mention", "team_mention", "manual", "assign", "review_requested", "state_change"]);
+const PARTICIPATING_REASONS = new Set([
+  "author",
+  "comment",
+  "mention",
+  "team_mention",
+  "manual",
+  "assign",
+  "review_requested",
+  "state_change",
+]);
 
 /**
  * Notification threads per user with the state machine of spec 3.2: unread/read, done, subscriptions
@@ -124,7 +135,11 @@ export class NotificationStore {
   }
   setPollInterval(seconds: number): void {
     if (!(seconds >= 0)) {
-      throw new EmulatorUsageError("setPollInterval", { argument: "seconds", rule: "minimum 0", message: `must be a non-negative number of seconds (got ${seconds})` });
+      throw new EmulatorUsageError("setPollInterval", {
+        argument: "seconds",
+        rule: "minimum 0",
+        message: `must be a non-negative number of seconds (got ${seconds})`,
+      });
     }
     this.#pollIntervalSeconds = seconds;
   }
@@ -137,7 +152,8 @@ export class NotificationStore {
     let reason = delivery.reason;
     // Muted until a comment or mention; a watched repository still notifies (as `subscribed`).
     if (thread.subscription === "muted" && !endsIgnore) {
-      if (!this.isWatching(thread.user, `${thread.repo.owner}/${thread.repo.name}`)) return { delivered: false, thread, blockedBy: "muted" };
+      if (!this.isWatching(thread.user, `${thread.repo.owner}/${thread.repo.name}`))
+        return { delivered: false, thread, blockedBy: "muted" };
       reason = "subscribed";
     }
     const now = this.#now();
@@ -173,7 +189,10 @@ export class NotificationStore {
   }
 
   /** The user's threads in the inbox (not done), most recently updated first. */
-  list(user: string, filter: { all?: boolean; participating?: boolean; sinceMs?: number; beforeMs?: number; repo?: { owner: string; name: string } } = {}): StoredThread[] {
+  list(
+    user: string,
+    filter: { all?: boolean; participating?: boolean; sinceMs?: number; beforeMs?: number; repo?: { owner: string; name: string } } = {},
+  ): StoredThread[] {
     const login = user.toLowerCase();
     return this.#threads
       .filter(
@@ -184,7 +203,9 @@ export class NotificationStore {
           (!filter.participating || t.participating) &&
           (filter.sinceMs === undefined || t.updatedAtMs >= filter.sinceMs) &&
           (filter.beforeMs === undefined || t.updatedAtMs < filter.beforeMs) &&
-          (!filter.repo || (t.repo.owner.toLowerCase() === filter.repo.owner.toLowerCase() && t.repo.name.toLowerCase() === filter.repo.name.toLowerCase())),
+          (!filter.repo ||
+            (t.repo.owner.toLowerCase() === filter.repo.owner.toLowerCase() &&
+              t.repo.name.toLowerCase() === filter.repo.name.toLowerCase())),
       )
       .sort((a, b) => b.updatedAtMs - a.updatedAtMs || b.id - a.id);
   }
@@ -203,8 +224,13 @@ export class NotificationStore {
    * Marks the user's threads updated at or before `lastReadAtMs` read (or unread). Up to the threshold it is
    * done at once (205); past it a background job does it (202) and the job is returned.
    */
-  markRead(user: string, options: { lastReadAtMs: number; read: boolean; repo?: { owner: string; name: string } }): { background: MarkReadJob | undefined } {
-    const targets = this.list(user, { all: true, repo: options.repo }).filter((t) => t.updatedAtMs <= options.lastReadAtMs && t.unread === options.read);
+  markRead(
+    user: string,
+    options: { lastReadAtMs: number; read: boolean; repo?: { owner: string; name: string } },
+  ): { background: MarkReadJob | undefined } {
+    const targets = this.list(user, { all: true, repo: options.repo }).filter(
+      (t) => t.updatedAtMs <= options.lastReadAtMs && t.unread === options.read,
+    );
     const apply = (thread: StoredThread) => {
       // A thread updated since the request was made stays as it is.
       if (thread.updatedAtMs > options.lastReadAtMs || thread.done) return;

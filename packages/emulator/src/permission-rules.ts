@@ -42,7 +42,9 @@ export function matrixAccessRule(method: string, path: string, principal: Princi
 
 /** A concrete path for a route template (`/orgs/:org/…` → `/orgs/sample/…`), to ask the matrix about it. */
 function samplePath(fastifyRoute: string): string {
-  return fastifyRoute.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === "subject_digest" ? `sha256:${"0".repeat(64)}` : /_id$|_number$/.test(name) ? "1" : "sample"));
+  return fastifyRoute.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
+    name === "subject_digest" ? `sha256:${"0".repeat(64)}` : /_id$|_number$/.test(name) ? "1" : "sample",
+  );
 }
 
 /**

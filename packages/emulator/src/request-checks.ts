@@ -4,7 +4,6 @@ import { sendError, type ValidationDetail } from "./service-errors.js";
 import { openApiPath } from "./routes/route-table.js";
 import { specRuleViolations } from "./spec-rules.js";
 
-
 /** The `resource` the service names in a 422's `errors[]`, by path family. */
 function resourceOf(path: string): string {
   if (path.includes("/storage-record")) return "StorageRecord";
@@ -21,7 +20,10 @@ function resourceOf(path: string): string {
 
 /** ajv's instance path as the service names a field: `/deployments/0/digest` → `deployments[0].digest`. */
 export function fieldName(instancePath: string, property?: string): string {
-  const parts = instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (property !== undefined) parts.push(property);
   return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), "");
 }

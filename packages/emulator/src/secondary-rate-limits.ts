@@ -42,15 +42,17 @@ export const PUBLISHED_SECONDARY_LIMITS: Readonly<SecondaryLimitSettings> = Obje
 const WRITE_POINTS = 5;
 const positive = z.number().int().min(1);
 /** The checks `configure` applies: every field optional, unknown fields refused (a typo would change nothing). */
-const settingsSchema = z.strictObject({
-  enabled: z.boolean(),
-  concurrentRequests: positive,
-  endpointPointsPerMinute: z.number().int().min(WRITE_POINTS, { message: "must admit one write (5 points)" }),
-  contentPerMinute: positive,
-  contentPerHour: positive,
-  status: z.literal([403, 429], { message: "must be 403 or 429" }),
-  retryAfter: z.boolean(),
-}).partial();
+const settingsSchema = z
+  .strictObject({
+    enabled: z.boolean(),
+    concurrentRequests: positive,
+    endpointPointsPerMinute: z.number().int().min(WRITE_POINTS, { message: "must admit one write (5 points)" }),
+    contentPerMinute: positive,
+    contentPerHour: positive,
+    status: z.literal([403, 429], { message: "must be 403 or 429" }),
+    retryAfter: z.boolean(),
+  })
+  .partial();
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;

@@ -103,7 +103,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
   const secondarySettings = options.secondaryLimits === true ? {} : options.secondaryLimits;
   const secondaryLimits = new SecondaryRateLimits(secondarySettings, () => clock.nowMs());
-  const state: EmulatorState = { artifacts: new ArtifactStore(clock), git: new GitStore(fixture), imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }), events: new EventFeeds(clock), notifications: new NotificationStore(clock), issueEvents: new IssueEventStore(clock) };
+  const state: EmulatorState = {
+    artifacts: new ArtifactStore(clock),
+    git: new GitStore(fixture),
+    imports: new SourceImportStore(clock, { webhookUrl: options.importWebhookUrl }),
+    events: new EventFeeds(clock),
+    notifications: new NotificationStore(clock),
+    issueEvents: new IssueEventStore(clock),
+  };
   const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
   const apps = new AppRegistry(fixture, clock);

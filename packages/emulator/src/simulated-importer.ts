@@ -1,13 +1,6 @@
 import { createHash } from "node:crypto";
 import { LARGE_FILE_THRESHOLD_BYTES } from "@shiplog/client/schemas";
-import type {
-  ImportProblemStatus,
-  ImportVcs,
-  LfsPreference,
-  ProjectChoice,
-  StartImportBody,
-  UpdateImportBody,
-} from "@shiplog/client";
+import type { ImportProblemStatus, ImportVcs, LfsPreference, ProjectChoice, StartImportBody, UpdateImportBody } from "@shiplog/client";
 
 /**
  * The simulated importer: the state machine of spec 3.1 as pure functions over plain data. The store

@@ -30,12 +30,15 @@ function reasonFor(kind: string, block: string): string {
   if (kind === "SSH SIGNATURE") return "unknown_signature_type";
   if (kind === "SIGNED MESSAGE") return "unknown_signature_type";
   // The armored body: after the headers' blank line, base64 lines up to the checksum line (`=XXXX`).
-  const lines = block.split("\n").slice(1, -1).filter((l) => !l.startsWith("-----"));
+  const lines = block
+    .split("\n")
+    .slice(1, -1)
+    .filter((l) => !l.startsWith("-----"));
   const blank = lines.indexOf("");
   const body = (blank >= 0 ? lines.slice(blank + 1) : lines).filter((l) => !l.startsWith("=")).join("");
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return "malformed_signature";
   const first = Buffer.from(body, "base64")[0];
   // An OpenPGP packet header has its top bit set; a signature packet has tag 2.
-  const isSignaturePacket = first !== undefined && (first & 0x80) !== 0 && ((first & 0x40 ? first & 0x3f : (first >> 2) & 0x0f) === 2);
+  const isSignaturePacket = first !== undefined && (first & 0x80) !== 0 && (first & 0x40 ? first & 0x3f : (first >> 2) & 0x0f) === 2;
   return isSignaturePacket ? "unknown_key" : "malformed_signature";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AccessControl, decideAccess, fixtureSchema, type AccessRule, type Principal } from "@shiplog/emulator";
+import { AccessControl, decideAccess, fixtureSchema, type AccessRule, type Principal } from "@shiplog/emulator/internal";
 
 // The access decision as a pure function over plain data: a small world, a few callers, hand-written rules.
 const fixture = fixtureSchema.parse({

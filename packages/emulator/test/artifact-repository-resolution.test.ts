@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveArtifactRepository, type ArtifactRepositoryFacts } from "@shiplog/emulator";
+import { resolveArtifactRepository, type ArtifactRepositoryFacts } from "@shiplog/emulator/internal";
 
 // Which repository an artifact write is for (spec 4.1), as plain data: attestation, then github_repository,
 // then an unambiguous earlier link; then Artifact metadata write on it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RequestLog } from "@shiplog/emulator";
+import { RequestLog } from "@shiplog/emulator/internal";
 
 const entry = (n: number) => ({ method: n % 2 ? "GET" : "POST", url: `/r/${n}`, route: "/r/:n", status: 200, tokenName: undefined, apiVersion: undefined, userAgent: undefined, accept: undefined, time: "" });
 

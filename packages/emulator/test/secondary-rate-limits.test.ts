@@ -1,6 +1,7 @@
 // The secondary limits' decisions on plain data: a time variable stands for the emulator's clock.
 import { describe, expect, it } from "vitest";
-import { EmulatorUsageError, SecondaryRateLimits, isContentGenerating, requestPoints } from "@shiplog/emulator";
+import { EmulatorUsageError } from "@shiplog/emulator";
+import { SecondaryRateLimits, isContentGenerating, requestPoints } from "@shiplog/emulator/internal";
 
 const CLUSTER = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const post = (caller = "user:octo", route = CLUSTER) => ({ caller, method: "POST", route });

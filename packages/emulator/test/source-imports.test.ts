@@ -3,18 +3,17 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "@shiplog/emulator";
 import {
   advance,
   createImport,
   defaultSource,
   renderImport,
-  startEmulator,
   updateImport,
   vcsFromUrl,
-  type Emulator,
   type ImportState,
   type SimulatedSource,
-} from "@shiplog/emulator";
+} from "@shiplog/emulator/internal";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
 import { callJson } from "../../../test/kit/service-call.js";
 

@@ -59,7 +59,10 @@ function options() {
     help: values.help,
     port: integer("port", values.port, 0, 65535)!,
     adminPort: integer("admin-port", values["admin-port"], 0, 65535)!,
-    nodes: values.nodes?.split(",").map((n) => n.trim()).filter((n) => n !== ""),
+    nodes: values.nodes
+      ?.split(",")
+      .map((n) => n.trim())
+      .filter((n) => n !== ""),
     seed: values.seed,
     kubeconfigOut: values["kubeconfig-out"],
     log: values.log,
@@ -108,7 +111,10 @@ async function main(): Promise<void> {
   const fleet = o.fleet.workloads > 0 ? new WorkloadFleet(cluster, o.fleet) : undefined;
   const admin = await startAdminServer(cluster, fleet, o.adminPort);
   const shutdown = () => {
-    void admin.app.close().then(() => cluster.stop()).then(() => process.exit(0));
+    void admin.app
+      .close()
+      .then(() => cluster.stop())
+      .then(() => process.exit(0));
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);

@@ -61,7 +61,10 @@ function sendList(reply: FastifyReply, head: string, items: readonly string[]): 
   let size = head.length;
   for (let i = 0; i < items.length && size <= CHUNK_CHARS; i++) size += items[i]!.length + 1;
   if (size <= CHUNK_CHARS) return sendJson(reply, 200, `${head}${items.join(",")}]}`);
-  return reply.code(200).type("application/json").send(Readable.from(listChunks(head, items), { objectMode: false }));
+  return reply
+    .code(200)
+    .type("application/json")
+    .send(Readable.from(listChunks(head, items), { objectMode: false }));
 }
 
 /** What a list and a watch check first: no subresource; the request is counted; an injected failure is answered. */

@@ -28,7 +28,9 @@ export class DaemonSetController {
       podsByNode.set(node, [...(podsByNode.get(node) ?? []), pod]);
     }
     for (const [node, pods] of podsByNode) {
-      if (!nodes.includes(node)) for (const p of pods) if (!p.metadata.deletionTimestamp) this.gc.delete("pods", namespace, p.metadata.name!, { propagationPolicy: "Background" });
+      if (!nodes.includes(node))
+        for (const p of pods)
+          if (!p.metadata.deletionTimestamp) this.gc.delete("pods", namespace, p.metadata.name!, { propagationPolicy: "Background" });
     }
     for (const node of nodes) {
       if ((podsByNode.get(node) ?? []).length > 0) continue;
@@ -36,7 +38,13 @@ export class DaemonSetController {
       while (this.store.get("pods", namespace, podName)) podName = `${name}-${this.names.suffix()}`;
       const pod = this.store.create(
         "pods",
-        podFromTemplate(ds.spec?.template, { namespace, name: podName, owner: controllerRef(ds), nodeName: node, labels: { [REVISION]: revision, "pod-template-generation": String(ds.metadata.generation ?? 1) } }),
+        podFromTemplate(ds.spec?.template, {
+          namespace,
+          name: podName,
+          owner: controllerRef(ds),
+          nodeName: node,
+          labels: { [REVISION]: revision, "pod-template-generation": String(ds.metadata.generation ?? 1) },
+        }),
       );
       podsByNode.set(node, [pod]);
     }
@@ -48,7 +56,9 @@ export class DaemonSetController {
     }
 
     const current = this.store.get("daemonsets", namespace, name)!;
-    const live = controlledBy(this.store, current, "pods").filter((p) => !p.metadata.deletionTimestamp && nodes.includes(p.spec?.nodeName));
+    const live = controlledBy(this.store, current, "pods").filter(
+      (p) => !p.metadata.deletionTimestamp && p.spec?.nodeName !== undefined && nodes.includes(p.spec.nodeName),
+    );
     const ready = live.filter(isReadyPod).length;
     const status = {
       observedGeneration: current.metadata.generation ?? 1,

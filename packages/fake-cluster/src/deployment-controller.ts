@@ -1,4 +1,5 @@
 import type { KubeObject } from "./kube-object.js";
+import type { Deployment, PodTemplate, ReplicaSet } from "./object-kinds.js";
 import { templateHash } from "./name-generator.js";
 import type { ObjectStore } from "./object-store.js";
 import { nowTimestamp } from "./object-store.js";
@@ -6,7 +7,14 @@ import type { GarbageCollector } from "./garbage-collector.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { statusChanged } from "./pod-template.js";
 import type { ReplicaCounts, RollingUpdateSettings } from "./rolling-update.js";
-import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "./rolling-update.js";
+import {
+  DEFAULT_MAX_SURGE,
+  DEFAULT_MAX_UNAVAILABLE,
+  newReplicaSetTarget,
+  oldReplicaSetTargets,
+  resolveFenceposts,
+  scaledValue,
+} from "./rolling-update.js";
 
 const REVISION = "deployment.kubernetes.io/revision";
 const DESIRED = "deployment.kubernetes.io/desired-replicas";
@@ -14,16 +22,21 @@ const MAX = "deployment.kubernetes.io/max-replicas";
 const HASH = "pod-template-hash";
 
 const revisionOf = (rs: KubeObject) => Number(rs.metadata.annotations?.[REVISION] ?? 0);
-const counts = (rs: KubeObject): ReplicaCounts => ({ replicas: rs.spec?.replicas ?? 0, available: rs.status?.availableReplicas ?? 0 });
+const counts = (rs: ReplicaSet): ReplicaCounts => ({ replicas: rs.spec?.replicas ?? 0, available: rs.status?.availableReplicas ?? 0 });
 /** Oldest first, as the real controller orders ReplicaSets (creation time, then name). */
 const byCreation = (a: KubeObject, b: KubeObject) =>
-  (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") || revisionOf(a) - revisionOf(b) || a.metadata.name!.localeCompare(b.metadata.name!);
+  (a.metadata.creationTimestamp ?? "").localeCompare(b.metadata.creationTimestamp ?? "") ||
+  revisionOf(a) - revisionOf(b) ||
+  a.metadata.name!.localeCompare(b.metadata.name!);
 
 /** The rolling-update settings of a Deployment, or undefined for Recreate. */
-function rollingSettings(d: KubeObject): RollingUpdateSettings | undefined {
+function rollingSettings(d: Deployment): RollingUpdateSettings | undefined {
   const strategy = d.spec?.strategy;
   if (strategy?.type === "Recreate") return undefined;
-  return { maxSurge: strategy?.rollingUpdate?.maxSurge ?? DEFAULT_MAX_SURGE, maxUnavailable: strategy?.rollingUpdate?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE };
+  return {
+    maxSurge: strategy?.rollingUpdate?.maxSurge ?? DEFAULT_MAX_SURGE,
+    maxUnavailable: strategy?.rollingUpdate?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE,
+  };
 }
 
 /**
@@ -66,7 +79,7 @@ export class DeploymentController {
   }
 
   /** The pod-template-hash, computed once per generation (a template change is a spec change: a new generation). */
-  private hashOf(d: KubeObject): string {
+  private hashOf(d: Deployment): string {
     const key = `${d.metadata.namespace}/${d.metadata.name}`;
     const uid = d.metadata.uid!;
     const generation = d.metadata.generation ?? 0;
@@ -78,12 +91,26 @@ export class DeploymentController {
   }
 
   /** One step of a rolling update: create or grow the new ReplicaSet if the surge allows, else shrink old ones. */
-  private rollingStep(d: KubeObject, hash: string, desired: number, settings: RollingUpdateSettings, newRs: KubeObject | undefined, old: KubeObject[]): void {
+  private rollingStep(
+    d: Deployment,
+    hash: string,
+    desired: number,
+    settings: RollingUpdateSettings,
+    newRs: ReplicaSet | undefined,
+    old: ReplicaSet[],
+  ): void {
     const maxReplicas = desired + scaledValue(settings.maxSurge, desired, true);
     const oldCounts = old.map(counts);
     const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
     if (!newRs) {
-      this.createReplicaSet(d, hash, newReplicaSetTarget(settings, desired, { replicas: 0, available: 0 }, oldCounts), maxRevision + 1, desired, maxReplicas);
+      this.createReplicaSet(
+        d,
+        hash,
+        newReplicaSetTarget(settings, desired, { replicas: 0, available: 0 }, oldCounts),
+        maxRevision + 1,
+        desired,
+        maxReplicas,
+      );
       return;
     }
     const current = counts(newRs);
@@ -100,14 +127,16 @@ export class DeploymentController {
   }
 
   /** One step of Recreate: old ReplicaSets to 0; once none of their pods is left, the new one at full size. */
-  private recreateStep(d: KubeObject, hash: string, desired: number, newRs: KubeObject | undefined, old: KubeObject[]): void {
+  private recreateStep(d: Deployment, hash: string, desired: number, newRs: ReplicaSet | undefined, old: ReplicaSet[]): void {
     const active = old.filter((rs) => (rs.spec?.replicas ?? 0) > 0 && !rs.metadata.deletionTimestamp);
     if (active.length > 0) {
       for (const rs of active) this.scale(rs, 0, desired, desired);
       return;
     }
     // Terminating pods count too: Recreate guarantees old and new never run side by side.
-    const oldPodsLeft = old.some((rs) => controlledBy(this.store, rs, "pods").some((pod) => pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed"));
+    const oldPodsLeft = old.some((rs) =>
+      controlledBy(this.store, rs, "pods").some((pod) => pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed"),
+    );
     if (oldPodsLeft) return;
     const maxRevision = Math.max(0, ...old.map(revisionOf), newRs ? revisionOf(newRs) : 0);
     if (!newRs) {
@@ -119,8 +148,13 @@ export class DeploymentController {
   }
 
   /** Sets a ReplicaSet's size with the annotations the real controller keeps on it. */
-  private scale(rs: KubeObject, replicas: number, desired: number, maxReplicas: number, revision?: number): void {
-    const annotations = { ...rs.metadata.annotations, [DESIRED]: String(desired), [MAX]: String(maxReplicas), ...(revision !== undefined && { [REVISION]: String(revision) }) };
+  private scale(rs: ReplicaSet, replicas: number, desired: number, maxReplicas: number, revision?: number): void {
+    const annotations = {
+      ...rs.metadata.annotations,
+      [DESIRED]: String(desired),
+      [MAX]: String(maxReplicas),
+      ...(revision !== undefined && { [REVISION]: String(revision) }),
+    };
     this.store.write("replicasets", { ...rs, metadata: { ...rs.metadata, annotations }, spec: { ...rs.spec, replicas } });
   }
 
@@ -128,7 +162,7 @@ export class DeploymentController {
     const current = this.store.get("deployments", namespace, name)!;
     const all = controlledBy(this.store, current, "replicasets");
     const fresh = all.find((rs) => rs.metadata.labels?.[HASH] === hash);
-    const sum = (f: (rs: KubeObject) => number) => all.reduce((n, rs) => n + f(rs), 0);
+    const sum = (f: (rs: ReplicaSet) => number) => all.reduce((n, rs) => n + f(rs), 0);
     const replicas = sum((rs) => rs.status?.replicas ?? 0);
     const available = sum((rs) => rs.status?.availableReplicas ?? 0);
     const updated = fresh?.status?.replicas ?? 0;
@@ -137,7 +171,7 @@ export class DeploymentController {
     const minAvailable = desired - (settings && desired > 0 ? resolveFenceposts(settings, desired).unavailable : 0);
     const now = nowTimestamp();
     const keepTime = (type: string, status: string) => {
-      const prev = (current.status?.conditions ?? []).find((c: any) => c.type === type);
+      const prev = (current.status?.conditions ?? []).find((c) => c.type === type);
       return prev && prev.status === status ? prev.lastTransitionTime : now;
     };
     const availableStatus = available >= minAvailable ? "True" : "False";
@@ -168,16 +202,26 @@ export class DeploymentController {
     if (unavailable > 0) status.unavailableReplicas = unavailable;
     // The Deployment carries its newest ReplicaSet's revision (kubectl rollout history/undo read it).
     const revision = fresh ? String(revisionOf(fresh)) : undefined;
-    const annotations = revision && current.metadata.annotations?.[REVISION] !== revision ? { ...current.metadata.annotations, [REVISION]: revision } : undefined;
+    const annotations =
+      revision && current.metadata.annotations?.[REVISION] !== revision
+        ? { ...current.metadata.annotations, [REVISION]: revision }
+        : undefined;
     if (annotations) this.store.write("deployments", { ...current, metadata: { ...current.metadata, annotations }, status });
     else if (statusChanged(current.status, status)) this.store.write("deployments", { ...current, status });
   }
 
-  private createReplicaSet(d: KubeObject, hash: string, replicas: number, revision: number, desired: number, maxReplicas: number): KubeObject | undefined {
+  private createReplicaSet(
+    d: Deployment,
+    hash: string,
+    replicas: number,
+    revision: number,
+    desired: number,
+    maxReplicas: number,
+  ): ReplicaSet | undefined {
     const namespace = d.metadata.namespace!;
     const name = `${d.metadata.name}-${hash}`;
     if (this.store.get("replicasets", namespace, name)) return undefined; // name taken by something we do not own
-    const template = d.spec?.template ?? {};
+    const template: PodTemplate = d.spec?.template ?? {};
     const labels = { ...template.metadata?.labels, [HASH]: hash };
     return this.store.create("replicasets", {
       apiVersion: "apps/v1",
@@ -197,11 +241,14 @@ export class DeploymentController {
     });
   }
 
-  private pruneHistory(d: KubeObject, old: KubeObject[]): void {
+  private pruneHistory(d: Deployment, old: ReplicaSet[]): void {
     const limit: number = d.spec?.revisionHistoryLimit ?? 10;
     const idle = old
       .map((rs) => this.store.get("replicasets", rs.metadata.namespace, rs.metadata.name!))
-      .filter((rs): rs is KubeObject => rs !== undefined && !rs.metadata.deletionTimestamp && (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0)
+      .filter(
+        (rs): rs is ReplicaSet =>
+          rs !== undefined && !rs.metadata.deletionTimestamp && (rs.spec?.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0,
+      )
       .sort((a, b) => Number(a.metadata.annotations?.[REVISION] ?? 0) - Number(b.metadata.annotations?.[REVISION] ?? 0));
     for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
       this.gc.delete("replicasets", rs.metadata.namespace, rs.metadata.name!, { propagationPolicy: "Background" });

@@ -8,7 +8,13 @@ const allKinds = () => RESOURCE_NAMES.map((r) => resourceKind(r)!);
 
 /** GET /apis */
 export function apiGroupList() {
-  const groups = [...new Set(allKinds().filter((k) => k.group !== "").map((k) => `${k.group}/${k.version}`))];
+  const groups = [
+    ...new Set(
+      allKinds()
+        .filter((k) => k.group !== "")
+        .map((k) => `${k.group}/${k.version}`),
+    ),
+  ];
   return {
     kind: "APIGroupList",
     apiVersion: "v1",
@@ -20,7 +26,13 @@ export function apiGroupList() {
 }
 
 function resourceEntries(k: ResourceKind) {
-  const main: Record<string, unknown> = { name: k.resource, singularName: k.kind.toLowerCase(), namespaced: k.namespaced, kind: k.kind, verbs: VERBS };
+  const main: Record<string, unknown> = {
+    name: k.resource,
+    singularName: k.kind.toLowerCase(),
+    namespaced: k.namespaced,
+    kind: k.kind,
+    verbs: VERBS,
+  };
   if (k.shortNames) main.shortNames = k.shortNames;
   if (k.categories) main.categories = k.categories;
   const subresource = (name: string, kind: string, verbs: string[], group?: string, version?: string) => ({
@@ -42,5 +54,10 @@ function resourceEntries(k: ResourceKind) {
 export function apiResourceList(group: string, version: string) {
   const kinds = allKinds().filter((k) => k.group === group && k.version === version);
   if (kinds.length === 0) return undefined;
-  return { kind: "APIResourceList", apiVersion: "v1", groupVersion: group ? `${group}/${version}` : version, resources: kinds.flatMap(resourceEntries) };
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion: group ? `${group}/${version}` : version,
+    resources: kinds.flatMap(resourceEntries),
+  };
 }

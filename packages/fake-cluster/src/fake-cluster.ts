@@ -5,13 +5,13 @@ import { ControlLoop } from "./control-loop.js";
 import { ClusterFaults, FaultState } from "./faults.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { ImageRegistry } from "./image-digests.js";
-import type { KubeObject } from "./kube-object.js";
 import { cloneObject } from "./kube-object.js";
 import type { KubeconfigObject } from "./kubeconfig.js";
 import { kubeconfigFor } from "./kubeconfig.js";
 import { Kubelet } from "./kubelet.js";
 import { ListPages } from "./list-pages.js";
 import { NameGenerator } from "./name-generator.js";
+import type { ObjectOf } from "./object-kinds.js";
 import { ObjectStore } from "./object-store.js";
 import { RequestStats } from "./request-stats.js";
 import type { ResourceName } from "./resource-kinds.js";
@@ -40,8 +40,11 @@ export interface FakeClusterOptions {
 
 /** Read access to the cluster's objects, for assertions (results are copies). */
 export interface ClusterStore {
-  get(resource: ResourceName, namespace: string | undefined, name: string): KubeObject | undefined;
-  list(resource: ResourceName, options?: { namespace?: string; labelSelector?: string; fieldSelector?: string }): KubeObject[];
+  get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string): ObjectOf<R> | undefined;
+  list<R extends ResourceName>(
+    resource: R,
+    options?: { namespace?: string; labelSelector?: string; fieldSelector?: string },
+  ): ObjectOf<R>[];
   count(resource: ResourceName): number;
   resourceVersion(): string;
 }
@@ -74,10 +77,15 @@ export interface FakeCluster {
 const HOST = "127.0.0.1";
 
 function validateOptions(options: FakeClusterOptions): void {
-  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)) throw new TypeError(`port: must be an integer 0-65535, got ${options.port}`);
-  if (options.historyLimit !== undefined && (!Number.isInteger(options.historyLimit) || options.historyLimit < 1)) throw new TypeError(`historyLimit: must be a positive integer, got ${options.historyLimit}`);
-  if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0)) throw new TypeError(`bookmarkIntervalMs: must be positive, got ${options.bookmarkIntervalMs}`);
-  for (const n of options.nodes ?? []) if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n)) throw new TypeError(`nodes: "${n}" is not a valid node name (lowercase RFC 1123 subdomain)`);
+  if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535))
+    throw new TypeError(`port: must be an integer 0-65535, got ${options.port}`);
+  if (options.historyLimit !== undefined && (!Number.isInteger(options.historyLimit) || options.historyLimit < 1))
+    throw new TypeError(`historyLimit: must be a positive integer, got ${options.historyLimit}`);
+  if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0))
+    throw new TypeError(`bookmarkIntervalMs: must be positive, got ${options.bookmarkIntervalMs}`);
+  for (const n of options.nodes ?? [])
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n))
+      throw new TypeError(`nodes: "${n}" is not a valid node name (lowercase RFC 1123 subdomain)`);
 }
 
 /** Starts a fake Kubernetes API server on 127.0.0.1 with simulated nodes, controllers and kubelet. */
@@ -104,8 +112,16 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
       spec: {},
       status: {
         conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status" }],
-        addresses: [{ type: "InternalIP", address: `10.0.0.${10 + i}` }, { type: "Hostname", address: name }],
-        nodeInfo: { kubeletVersion: "v1.31.0", containerRuntimeVersion: "containerd://1.7.0", operatingSystem: "linux", architecture: "amd64" },
+        addresses: [
+          { type: "InternalIP", address: `10.0.0.${10 + i}` },
+          { type: "Hostname", address: name },
+        ],
+        nodeInfo: {
+          kubeletVersion: "v1.31.0",
+          containerRuntimeVersion: "containerd://1.7.0",
+          operatingSystem: "linux",
+          architecture: "amd64",
+        },
       },
     });
   });
@@ -128,9 +144,13 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
     },
     list: (resource, opts = {}) => {
       if (!isResourceName(resource)) throw new TypeError(`resource: unknown resource "${String(resource)}"`);
-      const filter = { namespace: opts.namespace, labels: parseLabelSelector(opts.labelSelector), fields: parseFieldSelector(opts.fieldSelector) };
+      const filter = {
+        namespace: opts.namespace,
+        labels: parseLabelSelector(opts.labelSelector),
+        fields: parseFieldSelector(opts.fieldSelector),
+      };
       // Fresh copies from the stored JSON text.
-      return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as KubeObject);
+      return pages.read({ resource, filter, limit: 0 }).items.map((json) => JSON.parse(json) as ObjectOf<typeof resource>);
     },
     count: (resource) => store.count(resource),
     resourceVersion: () => String(store.currentRv()),

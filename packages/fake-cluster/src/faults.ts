@@ -10,7 +10,13 @@ interface FailureRule {
   code: number;
 }
 
-const REASONS: Record<number, string> = { 403: "Forbidden", 429: "TooManyRequests", 500: "InternalError", 503: "ServiceUnavailable", 504: "Timeout" };
+const REASONS: Record<number, string> = {
+  403: "Forbidden",
+  429: "TooManyRequests",
+  500: "InternalError",
+  503: "ServiceUnavailable",
+  504: "Timeout",
+};
 
 /** Fault state consulted by the routes and the watch hub. */
 export class FaultState implements WatchFaults {
@@ -70,7 +76,8 @@ export class ClusterFaults {
   /** Open and new watches (optionally of one resource) go silent: headers flushed, nothing sent, no timeout. */
   hangWatches(options: { resource?: ResourceName } = {}): void {
     if (options.resource === undefined) this.state.hungResources = "all";
-    else if (this.state.hungResources !== "all") this.state.hungResources = new Set([...(this.state.hungResources ?? []), options.resource]);
+    else if (this.state.hungResources !== "all")
+      this.state.hungResources = new Set([...(this.state.hungResources ?? []), options.resource]);
     this.watches.hang(options.resource);
   }
 

@@ -1,6 +1,7 @@
 import type { ControlLoop } from "./control-loop.js";
 import type { StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
+import type { Pod } from "./object-kinds.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf, nowTimestamp } from "./object-store.js";
 import type { PropagationPolicy, ResourceName } from "./resource-kinds.js";
@@ -54,10 +55,18 @@ export class GarbageCollector {
     const obj = this.store.getOrThrow(resource, namespace, name);
     const pre = options.preconditions;
     if (pre?.uid && pre.uid !== obj.metadata.uid) {
-      throw conflict(kindOf(resource), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`);
+      throw conflict(
+        kindOf(resource),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-      throw conflict(kindOf(resource), name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`);
+      throw conflict(
+        kindOf(resource),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`,
+      );
     }
     return this.deleteObject(resource, obj, options.propagationPolicy ?? kindOf(resource).defaultPropagation, options.gracePeriodSeconds);
   }
@@ -76,8 +85,9 @@ export class GarbageCollector {
     if (policy === "Foreground" && !finalizers.includes(FOREGROUND)) finalizers.push(FOREGROUND);
     if (policy === "Orphan" && !finalizers.includes(ORPHAN)) finalizers.push(ORPHAN);
     let grace = 0;
-    if (resource === "pods" && obj.spec?.nodeName && !["Succeeded", "Failed"].includes(obj.status?.phase)) {
-      grace = gracePeriodSeconds ?? obj.spec?.terminationGracePeriodSeconds ?? 30;
+    const pod = resource === "pods" ? (obj as Pod) : undefined;
+    if (pod?.spec?.nodeName && pod.status?.phase !== "Succeeded" && pod.status?.phase !== "Failed") {
+      grace = gracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
     }
     if (resource === "namespaces") {
       const written = this.store.write(resource, {
@@ -177,12 +187,18 @@ export class GarbageCollector {
       if (!kindOf(resource).namespaced) continue;
       for (const obj of this.store.list(resource, { namespace: name })) {
         remaining++;
-        if (!obj.metadata.deletionTimestamp) this.deleteObject(resource, obj, kindOf(resource).defaultPropagation === "Orphan" ? "Background" : kindOf(resource).defaultPropagation);
+        if (!obj.metadata.deletionTimestamp)
+          this.deleteObject(
+            resource,
+            obj,
+            kindOf(resource).defaultPropagation === "Orphan" ? "Background" : kindOf(resource).defaultPropagation,
+          );
       }
     }
     if (remaining === 0) {
       const current = this.store.get("namespaces", undefined, name)!;
-      if ((current.spec?.finalizers ?? []).length > 0) this.store.write("namespaces", { ...current, spec: { ...current.spec, finalizers: [] } });
+      if ((current.spec?.finalizers ?? []).length > 0)
+        this.store.write("namespaces", { ...current, spec: { ...current.spec, finalizers: [] } });
     }
   }
 }

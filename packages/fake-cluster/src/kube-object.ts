@@ -26,13 +26,21 @@ export interface ObjectMeta {
   [key: string]: unknown;
 }
 
-/** Any Kubernetes object as plain JSON. */
+/** A JSON object whose fields are not read as any particular type. */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Any Kubernetes object as plain JSON; object-kinds.ts has the typed shapes of the kinds the code reads. */
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
-  spec?: any;
-  status?: any;
+  spec?: JsonObject;
+  status?: JsonObject;
   [key: string]: unknown;
 }
 

@@ -1,7 +1,7 @@
 import type { ControlLoop } from "./control-loop.js";
 import type { ImageRegistry } from "./image-digests.js";
 import { parseImage } from "./image-digests.js";
-import type { KubeObject } from "./kube-object.js";
+import type { Container, ContainerStatus, Pod, PodStatus } from "./object-kinds.js";
 import { sha256Hex } from "./name-generator.js";
 import type { ObjectStore } from "./object-store.js";
 import { nowTimestamp } from "./object-store.js";
@@ -26,7 +26,8 @@ export class Kubelet {
   ) {
     loop.handle("kubelet", (key) => this.sync(key));
     store.subscribe((e) => {
-      if (e.resource === "pods" && e.type !== "DELETED") this.loop.enqueue("kubelet", `${e.object.metadata.namespace}/${e.object.metadata.name}`);
+      if (e.resource === "pods" && e.type !== "DELETED")
+        this.loop.enqueue("kubelet", `${e.object.metadata.namespace}/${e.object.metadata.name}`);
     });
   }
 
@@ -54,7 +55,10 @@ export class Kubelet {
       this.store.write("pods", {
         ...pod,
         spec: { ...spec, nodeName },
-        status: { ...pod.status, conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() }] },
+        status: {
+          ...pod.status,
+          conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() }],
+        },
       });
       return;
     }
@@ -68,7 +72,7 @@ export class Kubelet {
     if (phase === "Running") this.refresh(pod);
   }
 
-  private start(pod: KubeObject, nodeIndex: number): void {
+  private start(pod: Pod, nodeIndex: number): void {
     const now = nowTimestamp();
     const spec = pod.spec ?? {};
     const ip = this.podIps++;
@@ -84,85 +88,124 @@ export class Kubelet {
       podIPs: [{ ip: podIP }],
       startTime: now,
       qosClass: pod.status?.qosClass ?? "BestEffort",
-      containerStatuses: (spec.containers ?? []).map((c: any) => this.runningStatus(pod, c, 0, now)),
+      containerStatuses: (spec.containers ?? []).map((c) => this.runningStatus(pod, c, 0, now)),
     };
     if (spec.initContainers?.length) {
-      status.initContainerStatuses = spec.initContainers.map((c: any) =>
+      status.initContainerStatuses = spec.initContainers.map((c) =>
         c.restartPolicy === "Always" ? this.runningStatus(pod, c, 0, now) : this.completedInitStatus(pod, c, now),
       );
     }
     if (spec.ephemeralContainers?.length) {
-      status.ephemeralContainerStatuses = spec.ephemeralContainers.map((c: any) => ({ ...this.runningStatus(pod, c, 0, now), ready: false }));
+      status.ephemeralContainerStatuses = spec.ephemeralContainers.map((c) => ({ ...this.runningStatus(pod, c, 0, now), ready: false }));
     }
     this.store.write("pods", { ...pod, status });
   }
 
   /** Running pod: restart containers whose spec image changed; start new ephemeral containers. */
-  private refresh(pod: KubeObject): void {
+  private refresh(pod: Pod): void {
     const spec = pod.spec ?? {};
     const now = nowTimestamp();
     let changed = false;
-    const restartChanged = (specs: any[] | undefined, statuses: any[] | undefined): any[] | undefined => {
+    const restartChanged = (specs: Container[] | undefined, statuses: ContainerStatus[] | undefined): ContainerStatus[] | undefined => {
       if (!statuses) return statuses;
       return statuses.map((s) => {
         const c = specs?.find((x) => x.name === s.name);
         if (!c || !s.state?.running || parseImage(c.image).normalized === s.image) return s;
         changed = true;
-        return { ...this.runningStatus(pod, c, s.restartCount + 1, now), lastState: { terminated: { exitCode: 0, reason: "Completed", startedAt: s.state.running.startedAt, finishedAt: now, containerID: s.containerID } } };
+        return {
+          ...this.runningStatus(pod, c, s.restartCount + 1, now),
+          lastState: {
+            terminated: {
+              exitCode: 0,
+              reason: "Completed",
+              startedAt: s.state.running.startedAt,
+              finishedAt: now,
+              containerID: s.containerID,
+            },
+          },
+        };
       });
     };
-    const status = { ...pod.status };
+    const status: PodStatus = { ...pod.status };
     status.containerStatuses = restartChanged(spec.containers, status.containerStatuses);
     if (status.initContainerStatuses) status.initContainerStatuses = restartChanged(spec.initContainers, status.initContainerStatuses);
-    const known = new Set((status.ephemeralContainerStatuses ?? []).map((s: any) => s.name));
-    const fresh = (spec.ephemeralContainers ?? []).filter((c: any) => !known.has(c.name));
+    const known = new Set((status.ephemeralContainerStatuses ?? []).map((s) => s.name));
+    const fresh = (spec.ephemeralContainers ?? []).filter((c) => !known.has(c.name));
     if (fresh.length > 0) {
       changed = true;
-      status.ephemeralContainerStatuses = [...(status.ephemeralContainerStatuses ?? []), ...fresh.map((c: any) => ({ ...this.runningStatus(pod, c, 0, now), ready: false }))];
+      status.ephemeralContainerStatuses = [
+        ...(status.ephemeralContainerStatuses ?? []),
+        ...fresh.map((c) => ({ ...this.runningStatus(pod, c, 0, now), ready: false })),
+      ];
     }
     if (changed) this.store.write("pods", { ...pod, status });
   }
 
   /** The container restarts and reports what the registry serves for its image now. */
-  repull(pod: KubeObject, containerName: string | undefined): KubeObject {
+  repull(pod: Pod, containerName: string | undefined): Pod {
     const now = nowTimestamp();
     const specs = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
     let matched = false;
-    const restart = (statuses: any[] | undefined) =>
+    const restart = (statuses: ContainerStatus[] | undefined) =>
       statuses?.map((s) => {
         if (containerName !== undefined && s.name !== containerName) return s;
-        const c = specs.find((x: any) => x.name === s.name);
+        const c = specs.find((x) => x.name === s.name);
         if (!c || !s.state?.running) return s;
         matched = true;
-        return { ...this.runningStatus(pod, c, s.restartCount + 1, now), ready: s.ready, lastState: { terminated: { exitCode: 0, reason: "Completed", startedAt: s.state.running.startedAt, finishedAt: now, containerID: s.containerID } } };
+        return {
+          ...this.runningStatus(pod, c, s.restartCount + 1, now),
+          ready: s.ready,
+          lastState: {
+            terminated: {
+              exitCode: 0,
+              reason: "Completed",
+              startedAt: s.state.running.startedAt,
+              finishedAt: now,
+              containerID: s.containerID,
+            },
+          },
+        };
       });
     const status = { ...pod.status };
     for (const field of ["containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"] as const) {
       if (status[field]) status[field] = restart(status[field]);
     }
-    if (!matched) throw new TypeError(`container: pod "${pod.metadata.name}" has no running container${containerName ? ` named "${containerName}"` : ""}`);
+    if (!matched)
+      throw new TypeError(
+        `container: pod "${pod.metadata.name}" has no running container${containerName ? ` named "${containerName}"` : ""}`,
+      );
     return this.store.write("pods", { ...pod, status });
   }
 
   /** Containers terminate with `exitCode`; the pod becomes Succeeded (0) or Failed. */
-  complete(pod: KubeObject, exitCode: number): KubeObject {
+  complete(pod: Pod, exitCode: number): Pod {
     const now = nowTimestamp();
-    const terminate = (s: any) => ({
+    const terminate = (s: ContainerStatus) => ({
       ...s,
       ready: false,
       started: false,
-      state: { terminated: { exitCode, reason: exitCode === 0 ? "Completed" : "Error", startedAt: s.state?.running?.startedAt ?? now, finishedAt: now, containerID: s.containerID } },
+      state: {
+        terminated: {
+          exitCode,
+          reason: exitCode === 0 ? "Completed" : "Error",
+          startedAt: s.state?.running?.startedAt ?? now,
+          finishedAt: now,
+          containerID: s.containerID,
+        },
+      },
     });
     const status = {
       ...pod.status,
       phase: exitCode === 0 ? "Succeeded" : "Failed",
-      conditions: (pod.status?.conditions ?? []).map((c: any) => (c.type === "Ready" || c.type === "ContainersReady" ? { ...c, status: "False", reason: "PodCompleted", lastTransitionTime: now } : c)),
+      conditions: (pod.status?.conditions ?? []).map((c) =>
+        c.type === "Ready" || c.type === "ContainersReady" ? { ...c, status: "False", reason: "PodCompleted", lastTransitionTime: now } : c,
+      ),
       containerStatuses: (pod.status?.containerStatuses ?? []).map(terminate),
     };
     return this.store.write("pods", { ...pod, status });
   }
 
-  private runningStatus(pod: KubeObject, c: any, restartCount: number, startedAt: string): Record<string, unknown> {
+  private runningStatus(pod: Pod, c: Container, restartCount: number, startedAt: string): ContainerStatus {
     return {
       name: c.name,
       image: parseImage(c.image).normalized,
@@ -176,11 +219,19 @@ export class Kubelet {
     };
   }
 
-  private completedInitStatus(pod: KubeObject, c: any, at: string): Record<string, unknown> {
+  private completedInitStatus(pod: Pod, c: Container, at: string): ContainerStatus {
     return {
       ...this.runningStatus(pod, c, 0, at),
       started: false,
-      state: { terminated: { exitCode: 0, reason: "Completed", startedAt: at, finishedAt: at, containerID: `containerd://${sha256Hex(`${pod.metadata.uid}/${c.name}/0`)}` } },
+      state: {
+        terminated: {
+          exitCode: 0,
+          reason: "Completed",
+          startedAt: at,
+          finishedAt: at,
+          containerID: `containerd://${sha256Hex(`${pod.metadata.uid}/${c.name}/0`)}`,
+        },
+      },
     };
   }
 }

@@ -1,8 +1,9 @@
-import type { KubeObject } from "./kube-object.js";
+import type { JsonObject, KubeObject } from "./kube-object.js";
+import type { Container, CronJobSpec, DeploymentSpec, Job, JobSpec, Pod, PodSpec, PodTemplate, WorkloadSpec } from "./object-kinds.js";
 import type { ResourceName } from "./resource-kinds.js";
 
 /** Sets the fields of `defaults` that `target` lacks, in place (keeps the caller's key order first). */
-function fill(target: Record<string, any>, defaults: Record<string, unknown>): void {
+function fill(target: JsonObject, defaults: JsonObject): void {
   for (const [key, value] of Object.entries(defaults)) if (target[key] === undefined) target[key] = value;
 }
 
@@ -17,9 +18,16 @@ function defaultPullPolicy(image: string | undefined): string {
 const EMPTY = Object.freeze({});
 
 /** A container with the API server's defaults; the same object when it already has them all (the common case). */
-function containerDefaults(c: any): any {
-  const ports: any[] | undefined = Array.isArray(c.ports) && c.ports.some((p: any) => p.protocol === undefined) ? c.ports : undefined;
-  if (c.resources !== undefined && c.terminationMessagePath !== undefined && c.terminationMessagePolicy !== undefined && c.imagePullPolicy !== undefined && !ports) return c;
+function containerDefaults(c: Container): Container {
+  const ports = Array.isArray(c.ports) && c.ports.some((p) => p.protocol === undefined) ? c.ports : undefined;
+  if (
+    c.resources !== undefined &&
+    c.terminationMessagePath !== undefined &&
+    c.terminationMessagePolicy !== undefined &&
+    c.imagePullPolicy !== undefined &&
+    !ports
+  )
+    return c;
   const out = { ...c };
   if (out.resources === undefined) out.resources = EMPTY;
   if (out.terminationMessagePath === undefined) out.terminationMessagePath = "/dev/termination-log";
@@ -29,7 +37,7 @@ function containerDefaults(c: any): any {
   return out;
 }
 
-function containerListDefaults(list: any[]): any[] {
+function containerListDefaults(list: Container[]): Container[] {
   let changed = false;
   const out = list.map((c) => {
     const d = containerDefaults(c);
@@ -40,8 +48,7 @@ function containerListDefaults(list: any[]): any[] {
 }
 
 /** SetDefaults_PodSpec and the container defaults, for pods and pod templates alike (a hot path: no needless copies). */
-export function podSpecDefaults(spec: any): any {
-  if (spec === undefined || spec === null || typeof spec !== "object") return spec;
+export function podSpecDefaults(spec: PodSpec): PodSpec {
   const out = { ...spec };
   if (out.restartPolicy === undefined) out.restartPolicy = "Always";
   if (out.terminationGracePeriodSeconds === undefined) out.terminationGracePeriodSeconds = 30;
@@ -54,9 +61,10 @@ export function podSpecDefaults(spec: any): any {
   return out;
 }
 
-function templateDefaults(template: any): any {
+function templateDefaults(template: PodTemplate | undefined): PodTemplate | undefined {
   if (template === undefined || template === null) return template;
-  return { ...template, spec: podSpecDefaults(template.spec) };
+  const spec = template.spec;
+  return { ...template, spec: spec === undefined || spec === null || typeof spec !== "object" ? spec : podSpecDefaults(spec) };
 }
 
 /**
@@ -67,7 +75,7 @@ export function applySpecDefaults(resource: ResourceName, obj: KubeObject): Kube
   switch (resource) {
     case "pods": {
       // podSpecDefaults copies the spec itself.
-      const spec = obj.spec === undefined || obj.spec === null ? undefined : obj.spec;
+      const spec = (obj as Pod).spec;
       // The ServiceAccount admission plugin and the priority admission fill these for pods only.
       const out = podSpecDefaults(spec ?? {});
       if (out.serviceAccountName === undefined) out.serviceAccountName = "default";
@@ -86,22 +94,22 @@ function workloadSpecDefaults(resource: ResourceName, obj: KubeObject): KubeObje
   const spec = obj.spec === undefined || obj.spec === null ? undefined : { ...obj.spec };
   switch (resource) {
     case "deployments": {
-      const out = spec ?? {};
+      const out: DeploymentSpec = spec ?? {};
       fill(out, { replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600 });
-      const strategy = { type: "RollingUpdate", ...out.strategy };
+      const strategy: NonNullable<DeploymentSpec["strategy"]> = { type: "RollingUpdate", ...out.strategy };
       if (strategy.type === "RollingUpdate") strategy.rollingUpdate = { maxUnavailable: "25%", maxSurge: "25%", ...strategy.rollingUpdate };
       out.strategy = strategy;
       out.template = templateDefaults(out.template);
       return { ...obj, spec: out };
     }
     case "replicasets": {
-      const out = spec ?? {};
+      const out: WorkloadSpec = spec ?? {};
       fill(out, { replicas: 1 });
       out.template = templateDefaults(out.template);
       return { ...obj, spec: out };
     }
     case "statefulsets": {
-      const out = spec ?? {};
+      const out: WorkloadSpec = spec ?? {};
       fill(out, {
         replicas: 1,
         podManagementPolicy: "OrderedReady",
@@ -113,21 +121,24 @@ function workloadSpecDefaults(resource: ResourceName, obj: KubeObject): KubeObje
       return { ...obj, spec: out };
     }
     case "daemonsets": {
-      const out = spec ?? {};
+      const out: WorkloadSpec = spec ?? {};
       fill(out, { updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 });
       out.template = templateDefaults(out.template);
       return { ...obj, spec: out };
     }
     case "jobs": {
       if (!spec) return obj;
-      spec.template = templateDefaults(spec.template);
-      return { ...obj, spec };
+      const jobSpec: JobSpec = spec;
+      jobSpec.template = templateDefaults(jobSpec.template);
+      return { ...obj, spec: jobSpec };
     }
     case "cronjobs": {
       if (!spec) return obj;
       fill(spec, { successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1, suspend: false, concurrencyPolicy: "Allow" });
-      const jobTemplate = spec.jobTemplate;
-      if (jobTemplate?.spec) spec.jobTemplate = { ...jobTemplate, spec: { ...jobTemplate.spec, template: templateDefaults(jobTemplate.spec.template) } };
+      const cronJobSpec: CronJobSpec = spec;
+      const jobTemplate = cronJobSpec.jobTemplate;
+      if (jobTemplate?.spec)
+        cronJobSpec.jobTemplate = { ...jobTemplate, spec: { ...jobTemplate.spec, template: templateDefaults(jobTemplate.spec.template) } };
       return { ...obj, spec };
     }
     case "namespaces":
@@ -165,9 +176,14 @@ export function applyCreateDefaults(resource: ResourceName, obj: KubeObject): Ku
 function jobDefaults(obj: KubeObject): KubeObject {
   const uid = obj.metadata.uid!;
   const name = obj.metadata.name!;
-  const spec = obj.spec ?? {};
-  const template = spec.template ?? {};
-  const jobLabels = { "batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name, "controller-uid": uid, "job-name": name };
+  const spec: JobSpec = (obj as Job).spec ?? {};
+  const template: PodTemplate = spec.template ?? {};
+  const jobLabels = {
+    "batch.kubernetes.io/controller-uid": uid,
+    "batch.kubernetes.io/job-name": name,
+    "controller-uid": uid,
+    "job-name": name,
+  };
   return {
     ...obj,
     spec: {

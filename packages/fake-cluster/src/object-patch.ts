@@ -1,5 +1,6 @@
 import type { Operation } from "fast-json-patch";
 import fastJsonPatch from "fast-json-patch";
+import { isJsonObject } from "./kube-object.js";
 import { badRequest, ApiError } from "./status.js";
 
 const { applyPatch, JsonPatchError, validator } = fastJsonPatch;
@@ -10,18 +11,17 @@ function checkArrayIndexes(document: unknown, path: string | undefined): void {
   let cur: unknown = document;
   for (const raw of path.slice(1).split("/")) {
     const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(cur) && /^0\d+$/.test(token)) throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
+    if (Array.isArray(cur) && /^0\d+$/.test(token))
+      throw new ApiError(422, "Invalid", `json patch: array index "${token}" has a leading zero in path "${path}"`);
     if (cur === null || typeof cur !== "object") return;
     cur = (cur as Record<string, unknown>)[token];
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** RFC 7386 JSON merge patch: lists are replaced (strategic merge patch is strategic-merge-patch.ts). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  if (!isJsonObject(patch)) return patch;
+  const out: Record<string, unknown> = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
     else out[key] = mergePatch(out[key], value);

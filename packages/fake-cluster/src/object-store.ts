@@ -7,6 +7,7 @@ import { ObjectTable, StoredObject, namespaceRange } from "./object-table.js";
 import { ParseCache } from "./parse-cache.js";
 import { validateObject } from "./validation/index.js";
 import type { NameGenerator } from "./name-generator.js";
+import type { ObjectOf } from "./object-kinds.js";
 import type { ResourceKind, ResourceName } from "./resource-kinds.js";
 import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
@@ -105,13 +106,13 @@ export class ObjectStore {
   }
 
   /** The stored object (do not mutate), or undefined. */
-  get(resource: ResourceName, namespace: string | undefined, name: string): KubeObject | undefined {
+  get<R extends ResourceName>(resource: R, namespace: string | undefined, name: string): ObjectOf<R> | undefined {
     const record = this.table(resource).get(this.keyOf(resource, namespace, name));
-    return record && this.cache.decode(record);
+    return record && (this.cache.decode(record) as ObjectOf<R>);
   }
 
   /** The stored object or a 404 ApiError. */
-  getOrThrow(resource: ResourceName, namespace: string | undefined, name: string): KubeObject {
+  getOrThrow<R extends ResourceName>(resource: R, namespace: string | undefined, name: string): ObjectOf<R> {
     const obj = this.get(resource, namespace, name);
     if (!obj) throw notFound(kindOf(resource), name);
     return obj;
@@ -139,9 +140,11 @@ export class ObjectStore {
   }
 
   /** Objects of `resource` whose controller ownerReference names `uid` (only those are decoded). */
-  controlledBy(uid: string, resource: ResourceName): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const d of this.dependents.get(uid) ?? []) if (d.resource === resource && d.controllerUid === uid) out.push(this.cache.decode(d));
+  controlledBy<R extends ResourceName>(uid: string, resource: R): ObjectOf<R>[] {
+    const out: ObjectOf<R>[] = [];
+    for (const d of this.dependents.get(uid) ?? []) {
+      if (d.resource === resource && d.controllerUid === uid) out.push(this.cache.decode(d) as ObjectOf<R>);
+    }
     return out;
   }
 
@@ -156,11 +159,11 @@ export class ObjectStore {
   }
 
   /** Matching objects sorted by namespace/name, like the real list (decoded: do not mutate). */
-  list(resource: ResourceName, filter: ObjectFilter = {}): KubeObject[] {
+  list<R extends ResourceName>(resource: R, filter: ObjectFilter = {}): ObjectOf<R>[] {
     const table = this.table(resource);
-    const out: KubeObject[] = [];
+    const out: ObjectOf<R>[] = [];
     for (const key of this.keysInRange(resource, filter.namespace)) {
-      const obj = this.cache.decode(table.get(key)!);
+      const obj = this.cache.decode(table.get(key)!) as ObjectOf<R>;
       if (matchesFilter(filter, obj)) out.push(obj);
     }
     return out;
@@ -174,12 +177,12 @@ export class ObjectStore {
   }
 
   /** Objects of a resource in storage order (no sorting) for controllers; decoded one by one. */
-  *values(resource: ResourceName): IterableIterator<KubeObject> {
-    for (const record of [...this.table(resource).values()]) yield this.cache.decode(record);
+  *values<R extends ResourceName>(resource: R): IterableIterator<ObjectOf<R>> {
+    for (const record of [...this.table(resource).values()]) yield this.cache.decode(record) as ObjectOf<R>;
   }
 
   /** Creates an object as the API does: defaults, namespace existence, validation, uid, resourceVersion; 409 if taken. */
-  create(resource: ResourceName, input: KubeObject, options: WriteOptions = {}): KubeObject {
+  create<R extends ResourceName>(resource: R, input: KubeObject, options: WriteOptions = {}): ObjectOf<R> {
     const kind = resourceKindOrThrow(resource);
     const meta: ObjectMeta = { ...(input.metadata ?? {}) };
     if (!meta.name && meta.generateName) meta.name = `${meta.generateName.slice(0, MAX_GENERATED_BASE)}${this.names.suffix()}`;
@@ -189,7 +192,11 @@ export class ObjectStore {
       const ns = this.get("namespaces", undefined, meta.namespace);
       if (!ns) throw notFound(kindOf("namespaces"), meta.namespace);
       if (ns.metadata.deletionTimestamp) {
-        throw new ApiError(403, "Forbidden", `${kind.resource} "${name}" is forbidden: unable to create new content in namespace ${meta.namespace} because it is being terminated`);
+        throw new ApiError(
+          403,
+          "Forbidden",
+          `${kind.resource} "${name}" is forbidden: unable to create new content in namespace ${meta.namespace} because it is being terminated`,
+        );
       }
     } else {
       delete meta.namespace;
@@ -209,7 +216,7 @@ export class ObjectStore {
     if (options.dryRun) delete meta.resourceVersion;
     else meta.resourceVersion = String(this.rv + 1);
     const obj = applyCreateDefaults(resource, { ...defaulted, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
-    if (options.dryRun) return obj;
+    if (options.dryRun) return obj as ObjectOf<R>;
     this.rv++;
     const { owners, controllerUid } = ownersOf(obj);
     const record = new StoredObject(resource, key, meta.uid, JSON.stringify(obj), owners, controllerUid);
@@ -218,14 +225,14 @@ export class ObjectStore {
     this.link(record, owners);
     this.cache.remember(record, obj);
     this.emit("ADDED", record, obj, undefined);
-    return obj;
+    return obj as ObjectOf<R>;
   }
 
   /**
    * Updates as PUT does: 409 on a stale metadata.resourceVersion (unconditional when absent); the main resource
    * keeps the stored status, the status subresource keeps everything but status.
    */
-  update(resource: ResourceName, input: KubeObject, subresource?: "status", options: WriteOptions = {}): KubeObject {
+  update<R extends ResourceName>(resource: R, input: KubeObject, subresource?: "status", options: WriteOptions = {}): ObjectOf<R> {
     const kind = resourceKindOrThrow(resource);
     const name = input.metadata?.name;
     if (!name) throw invalid(kind, "", "metadata.name", "Required value");
@@ -237,7 +244,11 @@ export class ObjectStore {
       next = { ...existing, status: input.status };
     } else {
       const defaulted = applySpecDefaults(resource, input);
-      const errors = validateObject(resource, { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } }, existing);
+      const errors = validateObject(
+        resource,
+        { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } },
+        existing,
+      );
       if (errors.length > 0) throw invalidObject(kind, name, errors);
       next = { ...defaulted, apiVersion: existing.apiVersion, kind: existing.kind };
       if (kind.hasStatus) {
@@ -254,7 +265,7 @@ export class ObjectStore {
       else delete meta.namespace;
       next.metadata = meta;
     }
-    if (options.dryRun) return this.preview(resource, next);
+    if (options.dryRun) return this.preview(resource, next) as ObjectOf<R>;
     return this.write(resource, next);
   }
 
@@ -262,7 +273,8 @@ export class ObjectStore {
   private preview(resource: ResourceName, next: KubeObject): KubeObject {
     const prev = this.getOrThrow(resource, next.metadata.namespace, next.metadata.name!);
     const meta: ObjectMeta = { ...next.metadata, resourceVersion: prev.metadata.resourceVersion };
-    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) meta.generation = (prev.metadata.generation ?? 0) + 1;
+    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec))
+      meta.generation = (prev.metadata.generation ?? 0) + 1;
     return { ...next, metadata: meta };
   }
 
@@ -270,7 +282,7 @@ export class ObjectStore {
    * Stores a new version of an existing object (controllers and the API layer). Bumps generation on spec
    * changes; an object marked for deletion with no finalizers left and no grace period pending is removed.
    */
-  write(resource: ResourceName, next: KubeObject): KubeObject {
+  write<R extends ResourceName>(resource: R, next: KubeObject): ObjectOf<R> {
     const kind = kindOf(resource);
     const record = this.table(resource).get(this.keyOf(resource, next.metadata.namespace, next.metadata.name!));
     if (!record) throw notFound(kind, next.metadata.name!);
@@ -282,8 +294,13 @@ export class ObjectStore {
     }
     // A terminating namespace also waits for spec.finalizers (its content being removed).
     const namespaceFinalizers = resource === "namespaces" ? ((next.spec?.finalizers as unknown[] | undefined) ?? []).length : 0;
-    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0 && (meta.deletionGracePeriodSeconds ?? 0) === 0 && namespaceFinalizers === 0) {
-      return this.removeStored(record, prev, { ...next, metadata: meta });
+    if (
+      meta.deletionTimestamp &&
+      (meta.finalizers ?? []).length === 0 &&
+      (meta.deletionGracePeriodSeconds ?? 0) === 0 &&
+      namespaceFinalizers === 0
+    ) {
+      return this.removeStored(record, prev, { ...next, metadata: meta }) as ObjectOf<R>;
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
     if (meta.ownerReferences && meta.ownerReferences.length === 0) delete meta.ownerReferences;
@@ -301,7 +318,7 @@ export class ObjectStore {
     record.controllerUid = controllerUid;
     this.cache.remember(record, obj);
     this.emit("MODIFIED", record, obj, prev, prevJson);
-    return obj;
+    return obj as ObjectOf<R>;
   }
 
   /** Removes an object now (no finalizers, no propagation); returns its final state. */
@@ -349,7 +366,10 @@ export class ObjectStore {
   private link(record: StoredObject, owners: readonly string[] | undefined): void {
     for (const uid of owners ?? []) {
       let set = this.dependents.get(uid);
-      if (!set) this.dependents.set(uid, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        this.dependents.set(uid, set);
+      }
       set.add(record);
     }
   }

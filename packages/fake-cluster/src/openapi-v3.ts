@@ -10,7 +10,8 @@ const allKinds = () => RESOURCE_NAMES.map((r) => resourceKind(r)!);
 /** GET /openapi/v3: where each group version's document is. */
 export function openApiRoot() {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const k of allKinds()) paths[groupVersionPath(k)] = { serverRelativeURL: `/openapi/v3/${groupVersionPath(k)}?hash=${apiVersionOf(k).replace("/", "-")}` };
+  for (const k of allKinds())
+    paths[groupVersionPath(k)] = { serverRelativeURL: `/openapi/v3/${groupVersionPath(k)}?hash=${apiVersionOf(k).replace("/", "-")}` };
   return { paths };
 }
 
@@ -24,7 +25,12 @@ export function openApiDocument(path: string) {
   const paths: Record<string, unknown> = {};
   for (const k of kinds) {
     const gvk = { group: k.group, version: k.version, kind: k.kind };
-    const operation = (id: string) => ({ operationId: id, "x-kubernetes-group-version-kind": gvk, parameters: WRITE_PARAMETERS, responses: {} });
+    const operation = (id: string) => ({
+      operationId: id,
+      "x-kubernetes-group-version-kind": gvk,
+      parameters: WRITE_PARAMETERS,
+      responses: {},
+    });
     const base = `/${path}${k.namespaced ? "/namespaces/{namespace}" : ""}/${k.resource}`;
     paths[base] = { post: operation(`create${k.kind}`) };
     paths[`${base}/{name}`] = { put: operation(`replace${k.kind}`), patch: operation(`patch${k.kind}`) };

@@ -32,11 +32,16 @@ export class ReplicaSetController {
         const base = `${name}-`.slice(0, 58);
         let podName = `${base}${this.names.suffix()}`;
         while (this.store.get("pods", namespace, podName)) podName = `${base}${this.names.suffix()}`;
-        pods.push(this.store.create("pods", podFromTemplate(rs.spec.template, { namespace, name: podName, owner: controllerRef(rs) })));
+        pods.push(this.store.create("pods", podFromTemplate(rs.spec?.template, { namespace, name: podName, owner: controllerRef(rs) })));
       }
     } else if (pods.length > desired) {
       const surplus = [...pods]
-        .sort((a, b) => deletionRank(a) - deletionRank(b) || (b.metadata.creationTimestamp ?? "").localeCompare(a.metadata.creationTimestamp ?? "") || b.metadata.name!.localeCompare(a.metadata.name!))
+        .sort(
+          (a, b) =>
+            deletionRank(a) - deletionRank(b) ||
+            (b.metadata.creationTimestamp ?? "").localeCompare(a.metadata.creationTimestamp ?? "") ||
+            b.metadata.name!.localeCompare(a.metadata.name!),
+        )
         .slice(0, pods.length - desired);
       for (const pod of surplus) this.gc.delete("pods", namespace, pod.metadata.name!, { propagationPolicy: "Background" });
     }

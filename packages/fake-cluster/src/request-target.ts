@@ -31,7 +31,10 @@ export function one(query: Query, name: string): string | undefined {
 /** Splits /api/v1/... and /apis/{group}/{version}/... into group, version and the rest. */
 export function splitPath(url: string): { group: string; version: string; rest: string[] } | undefined {
   const path = url.split("?")[0]!;
-  const segments = path.split("/").filter((s) => s !== "").map(decodeURIComponent);
+  const segments = path
+    .split("/")
+    .filter((s) => s !== "")
+    .map(decodeURIComponent);
   if (segments[0] === "api" && segments[1]) return { group: "", version: segments[1], rest: segments.slice(2) };
   if (segments[0] === "apis" && segments[1] && segments[2]) return { group: segments[1], version: segments[2], rest: segments.slice(3) };
   return undefined;

@@ -43,7 +43,12 @@ export interface ReplicaCounts {
 }
 
 /** The size the new ReplicaSet may scale up to now: total pods stay within desired + maxSurge. */
-export function newReplicaSetTarget(settings: RollingUpdateSettings, desired: number, newRs: ReplicaCounts, old: readonly ReplicaCounts[]): number {
+export function newReplicaSetTarget(
+  settings: RollingUpdateSettings,
+  desired: number,
+  newRs: ReplicaCounts,
+  old: readonly ReplicaCounts[],
+): number {
   if (newRs.replicas >= desired) return desired;
   const maxTotal = desired + scaledValue(settings.maxSurge, desired, true);
   const current = newRs.replicas + old.reduce((n, rs) => n + rs.replicas, 0);
@@ -55,7 +60,12 @@ export function newReplicaSetTarget(settings: RollingUpdateSettings, desired: nu
  * New sizes for the old ReplicaSets (oldest first): unhealthy replicas go first, then available ones, keeping
  * at least desired - maxUnavailable pods available.
  */
-export function oldReplicaSetTargets(settings: RollingUpdateSettings, desired: number, newRs: ReplicaCounts, old: readonly ReplicaCounts[]): number[] {
+export function oldReplicaSetTargets(
+  settings: RollingUpdateSettings,
+  desired: number,
+  newRs: ReplicaCounts,
+  old: readonly ReplicaCounts[],
+): number[] {
   const targets = old.map((rs) => rs.replicas);
   const oldCount = targets.reduce((n, r) => n + r, 0);
   if (oldCount === 0) return targets;

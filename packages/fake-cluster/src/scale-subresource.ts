@@ -1,9 +1,16 @@
 // The autoscaling/v1 `scale` subresource of Deployments, ReplicaSets and StatefulSets: spec.replicas as a Scale.
 import type { KubeObject } from "./kube-object.js";
+import type { Workload } from "./object-kinds.js";
 import { formatLabelSelector } from "./selectors.js";
 
+/** autoscaling/v1 Scale. */
+export interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas: number; selector: string };
+}
+
 /** The Scale view of a workload (status.selector is the selector as a string, as HPAs read it). */
-export function scaleOf(obj: KubeObject): KubeObject {
+export function scaleOf(obj: Workload): Scale {
   const selector = formatLabelSelector(obj.spec?.selector);
   const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
   return {

@@ -5,6 +5,7 @@ import { parseImage } from "./image-digests.js";
 import type { KubeObject } from "./kube-object.js";
 import { cloneObject } from "./kube-object.js";
 import type { Kubelet } from "./kubelet.js";
+import type { CronJob, DaemonSet, Deployment, Job, ObjectOf, Pod, PodStatus, StatefulSet, Workload } from "./object-kinds.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf } from "./object-store.js";
 import { badRequest } from "./status.js";
@@ -56,7 +57,11 @@ export interface CronJobSpec extends WorkloadSpec {
 
 function containerName(image: string): string {
   const repo = parseImage(image).repository;
-  const last = repo.slice(repo.lastIndexOf("/") + 1).toLowerCase().replace(/[^a-z0-9-]/g, "-").replace(/^-+|-+$/g, "");
+  const last = repo
+    .slice(repo.lastIndexOf("/") + 1)
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "-")
+    .replace(/^-+|-+$/g, "");
   return last || "main";
 }
 
@@ -93,18 +98,19 @@ export class ClusterScript {
     private readonly images: ImageRegistry,
   ) {}
 
-  private async finish(resource: ResourceName, obj: KubeObject, wait: boolean | undefined): Promise<KubeObject> {
+  private async finish<R extends ResourceName>(resource: R, obj: ObjectOf<R>, wait: boolean | undefined): Promise<ObjectOf<R>> {
     if (wait !== false) await this.loop.settle();
     return cloneObject(this.store.get(resource, obj.metadata.namespace, obj.metadata.name!) ?? obj);
   }
 
   /** Creates the namespace if it does not exist. */
   ensureNamespace(name: string): void {
-    if (!this.store.get("namespaces", undefined, name)) this.store.create("namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
+    if (!this.store.get("namespaces", undefined, name))
+      this.store.create("namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name } });
   }
 
   /** Creates any object as POST would (namespace created on demand). */
-  async create(resource: ResourceName, object: KubeObject, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  async create<R extends ResourceName>(resource: R, object: KubeObject, options: { wait?: boolean } = {}): Promise<ObjectOf<R>> {
     let input: KubeObject;
     try {
       input = decodeObject(resource, cloneObject(object)).value as KubeObject;
@@ -119,16 +125,21 @@ export class ClusterScript {
 
   private deploymentObject(spec: WorkloadSpec): KubeObject {
     const labels = spec.labels ?? { app: spec.name };
-    return { apiVersion: "apps/v1", kind: "Deployment", metadata: metaOf(spec, labels), spec: { replicas: spec.replicas ?? 1, selector: { matchLabels: labels }, template: templateOf(spec, labels) } };
+    return {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: metaOf(spec, labels),
+      spec: { replicas: spec.replicas ?? 1, selector: { matchLabels: labels }, template: templateOf(spec, labels) },
+    };
   }
 
   /** Creates a Deployment; resolves when its ReplicaSet and pods are Running. */
-  createDeployment(spec: WorkloadSpec): Promise<KubeObject> {
+  createDeployment(spec: WorkloadSpec): Promise<Deployment> {
     return this.create("deployments", this.deploymentObject(spec), { wait: spec.wait });
   }
 
   /** Creates many Deployments at once (benchmarks); with `wait` resolves once all pods are Running. */
-  async createDeployments(specs: WorkloadSpec[], options: { wait?: boolean } = {}): Promise<KubeObject[]> {
+  async createDeployments(specs: WorkloadSpec[], options: { wait?: boolean } = {}): Promise<Deployment[]> {
     const created = specs.map((s) => {
       this.ensureNamespace(s.namespace ?? "default");
       return this.store.create("deployments", this.deploymentObject(s));
@@ -138,23 +149,42 @@ export class ClusterScript {
   }
 
   /** Creates a StatefulSet (pods `<name>-0..n-1`). */
-  createStatefulSet(spec: WorkloadSpec): Promise<KubeObject> {
+  createStatefulSet(spec: WorkloadSpec): Promise<StatefulSet> {
     const labels = spec.labels ?? { app: spec.name };
     return this.create(
       "statefulsets",
-      { apiVersion: "apps/v1", kind: "StatefulSet", metadata: metaOf(spec, labels), spec: { replicas: spec.replicas ?? 1, serviceName: spec.name, selector: { matchLabels: labels }, template: templateOf(spec, labels) } },
+      {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        metadata: metaOf(spec, labels),
+        spec: {
+          replicas: spec.replicas ?? 1,
+          serviceName: spec.name,
+          selector: { matchLabels: labels },
+          template: templateOf(spec, labels),
+        },
+      },
       { wait: spec.wait },
     );
   }
 
   /** Creates a DaemonSet (one pod per node). */
-  createDaemonSet(spec: WorkloadSpec): Promise<KubeObject> {
+  createDaemonSet(spec: WorkloadSpec): Promise<DaemonSet> {
     const labels = spec.labels ?? { app: spec.name };
-    return this.create("daemonsets", { apiVersion: "apps/v1", kind: "DaemonSet", metadata: metaOf(spec, labels), spec: { selector: { matchLabels: labels }, template: templateOf(spec, labels) } }, { wait: spec.wait });
+    return this.create(
+      "daemonsets",
+      {
+        apiVersion: "apps/v1",
+        kind: "DaemonSet",
+        metadata: metaOf(spec, labels),
+        spec: { selector: { matchLabels: labels }, template: templateOf(spec, labels) },
+      },
+      { wait: spec.wait },
+    );
   }
 
   /** Creates a Job; its pods run until `completePod`. */
-  createJob(spec: JobSpec): Promise<KubeObject> {
+  createJob(spec: JobSpec): Promise<Job> {
     const labels = spec.labels ?? { app: spec.name };
     const jobSpec: Record<string, unknown> = { template: templateOf(spec, labels, "Never") };
     if (spec.completions !== undefined) jobSpec.completions = spec.completions;
@@ -163,17 +193,25 @@ export class ClusterScript {
   }
 
   /** Creates a CronJob; use `triggerCronJob` to run it. */
-  createCronJob(spec: CronJobSpec): Promise<KubeObject> {
+  createCronJob(spec: CronJobSpec): Promise<CronJob> {
     const labels = spec.labels ?? { app: spec.name };
     return this.create(
       "cronjobs",
-      { apiVersion: "batch/v1", kind: "CronJob", metadata: metaOf(spec, labels), spec: { schedule: spec.schedule ?? "*/5 * * * *", jobTemplate: { metadata: { labels }, spec: { template: templateOf(spec, labels, "Never") } } } },
+      {
+        apiVersion: "batch/v1",
+        kind: "CronJob",
+        metadata: metaOf(spec, labels),
+        spec: {
+          schedule: spec.schedule ?? "*/5 * * * *",
+          jobTemplate: { metadata: { labels }, spec: { template: templateOf(spec, labels, "Never") } },
+        },
+      },
       { wait: spec.wait },
     );
   }
 
   /** Creates a bare pod (no owner). */
-  createPod(spec: PodSpec): Promise<KubeObject> {
+  createPod(spec: PodSpec): Promise<Pod> {
     const labels = spec.labels ?? { app: spec.name };
     const podSpecObj = podSpec(spec);
     if (spec.nodeName) podSpecObj.nodeName = spec.nodeName;
@@ -181,14 +219,20 @@ export class ClusterScript {
     return this.create("pods", { apiVersion: "v1", kind: "Pod", metadata: metaOf(spec, labels), spec: podSpecObj }, { wait: spec.wait });
   }
 
-  private async editTemplateImages(resource: ResourceName, namespace: string, name: string, image: string | Record<string, string>, wait?: boolean): Promise<KubeObject> {
+  private async editTemplateImages<R extends ResourceName>(
+    resource: R,
+    namespace: string,
+    name: string,
+    image: string | Record<string, string>,
+    wait?: boolean,
+  ): Promise<ObjectOf<R>> {
     const obj = cloneObject(this.store.getOrThrow(resource, namespace, name));
-    const template = resource === "cronjobs" ? obj.spec.jobTemplate.spec.template : obj.spec.template;
-    const containers: ContainerSpec[] = template.spec.containers;
+    const template = resource === "cronjobs" ? (obj as CronJob).spec?.jobTemplate?.spec?.template : (obj as Workload | Job).spec?.template;
+    const containers = template?.spec?.containers ?? [];
     if (typeof image === "string") for (const c of containers) c.image = image;
     else {
       for (const [container, img] of Object.entries(image)) {
-        const c = [...containers, ...(template.spec.initContainers ?? [])].find((x: ContainerSpec) => x.name === container);
+        const c = [...containers, ...(template?.spec?.initContainers ?? [])].find((x) => x.name === container);
         if (!c) throw new TypeError(`image: ${resource} "${name}" has no container named "${container}"`);
         c.image = img;
       }
@@ -197,17 +241,29 @@ export class ClusterScript {
   }
 
   /** Rolls a Deployment to a new image (all containers, or a container-name -> image map); resolves when complete. */
-  setImage(namespace: string, name: string, image: string | Record<string, string>, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  setImage(namespace: string, name: string, image: string | Record<string, string>, options: { wait?: boolean } = {}): Promise<Deployment> {
     return this.editTemplateImages("deployments", namespace, name, image, options.wait);
   }
 
   /** Changes the image of a StatefulSet, DaemonSet, CronJob or Deployment template. */
-  setWorkloadImage(resource: "deployments" | "statefulsets" | "daemonsets" | "cronjobs", namespace: string, name: string, image: string | Record<string, string>, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  setWorkloadImage<R extends "deployments" | "statefulsets" | "daemonsets" | "cronjobs">(
+    resource: R,
+    namespace: string,
+    name: string,
+    image: string | Record<string, string>,
+    options: { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     return this.editTemplateImages(resource, namespace, name, image, options.wait);
   }
 
   /** Sets spec.replicas of a Deployment, ReplicaSet or StatefulSet. */
-  scale(resource: "deployments" | "replicasets" | "statefulsets", namespace: string, name: string, replicas: number, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  scale<R extends "deployments" | "replicasets" | "statefulsets">(
+    resource: R,
+    namespace: string,
+    name: string,
+    replicas: number,
+    options: { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     if (!Number.isInteger(replicas) || replicas < 0) throw new TypeError(`replicas: must be a non-negative integer, got ${replicas}`);
     const obj = cloneObject(this.store.getOrThrow(resource, namespace, name));
     obj.spec = { ...obj.spec, replicas };
@@ -215,14 +271,24 @@ export class ClusterScript {
   }
 
   /** Deletes as DELETE would; with `wait` resolves after propagation and GC. Returns the last state. */
-  async delete(resource: ResourceName, namespace: string | undefined, name: string, options: DeleteOptions & { wait?: boolean } = {}): Promise<KubeObject> {
+  async delete<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: DeleteOptions & { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     const result = this.gc.delete(resource, namespace, name, options);
     if (options.wait !== false) await this.loop.settle();
-    return cloneObject(this.store.get(resource, namespace, name) ?? result.object);
+    return cloneObject(this.store.get(resource, namespace, name) ?? (result.object as ObjectOf<R>));
   }
 
   /** Removes all finalizers (an object marked for deletion then goes). */
-  async removeFinalizers(resource: ResourceName, namespace: string | undefined, name: string, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  async removeFinalizers<R extends ResourceName>(
+    resource: R,
+    namespace: string | undefined,
+    name: string,
+    options: { wait?: boolean } = {},
+  ): Promise<ObjectOf<R>> {
     const obj = this.store.getOrThrow(resource, namespace, name);
     const written = this.store.write(resource, { ...obj, metadata: { ...obj.metadata, finalizers: [] } });
     if (options.wait !== false) await this.loop.settle();
@@ -230,12 +296,12 @@ export class ClusterScript {
   }
 
   /** Runs a CronJob now: creates its Job (and pod). Returns the Job. */
-  async triggerCronJob(namespace: string, name: string, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  async triggerCronJob(namespace: string, name: string, options: { wait?: boolean } = {}): Promise<Job> {
     return this.finish("jobs", this.workloads.jobs.trigger(namespace, name), options.wait);
   }
 
   /** The pod's containers exit with `exitCode` (0: Succeeded, else Failed). */
-  completePod(namespace: string, name: string, options: { exitCode?: number; wait?: boolean } = {}): Promise<KubeObject> {
+  completePod(namespace: string, name: string, options: { exitCode?: number; wait?: boolean } = {}): Promise<Pod> {
     const pod = this.store.getOrThrow("pods", namespace, name);
     return this.finish("pods", this.kubelet.complete(pod, options.exitCode ?? 0), options.wait);
   }
@@ -246,18 +312,19 @@ export class ClusterScript {
   }
 
   /** The container (or all running containers) restarts and re-pulls: imageID follows the current digest. */
-  repullImage(namespace: string, pod: string, container?: string, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  repullImage(namespace: string, pod: string, container?: string, options: { wait?: boolean } = {}): Promise<Pod> {
     return this.finish("pods", this.kubelet.repull(this.store.getOrThrow("pods", namespace, pod), container), options.wait);
   }
 
   /** Sets the imageID a container reports, directly. */
-  setContainerImageId(namespace: string, pod: string, container: string, imageID: string, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  setContainerImageId(namespace: string, pod: string, container: string, imageID: string, options: { wait?: boolean } = {}): Promise<Pod> {
     const obj = this.store.getOrThrow("pods", namespace, pod);
     let found = false;
-    const status = { ...obj.status };
-    for (const field of ["containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"]) {
-      if (!status[field]) continue;
-      status[field] = status[field].map((s: any) => {
+    const status: PodStatus = { ...obj.status };
+    for (const field of ["containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"] as const) {
+      const statuses = status[field];
+      if (!statuses) continue;
+      status[field] = statuses.map((s) => {
         if (s.name !== container) return s;
         found = true;
         return { ...s, imageID };
@@ -268,7 +335,7 @@ export class ClusterScript {
   }
 
   /** Adds an ephemeral (debug) container to a pod; the kubelet starts it. */
-  addEphemeralContainer(namespace: string, pod: string, container: ContainerSpec, options: { wait?: boolean } = {}): Promise<KubeObject> {
+  addEphemeralContainer(namespace: string, pod: string, container: ContainerSpec, options: { wait?: boolean } = {}): Promise<Pod> {
     const obj = this.store.getOrThrow("pods", namespace, pod);
     const spec = { ...obj.spec, ephemeralContainers: [...(obj.spec?.ephemeralContainers ?? []), container] };
     return this.finish("pods", this.store.write("pods", { ...obj, spec }), options.wait);

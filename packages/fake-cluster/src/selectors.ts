@@ -67,7 +67,8 @@ export function parseLabelSelector(text: string | undefined): LabelSelector | un
   if (text === undefined || text.trim() === "") return undefined;
   const tokens = lex(text);
   let pos = 0;
-  const found = (expected: string) => badRequest(`unable to parse requirement: found '${tokens[pos - 1]?.text ?? ""}', expected: ${expected}`);
+  const found = (expected: string) =>
+    badRequest(`unable to parse requirement: found '${tokens[pos - 1]?.text ?? ""}', expected: ${expected}`);
   const next = () => tokens[pos++]!;
   const requirements: LabelRequirement[] = [];
   for (;;) {
@@ -222,7 +223,9 @@ export function matchesFilter(filter: ObjectFilter, obj: KubeObject): boolean {
 }
 
 /** Converts a Kubernetes LabelSelector object (matchLabels/matchExpressions) into a parsed selector. */
-export function selectorFromSpec(spec: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): LabelSelector {
+export function selectorFromSpec(
+  spec: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+): LabelSelector {
   const requirements: LabelRequirement[] = [];
   for (const [key, value] of Object.entries(spec?.matchLabels ?? {})) requirements.push({ op: "=", key, value });
   for (const e of spec?.matchExpressions ?? []) {
@@ -235,7 +238,9 @@ export function selectorFromSpec(spec: { matchLabels?: Record<string, string>; m
 }
 
 /** metav1.FormatLabelSelector: a LabelSelector object as selector text ("app=web,tier in (a,b)"), "<none>" if empty. */
-export function formatLabelSelector(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+export function formatLabelSelector(
+  selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+): string {
   const parts = Object.keys(selector?.matchLabels ?? {})
     .sort()
     .map((k) => `${k}=${selector!.matchLabels![k]}`);

@@ -31,7 +31,15 @@ export class ApiError extends Error {
 
   /** The Status body for this error. */
   toStatus(): StatusBody {
-    const body: StatusBody = { kind: "Status", apiVersion: "v1", metadata: { ...this.listMeta }, status: "Failure", message: this.message, reason: this.reason, code: this.code };
+    const body: StatusBody = {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: { ...this.listMeta },
+      status: "Failure",
+      message: this.message,
+      reason: this.reason,
+      code: this.code,
+    };
     if (this.details) body.details = this.details;
     return body;
   }
@@ -63,12 +71,24 @@ export function notFound(kind: ResourceKind, name: string): ApiError {
 
 /** 409 on create when the name is taken. */
 export function alreadyExists(kind: ResourceKind, name: string): ApiError {
-  return new ApiError(409, "AlreadyExists", `${qualifiedResource(kind)} "${name}" already exists`, { name, group: kind.group, kind: kind.resource });
+  return new ApiError(409, "AlreadyExists", `${qualifiedResource(kind)} "${name}" already exists`, {
+    name,
+    group: kind.group,
+    kind: kind.resource,
+  });
 }
 
 /** 409 on an update whose resourceVersion (or precondition) is stale. */
-export function conflict(kind: ResourceKind, name: string, why = "the object has been modified; please apply your changes to the latest version and try again"): ApiError {
-  return new ApiError(409, "Conflict", `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": ${why}`, { name, group: kind.group, kind: kind.resource });
+export function conflict(
+  kind: ResourceKind,
+  name: string,
+  why = "the object has been modified; please apply your changes to the latest version and try again",
+): ApiError {
+  return new ApiError(409, "Conflict", `Operation cannot be fulfilled on ${qualifiedResource(kind)} "${name}": ${why}`, {
+    name,
+    group: kind.group,
+    kind: kind.resource,
+  });
 }
 
 /** 422 for a field that breaks a validation rule. */
@@ -81,7 +101,12 @@ export function invalidObject(kind: ResourceKind, name: string, causes: { reason
   const qualifiedKind = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
   const each = causes.map((c) => `${c.field}: ${c.message}`);
   const list = each.length === 1 ? each[0] : `[${each.join(", ")}]`;
-  return new ApiError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${list}`, { name, group: kind.group, kind: kind.kind, causes });
+  return new ApiError(422, "Invalid", `${qualifiedKind} "${name}" is invalid: ${list}`, {
+    name,
+    group: kind.group,
+    kind: kind.kind,
+    causes,
+  });
 }
 
 /** 400 for a body or parameter the server cannot read. */

@@ -41,7 +41,8 @@ function invalidPatch(message: string): ApiError {
 
 /** Drops directives from a value that is taken as is (a replaced list or a map with nothing to merge into). */
 function stripDirectives(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(isMap(v) && v.$patch !== undefined && Object.keys(v).length === 1)).map(stripDirectives);
+  if (Array.isArray(value))
+    return value.filter((v) => !(isMap(v) && v.$patch !== undefined && Object.keys(v).length === 1)).map(stripDirectives);
   if (!isMap(value)) return value;
   const out: JsonMap = {};
   for (const [k, v] of Object.entries(value)) if (!k.startsWith("$")) out[k] = stripDirectives(v);
@@ -61,7 +62,8 @@ function mergeMap(original: JsonMap, patch: JsonMap, field: string | undefined):
   const directive = patch.$patch;
   if (directive === "delete") return undefined;
   if (directive === "replace") return stripDirectives(patch) as JsonMap;
-  if (directive !== undefined && directive !== "merge") throw invalidPatch(`strategic merge patch: unknown $patch directive ${JSON.stringify(directive)}`);
+  if (directive !== undefined && directive !== "merge")
+    throw invalidPatch(`strategic merge patch: unknown $patch directive ${JSON.stringify(directive)}`);
   const out: JsonMap = { ...original };
   const orders: [string, unknown[]][] = [];
   const removals: [string, unknown[]][] = [];

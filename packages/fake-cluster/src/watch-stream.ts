@@ -96,7 +96,10 @@ class Watcher {
   /** A store event: written now when this watcher is current, else picked up from the log. */
   deliver(event: StoreEvent): void {
     if (this.hung || this.waiting || this.initialSent < this.initial.length || this.res.writableEnded) return;
-    if (this.cursor !== this.store.history.end() - 1) return this.pump();
+    if (this.cursor !== this.store.history.end() - 1) {
+      this.pump();
+      return;
+    }
     this.cursor++;
     if (event.resource !== this.request.resource) return;
     const out = filteredEvent(this.request.filter, event);

@@ -53,7 +53,14 @@ export class WorkloadSimulator {
       for (const ds of this.store.values("daemonsets")) this.loop.enqueue("daemonsets", `${ds.metadata.namespace}/${ds.metadata.name}`);
       return;
     }
-    if (resource === "deployments" || resource === "replicasets" || resource === "statefulsets" || resource === "daemonsets" || resource === "jobs" || resource === "cronjobs") {
+    if (
+      resource === "deployments" ||
+      resource === "replicasets" ||
+      resource === "statefulsets" ||
+      resource === "daemonsets" ||
+      resource === "jobs" ||
+      resource === "cronjobs"
+    ) {
       this.loop.enqueue(resource, `${e.object.metadata.namespace}/${e.object.metadata.name}`);
     }
     // The controller of the object (before and after the change) reconciles too.

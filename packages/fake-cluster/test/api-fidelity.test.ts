@@ -90,7 +90,7 @@ describe("API server fidelity over HTTP", () => {
     watch.abort();
     expect(events[0]!.object.metadata.name).toBe("real");
     expect(Number(cluster.store.resourceVersion())).toBe(Number(rv) + 1);
-    expect(cluster.store.get("deployments", "default", "web")!.spec.replicas).toBe(1);
+    expect(cluster.store.get("deployments", "default", "web")!.spec!.replicas).toBe(1);
     expect(cluster.store.get("configmaps", "default", "dry")).toBeUndefined();
   });
 
@@ -103,7 +103,7 @@ describe("API server fidelity over HTTP", () => {
     expect(put.status).toBe(409); // the GET's resourceVersion is stale after the PATCH
     const negative = await call("PUT", `${deployments}/web/scale`, { metadata: { name: "web" }, spec: { replicas: -1 } });
     expect(negative.status).toBe(422);
-    expect(cluster.store.get("deployments", "default", "web")!.spec.replicas).toBe(2);
+    expect(cluster.store.get("deployments", "default", "web")!.spec!.replicas).toBe(2);
     expect((await call("GET", `${deployments}/web/bogus`)).status).toBe(404);
     expect((await call("GET", "/apis/apps/v1/namespaces/kube-system/daemonsets/x/scale")).status).toBe(404);
   });

@@ -115,7 +115,7 @@ describe("garbage collection and deletion order", () => {
     expect(rs?.metadata.ownerReferences ?? []).toEqual([]);
     const pods = cluster.store.list("pods", { namespace: "shop" });
     expect(pods).toHaveLength(1);
-    expect(pods[0]!.status.phase).toBe("Running");
+    expect(pods[0]!.status!.phase).toBe("Running");
   });
 
   it("keeps an object with finalizers (deletionTimestamp set) until they are removed", async () => {

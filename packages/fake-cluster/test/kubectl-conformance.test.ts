@@ -140,7 +140,7 @@ spec:
     check("diff", ["diff", "-f", "-"], ["-  replicas: 2", "+  replicas: 3"], { input: deploymentYaml("web", { replicas: "3" }), code: 1 }),
     ]);
     await cluster.settle();
-    record("dry run stores nothing", cluster.store.resourceVersion() === rvBefore && cluster.store.get("deployments", "default", "web")!.spec.replicas === 2);
+    record("dry run stores nothing", cluster.store.resourceVersion() === rvBefore && cluster.store.get("deployments", "default", "web")!.spec!.replicas === 2);
 
     // Writing: scale, set image, rollouts, patches, labels, annotations, wait.
     await check("scale", ["scale", "deploy/web", "--replicas=3"], ["deployment.apps/web scaled"]);
@@ -151,7 +151,7 @@ spec:
     await check("rollout status after undo", ["rollout", "status", "deploy/web", "--timeout=30s"], ["successfully rolled out"]);
     await cluster.settle();
     const sets = cluster.store.list("replicasets", { namespace: "default", labelSelector: "app=web" });
-    const images = cluster.store.list("pods", { namespace: "default", labelSelector: "app=web" }).map((p) => p.spec.containers[0].image);
+    const images = cluster.store.list("pods", { namespace: "default", labelSelector: "app=web" }).map((p) => p.spec!.containers![0]!.image);
     record("rollout undo reuses the old ReplicaSet", sets.length === 2 && images.every((i) => i === "nginx:1.25"), `${sets.length} ReplicaSets, images ${images}`);
     await check("patch (strategic)", ["patch", "deploy", "web", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"main","env":[{"name":"A","value":"1"}]}]}}}}'], ["deployment.apps/web patched"]);
     await check("patch (merge)", ["patch", "deploy", "web", "--type=merge", "-p", '{"spec":{"replicas":2}}'], ["deployment.apps/web patched"]);
@@ -161,7 +161,7 @@ spec:
     await check("patch $patch: delete drops the emptied list", ["patch", "deploy", "web", "-p", '{"spec":{"template":{"spec":{"containers":[{"name":"main","env":[{"name":"A","$patch":"delete"}]}]}}}}'], [
       "deployment.apps/web patched",
     ]);
-    record("no empty env after $patch: delete", cluster.store.get("deployments", "default", "web")!.spec.template.spec.containers[0].env === undefined);
+    record("no empty env after $patch: delete", cluster.store.get("deployments", "default", "web")!.spec!.template!.spec!.containers![0]!.env === undefined);
     await check("label", ["label", "deploy", "web", "tier=front"], ["deployment.apps/web labeled"]);
     await check("annotate", ["annotate", "deploy", "web", "owner=team-a"], ["deployment.apps/web annotated"]);
     await check("wait", ["wait", "--for=condition=Available", "deploy/web", "--timeout=30s"], ["deployment.apps/web condition met"]);

@@ -38,7 +38,7 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
     expect(created.metadata?.resourceVersion).toMatch(/^\d+$/);
     const read = await leases.readNamespacedLease({ namespace: "default", name: "leader" });
     expect(read.spec?.holderIdentity).toBe("a");
-    expect(cluster.store.get("leases", "default", "leader")?.spec.renewTime).toBe("2025-01-02T03:04:05.678000Z");
+    expect(cluster.store.get("leases", "default", "leader")?.spec!.renewTime).toBe("2025-01-02T03:04:05.678000Z");
   });
 
   it("answers 409 AlreadyExists on create when the Lease exists", async () => {
@@ -62,7 +62,7 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
     expect(err.code).toBe(409);
     const status = JSON.parse(err.body);
     expect(status).toMatchObject({ kind: "Status", status: "Failure", reason: "Conflict", code: 409 });
-    expect(cluster.store.get("leases", "default", "leader")?.spec.holderIdentity).toBe("b");
+    expect(cluster.store.get("leases", "default", "leader")?.spec!.holderIdentity).toBe("b");
   });
 
   it("rejects a renewTime sent as a plain Date (3 fractional digits) with 400, like the real server", async () => {

@@ -1,6 +1,7 @@
 // Deployment rollouts step as kube-controller-manager's: RollingUpdate within maxSurge/maxUnavailable as new pods
 // become ready, Recreate with no old pod left before a new one starts. Watched over HTTP, event by event.
-import { startFakeCluster, newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "@shiplog/fake-cluster";
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import { newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "../dist/rolling-update.js";
 import type { FakeCluster, KubeObject } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawWatch, type WatchLine } from "./kube-clients.js";
@@ -53,11 +54,14 @@ describe("rollouts", () => {
     },
   });
 
+  /** The pod fields the replay reads. */
+  type PodView = KubeObject & { status?: { phase?: string; conditions?: { type: string; status: string }[] } };
+
   /** Replays pod events: the most pods alive at once and the fewest ready ones, over the rollout. */
-  function podHistory(events: WatchLine[], initial: KubeObject[]) {
+  function podHistory(events: WatchLine[], initial: PodView[]) {
     const pods = new Map(initial.map((p) => [p.metadata.name!, p]));
-    const alive = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && !["Succeeded", "Failed"].includes(p.status?.phase));
-    const ready = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c: any) => c.type === "Ready" && c.status === "True"));
+    const alive = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed");
+    const ready = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"));
     let mostAlive = alive().length;
     let fewestReady = ready().length;
     const samples: { alive: number; ready: number; owners: Set<string> }[] = [];
@@ -117,7 +121,7 @@ describe("rollouts", () => {
 
   it("default strategy (25%/25%) at 10 replicas: 3 new pods first, at least 8 ready, at most 13 pods", async () => {
     await cluster.script.create("deployments", deployment("api", 10));
-    expect(cluster.store.get("deployments", "roll", "api")!.spec.strategy).toEqual({ type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } });
+    expect(cluster.store.get("deployments", "roll", "api")!.spec!.strategy).toEqual({ type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } });
     const [oldRs] = cluster.store.list("replicasets", { namespace: "roll" });
     const { podEvents, setEvents, initialPods } = await rollWatched("api", "nginx:1.26");
     const newName = cluster.store.list("replicasets", { namespace: "roll" }).find((rs) => rs.metadata.name !== oldRs!.metadata.name)!.metadata.name!;
@@ -138,15 +142,15 @@ describe("rollouts", () => {
     const waiting = await cluster.script.setImage("roll", "slow", "nginx:1.26");
     const sets = cluster.store.list("replicasets", { namespace: "roll" });
     const newRs = sets.find((rs) => rs.metadata.name !== oldRs!.metadata.name)!;
-    expect(newRs.spec.replicas).toBe(1);
-    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec.replicas).toBe(4);
+    expect(newRs.spec!.replicas).toBe(1);
+    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec!.replicas).toBe(4);
     expect(waiting.status).toMatchObject({ replicas: 5, updatedReplicas: 1, availableReplicas: 4 });
-    expect(waiting.status.conditions).toContainEqual(expect.objectContaining({ type: "Progressing", reason: "ReplicaSetUpdated" }));
+    expect(waiting.status!.conditions).toContainEqual(expect.objectContaining({ type: "Progressing", reason: "ReplicaSetUpdated" }));
     await cluster.script.resumeKubelet();
     await cluster.settle();
-    expect(cluster.store.get("replicasets", "roll", newRs.metadata.name!)!.spec.replicas).toBe(4);
-    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec.replicas).toBe(0);
-    expect(cluster.store.get("deployments", "roll", "slow")!.status.conditions).toContainEqual(expect.objectContaining({ type: "Progressing", reason: "NewReplicaSetAvailable" }));
+    expect(cluster.store.get("replicasets", "roll", newRs.metadata.name!)!.spec!.replicas).toBe(4);
+    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec!.replicas).toBe(0);
+    expect(cluster.store.get("deployments", "roll", "slow")!.status!.conditions).toContainEqual(expect.objectContaining({ type: "Progressing", reason: "NewReplicaSetAvailable" }));
   });
 
   it("maxUnavailable lets old pods go before new ones are ready (maxSurge 0)", async () => {
@@ -166,7 +170,7 @@ describe("rollouts", () => {
     expect(history.samples.some((s) => s.owners.size > 1)).toBe(false);
     expect(history.mostAlive).toBe(3);
     expect(history.fewestReady).toBe(0);
-    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec.replicas).toBe(0);
+    expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec!.replicas).toBe(0);
   });
 
   it("refuses strategies the API server refuses (422)", async () => {

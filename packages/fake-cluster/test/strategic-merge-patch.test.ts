@@ -1,7 +1,8 @@
 // Strategic merge patch as the API server applies it: merge lists by their key (containers and env by name, ports by
 // containerPort, volumeMounts by mountPath...), with $patch directives; other lists replaced.
 import { AppsV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { startFakeCluster, strategicMergePatch } from "@shiplog/fake-cluster";
+import { startFakeCluster } from "@shiplog/fake-cluster";
+import { strategicMergePatch } from "../dist/strategic-merge-patch.js";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";
@@ -94,7 +95,7 @@ describe("PATCH application/strategic-merge-patch+json", () => {
     await cluster.settle();
     const pods = cluster.store.list("pods", { namespace: "smp" });
     expect(pods).toHaveLength(2);
-    for (const p of pods) expect(p.spec.containers.map((c: any) => c.image)).toEqual(["ghcr.io/acme/web:1.0", "envoy:1.31"]);
+    for (const p of pods) expect(p.spec!.containers!.map((c) => c.image)).toEqual(["ghcr.io/acme/web:1.0", "envoy:1.31"]);
     // A merge patch (RFC 7386) still replaces the list.
     const merged = await apps.patchNamespacedDeployment(
       { namespace: "smp", name: "web", body: { spec: { template: { spec: { containers: [{ name: "proxy", image: "envoy:1.32" }] } } } } },

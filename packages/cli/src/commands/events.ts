@@ -22,7 +22,8 @@ const pair = (a: string, make: (x: string, y: string) => EventFeed) => {
   const m = /^([^/\s:]+)\/([^/\s:]+)$/.exec(a);
   return m ? make(m[1]!, m[2]!) : undefined;
 };
-const FEED_FORMS = "public, repo:OWNER/REPO, network:OWNER/REPO, org:ORG, user:USER, user-public:USER, user-org:USER/ORG, received:USER, received-public:USER";
+const FEED_FORMS =
+  "public, repo:OWNER/REPO, network:OWNER/REPO, org:ORG, user:USER, user-public:USER, user-org:USER/ORG, received:USER, received-public:USER";
 
 export function parseFeed(value: string): EventFeed {
   const colon = value.indexOf(":");
@@ -44,9 +45,11 @@ function feedScope(feed: EventFeed): CommandScope {
 export function eventCells(event: ActivityEvent): string[] {
   const payload = (event as { payload?: Record<string, unknown> }).payload ?? {};
   const what =
-    event.type === "PushEvent" ? `${String(payload.ref ?? "")} ${String(payload.head ?? "").slice(0, 12)}`
-    : event.type === "CreateEvent" ? `${String(payload.ref_type ?? "")} ${String(payload.ref ?? "")}`
-    : String(payload.action ?? "");
+    event.type === "PushEvent"
+      ? `${String(payload.ref ?? "")} ${String(payload.head ?? "").slice(0, 12)}`
+      : event.type === "CreateEvent"
+        ? `${String(payload.ref_type ?? "")} ${String(payload.ref ?? "")}`
+        : String(payload.action ?? "");
   return [event.created_at ?? "", event.type, event.actor.login, event.repo.name, what.trim()];
 }
 
@@ -61,7 +64,11 @@ export function eventsCommand(ctx: CommandContext): Command {
         .action(async (feed: EventFeed, _options, command: Command) => {
           const options = ctx.options<{ backlog?: boolean }>(command);
           const client = ctx.client(command, feedScope(feed));
-          const poller = client.activity.poll(feed, { start: options.backlog ? "backlog" : "now", signal: ctx.signal, ...pollerReporting(ctx) });
+          const poller = client.activity.poll(feed, {
+            start: options.backlog ? "backlog" : "now",
+            signal: ctx.signal,
+            ...pollerReporting(ctx),
+          });
           // When (20), the type (IssueCommentEvent), the actor, the repository.
           const columns = new StreamColumns([20, 17, 10, 16]);
           await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));

@@ -6,7 +6,15 @@ import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 
 const percent = (value: number | undefined) => (value === undefined ? "" : `${value}%`);
-const updateRow = (u: ImportUpdate) => [u.status, u.phase, percent(u.progress.percent), percent(u.progress.push_percent), u.progress.commit_count, u.import.vcs_url, u.nextStep?.message ?? ""];
+const updateRow = (u: ImportUpdate) => [
+  u.status,
+  u.phase,
+  percent(u.progress.percent),
+  percent(u.progress.push_percent),
+  u.progress.commit_count,
+  u.import.vcs_url,
+  u.nextStep?.message ?? "",
+];
 const HEAD = ["status", "phase", "import", "push", "commits", "from", "next step"];
 /** A line per change: status, phase, the import and push percentages, commits, and the next step if any. */
 const updateCells = (u: ImportUpdate) => {
@@ -28,7 +36,10 @@ function sayRetired(ctx: CommandContext): void {
 }
 
 export function importCommand(ctx: CommandContext): Command {
-  const imports = withExamples(new Command("import").description("source imports (retired by the service on 2024-04-12; read-only use)"), "shiplog import status acme/legacy");
+  const imports = withExamples(
+    new Command("import").description("source imports (retired by the service on 2024-04-12; read-only use)"),
+    "shiplog import status acme/legacy",
+  );
 
   imports.addCommand(
     withExamples(

@@ -7,13 +7,31 @@ import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { pollerReporting, printUntilStopped } from "../tail.js";
 
-const threadRow = (t: NotificationThread) => [t.id, t.unread ? "yes" : "no", t.reason, t.repository.full_name, t.subject.type, t.subject.title, t.updated_at];
+const threadRow = (t: NotificationThread) => [
+  t.id,
+  t.unread ? "yes" : "no",
+  t.reason,
+  t.repository.full_name,
+  t.subject.type,
+  t.subject.title,
+  t.updated_at,
+];
 const HEAD = ["id", "unread", "reason", "repository", "type", "title", "updated"];
 /** A tail's line of a thread: when, which, read or not, why, where, and what. */
-const threadCells = (t: NotificationThread) => [t.updated_at, t.id, t.unread ? "unread" : "read", t.reason, t.repository.full_name, `${t.subject.type}: ${t.subject.title}`];
+const threadCells = (t: NotificationThread) => [
+  t.updated_at,
+  t.id,
+  t.unread ? "unread" : "read",
+  t.reason,
+  t.repository.full_name,
+  `${t.subject.type}: ${t.subject.title}`,
+];
 
 export function notificationsCommand(ctx: CommandContext): Command {
-  const notifications = withExamples(new Command("notifications").description("the notification inbox (classic token with notifications or repo)"), "shiplog notifications list");
+  const notifications = withExamples(
+    new Command("notifications").description("the notification inbox (classic token with notifications or repo)"),
+    "shiplog notifications list",
+  );
 
   notifications.addCommand(
     withExamples(
@@ -26,7 +44,9 @@ export function notificationsCommand(ctx: CommandContext): Command {
           const options = ctx.options<{ all?: boolean; participating?: boolean; repo?: { owner: string; repo: string } }>(command);
           const api = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications;
           const filters = { ...(options.all && { all: true }), ...(options.participating && { participating: true }) };
-          const listing = options.repo ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal }) : api.list(filters, { signal: ctx.signal });
+          const listing = options.repo
+            ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal })
+            : api.list(filters, { signal: ctx.signal });
           const threads: NotificationThread[] = [];
           for await (const thread of listing) threads.push(thread);
           if (options.json) return ctx.io.stdout(json(threads));
@@ -58,7 +78,9 @@ export function notificationsCommand(ctx: CommandContext): Command {
           }
           const result = await api.markAllAsReadAndWait({ ...options.repo }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(result));
-          ctx.io.stdout(`${options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all"} notifications marked read${result.background ? ` (in the background; done after ${result.checks} check${result.checks === 1 ? "" : "s"})` : ""}\n`);
+          ctx.io.stdout(
+            `${options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all"} notifications marked read${result.background ? ` (in the background; done after ${result.checks} check${result.checks === 1 ? "" : "s"})` : ""}\n`,
+          );
         }),
       "shiplog notifications read 42",
       "shiplog notifications read --all --repo acme/web",
@@ -73,9 +95,17 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .option("--all", "include read threads")
         .option("--participating", "only threads you participate in")
         .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
-        .addOption(new Option("--min-interval <seconds>", "poll no more often than this, whatever the service allows").argParser(positiveInteger))
+        .addOption(
+          new Option("--min-interval <seconds>", "poll no more often than this, whatever the service allows").argParser(positiveInteger),
+        )
         .action(async (_options, command: Command) => {
-          const options = ctx.options<{ backlog?: boolean; all?: boolean; participating?: boolean; repo?: { owner: string; repo: string }; minInterval?: number }>(command);
+          const options = ctx.options<{
+            backlog?: boolean;
+            all?: boolean;
+            participating?: boolean;
+            repo?: { owner: string; repo: string };
+            minInterval?: number;
+          }>(command);
           const poller = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications.poll({
             start: options.backlog ? "backlog" : "now",
             signal: ctx.signal,

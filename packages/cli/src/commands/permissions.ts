@@ -28,7 +28,10 @@ function classicScopesLine(resolution: PermissionResolution): string {
 
 /** `text` (the lines of a table) indented by `by` spaces. */
 function indent(text: string, by: number): string[] {
-  return text.trimEnd().split("\n").map((line) => `${" ".repeat(by)}${line}`);
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `${" ".repeat(by)}${line}`);
 }
 
 /** The human form of a covered answer, its prose wrapped to `width` columns (a terminal's, else 80). */
@@ -42,7 +45,10 @@ export function formatResolution(resolution: PermissionResolution, width = 80): 
     ["public", resolution.publicReadable ? "yes: public resources can be read without authentication" : "no: authentication required"],
     ["multi", yesNo(resolution.multi)],
   ];
-  const lines = [`${resolution.method} ${resolution.path}`, ...indent(renderTable(["", ""], summary, { width: width - 2, heading: false }), 2)];
+  const lines = [
+    `${resolution.method} ${resolution.path}`,
+    ...indent(renderTable(["", ""], summary, { width: width - 2, heading: false }), 2),
+  ];
   if (resolution.requirements.length > 0) {
     lines.push("", "  Permissions:");
     const rows = resolution.requirements.map((r) => [
@@ -55,12 +61,27 @@ export function formatResolution(resolution: PermissionResolution, width = 80): 
     // Where each requirement comes from is in the Sources line below, and per requirement in --json.
     lines.push(...indent(renderTable(["permission", "scope", "level", "applies to", "multi"], rows, { width: width - 4 }), 4));
     if (resolution.requirements.length > 1) {
-      const how = { allOf: "all are needed", anyOf: "any one suffices", unspecified: "the spec does not say whether all or any one is needed" };
+      const how = {
+        allOf: "all are needed",
+        anyOf: "any one suffices",
+        unspecified: "the spec does not say whether all or any one is needed",
+      };
       lines.push(`    (${how[resolution.combine]})`);
     }
   }
   if (resolution.notes.length > 0) {
-    lines.push("", "  Notes:", ...indent(renderTable(["", ""], resolution.notes.map((n) => ["-", n]), { width: width - 4, heading: false }), 4));
+    lines.push(
+      "",
+      "  Notes:",
+      ...indent(
+        renderTable(
+          ["", ""],
+          resolution.notes.map((n) => ["-", n]),
+          { width: width - 4, heading: false },
+        ),
+        4,
+      ),
+    );
   }
   lines.push("", ...indent(renderTable(["", ""], [["Sources:", resolution.sources.join("; ")]], { width: width - 2, heading: false }), 2));
   return `${lines.join("\n")}\n`;

@@ -1,11 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import {
-  MAX_CLUSTER_ENTRIES,
-  type ClusterDeploymentResult,
-  type RequestValidationError,
-  type TransportHooks,
-} from "@shiplog/client";
+import { MAX_CLUSTER_ENTRIES, type ClusterDeploymentResult, type RequestValidationError, type TransportHooks } from "@shiplog/client";
 import { parseRequest, setClusterDeploymentRecordsParams } from "@shiplog/client/schemas";
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
@@ -26,7 +21,10 @@ const date = (value: unknown) => (typeof value === "string" ? value.replace(/\.\
 
 /** `shiplog records deployments|storage|set-cluster`. */
 export function recordsCommand(ctx: CommandContext): Command {
-  const records = withExamples(new Command("records").description("deployment and storage records of artifacts"), "shiplog records storage --org acme sha256:<digest>");
+  const records = withExamples(
+    new Command("records").description("deployment and storage records of artifacts"),
+    "shiplog records storage --org acme sha256:<digest>",
+  );
 
   records.addCommand(
     withExamples(
@@ -46,7 +44,9 @@ export function recordsCommand(ctx: CommandContext): Command {
             r.physical_environment,
             r.cluster,
             r.deployment_name,
-            Object.entries(r.tags ?? {}).map(([k, v]) => `${k}=${v}`).join(","),
+            Object.entries(r.tags ?? {})
+              .map(([k, v]) => `${k}=${v}`)
+              .join(","),
             date(r.updated_at ?? r.created_at),
           ]);
           ctx.io.stdout(renderTable(["id", "environment", "physical", "cluster", "deployment", "tags", "updated"], rows));
@@ -68,14 +68,7 @@ export function recordsCommand(ctx: CommandContext): Command {
           const client = ctx.client(command, orgScope(org));
           const list = await client.artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(list));
-          const rows = list.storage_records.map((r) => [
-            r.id,
-            r.name,
-            r.registry_url,
-            r.repository,
-            r.status,
-            date(r.updated_at),
-          ]);
+          const rows = list.storage_records.map((r) => [r.id, r.name, r.registry_url, r.repository, r.status, date(r.updated_at)]);
           ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
           const count = list.storage_records.length;
           ctx.io.stderr(`${count} storage record${count === 1 ? "" : "s"} of ${subjectDigest}\n`);
@@ -87,7 +80,9 @@ export function recordsCommand(ctx: CommandContext): Command {
   records.addCommand(
     withExamples(
       new Command("set-cluster")
-        .description(`set a cluster's deployment records from a JSON file (sent in chunks of ${MAX_CLUSTER_ENTRIES}, a progress bar on a terminal)`)
+        .description(
+          `set a cluster's deployment records from a JSON file (sent in chunks of ${MAX_CLUSTER_ENTRIES}, a progress bar on a terminal)`,
+        )
         .addOption(orgOption())
         .requiredOption("--cluster <name>", "the cluster")
         .requiredOption("--file <path>", 'JSON: {"logical_environment": "prod", "deployments": [...]} as the cluster call takes it')
@@ -158,7 +153,10 @@ function checkClusterParams(input: Record<string, unknown>, file: string): Clust
     const issues = (error as RequestValidationError).issues ?? [];
     const option = issues.find((i) => OPTION_FIELDS[i.field] !== undefined);
     if (option) throw new UsageError(`${OPTION_FIELDS[option.field]}: ${option.message}`);
-    const first = issues.slice(0, 3).map((i) => `${i.field}: ${i.message}`).join("; ");
+    const first = issues
+      .slice(0, 3)
+      .map((i) => `${i.field}: ${i.message}`)
+      .join("; ");
     throw new UsageError(`--file ${file}: ${first}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""}`);
   }
 }

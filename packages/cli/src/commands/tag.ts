@@ -42,8 +42,16 @@ export function tagCommand(ctx: CommandContext): Command {
         .requiredOption("--object <sha>", "the object to tag (40 hex digits)")
         .addOption(new Option("--type <type>", "type of the object").choices(TAGGABLE_OBJECT_TYPES).default("commit"))
         .option("--message <text>", "the tag message (default: each tag's name)")
-        .addOption(new Option("--if-exists <what>", "when a tag exists: skip (if it matches), fail, or update (move it)").choices(IF_TAG_EXISTS).default("skip"))
-        .addOption(new Option("--derived-tags <which>", "also move floating tags: v1.4.0 moves v1 (major) or v1 and v1.4 (major-minor)").choices(DERIVED_TAGS).default("none"))
+        .addOption(
+          new Option("--if-exists <what>", "when a tag exists: skip (if it matches), fail, or update (move it)")
+            .choices(IF_TAG_EXISTS)
+            .default("skip"),
+        )
+        .addOption(
+          new Option("--derived-tags <which>", "also move floating tags: v1.4.0 moves v1 (major) or v1 and v1.4 (major-minor)")
+            .choices(DERIVED_TAGS)
+            .default("none"),
+        )
         .option("--tagger-name <name>", "the tagger's name (with --tagger-email; default: the token's identity)")
         .option("--tagger-email <email>", "the tagger's email")
         .option("--tagger-date <iso8601>", "when the tag was made (default: now)")
@@ -55,19 +63,30 @@ export function tagCommand(ctx: CommandContext): Command {
           const tags = planTags(names, options);
           const results = await createReleaseTags(
             ctx.client(command, repositoryScope(repository)).git,
-            { ...repository, tags, object: options.object, type: options.type, ...(options.message !== undefined && { message: options.message }), ...(tagger && { tagger }) },
+            {
+              ...repository,
+              tags,
+              object: options.object,
+              type: options.type,
+              ...(options.message !== undefined && { message: options.message }),
+              ...(tagger && { tagger }),
+            },
             { signal: ctx.signal },
           );
           const failed = results.find((r) => r.outcome === "failed");
           if (options.json) {
-            ctx.io.stdout(json(results.map((r) => ({
-              tag: r.tag,
-              ref: `refs/tags/${r.tag}`,
-              outcome: r.outcome,
-              ...(r.derivedFrom && { derived_from: r.derivedFrom }),
-              ...("result" in r && { sha: r.result.tag.sha, object: r.result.tag.object }),
-              ...("error" in r && { error: r.error instanceof Error ? r.error.message : String(r.error) }),
-            }))));
+            ctx.io.stdout(
+              json(
+                results.map((r) => ({
+                  tag: r.tag,
+                  ref: `refs/tags/${r.tag}`,
+                  outcome: r.outcome,
+                  ...(r.derivedFrom && { derived_from: r.derivedFrom }),
+                  ...("result" in r && { sha: r.result.tag.sha, object: r.result.tag.object }),
+                  ...("error" in r && { error: r.error instanceof Error ? r.error.message : String(r.error) }),
+                })),
+              ),
+            );
           } else if (results.some((r) => r.outcome !== "failed" && r.outcome !== "not-attempted")) {
             // A table only when something was made or found: a lone failure is the error line below.
             const rows = results.map((r) => [
@@ -117,7 +136,10 @@ function taggerOf(options: TagOptions) {
     if (date !== undefined) throw new UsageError("--tagger-date needs --tagger-name and --tagger-email");
     return undefined;
   }
-  if (name === undefined || email === undefined) throw new UsageError(`--${name === undefined ? "tagger-name" : "tagger-email"} is required with --${name === undefined ? "tagger-email" : "tagger-name"}`);
+  if (name === undefined || email === undefined)
+    throw new UsageError(
+      `--${name === undefined ? "tagger-name" : "tagger-email"} is required with --${name === undefined ? "tagger-email" : "tagger-name"}`,
+    );
   const checked = taggerSchema.safeParse({ name, email, ...(date !== undefined && { date }) });
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

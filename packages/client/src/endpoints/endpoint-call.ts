@@ -124,7 +124,13 @@ export class EndpointCaller {
     const response = await this.#request(endpoint, routeRequest(endpoint, checked as Record<string, unknown>, options.signal));
     const data = readAnswer(endpoint, response.data) as ResultOf<K>;
     // Headers are built when read: most calls never read one.
-    return { data, status: response.status, get headers() { return response.headers; } };
+    return {
+      data,
+      status: response.status,
+      get headers() {
+        return response.headers;
+      },
+    };
   }
 
   /**

@@ -183,7 +183,11 @@ function answerFor(lines: EndpointLines): EndpointAnswer {
       notes.push("The matrix (5.3) still lists the permission the token's owner needs; the token type rule of 5.1 decides who may call.");
     }
   } else {
-    const apps = union(statement ? [...statement.tokenTypes] : [], list.flatMap((r) => r.tokenTypes), APP_ORDER);
+    const apps = union(
+      statement ? [...statement.tokenTypes] : [],
+      list.flatMap((r) => r.tokenTypes),
+      APP_ORDER,
+    );
     const fineGrained = statement ? statement.fineGrained : true;
     // Classic tokens are governed by scopes, not by the matrix (5.1), except where section 4 names the token
     // types and leaves classic out (4.1, 4.2): the spec's statement wins.

@@ -47,7 +47,11 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
   constructor(transport: Transport, options: NotificationPollOptions = {}) {
     this.#transport = transport;
     this.#options = options;
-    const filters = parseRequest(listNotificationsParams, { all: options.all, participating: options.participating }, "notification poller");
+    const filters = parseRequest(
+      listNotificationsParams,
+      { all: options.all, participating: options.participating },
+      "notification poller",
+    );
     this.#threads = options.repository
       ? listing("activity/list-repo-notifications-for-authenticated-user", { ...options.repository, ...filters })
       : listing("activity/list-notifications-for-authenticated-user", filters);

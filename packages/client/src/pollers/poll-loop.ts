@@ -76,7 +76,13 @@ export async function* pollLoop<T, A extends PollAnswer>(
           progress.first = false;
         }
         waitMs = schedule.succeeded();
-        options.onPoll?.({ status: answer.status, newItems: batch.length, pages: answer.pages, intervalSeconds: schedule.intervalSeconds, nextPollInMs: waitMs });
+        options.onPoll?.({
+          status: answer.status,
+          newItems: batch.length,
+          pages: answer.pages,
+          intervalSeconds: schedule.intervalSeconds,
+          nextPollInMs: waitMs,
+        });
       } catch (error) {
         if (callerAborted(signal)) return;
         if (!isTransientPollError(error)) throw error;

@@ -29,11 +29,19 @@ const artifactVersion = z.string().min(1).max(100);
 const environmentName = z.string().min(1).max(128);
 const tags = z.record(z.string(), z.string());
 const httpsUrl = (max: number) =>
-  z.string().min(1).max(max).regex(/^https:\/\//, { message: "must start with https://" });
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^https:\/\//, { message: "must start with https://" });
 
-export const clusterName = z.string().min(1).max(128).regex(/^[a-zA-Z0-9._-]+$/, {
-  message: "must be letters, digits, '.', '-' or '_'",
-});
+export const clusterName = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[a-zA-Z0-9._-]+$/, {
+    message: "must be letters, digits, '.', '-' or '_'",
+  });
 
 // ---- requests -------------------------------------------------------------------------------
 
@@ -47,9 +55,7 @@ export const deploymentRecordBody = z.strictObject({
   physical_environment: z.string().max(128).optional(),
   cluster: z.string().max(128).optional(),
   deployment_name: z.string().min(1).max(256),
-  tags: tags
-    .refine((t) => Object.keys(t).length <= 5, { message: "at most 5 tags", params: { rule: "maxProperties 5" } })
-    .optional(),
+  tags: tags.refine((t) => Object.keys(t).length <= 5, { message: "at most 5 tags", params: { rule: "maxProperties 5" } }).optional(),
   runtime_risks: runtimeRisks.optional(),
   github_repository: repositoryName.optional(),
   return_records: z.boolean().optional(),

@@ -3,14 +3,16 @@ import { z } from "zod";
 /** `sha256:` followed by 64 lowercase hex digits: the only digest form the artifact endpoints take. */
 export const SHA256_DIGEST_PATTERN = /^sha256:[a-f0-9]{64}$/;
 
-export const sha256Digest = z
-  .string()
-  .regex(SHA256_DIGEST_PATTERN, { message: "must be sha256: followed by 64 lowercase hex digits" });
+export const sha256Digest = z.string().regex(SHA256_DIGEST_PATTERN, { message: "must be sha256: followed by 64 lowercase hex digits" });
 
 /** Names of organizations, users and other owners as path segments: they start with a letter or digit. */
-export const ownerName = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
-  message: "must start with a letter or digit, then letters, digits, '.', '-' or '_'",
-});
+export const ownerName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
+    message: "must start with a letter or digit, then letters, digits, '.', '-' or '_'",
+  });
 
 /**
  * A repository name, as a path segment or as `github_repository` in the artifact bodies. The service allows a
@@ -23,10 +25,9 @@ export const repositoryName = z
   .regex(/^(?!\.\.?$)[A-Za-z0-9._-]+$/, { message: "must be letters, digits, '.', '-' or '_' (not . or ..)" });
 
 /** A numeric id on a path (a thread, an issue, an event): a positive integer, or its digits as a string. */
-export const positiveId = z.union(
-  [z.number().int().positive(), z.string().regex(/^[1-9][0-9]*$/)],
-  { message: "must be a positive integer (a number, or its digits as a string)" },
-);
+export const positiveId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]*$/)], {
+  message: "must be a positive integer (a number, or its digits as a string)",
+});
 
 /** An ISO 8601 timestamp as the service sends it. */
 export const timestamp = z.string();

@@ -43,7 +43,9 @@ export const verificationReason: z.ZodType<VerificationReason, string> = openEnu
 
 /** A git object id: 40 lowercase hex digits (SHA-1) or, in a repository using SHA-256 object ids, 64. */
 export const GIT_SHA_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-export const gitSha = z.string().regex(GIT_SHA_PATTERN, { message: "must be 40 (SHA-1) or 64 (SHA-256) lowercase hex digits (a git object id)" });
+export const gitSha = z
+  .string()
+  .regex(GIT_SHA_PATTERN, { message: "must be 40 (SHA-1) or 64 (SHA-256) lowercase hex digits (a git object id)" });
 
 /**
  * Why git's check-ref-format would refuse a reference name, or undefined when it is valid.
@@ -80,7 +82,11 @@ export const tagName = z
 /** A fully qualified reference: `refs/` and at least two slashes, valid under check-ref-format. */
 export const fullRefName = z.string().superRefine((name, ctx) => {
   if (!name.startsWith("refs/") || name.split("/").length < 3) {
-    ctx.addIssue({ code: "custom", message: "must start with refs/ and contain at least two slashes (refs/tags/v1.0.0)", params: { rule: "refs/<kind>/<name>" } });
+    ctx.addIssue({
+      code: "custom",
+      message: "must start with refs/ and contain at least two slashes (refs/tags/v1.0.0)",
+      params: { rule: "refs/<kind>/<name>" },
+    });
     return;
   }
   const problem = refNameProblem(name);
@@ -105,7 +111,10 @@ const identPart = (what: string) =>
     .regex(/^[^<>\n\r\0]*$/, { message: `${what} must not contain <, > or line breaks` });
 
 /** An ISO 8601 timestamp with `Z` or an offset; the offset is kept in the tag object. */
-export const isoDateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 timestamp, e.g. 2026-03-10T12:00:00Z or 2026-03-10T14:00:00+02:00" });
+export const isoDateTime = z.iso.datetime({
+  offset: true,
+  message: "must be an ISO 8601 timestamp, e.g. 2026-03-10T12:00:00Z or 2026-03-10T14:00:00+02:00",
+});
 
 export const tagger = z.strictObject({
   name: identPart("name"),
@@ -158,7 +167,10 @@ export type DeleteRefParams = GetRefParams;
 /** GET /repos/{owner}/{repo}/git/matching-refs/{ref}: a prefix without `refs/` (`tags/v1`, `heads`). */
 export const listMatchingRefsParams = z.strictObject({
   ...repoParams,
-  ref: z.string().min(1).refine((ref) => !ref.startsWith("refs/"), { message: "give the prefix without refs/ (tags/v1)" }),
+  ref: z
+    .string()
+    .min(1)
+    .refine((ref) => !ref.startsWith("refs/"), { message: "give the prefix without refs/ (tags/v1)" }),
 });
 export type ListMatchingRefsParams = z.input<typeof listMatchingRefsParams>;
 

@@ -60,7 +60,6 @@ export type IssueEventKind = OpenEnum<(typeof ISSUE_EVENT_KINDS)[number]>;
 export const ISSUE_STATE_REASONS = ["completed", "not_planned", "reopened", "duplicate"] as const;
 export type IssueStateReason = OpenEnum<(typeof ISSUE_STATE_REASONS)[number]>;
 
-
 export const issueLabel = z.looseObject({
   id: z.number().int().optional(),
   node_id: z.string().optional(),
@@ -132,7 +131,12 @@ export const issueObject = z.looseObject({
   active_lock_reason: z.string().nullable().optional(),
   comments: z.number().int(),
   pull_request: z
-    .looseObject({ url: z.string().nullable(), html_url: z.string().nullable(), diff_url: z.string().nullable(), patch_url: z.string().nullable() })
+    .looseObject({
+      url: z.string().nullable(),
+      html_url: z.string().nullable(),
+      diff_url: z.string().nullable(),
+      patch_url: z.string().nullable(),
+    })
     .optional(),
   closed_at: timestamp.nullable(),
   created_at: timestamp,

@@ -40,7 +40,6 @@ export const NOTIFICATION_SUBJECT_TYPES = [
 ] as const;
 export type NotificationSubjectType = OpenEnum<(typeof NOTIFICATION_SUBJECT_TYPES)[number]>;
 
-
 /** The repository summary a thread carries (spec 2.5: id, names, owner, privacy, links). */
 export const notificationRepository = z.looseObject({
   id: z.number().int(),
@@ -147,13 +146,28 @@ export const markAllAsReadAndWaitParams = z
   .superRefine((value, ctx) => {
     // Owner alone would otherwise fall through to PUT /notifications and mark the whole inbox.
     if (value.owner !== undefined && value.repo === undefined) {
-      ctx.addIssue({ code: "custom", path: ["repo"], message: "is required with owner (give both to mark one repository, neither for the whole inbox)", params: { rule: "owner and repo together" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["repo"],
+        message: "is required with owner (give both to mark one repository, neither for the whole inbox)",
+        params: { rule: "owner and repo together" },
+      });
     }
     if (value.repo !== undefined && value.owner === undefined) {
-      ctx.addIssue({ code: "custom", path: ["owner"], message: "is required with repo (give both to mark one repository, neither for the whole inbox)", params: { rule: "owner and repo together" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["owner"],
+        message: "is required with repo (give both to mark one repository, neither for the whole inbox)",
+        params: { rule: "owner and repo together" },
+      });
     }
     if (value.read === false) {
-      ctx.addIssue({ code: "custom", path: ["read"], message: "must be true or absent here: marking unread never ends a wait for no unread threads (use markAllAsRead)", params: { rule: "not false" } });
+      ctx.addIssue({
+        code: "custom",
+        path: ["read"],
+        message: "must be true or absent here: marking unread never ends a wait for no unread threads (use markAllAsRead)",
+        params: { rule: "not false" },
+      });
     }
   });
 export type MarkAllAsReadAndWaitParams = z.input<typeof markAllAsReadAndWaitParams>;

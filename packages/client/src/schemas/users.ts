@@ -24,6 +24,10 @@ export const simpleUser = z.looseObject({
 export type SimpleUser = z.infer<typeof simpleUser>;
 
 /** A user name as a path segment (`/users/{username}`). */
-export const username = z.string().min(1).max(100).regex(/^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/, {
-  message: "must be letters, digits or '-' (a bot name may end in [bot])",
-});
+export const username = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/, {
+    message: "must be letters, digits or '-' (a bot name may end in [bot])",
+  });

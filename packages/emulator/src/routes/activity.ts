@@ -14,7 +14,6 @@ const DOCS = "/activity/events";
 const EVENT_FEED_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
 const PUBLIC_EVENTS_PAGE_LIMITS: ListLimits = { defaultPerPage: 15, maxPerPage: 100 };
 
-
 /** Activity event feeds (spec 4.4) with the rules of 6.1: 300 events, 30 days, ETag and 304, X-Poll-Interval. */
 export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const feeds = ctx.state.events;
@@ -22,7 +21,8 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
 
   const userNamed = (login: string) => ctx.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
   const isCaller = (principal: Principal, login: string) => access.userOf(principal)?.toLowerCase() === login.toLowerCase();
-  const canSee = (principal: Principal, event: StoredEvent) => event.public || access.canSeeRepo(principal, event.repo.owner, event.repo.name);
+  const canSee = (principal: Principal, event: StoredEvent) =>
+    event.public || access.canSeeRepo(principal, event.repo.owner, event.repo.name);
   const fullName = (event: StoredEvent) => `${event.repo.owner}/${event.repo.name}`.toLowerCase();
 
   function eventView(base: string, event: StoredEvent) {
@@ -31,7 +31,11 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
       id: String(event.id),
       type: event.type,
       actor: actorView(base, event.actor),
-      repo: { id: event.repo.id, name: `${event.repo.owner}/${event.repo.name}`, url: `${base}/repos/${event.repo.owner}/${event.repo.name}` },
+      repo: {
+        id: event.repo.id,
+        name: `${event.repo.owner}/${event.repo.name}`,
+        url: `${base}/repos/${event.repo.owner}/${event.repo.name}`,
+      },
       payload,
       public: event.public,
       created_at: clock.timestamp(new Date(event.createdAtMs)),
@@ -56,7 +60,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   }
 
   serve(app, "activity/list-public-events", (request, reply) =>
-    answer(request, reply, feeds.feed((e) => e.public), PUBLIC_EVENTS_PAGE_LIMITS),
+    answer(
+      request,
+      reply,
+      feeds.feed((e) => e.public),
+      PUBLIC_EVENTS_PAGE_LIMITS,
+    ),
   );
 
   serve<{ Params: { owner: string; repo: string } }>(
@@ -71,24 +80,41 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
         const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
         const location = `${baseUrlOf(request)}/networks/${renamed.owner}/${renamed.name}/events${query}`;
         reply.header("location", location);
-        return reply.code(301).send({ message: "Moved Permanently", url: location, documentation_url: `https://docs.service.example/rest${DOCS}` });
+        return reply
+          .code(301)
+          .send({ message: "Moved Permanently", url: location, documentation_url: `https://docs.service.example/rest${DOCS}` });
       },
     },
     (request, reply) => {
       const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
-      return answer(request, reply, feeds.feed((e) => e.public && fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
+      return answer(
+        request,
+        reply,
+        feeds.feed((e) => e.public && fullName(e) === name),
+        EVENT_FEED_PAGE_LIMITS,
+      );
     },
   );
 
   serve<{ Params: { org: string } }>(app, "activity/list-public-org-events", (request, reply) => {
     const org = request.params.org.toLowerCase();
-    return answer(request, reply, feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org), EVENT_FEED_PAGE_LIMITS);
+    return answer(
+      request,
+      reply,
+      feeds.feed((e) => e.public && e.org?.login.toLowerCase() === org),
+      EVENT_FEED_PAGE_LIMITS,
+    );
   });
 
   serve<{ Params: { owner: string; repo: string } }>(app, "activity/list-repo-events", (request, reply) => {
     const name = `${request.params.owner}/${request.params.repo}`.toLowerCase();
     // The access hook has already refused callers who may not see a private repository.
-    return answer(request, reply, feeds.feed((e) => fullName(e) === name), EVENT_FEED_PAGE_LIMITS);
+    return answer(
+      request,
+      reply,
+      feeds.feed((e) => fullName(e) === name),
+      EVENT_FEED_PAGE_LIMITS,
+    );
   });
 
   /** Feeds of one user: 404 for an unknown user; private events only when the caller is that user. */
@@ -103,7 +129,12 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
       const own = isCaller(request.principal, user.login);
       if (options.ownOnly && !own) return sendError(reply, 404, "Not Found", { docs: DOCS });
       const login = user.login.toLowerCase();
-      return answer(request, reply, feeds.feed((e) => select(e, login, own, request.principal, request.params)), EVENT_FEED_PAGE_LIMITS);
+      return answer(
+        request,
+        reply,
+        feeds.feed((e) => select(e, login, own, request.principal, request.params)),
+        EVENT_FEED_PAGE_LIMITS,
+      );
     });
   }
 

@@ -82,7 +82,8 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     const fixtureApp = authenticateApp(request, reply);
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.org);
-    if (!installation) return sendError(reply, 404, "Not Found", { docs: "/apps/apps#get-an-organization-installation-for-the-authenticated-app" });
+    if (!installation)
+      return sendError(reply, 404, "Not Found", { docs: "/apps/apps#get-an-organization-installation-for-the-authenticated-app" });
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
 
@@ -91,7 +92,10 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     if (!fixtureApp) return;
     const installation = apps.installationFor(fixtureApp.id, request.params.owner);
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo);
-    const covers = installation && repo && (installation.repositories === "all" || installation.repositories.some((r) => r.toLowerCase() === repo.name.toLowerCase()));
+    const covers =
+      installation &&
+      repo &&
+      (installation.repositories === "all" || installation.repositories.some((r) => r.toLowerCase() === repo.name.toLowerCase()));
     if (!covers) return sendError(reply, 404, "Not Found", { docs: "/apps/apps#get-a-repository-installation-for-the-authenticated-app" });
     return reply.send(installationView(baseUrlOf(request), installation, fixtureApp));
   });
@@ -109,7 +113,12 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
     };
     const names = narrowRepositories(body, installation);
     if (names === null) {
-      return sendError(reply, 422, "There is at least one repository that does not exist or is not accessible to the parent installation.", { docs });
+      return sendError(
+        reply,
+        422,
+        "There is at least one repository that does not exist or is not accessible to the parent installation.",
+        { docs },
+      );
     }
     const permissions = narrowPermissions(body.permissions, installation);
     if (permissions === null) return sendError(reply, 422, "The permissions requested are not granted to this installation.", { docs });
@@ -123,7 +132,10 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
   });
 
   /** The repository names asked for (undefined: not narrowed), or null when one is outside the installation. */
-  function narrowRepositories(body: { repositories?: unknown; repository_ids?: unknown }, installation: FixtureInstallation): string[] | undefined | null {
+  function narrowRepositories(
+    body: { repositories?: unknown; repository_ids?: unknown },
+    installation: FixtureInstallation,
+  ): string[] | undefined | null {
     if (body.repositories === undefined && body.repository_ids === undefined) return undefined;
     const org = ctx.access.findOrg(installation.account);
     const byName = Array.isArray(body.repositories) ? body.repositories : [];

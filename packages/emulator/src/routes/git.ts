@@ -55,13 +55,22 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (!target) {
       return sendError(reply, 422, "Object does not exist", {
         docs: TAG_DOCS,
-        errors: [{ resource: "Tag", field: "object", code: "invalid", message: `object ${body.object} does not exist in ${git.owner}/${git.name}` }],
+        errors: [
+          {
+            resource: "Tag",
+            field: "object",
+            code: "invalid",
+            message: `object ${body.object} does not exist in ${git.owner}/${git.name}`,
+          },
+        ],
       });
     }
     if (target.type !== body.type) {
       return sendError(reply, 422, "Validation Failed", {
         docs: TAG_DOCS,
-        errors: [{ resource: "Tag", field: "type", code: "invalid", message: `object ${body.object} is a ${target.type}, not a ${body.type}` }],
+        errors: [
+          { resource: "Tag", field: "type", code: "invalid", message: `object ${body.object} is a ${target.type}, not a ${body.type}` },
+        ],
       });
     }
     const who = body.tagger ?? defaultTagger(request.principal);
@@ -87,13 +96,22 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (!git.object(body.sha)) {
       return sendError(reply, 422, "Object does not exist", {
         docs: REF_DOCS,
-        errors: [{ resource: "Reference", field: "sha", code: "invalid", message: `object ${body.sha} does not exist in ${git.owner}/${git.name}` }],
+        errors: [
+          {
+            resource: "Reference",
+            field: "sha",
+            code: "invalid",
+            message: `object ${body.sha} does not exist in ${git.owner}/${git.name}`,
+          },
+        ],
       });
     }
     if (!git.createRef(body.ref, body.sha)) {
       return sendError(reply, 422, "Reference already exists", {
         docs: REF_DOCS,
-        errors: [{ resource: "Reference", field: "ref", code: "already_exists", message: `${body.ref} already points at ${git.ref(body.ref)}` }],
+        errors: [
+          { resource: "Reference", field: "ref", code: "already_exists", message: `${body.ref} already points at ${git.ref(body.ref)}` },
+        ],
       });
     }
     const view = refView(baseUrl(request), git, body.ref, body.sha);

@@ -12,7 +12,13 @@ const DOCS = "/issues/events";
 const ISSUE_EVENTS_PAGE_LIMITS: ListLimits = { defaultPerPage: 30, maxPerPage: 100 };
 
 /** The app the fixture's bot user stands for, as `performed_via_service_app` shows it. */
-const APP = { id: 1_001_001, slug: "shiplog-app", name: "shiplog-app", description: "Tracks where artifacts are stored and running", createdAtMs: Date.UTC(2025, 0, 15) };
+const APP = {
+  id: 1_001_001,
+  slug: "shiplog-app",
+  name: "shiplog-app",
+  description: "Tracks where artifacts are stored and running",
+  createdAtMs: Date.UTC(2025, 0, 15),
+};
 
 /** Issue events (spec 4.5, 6.3): the repository list, one event (404, 410), the events of one issue. */
 export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -60,13 +66,18 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
       created_at: ts(event.createdAtMs),
       performed_via_service_app: event.viaApp ? appView(base, event.owner) : null,
       ...(!withIssue && event.label ? { label: event.label } : {}),
-      ...(!withIssue && event.assignee ? { assignee: userView(base, userRef(event.assignee)), assigner: userView(base, userRef(event.actor)) } : {}),
+      ...(!withIssue && event.assignee
+        ? { assignee: userView(base, userRef(event.assignee)), assigner: userView(base, userRef(event.actor)) }
+        : {}),
       ...(withIssue && issue ? { issue: issueView(base, issue) } : {}),
     };
   }
 
   const gone = (reply: FastifyReply) => sendError(reply, 410, "This issue was deleted", { docs: DOCS });
-  const repoName = (owner: string, repo: string) => ({ owner: ctx.access.findOrg(owner)!.login, repo: ctx.access.findRepo(owner, repo)!.name });
+  const repoName = (owner: string, repo: string) => ({
+    owner: ctx.access.findOrg(owner)!.login,
+    repo: ctx.access.findRepo(owner, repo)!.name,
+  });
 
   serve<{ Params: { owner: string; repo: string }; Querystring: Record<string, string> }>(
     app,
@@ -76,7 +87,14 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
       if (!paging.ok) {
         return sendError(reply, 422, "Validation Failed", {
           docs: DOCS,
-          errors: [{ resource: "IssueEvent", field: paging.field, code: "invalid", message: `${paging.field} must be a positive integer (got ${paging.value})` }],
+          errors: [
+            {
+              resource: "IssueEvent",
+              field: paging.field,
+              code: "invalid",
+              message: `${paging.field} must be a positive integer (got ${paging.value})`,
+            },
+          ],
         });
       }
       const { owner, repo } = repoName(request.params.owner, request.params.repo);
@@ -85,7 +103,13 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
       const page = pageOf(events, paging.page, paging.perPage, request, reply, base);
       // Conditional reads as on every list of the service: an unchanged page answers 304, free of rate limit.
       const pages = Math.ceil(events.length / paging.perPage);
-      if (notModifiedSince(request, reply, `${page.map((e) => `${e.id}@${store.issue(owner, repo, e.issueNumber)?.updatedAtMs}`).join(",")}|${paging.page}|${paging.perPage}|${pages}`)) {
+      if (
+        notModifiedSince(
+          request,
+          reply,
+          `${page.map((e) => `${e.id}@${store.issue(owner, repo, e.issueNumber)?.updatedAtMs}`).join(",")}|${paging.page}|${paging.perPage}|${pages}`,
+        )
+      ) {
         reply.removeHeader("link");
         return reply.code(304).send();
       }
@@ -93,18 +117,14 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     },
   );
 
-  serve<{ Params: { owner: string; repo: string; event_id: string } }>(
-    app,
-    "issues/get-event",
-    (request, reply) => {
-      const { owner, repo } = repoName(request.params.owner, request.params.repo);
-      const id = /^\d+$/.test(request.params.event_id) ? Number(request.params.event_id) : NaN;
-      const event = Number.isNaN(id) ? undefined : store.event(owner, repo, id);
-      if (!event) return sendError(reply, 404, "Not Found", { docs: DOCS });
-      if (store.issue(owner, repo, event.issueNumber)?.deleted) return gone(reply);
-      return reply.send(eventView(baseUrlOf(request), event, true));
-    },
-  );
+  serve<{ Params: { owner: string; repo: string; event_id: string } }>(app, "issues/get-event", (request, reply) => {
+    const { owner, repo } = repoName(request.params.owner, request.params.repo);
+    const id = /^\d+$/.test(request.params.event_id) ? Number(request.params.event_id) : NaN;
+    const event = Number.isNaN(id) ? undefined : store.event(owner, repo, id);
+    if (!event) return sendError(reply, 404, "Not Found", { docs: DOCS });
+    if (store.issue(owner, repo, event.issueNumber)?.deleted) return gone(reply);
+    return reply.send(eventView(baseUrlOf(request), event, true));
+  });
 
   serve<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(
     app,

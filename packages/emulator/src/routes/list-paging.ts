@@ -36,7 +36,14 @@ function readPositive(raw: unknown): number | undefined | null {
 }
 
 /** One page of items plus the `Link` header (first, prev, next, last) the service sends with it. */
-export function pageOf<T>(items: readonly T[], page: number, perPage: number, request: FastifyRequest, reply: FastifyReply, base: string): T[] {
+export function pageOf<T>(
+  items: readonly T[],
+  page: number,
+  perPage: number,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  base: string,
+): T[] {
   const lastPage = Math.max(1, Math.ceil(items.length / perPage));
   const link = (target: number) => {
     const url = new URL(request.url, base);

@@ -8,8 +8,8 @@ import { serve } from "./route-table.js";
 
 const DOCS = "/activity/notifications";
 
-
-const BACKGROUND_MESSAGE = "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.";
+const BACKGROUND_MESSAGE =
+  "Unread notifications couldn't be marked in a single request. Notifications are being marked as read in the background.";
 
 /** Section 8: GET /notifications pages by 50 at most (default 50); a repository's by 100 (default 30). */
 const NOTIFICATIONS_PAGE_LIMITS: ListLimits = { defaultPerPage: 50, maxPerPage: 50 };
@@ -62,7 +62,12 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   }
 
   /** The listings: filters, `Last-Modified` with 304 on `If-Modified-Since`, `X-Poll-Interval`, pages. */
-  function list(request: FastifyRequest<{ Querystring: ListQuery }>, reply: FastifyReply, limits: ListLimits, repo?: { owner: string; name: string }) {
+  function list(
+    request: FastifyRequest<{ Querystring: ListQuery }>,
+    reply: FastifyReply,
+    limits: ListLimits,
+    repo?: { owner: string; name: string },
+  ) {
     const user = userOf(request);
     const query = request.query;
     const errors: { field: string; message: string }[] = [];
@@ -77,7 +82,8 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
       const raw = query[name];
       if (raw === undefined) return undefined;
       const ms = Date.parse(raw);
-      if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(raw)) errors.push({ field: name, message: `${name} must be an ISO 8601 timestamp` });
+      if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(raw))
+        errors.push({ field: name, message: `${name} must be an ISO 8601 timestamp` });
       return ms;
     };
     const filter = { all: flag("all"), participating: flag("participating"), sinceMs: time("since"), beforeMs: time("before"), repo };
@@ -112,7 +118,6 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (!thread) sendError(reply, 404, "Not Found", { docs: DOCS });
     return thread;
   }
-
 
   serve<{ Querystring: ListQuery }>(app, "activity/list-notifications-for-authenticated-user", (request, reply) =>
     list(request, reply, NOTIFICATIONS_PAGE_LIMITS),

@@ -55,7 +55,10 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return stored;
   }
 
-  const authorView = (stored: StoredImport, author: { id: number; remote_id: string; remote_name: string; email: string; name: string }) => {
+  const authorView = (
+    stored: StoredImport,
+    author: { id: number; remote_id: string; remote_name: string; email: string; name: string },
+  ) => {
     const importUrl = String(store.render(stored).url);
     return { ...author, url: `${importUrl}/authors/${author.id}`, import_url: importUrl };
   };
@@ -72,14 +75,28 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (repo.actionsEnabled) {
       return sendError(reply, 422, "Validation Failed", {
         docs: DOCS,
-        errors: [{ resource: "Import", field: "repository", code: "custom", message: "Importing into a repository with Actions enabled is not supported" }],
+        errors: [
+          {
+            resource: "Import",
+            field: "repository",
+            code: "custom",
+            message: "Importing into a repository with Actions enabled is not supported",
+          },
+        ],
       });
     }
     // One import per repository: the table of 3.1 has a new import start only after DELETE import.
     if (store.get(repo.owner, repo.repo)) {
       return sendError(reply, 422, "Validation Failed", {
         docs: DOCS,
-        errors: [{ resource: "Import", field: "repository", code: "already_exists", message: "An import already exists for this repository; cancel it before starting another" }],
+        errors: [
+          {
+            resource: "Import",
+            field: "repository",
+            code: "already_exists",
+            message: "An import already exists for this repository; cancel it before starting another",
+          },
+        ],
       });
     }
     const stored = store.start({ owner: repo.owner, repo: repo.repo, repositoryId: repo.repositoryId, baseUrl: baseUrlOf(request) }, body);
@@ -122,20 +139,15 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.send(stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)));
   });
 
-  serve<{ Params: RepoParams & { author_id: string } }>(
-    app,
-    "migrations/map-commit-author",
-    gated,
-    async (request, reply) => {
-      if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
-      const body = (request.body ?? {}) as MapCommitAuthorBody;
-      const stored = existing(request.params, reply);
-      if (!stored) return reply;
-      const author = store.mapAuthor(stored, Number(request.params.author_id), body);
-      if (!author) return sendError(reply, 404, "Not Found", { docs: DOCS });
-      return reply.send(authorView(stored, author));
-    },
-  );
+  serve<{ Params: RepoParams & { author_id: string } }>(app, "migrations/map-commit-author", gated, async (request, reply) => {
+    if (!/^\d+$/.test(request.params.author_id)) return sendError(reply, 404, "Not Found", { docs: DOCS });
+    const body = (request.body ?? {}) as MapCommitAuthorBody;
+    const stored = existing(request.params, reply);
+    if (!stored) return reply;
+    const author = store.mapAuthor(stored, Number(request.params.author_id), body);
+    if (!author) return sendError(reply, 404, "Not Found", { docs: DOCS });
+    return reply.send(authorView(stored, author));
+  });
 
   serve<{ Params: RepoParams }>(app, "migrations/get-large-files", gated, async (request, reply) => {
     const stored = existing(request.params, reply);

@@ -30,7 +30,8 @@ export function validateConfigMap(obj: KubeObject): FieldError[] {
 export function validateConfigMapUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   if (old.immutable !== true) return [];
   const out: FieldError[] = [];
-  if (obj.immutable !== true) out.push({ reason: "FieldValueForbidden", field: "immutable", message: "Forbidden: field is immutable when `immutable` is set" });
+  if (obj.immutable !== true)
+    out.push({ reason: "FieldValueForbidden", field: "immutable", message: "Forbidden: field is immutable when `immutable` is set" });
   if (JSON.stringify(obj.data ?? {}) !== JSON.stringify(old.data ?? {})) {
     out.push({ reason: "FieldValueForbidden", field: "data", message: "Forbidden: field is immutable when `immutable` is set" });
   }

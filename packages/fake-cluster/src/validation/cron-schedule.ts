@@ -21,7 +21,8 @@ const DESCRIPTORS = ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@
 function parseNumber(text: string, bounds: Bounds): number {
   const named = bounds.names?.indexOf(text.toLowerCase()) ?? -1;
   if (named >= 0) return named + bounds.min;
-  if (!/^-?\d+$/.test(text)) throw new Error(`failed to parse int from ${text}: strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!/^-?\d+$/.test(text))
+    throw new Error(`failed to parse int from ${text}: strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
   const n = Number(text);
   if (n < 0) throw new Error(`negative number (${n}) not allowed: ${text}`);
   return n;

@@ -3,7 +3,13 @@
 
 /** One field problem of an object, as in `details.causes[]` of a 422 Invalid Status. */
 export interface FieldError {
-  reason: "FieldValueInvalid" | "FieldValueRequired" | "FieldValueNotSupported" | "FieldValueForbidden" | "FieldValueTooLong" | "FieldValueDuplicate";
+  reason:
+    | "FieldValueInvalid"
+    | "FieldValueRequired"
+    | "FieldValueNotSupported"
+    | "FieldValueForbidden"
+    | "FieldValueTooLong"
+    | "FieldValueDuplicate";
   field: string;
   message: string;
 }

@@ -1,6 +1,7 @@
 // The API server's checks of a write, kind by kind: decoding (wrong types 400, unknown fields dropped or refused)
 // and validation (422 with every field error). Pure: plain objects in, errors out.
 import type { KubeObject } from "../kube-object.js";
+import type { CronJob, Job, Lease, Pod, Workload } from "../object-kinds.js";
 import type { ResourceName } from "../resource-kinds.js";
 import { validateConfigMap, validateConfigMapUpdate } from "./config-map.js";
 import type { FieldError } from "./field-errors.js";
@@ -19,7 +20,7 @@ export { DecodeError } from "./schema.js";
 /** Decodes a request body as the resource's Go type (throws DecodeError); unknown fields are removed and listed. */
 export function decodeObject(resource: ResourceName, body: unknown): Decoded {
   const decoded = decode(schemaOf(resource), body);
-  if (resource === "leases") decodeLeaseTimes(decoded.value as KubeObject);
+  if (resource === "leases") decodeLeaseTimes(decoded.value as Lease);
   return decoded;
 }
 
@@ -31,24 +32,24 @@ export function validateObject(resource: ResourceName, obj: KubeObject, old?: Ku
   }
   switch (resource) {
     case "pods":
-      errors.push(...validatePodSpec(obj.spec, "spec", ["Always", "OnFailure", "Never"]));
+      errors.push(...validatePodSpec((obj as Pod).spec, "spec", ["Always", "OnFailure", "Never"]));
       break;
     case "deployments":
     case "replicasets":
     case "statefulsets":
     case "daemonsets":
-      errors.push(...validateAppsWorkload(resource, obj));
-      if (old) errors.push(...validateAppsWorkloadUpdate(obj, old));
+      errors.push(...validateAppsWorkload(resource, obj as Workload));
+      if (old) errors.push(...validateAppsWorkloadUpdate(obj as Workload, old as Workload));
       break;
     case "jobs":
-      errors.push(...validateJob(obj));
-      if (old) errors.push(...validateJobUpdate(obj, old));
+      errors.push(...validateJob(obj as Job));
+      if (old) errors.push(...validateJobUpdate(obj as Job, old as Job));
       break;
     case "cronjobs":
-      errors.push(...validateCronJob(obj));
+      errors.push(...validateCronJob(obj as CronJob));
       break;
     case "leases":
-      errors.push(...validateLease(obj));
+      errors.push(...validateLease(obj as Lease));
       break;
     case "configmaps":
       errors.push(...validateConfigMap(obj));

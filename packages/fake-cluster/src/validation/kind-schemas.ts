@@ -6,7 +6,14 @@ import { any, bool, bytes, dict, int32, int64, intOrString, list, str, struct } 
 
 const time = str;
 
-const ownerReference = struct("OwnerReference", { apiVersion: str, kind: str, name: str, uid: str, controller: bool, blockOwnerDeletion: bool });
+const ownerReference = struct("OwnerReference", {
+  apiVersion: str,
+  kind: str,
+  name: str,
+  uid: str,
+  controller: bool,
+  blockOwnerDeletion: bool,
+});
 
 const objectMeta = struct("ObjectMeta", {
   name: str,
@@ -124,7 +131,8 @@ const jobSpec = struct("JobSpec", {
   managedBy: str,
 });
 
-const top = (kind: string, fields: Record<string, Schema>): Schema => struct(kind, { apiVersion: str, kind: str, metadata: objectMeta, ...fields });
+const top = (kind: string, fields: Record<string, Schema>): Schema =>
+  struct(kind, { apiVersion: str, kind: str, metadata: objectMeta, ...fields });
 
 const specs: Record<ResourceName, Schema> = {
   pods: top("Pod", { spec: podSpec, status: any }),
@@ -168,7 +176,13 @@ const specs: Record<ResourceName, Schema> = {
     status: any,
   }),
   daemonsets: top("DaemonSet", {
-    spec: struct("DaemonSetSpec", { selector: labelSelector, template: podTemplate, updateStrategy: any, minReadySeconds: int32, revisionHistoryLimit: int32 }),
+    spec: struct("DaemonSetSpec", {
+      selector: labelSelector,
+      template: podTemplate,
+      updateStrategy: any,
+      minReadySeconds: int32,
+      revisionHistoryLimit: int32,
+    }),
     status: any,
   }),
   jobs: top("Job", { spec: jobSpec, status: any }),

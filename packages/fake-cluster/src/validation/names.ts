@@ -29,7 +29,8 @@ export function dns1123LabelProblems(value: string): string[] {
   const out: string[] = [];
   if (value.length > 63) out.push(maxLen(63));
   if (!DNS1123_LABEL.test(value)) {
-    const rule = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+    const rule =
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
     out.push(regexError(rule, DNS1123_LABEL_FMT, "my-name", "123-abc"));
   }
   return out;
@@ -41,7 +42,8 @@ export function dns1123SubdomainProblems(value: string): string[] {
   const out: string[] = [];
   if (value.length > 253) out.push(maxLen(253));
   if (!DNS1123_SUBDOMAIN.test(value)) {
-    const rule = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    const rule =
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
     out.push(regexError(rule, DNS1123_SUBDOMAIN_FMT, "example.com"));
   }
   return out;

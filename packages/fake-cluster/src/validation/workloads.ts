@@ -1,6 +1,6 @@
 // apps/v1 and batch/v1 workload specs: replicas, selectors that select the template, immutable selectors,
 // Deployment strategies, pod templates with the restart policy their owner allows.
-import type { KubeObject } from "../kube-object.js";
+import type { CronJob, CronJobSpec, DeploymentSpec, Job, JobSpec, LabelSelectorSpec, PodTemplate, Workload } from "../object-kinds.js";
 import type { ResourceName } from "../resource-kinds.js";
 import { matchesLabels, selectorFromSpec } from "../selectors.js";
 import type { FieldError } from "./field-errors.js";
@@ -14,9 +14,9 @@ const nonNegative = (path: string, value: number | undefined): FieldError[] =>
   value !== undefined && value < 0 ? [invalidValue(path, value, "must be greater than or equal to 0")] : [];
 
 /** metav1 ValidateLabelSelector */
-export function validateLabelSelector(selector: any, path: string): FieldError[] {
+export function validateLabelSelector(selector: LabelSelectorSpec | undefined, path: string): FieldError[] {
   const out: FieldError[] = validateLabels(selector?.matchLabels, `${path}.matchLabels`);
-  (selector?.matchExpressions ?? []).forEach((e: any, i: number) => {
+  (selector?.matchExpressions ?? []).forEach((e, i) => {
     const at = `${path}.matchExpressions[${i}]`;
     const values: unknown[] = e.values ?? [];
     if (e.operator === "In" || e.operator === "NotIn") {
@@ -29,12 +29,17 @@ export function validateLabelSelector(selector: any, path: string): FieldError[]
   return out;
 }
 
-function isEmptySelector(selector: any): boolean {
+function isEmptySelector(selector: LabelSelectorSpec | undefined): boolean {
   return Object.keys(selector?.matchLabels ?? {}).length === 0 && (selector?.matchExpressions ?? []).length === 0;
 }
 
 /** A pod template under `path` and its owner's selector. */
-function validateTemplate(template: any, selector: any, path: string, restartPolicies: string[]): FieldError[] {
+function validateTemplate(
+  template: PodTemplate | undefined,
+  selector: LabelSelectorSpec | undefined,
+  path: string,
+  restartPolicies: string[],
+): FieldError[] {
   if (template === undefined || template === null) return [required(path)];
   const out: FieldError[] = [];
   const labels = template.metadata?.labels;
@@ -48,7 +53,7 @@ function validateTemplate(template: any, selector: any, path: string, restartPol
 }
 
 /** The selector an apps/v1 workload must have: present, not empty, valid. */
-function validateAppsSelector(selector: any, kind: string): FieldError[] {
+function validateAppsSelector(selector: LabelSelectorSpec | undefined, kind: string): FieldError[] {
   if (selector === undefined || selector === null) return [required("spec.selector")];
   if (isEmptySelector(selector)) return [invalidValue("spec.selector", selector, `empty selector is invalid for ${kind}`)];
   return validateLabelSelector(selector, "spec.selector");
@@ -57,7 +62,7 @@ function validateAppsSelector(selector: any, kind: string): FieldError[] {
 const PERCENT = /^[0-9]+%$/;
 
 /** A Deployment's strategy: known type, intstr counts or percentages, not both zero. */
-function validateStrategy(strategy: any): FieldError[] {
+function validateStrategy(strategy: DeploymentSpec["strategy"]): FieldError[] {
   if (strategy === undefined || strategy === null) return [];
   const out: FieldError[] = [];
   const path = "spec.strategy";
@@ -78,23 +83,31 @@ function validateStrategy(strategy: any): FieldError[] {
       return value === 0;
     }
     if (!PERCENT.test(value)) {
-      const detail = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+      const detail =
+        "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
       out.push(invalidValue(where, value, detail));
       return false;
     }
-    if (field === "maxUnavailable" && Number.parseInt(value, 10) > 100) out.push(invalidValue(where, value, "must not be greater than 100%"));
+    if (field === "maxUnavailable" && Number.parseInt(value, 10) > 100)
+      out.push(invalidValue(where, value, "must not be greater than 100%"));
     return Number.parseInt(value, 10) === 0;
   };
   const surgeZero = isZero("maxSurge");
-  if (isZero("maxUnavailable") && surgeZero) out.push(invalidValue(`${path}.rollingUpdate.maxUnavailable`, 0, "may not be 0 when `maxSurge` is 0"));
+  if (isZero("maxUnavailable") && surgeZero)
+    out.push(invalidValue(`${path}.rollingUpdate.maxUnavailable`, 0, "may not be 0 when `maxSurge` is 0"));
   return out;
 }
 
-const KIND_NAMES: Partial<Record<ResourceName, string>> = { deployments: "deployment", replicasets: "replicaset", statefulsets: "statefulset", daemonsets: "daemonset" };
+const KIND_NAMES: Partial<Record<ResourceName, string>> = {
+  deployments: "deployment",
+  replicasets: "replicaset",
+  statefulsets: "statefulset",
+  daemonsets: "daemonset",
+};
 
 /** apps/v1 Deployment, ReplicaSet, StatefulSet, DaemonSet specs. */
-export function validateAppsWorkload(resource: ResourceName, obj: KubeObject): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateAppsWorkload(resource: ResourceName, obj: Workload): FieldError[] {
+  const spec: DeploymentSpec = obj.spec ?? {};
   const out: FieldError[] = [];
   out.push(...nonNegative("spec.replicas", spec.replicas));
   out.push(...nonNegative("spec.minReadySeconds", spec.minReadySeconds));
@@ -106,22 +119,23 @@ export function validateAppsWorkload(resource: ResourceName, obj: KubeObject): F
     const deadline = spec.progressDeadlineSeconds;
     if (deadline !== undefined) {
       out.push(...nonNegative("spec.progressDeadlineSeconds", deadline));
-      if (deadline <= (spec.minReadySeconds ?? 0)) out.push(invalidValue("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
+      if (deadline <= (spec.minReadySeconds ?? 0))
+        out.push(invalidValue("spec.progressDeadlineSeconds", deadline, "must be greater than minReadySeconds"));
     }
   }
   return out;
 }
 
 /** apps/v1 selectors are immutable after creation. */
-export function validateAppsWorkloadUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+export function validateAppsWorkloadUpdate(obj: Workload, old: Workload): FieldError[] {
   if (JSON.stringify(obj.spec?.selector ?? null) === JSON.stringify(old.spec?.selector ?? null)) return [];
   return [immutable("spec.selector", obj.spec?.selector ?? null)];
 }
 
-function validateJobSpec(spec: any, path: string): FieldError[] {
+function validateJobSpec(spec: JobSpec | undefined, path: string): FieldError[] {
   if (spec === undefined || spec === null) return [required(`${path}.template`)];
   const out: FieldError[] = [];
-  for (const field of ["parallelism", "completions", "backoffLimit", "activeDeadlineSeconds", "ttlSecondsAfterFinished"]) {
+  for (const field of ["parallelism", "completions", "backoffLimit", "activeDeadlineSeconds", "ttlSecondsAfterFinished"] as const) {
     out.push(...nonNegative(`${path}.${field}`, spec[field]));
   }
   if (spec.completionMode !== undefined && !["NonIndexed", "Indexed"].includes(spec.completionMode)) {
@@ -133,15 +147,17 @@ function validateJobSpec(spec: any, path: string): FieldError[] {
 }
 
 /** batch/v1 Job */
-export function validateJob(obj: KubeObject): FieldError[] {
+export function validateJob(obj: Job): FieldError[] {
   return validateJobSpec(obj.spec, "spec");
 }
 
 /** A Job's selector and pod template cannot change once created. */
-export function validateJobUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+export function validateJobUpdate(obj: Job, old: Job): FieldError[] {
   const out: FieldError[] = [];
-  if (JSON.stringify(obj.spec?.selector ?? null) !== JSON.stringify(old.spec?.selector ?? null)) out.push(immutable("spec.selector", obj.spec?.selector ?? null));
-  if (JSON.stringify(obj.spec?.template ?? null) !== JSON.stringify(old.spec?.template ?? null)) out.push(immutable("spec.template", obj.spec?.template ?? null));
+  if (JSON.stringify(obj.spec?.selector ?? null) !== JSON.stringify(old.spec?.selector ?? null))
+    out.push(immutable("spec.selector", obj.spec?.selector ?? null));
+  if (JSON.stringify(obj.spec?.template ?? null) !== JSON.stringify(old.spec?.template ?? null))
+    out.push(immutable("spec.template", obj.spec?.template ?? null));
   if (obj.spec?.completions !== old.spec?.completions) out.push(immutable("spec.completions", obj.spec?.completions ?? null));
   return out;
 }
@@ -149,8 +165,8 @@ export function validateJobUpdate(obj: KubeObject, old: KubeObject): FieldError[
 const CONCURRENCY = ["Allow", "Forbid", "Replace"];
 
 /** batch/v1 CronJob: schedule syntax, concurrency policy, history limits, the Job template. */
-export function validateCronJob(obj: KubeObject): FieldError[] {
-  const spec = obj.spec ?? {};
+export function validateCronJob(obj: CronJob): FieldError[] {
+  const spec: CronJobSpec = obj.spec ?? {};
   const out: FieldError[] = [];
   if (!spec.schedule) out.push(required("spec.schedule"));
   else {

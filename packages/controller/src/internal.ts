@@ -1,0 +1,40 @@
+// @shiplog/controller/internal: the parts shiplog's own tests and benchmarks drive directly (the mapping, the diff,
+// the state encoding, the election, the informers). Not for users: no compatibility promise.
+export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./controller.js";
+export { MAX_TIMER_MS, SETTINGS, parseDuration } from "./config.js";
+export { digestFromImageId, parseImageReference, runningDigest } from "./image-reference.js";
+export { resolveWorkload } from "./workload-owner.js";
+export { mergeAnnotations, readIgnore, readRecordAnnotations } from "./annotations.js";
+export { podRecords, recordKey, renderDeploymentName } from "./pod-records.js";
+export { computeDesiredState, type ClusterSnapshot, type DesiredStateOptions, type WorkloadKind } from "./desired-state.js";
+export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
+export { diffRecords, entryFingerprint, type PendingRecord } from "./record-diff.js";
+export { BatchSender, chunk, groupRecords } from "./batch-sender.js";
+export { ClusterInformers, WATCHED_KINDS } from "./informers.js";
+export { LIST_PAGE_SIZE, type RestartReason } from "./reflector.js";
+export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-transport.js";
+export { SendGate, callBudget, classifyFailure } from "./send-gate.js";
+export type { CronJob, Job, OwnerReference, Pod, WatchedKind, Workload } from "./kube-objects.js";
+export { slimObject } from "./object-projection.js";
+export {
+  AcknowledgedStateFormatError,
+  decodeAcknowledgedState,
+  decodeRecordSet,
+  encodeAcknowledgedState,
+} from "./acknowledged-state-encoding.js";
+export {
+  ConfigMapAcknowledgedStore,
+  CONFIGMAP_MAX_BYTES,
+  DEFAULT_STATE_LIMITS,
+  type ConfigMapStoreOptions,
+  type StateWriteInfo,
+  type StateWriteStep,
+} from "./configmap-acknowledged-store.js";
+export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
+export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef } from "./state-shards.js";
+export { LeaseElection } from "./lease-election.js";
+export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./leader-elector.js";
+export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
+export { leaseTimingProblems } from "./lease-timing.js";
+export { createServiceClient } from "./service-client.js";
+export { parseLabelSelector } from "./label-selector.js";
