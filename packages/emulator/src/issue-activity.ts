@@ -74,21 +74,11 @@ export class IssueActivity {
     });
     const subjectKey = issueSubjectKey(issue);
     this.notifications.participate(actor.login, subjectKey, threadRepo(repo), issueSubject(issue, commentPath), "comment");
-    const notified: string[] = [];
     for (const user of mentions) {
       this.issues.addEvent(issue, { event: "mentioned", actor: user });
       this.issues.addEvent(issue, { event: "subscribed", actor: user });
-      const outcome = this.notifications.deliver({
-        user,
-        subjectKey,
-        repo: threadRepo(repo),
-        subject: issueSubject(issue, commentPath),
-        reason: "mention",
-        trigger: "mention",
-        participates: true,
-      });
-      if (outcome.delivered) notified.push(user);
     }
+    const notified = this.#notifyMentioned(issue, repo, mentions, commentPath, "mention");
     notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...mentions], commentPath));
     return { commentId, notified };
   }
@@ -194,19 +184,7 @@ export class IssueActivity {
     });
     const subjectKey = issueSubjectKey(issue);
     this.notifications.participate(actor.login, subjectKey, threadRepo(repo), issueSubject(issue, commentPath), "comment");
-    const notified: string[] = [];
-    for (const user of members) {
-      const outcome = this.notifications.deliver({
-        user,
-        subjectKey,
-        repo: threadRepo(repo),
-        subject: issueSubject(issue, commentPath),
-        reason: "team_mention",
-        trigger: "mention",
-        participates: true,
-      });
-      if (outcome.delivered) notified.push(user);
-    }
+    const notified = this.#notifyMentioned(issue, repo, members, commentPath, "team_mention");
     notified.push(...this.#notifyOthers(issue, repo, [actor.login, ...members], commentPath));
     return { commentId, notified };
   }
@@ -270,6 +248,30 @@ export class IssueActivity {
     this.notifications.participate(actor.login, issueSubjectKey(issue), threadRepo(repo), issueSubject(issue, null), "state_change");
     this.#notifyOthers(issue, repo, [actor.login], null);
     return event;
+  }
+
+  /** The users a comment mentions (directly or through a team): each takes part in the thread; those reached are returned. */
+  #notifyMentioned(
+    issue: StoredIssue,
+    repo: ResolvedRepo,
+    users: string[],
+    commentPath: string,
+    reason: "mention" | "team_mention",
+  ): string[] {
+    const notified: string[] = [];
+    for (const user of users) {
+      const outcome = this.notifications.deliver({
+        user,
+        subjectKey: issueSubjectKey(issue),
+        repo: threadRepo(repo),
+        subject: issueSubject(issue, commentPath),
+        reason,
+        trigger: "mention",
+        participates: true,
+      });
+      if (outcome.delivered) notified.push(user);
+    }
+    return notified;
   }
 
   /** Participants and watchers other than `except` get the thread's standing reason (or `subscribed`). */
