@@ -3,16 +3,9 @@ import { context } from "@actions/github";
 import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
-import {
-  INPUT_NAMES,
-  planFromInputs,
-  storageRequest,
-  storageRequestProblems,
-  type ActionPlan,
-  type InputProblem,
-  type RawInputs,
-  type RunContext,
-} from "./inputs.js";
+import { INPUT_NAMES, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
+import { planFromInputs, type ActionPlan } from "./action-plan.js";
+import { storageRequest, storageRequestProblems } from "./storage-inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 import { readChecksums } from "./checksums.js";

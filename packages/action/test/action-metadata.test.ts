@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { INPUT_NAMES, planFromInputs, type InputName, type RawInputs } from "../src/inputs.js";
+import { planFromInputs } from "../src/action-plan.js";
+import { INPUT_NAMES, type InputName, type RawInputs } from "../src/inputs.js";
 import { runOutputs } from "../src/run-report.js";
 import { evaluateDefault, inputEnvName, runnerInputEnv } from "./runner-inputs.js";
 import { readActionInputs } from "./local-runner.js";
@@ -34,7 +35,10 @@ describe("action.yml", () => {
   });
 
   it("the bundle starts from src/index.ts, and the package has no import surface: it is an action, not a library", () => {
-    const pkg = JSON.parse(readFileSync(join(root, "packages", "action", "package.json"), "utf8")) as { scripts: { bundle: string }; exports?: unknown };
+    const pkg = JSON.parse(readFileSync(join(root, "packages", "action", "package.json"), "utf8")) as {
+      scripts: { bundle: string };
+      exports?: unknown;
+    };
     expect(pkg.scripts.bundle).toMatch(/^esbuild src\/index\.ts /);
     expect(pkg.scripts.bundle).toContain("--outfile=dist/index.js");
     expect(pkg.exports).toBeUndefined();
@@ -42,19 +46,39 @@ describe("action.yml", () => {
 
   it("every default is one the code falls back to by itself: an input left empty plans like its evaluated default", () => {
     const sha = "a".repeat(40);
-    const github = { token: "job-t0ken", env: { GITHUB_SHA: sha, GITHUB_API_URL: "https://api.service.example", GITHUB_REPOSITORY: "acme/web" } };
+    const github = {
+      token: "job-t0ken",
+      env: { GITHUB_SHA: sha, GITHUB_API_URL: "https://api.service.example", GITHUB_REPOSITORY: "acme/web" },
+    };
     const context = { repository: "acme/web", sha, apiUrl: "https://api.service.example" };
     // Inputs that make every default matter: a tag (tag-type, tag-object, if-tag-exists) and a storage record.
-    const base: RawInputs = { token: "t0ken", tag: "v1", "subject-digest": `sha256:${"b".repeat(64)}`, "subject-name": "app", "registry-url": "https://r.example/" };
+    const base: RawInputs = {
+      token: "t0ken",
+      tag: "v1",
+      "subject-digest": `sha256:${"b".repeat(64)}`,
+      "subject-name": "app",
+      "registry-url": "https://r.example/",
+    };
     const defaulted = Object.entries(action.inputs).filter(([, input]) => input.default !== undefined);
-    expect(defaulted.map(([name]) => name).sort()).toEqual(["api-url", "derived-tags", "dry-run", "if-tag-exists", "storage-permission-missing", "tag-object", "tag-type", "token"]);
+    expect(defaulted.map(([name]) => name).sort()).toEqual([
+      "api-url",
+      "derived-tags",
+      "dry-run",
+      "if-tag-exists",
+      "storage-permission-missing",
+      "tag-object",
+      "tag-type",
+      "token",
+    ]);
     for (const [name, input] of defaulted) {
       const value = evaluateDefault(name, String(input.default), github);
       expect(value, `${name}'s default evaluates to something`).not.toBe("");
       if (name === "token") {
         // No fallback in the code: the job token is the default, and an empty token is refused.
         expect(value).toBe("job-t0ken");
-        expect(planFromInputs({ ...base, token: "" }, context).problems).toEqual([expect.objectContaining({ input: "token", rule: "required" })]);
+        expect(planFromInputs({ ...base, token: "" }, context).problems).toEqual([
+          expect.objectContaining({ input: "token", rule: "required" }),
+        ]);
         continue;
       }
       const withDefault = planFromInputs({ ...base, [name as InputName]: value }, context);
@@ -65,7 +89,11 @@ describe("action.yml", () => {
 
   it("the local runner passes every declared input as the runner does: given, else the evaluated default, else empty", async () => {
     const declared = await readActionInputs();
-    const env = runnerInputEnv(declared, { tag: "v1", "subject-path": "dist/*" }, { token: "job-t0ken", env: { GITHUB_SHA: "c".repeat(40), GITHUB_API_URL: "http://127.0.0.1:9" } });
+    const env = runnerInputEnv(
+      declared,
+      { tag: "v1", "subject-path": "dist/*" },
+      { token: "job-t0ken", env: { GITHUB_SHA: "c".repeat(40), GITHUB_API_URL: "http://127.0.0.1:9" } },
+    );
     expect(Object.keys(env).sort()).toEqual(INPUT_NAMES.map((name) => `INPUT_${name.toUpperCase()}`).sort());
     expect(env).toMatchObject({
       INPUT_TOKEN: "job-t0ken",
@@ -84,6 +112,8 @@ describe("action.yml", () => {
   });
 
   it("declares exactly the outputs the action sets", () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(Object.keys(runOutputs({ dryRun: false, repository: "a/b", storageRecords: [] })).sort());
+    expect(Object.keys(action.outputs).sort()).toEqual(
+      Object.keys(runOutputs({ dryRun: false, repository: "a/b", storageRecords: [] })).sort(),
+    );
   });
 });

@@ -1,7 +1,8 @@
 // Input checking and the report, as plain data: what the action plans from its inputs, and how it explains failures.
 import { describe, expect, it } from "vitest";
 import { ForbiddenError, TagExistsError } from "@shiplog/client";
-import { planFromInputs, type RawInputs } from "../src/inputs.js";
+import { planFromInputs } from "../src/action-plan.js";
+import type { RawInputs } from "../src/inputs.js";
 import { explainFailure } from "../src/failure-messages.js";
 import { renderSummary, runOutputs } from "../src/run-report.js";
 
@@ -12,20 +13,41 @@ const plan = (raw: RawInputs) => planFromInputs({ token: "t0ken", ...raw }, cont
 describe("planFromInputs", () => {
   it("defaults: the workflow's commit, the tag name as message, skip, the runner's API URL, the repository's name", () => {
     const { plan: p } = plan({ tag: "v1", "subject-digest": digest, "subject-name": "app", "registry-url": "https://r.example/" });
-    expect(p?.tag).toEqual({ params: { owner: "acme", repo: "web", tag: "v1", message: "v1", object: "a".repeat(40), type: "commit" }, tags: [{ tag: "v1", ifExists: "skip" }], message: undefined });
+    expect(p?.tag).toEqual({
+      params: { owner: "acme", repo: "web", tag: "v1", message: "v1", object: "a".repeat(40), type: "commit" },
+      tags: [{ tag: "v1", ifExists: "skip" }],
+      message: undefined,
+    });
     expect(p?.apiUrl).toBe("https://api.service.example");
-    expect(p?.storage).toMatchObject({ org: "acme", name: "app", digests: [digest], fields: { github_repository: "web", registry_url: "https://r.example/" } });
+    expect(p?.storage).toMatchObject({
+      org: "acme",
+      name: "app",
+      digests: [digest],
+      fields: { github_repository: "web", registry_url: "https://r.example/" },
+    });
     expect(p?.dryRun).toBe(false);
   });
 
   it("takes several digests, one per line or comma", () => {
     const other = `sha256:${"c".repeat(64)}`;
-    const { plan: p } = plan({ "subject-digest": `${digest}\n${other}, ${digest.replace("b", "d")}`, "subject-name": "app", "registry-url": "https://r.example/" });
+    const { plan: p } = plan({
+      "subject-digest": `${digest}\n${other}, ${digest.replace("b", "d")}`,
+      "subject-name": "app",
+      "registry-url": "https://r.example/",
+    });
     expect(p?.storage?.digests).toHaveLength(3);
   });
 
   it("reports every problem at once, named by input and rule", () => {
-    const { problems } = plan({ token: "", tag: "v1", "tagger-name": "x", "tagger-date": "soon", "tag-type": "branch", "subject-digest": digest, "dry-run": "yes" });
+    const { problems } = plan({
+      token: "",
+      tag: "v1",
+      "tagger-name": "x",
+      "tagger-date": "soon",
+      "tag-type": "branch",
+      "subject-digest": digest,
+      "dry-run": "yes",
+    });
     expect(problems.map((p) => [p.input, p.rule])).toEqual([
       ["token", "required"],
       ["dry-run", "true or false"],
@@ -44,7 +66,14 @@ describe("planFromInputs", () => {
   });
 
   it("maps the schema's field rules back to inputs", () => {
-    const { problems } = plan({ tag: "v1", "tag-object": "HEAD", "tag-type": "branch", "tagger-name": "a", "tagger-email": "b", "tagger-date": "soon" });
+    const { problems } = plan({
+      tag: "v1",
+      "tag-object": "HEAD",
+      "tag-type": "branch",
+      "tagger-name": "a",
+      "tagger-email": "b",
+      "tagger-date": "soon",
+    });
     expect(problems.map((p) => p.input)).toEqual(["tag-object", "tag-type", "tagger-date"]);
   });
 
@@ -56,12 +85,32 @@ describe("planFromInputs", () => {
 
   it("api-url: https anywhere, plain http only to a loopback host (the token would otherwise travel in clear text)", () => {
     const apiUrlProblems = (apiUrl: string) => plan({ tag: "v1", "api-url": apiUrl }).problems.filter((p) => p.input === "api-url");
-    for (const ok of ["https://api.service.example", "http://127.0.0.1:8080", "http://127.9.8.7/api", "http://127.1:9", "http://localhost:3000", "http://LOCALHOST./", "http://[::1]:4000"]) {
+    for (const ok of [
+      "https://api.service.example",
+      "http://127.0.0.1:8080",
+      "http://127.9.8.7/api",
+      "http://127.1:9",
+      "http://localhost:3000",
+      "http://LOCALHOST./",
+      "http://[::1]:4000",
+    ]) {
       expect(apiUrlProblems(ok), ok).toEqual([]);
     }
-    for (const bad of ["http://api.service.example", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.example", "http://[::2]:80", "http://127.0.0.1.nip.io", "http://web.localhost"]) {
+    for (const bad of [
+      "http://api.service.example",
+      "http://10.0.0.1",
+      "http://128.0.0.1",
+      "http://localhost.evil.example",
+      "http://[::2]:80",
+      "http://127.0.0.1.nip.io",
+      "http://web.localhost",
+    ]) {
       expect(apiUrlProblems(bad), bad).toEqual([
-        expect.objectContaining({ input: "api-url", rule: "https unless loopback", message: expect.stringContaining("allowed only for a loopback host (localhost, 127.0.0.0/8, ::1)") }),
+        expect.objectContaining({
+          input: "api-url",
+          rule: "https unless loopback",
+          message: expect.stringContaining("allowed only for a loopback host (localhost, 127.0.0.0/8, ::1)"),
+        }),
       ]);
     }
     expect(apiUrlProblems("ftp://api.service.example")).toEqual([expect.objectContaining({ rule: "absolute http(s) URL" })]);
@@ -70,11 +119,15 @@ describe("planFromInputs", () => {
     expect(withCredentials).toEqual([expect.objectContaining({ input: "api-url", rule: "no credentials in the URL" })]);
     expect(JSON.stringify(withCredentials)).not.toContain("s3cret-pass");
     // The runner's GITHUB_API_URL is held to the same rule when api-url is left to its default.
-    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, apiUrl: "http://api.service.example" }).problems).toEqual([expect.objectContaining({ input: "api-url" })]);
+    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, apiUrl: "http://api.service.example" }).problems).toEqual([
+      expect.objectContaining({ input: "api-url" }),
+    ]);
   });
 
   it("needs GITHUB_REPOSITORY", () => {
-    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, repository: undefined }).problems[0]).toMatchObject({ input: "GITHUB_REPOSITORY" });
+    expect(planFromInputs({ token: "t", tag: "v1" }, { ...context, repository: undefined }).problems[0]).toMatchObject({
+      input: "GITHUB_REPOSITORY",
+    });
   });
 });
 
@@ -89,13 +142,21 @@ describe("explainFailure", () => {
     });
     const explained = explainFailure(error, { kind: "storage-record", org: "acme", subject: "app@sha256:x", githubRepository: "web" });
     expect(explained.title).toBe("Permission missing");
-    expect(explained.message).toContain("It needs the Artifact metadata (write) permission: add `permissions: { artifact-metadata: write }` to the job");
+    expect(explained.message).toContain(
+      "It needs the Artifact metadata (write) permission: add `permissions: { artifact-metadata: write }` to the job",
+    );
     expect(explained.message).toContain("Artifact metadata: Read and write");
   });
 
   it("a taken tag keeps the client's account of where it points", () => {
-    const error = new TagExistsError({ ref: "refs/tags/v1", refTargetType: "commit", refTargetSha: "c".repeat(40) }, "refs/tags/v1 in acme/web already exists as a lightweight tag pointing at commit ccc", false);
-    expect(explainFailure(error, { kind: "tag", repository: "acme/web", tag: "v1" }).message).toMatch(/^refs\/tags\/v1 in acme\/web already exists as a lightweight tag pointing at commit ccc\. The action never moves/);
+    const error = new TagExistsError(
+      { ref: "refs/tags/v1", refTargetType: "commit", refTargetSha: "c".repeat(40) },
+      "refs/tags/v1 in acme/web already exists as a lightweight tag pointing at commit ccc",
+      false,
+    );
+    expect(explainFailure(error, { kind: "tag", repository: "acme/web", tag: "v1" }).message).toMatch(
+      /^refs\/tags\/v1 in acme\/web already exists as a lightweight tag pointing at commit ccc\. The action never moves/,
+    );
   });
 });
 
@@ -104,8 +165,22 @@ describe("report", () => {
     const report = {
       dryRun: false,
       repository: "acme/web",
-      tag: { outcome: "created" as const, ref: "refs/tags/v1", sha: "d".repeat(40), object: { type: "commit", sha: "a".repeat(40) }, message: "a | b\nsecond line" },
-      storageRecords: [{ outcome: "created" as const, name: "app", digest, registry_url: "https://r.example/", record: { id: 7, name: "app", digest, status: "active" } }],
+      tag: {
+        outcome: "created" as const,
+        ref: "refs/tags/v1",
+        sha: "d".repeat(40),
+        object: { type: "commit", sha: "a".repeat(40) },
+        message: "a | b\nsecond line",
+      },
+      storageRecords: [
+        {
+          outcome: "created" as const,
+          name: "app",
+          digest,
+          registry_url: "https://r.example/",
+          record: { id: 7, name: "app", digest, status: "active" },
+        },
+      ],
     };
     expect(runOutputs(report)).toEqual({
       "tag-sha": "d".repeat(40),
@@ -116,7 +191,9 @@ describe("report", () => {
     });
     const summary = renderSummary(report);
     // "Object" is what the tag points at (type and sha), beside the tag object it is.
-    expect(summary).toContain("| Tag | Outcome | Tag object | Object | Message |\n| --- | --- | --- | --- | --- |\n| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |");
+    expect(summary).toContain(
+      "| Tag | Outcome | Tag object | Object | Message |\n| --- | --- | --- | --- | --- |\n| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |",
+    );
     expect(summary).toContain("| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | active |  | created | 7 |");
   });
 });

@@ -8,7 +8,8 @@ import { NotificationsApi } from "./notifications.js";
 import type { PageOptions } from "./pagination.js";
 import type { RouteRequest, ServiceResponse } from "./route-request.js";
 import { SourceImportsApi } from "./source-imports.js";
-import { Transport, type TransportOptions } from "./transport.js";
+import { Transport } from "./transport.js";
+import type { TransportOptions } from "./transport-options.js";
 
 export type ClientOptions = TransportOptions;
 

@@ -5,14 +5,8 @@
 
 // The client and its transport.
 export { ShiplogClient, type ClientOptions } from "./client.js";
-export {
-  Transport,
-  type HttpMethod,
-  type RouteRequest,
-  type ServiceResponse,
-  type TransportHooks,
-  type TransportOptions,
-} from "./transport.js";
+export { Transport, type HttpMethod, type RouteRequest, type ServiceResponse } from "./transport.js";
+export type { TransportHooks, TransportOptions } from "./transport-options.js";
 export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./api-versions.js";
 export type { RetryOptions } from "./retry-policy.js";
 export type { Attempt, SendAttempt, TransportPlugin } from "./transport-pipeline.js";

@@ -1,13 +1,12 @@
-import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, SERVICE_MEDIA_TYPE, type ApiVersion } from "./api-versions.js";
+import type { ApiVersion } from "./api-versions.js";
 import { guardDeclaredToken } from "./permissions/declared-token-guard.js";
 import { errorFromResponse } from "./error-from-response.js";
 import type { DeclaredToken } from "./permissions/permission-check.js";
-import { AbortedError, ForeignUrlError, NetworkError, RequestValidationError, type ShiplogError, TimeoutError } from "./errors.js";
-import { authPlugin, staticToken, type AuthKind, type AuthStrategy } from "./auth.js";
+import { AbortedError, NetworkError, type ShiplogError, TimeoutError } from "./errors.js";
+import { authPlugin, staticToken, type AuthKind } from "./auth.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
-import { expandTemplate } from "./path-templates.js";
 import { undiciEngine } from "./undici-engine.js";
 import { CLIENT_VERSION } from "./version.js";
 import {
@@ -17,58 +16,17 @@ import {
   resolveRetryOptions,
   SECONDARY_LIMIT_MIN_WAIT_MS,
   type ResolvedRetryOptions,
-  type RetryOptions,
 } from "./retry-policy.js";
-import { systemClock, Throttle, type ThrottleOptions, type TransportClock } from "./throttle.js";
-import { composePlugins, type Attempt, type HttpMethod, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
+import { systemClock, Throttle, type TransportClock } from "./throttle.js";
+import { composePlugins, type Attempt, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
 import type { RouteRequest, ServiceResponse } from "./route-request.js";
+import { checkTransportOptions, type TransportHooks, type TransportOptions } from "./transport-options.js";
+import { requestHeaders } from "./request-headers.js";
+import { ServiceUrls } from "./service-urls.js";
 
 export type { HttpMethod } from "./transport-pipeline.js";
 export type { RouteRequest, ServiceResponse } from "./route-request.js";
 
-/** Observers for metrics and logs; they never see the token. */
-export interface TransportHooks {
-  onRetry?(info: { method: HttpMethod; route: string; attempt: number; delayMs: number; reason: string }): void;
-  onResponse?(info: { method: HttpMethod; route: string; status: number; durationMs: number; attempt: number }): void;
-  /** The service answered 401 and the auth strategy gave a credential for one more attempt. */
-  onAuthRetry?(info: { method: string; route: string; renewed: boolean }): void;
-  /** A rate-limited answer closed the client's gate for `waitMs`. */
-  onRateLimited?: ThrottleOptions["onRateLimited"];
-}
-
-export interface TransportOptions {
-  /** Default: the public API. */
-  baseUrl?: string;
-  /** Sent as `Authorization: Bearer`; omitted for anonymous reads of public resources. */
-  token?: string;
-  /** How to authenticate, instead of `token`: `tokenProvider(...)` or `appInstallationAuth(...)`. */
-  auth?: AuthStrategy;
-  /**
-   * Plugins around every attempt, outermost first, before the client's own (declared-token guard, auth,
-   * throttle): leader fencing, say.
-   */
-  plugins?: readonly TransportPlugin[];
-  /** The client's rate-limit gate; `serializeMutations` sends POST/PATCH/PUT/DELETE one at a time. */
-  throttle?: Pick<ThrottleOptions, "serializeMutations">;
-  /** Time for retry waits and the gate. Default the system clock; tests inject one. */
-  clock?: TransportClock;
-  apiVersion?: ApiVersion;
-  userAgent?: string;
-  /** Per attempt. Default 30 s. */
-  timeoutMs?: number;
-  retry?: RetryOptions | false;
-  hooks?: TransportHooks;
-  /**
-   * A fetch implementation to send through (one with a custom dispatcher, or a test stub). Default: undici's request
-   * API over the client's own keep-alive pool, through the proxy that HTTPS_PROXY / HTTP_PROXY name (NO_PROXY
-   * honoured, loopback never proxied); the global fetch's dispatcher does not apply to it.
-   */
-  fetch?: typeof fetch;
-  /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
-  tokenInfo?: DeclaredToken;
-}
-
-const DEFAULT_TIMEOUT_MS = 30_000;
 const PACKAGE_USER_AGENT = `shiplog-client/${CLIENT_VERSION}`;
 
 /** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
@@ -87,69 +45,15 @@ export class Transport {
   readonly #send: SendAttempt;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
-  /** The base URL's own path (`/api/v3` on some servers), without a trailing slash. */
-  readonly #basePath: string;
+  readonly #urls: ServiceUrls;
   readonly #retry: ResolvedRetryOptions;
   readonly #hooks: TransportHooks;
   readonly #engine: HttpEngine;
 
   constructor(options: TransportOptions = {}) {
-    const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-    if (!API_VERSIONS.includes(apiVersion)) {
-      throw new RequestValidationError("client options", [
-        {
-          field: "apiVersion",
-          rule: `one of ${API_VERSIONS.join(", ")}`,
-          message: `unsupported API version ${String(apiVersion)}; use one of ${API_VERSIONS.join(", ")}`,
-        },
-      ]);
-    }
-    const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
-    if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) {
-      throw new RequestValidationError("client options", [
-        {
-          field: "baseUrl",
-          rule: "absolute http(s) URL",
-          message: `must be an absolute http:// or https:// URL (got ${JSON.stringify(baseUrl)})`,
-        },
-      ]);
-    }
-    const parsedBase = new URL(baseUrl);
-    if (parsedBase.username !== "" || parsedBase.password !== "") {
-      // Credentials in the URL would be sent to the service beside the token, and shown wherever the URL is.
-      throw new RequestValidationError("client options", [
-        {
-          field: "baseUrl",
-          rule: "no credentials in the URL",
-          message: "must not contain credentials (user:password@); pass the token as `token`",
-        },
-      ]);
-    }
-    const retry = options.retry;
-    if (retry) {
-      const issues = (["retries", "minDelayMs", "maxDelayMs", "maxServerDelayMs"] as const)
-        .filter((field) => retry[field] !== undefined && !(Number.isFinite(retry[field]) && retry[field]! >= 0))
-        .map((field) => ({ field: `retry.${field}`, rule: "minimum 0", message: `must be a number of at least 0 (got ${retry[field]})` }));
-      if (issues.length > 0) throw new RequestValidationError("client options", issues);
-    }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!(timeoutMs > 0)) {
-      throw new RequestValidationError("client options", [
-        { field: "timeoutMs", rule: "minimum 1", message: "the timeout must be a positive number of milliseconds" },
-      ]);
-    }
-    if (options.auth !== undefined && options.token !== undefined && options.token !== "") {
-      throw new RequestValidationError("client options", [
-        { field: "auth", rule: "one of token or auth", message: "give either token or auth, not both" },
-      ]);
-    }
-    const headerIssues = [
-      { field: "token", value: options.token },
-      { field: "userAgent", value: options.userAgent },
-    ].flatMap(({ field, value }) => (value === undefined || isHeaderValue(value) ? [] : [invalidHeaderValue(field)]));
-    if (headerIssues.length > 0) throw new RequestValidationError("client options", headerIssues);
-    this.baseUrl = baseUrl.replace(/\/+$/, "");
-    this.#basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, "");
+    const { apiVersion, baseUrl, timeoutMs } = checkTransportOptions(options);
+    this.#urls = new ServiceUrls(baseUrl);
+    this.baseUrl = this.#urls.baseUrl;
     this.apiVersion = apiVersion;
     this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
     this.#timeoutMs = timeoutMs;
@@ -173,7 +77,7 @@ export class Transport {
     if (tokenInfo) {
       plugins.push({
         name: "declared-token guard",
-        before: (a) => guardDeclaredToken(a.method, this.#pathOf(a.url), tokenInfo, a.operation),
+        before: (a) => guardDeclaredToken(a.method, this.#urls.pathOf(a.url), tokenInfo, a.operation),
       });
     }
     if (auth) {
@@ -195,9 +99,9 @@ export class Transport {
   /** Sends one request, retrying what is safe to retry; throws a typed error for any failure. */
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
     const operation = `${req.method} ${req.route}`;
-    const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#checkSameService(req.url, operation);
+    const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#urls.sameService(req.url, operation);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
-    const headers = this.#headers(req, operation);
+    const headers = requestHeaders(req, { apiVersion: this.apiVersion, userAgent: this.#userAgent }, operation);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
 
     for (let attempt = 0; ; attempt++) {
@@ -262,7 +166,7 @@ export class Transport {
       // A server or proxy may echo the Authorization header: the token leaves in no part of the error.
       const secrets = this.#sentSecrets;
       throw redactError(
-        errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#pathOf(url)),
+        errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#urls.pathOf(url)),
         secrets,
       );
     }
@@ -270,63 +174,7 @@ export class Transport {
 
   /** Expands a route template and query into a full URL. */
   buildUrl(route: string, params: Record<string, string | number> = {}, query: RouteRequest["query"] = {}): string {
-    const path = expandTemplate(route, (name) => {
-      const value = params[name];
-      if (value === undefined || value === "") {
-        throw new RequestValidationError(route, [{ field: name, rule: "required", message: `path parameter ${name} is required` }]);
-      }
-      return String(value);
-    });
-    let search: URLSearchParams | undefined;
-    for (const key in query) {
-      const value = query[key];
-      if (value === undefined) continue;
-      search ??= new URLSearchParams();
-      search.set(key, String(value));
-    }
-    return search ? `${this.baseUrl}${path}?${search.toString()}` : `${this.baseUrl}${path}`;
-  }
-
-  /**
-   * A URL from an answer (a pagination `Link`) must point at this service: the token is only ever sent to
-   * the base URL's origin and path.
-   */
-  #checkSameService(url: string, operation: string): string {
-    let target: URL;
-    try {
-      target = new URL(url, this.baseUrl);
-    } catch {
-      throw new ForeignUrlError(operation, "not a URL");
-    }
-    const base = new URL(this.baseUrl);
-    const basePath = this.#basePath;
-    if (target.origin !== base.origin || (basePath && target.pathname !== basePath && !target.pathname.startsWith(`${basePath}/`))) {
-      throw new ForeignUrlError(operation, `${target.origin}${target.pathname} is outside ${base.origin}${basePath}`);
-    }
-    return target.href;
-  }
-
-  /** The API path of a URL, without the base URL's own path (a server under `/api/v3`, say). */
-  #pathOf(url: string): string {
-    const pathname = new URL(url).pathname;
-    const basePath = this.#basePath;
-    return basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || "/" : pathname;
-  }
-
-  #headers(req: RouteRequest, operation: string): Record<string, string> {
-    const headers: Record<string, string> = {
-      accept: SERVICE_MEDIA_TYPE,
-      "x-service-api-version": this.apiVersion,
-      "user-agent": this.#userAgent,
-    };
-    for (const name in req.headers) {
-      const value = req.headers[name]!;
-      const issue = headerNameIssue(name, value) ?? (isHeaderValue(value) ? undefined : invalidHeaderValue(`headers.${name}`));
-      if (issue) throw new RequestValidationError(operation, [issue]);
-      headers[name.toLowerCase()] = value.trim();
-    }
-    if (req.body !== undefined) headers["content-type"] = "application/json";
-    return headers;
+    return this.#urls.build(route, params, query);
   }
 
   /** Remembers the last few credentials sent (a provider's change), so server text echoing one is redacted. */
@@ -383,31 +231,4 @@ function describeNetworkFailure(error: unknown, token: string | undefined): stri
         : String(error);
   // A fetch given by the caller may quote a header in its message; the token never leaves in one.
   return redactSecrets(description, [token]);
-}
-
-/** A value both engines send: Latin-1 text without line breaks or other control characters (tabs allowed). */
-function isHeaderValue(value: string): boolean {
-  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value.trim());
-}
-
-function invalidHeaderValue(field: string) {
-  return { field, rule: "header value", message: "must be Latin-1 text without line breaks or other control characters" };
-}
-
-/** Headers the connection itself owns: undici refuses them from a caller (`connection` takes only close or keep-alive). */
-const CONNECTION_HEADERS = new Set(["keep-alive", "transfer-encoding", "upgrade", "expect"]);
-
-function headerNameIssue(name: string, value: string) {
-  const field = `headers.${name}`;
-  const lower = name.toLowerCase();
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-    return { field, rule: "header name", message: "must be an HTTP token (letters, digits and !#$%&'*+-.^_`|~)" };
-  if (CONNECTION_HEADERS.has(lower) || (lower === "connection" && !/^(close|keep-alive)$/i.test(value.trim()))) {
-    return {
-      field,
-      rule: "not a connection header",
-      message: "is set by the connection, not by a caller (connection: close or keep-alive excepted)",
-    };
-  }
-  return undefined;
 }

@@ -29,7 +29,7 @@ interface Status {
 /** The Status of a watch at a resourceVersion the server has not reached (504 Timeout, cause ResourceVersionTooLarge). */
 export function isTooLargeResourceVersion(status: unknown): boolean {
   const s = status as Status | undefined;
-  if (!s || s.code !== 504) return false;
+  if (s?.code !== 504) return false;
   // Servers before 1.18.6 set no cause: client-go matches the message too.
   const cause = (s.details?.causes ?? []).some((c) => c.reason === "ResourceVersionTooLarge");
   return cause || (s.message ?? "").includes("Too large resource version");

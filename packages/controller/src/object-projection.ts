@@ -192,8 +192,9 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
       const jobSpec = ((spec.jobTemplate as Raw | undefined)?.spec ?? {}) as Raw;
       return { metadata, spec: { jobTemplate: { spec: { template: template(jobSpec.template, options, family) } } } };
     }
-    default:
+    default: {
       const replicas = typeof spec.replicas === "number" ? spec.replicas : undefined;
       return { metadata, spec: { replicas, template: template(spec.template, options, family) } };
+    }
   }
 }

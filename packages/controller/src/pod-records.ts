@@ -90,7 +90,7 @@ function compiled(template: string): { texts: string[]; names: (keyof NameValues
 export function renderDeploymentName(template: string, values: NameValues): string {
   const { texts, names } = compiled(template);
   const parts = [texts[0]!];
-  names.forEach((name, i) => parts.push(name === "kind" ? values.kind.toLowerCase() : values[name], texts[i + 1]!));
+  for (const [i, name] of names.entries()) parts.push(name === "kind" ? values.kind.toLowerCase() : values[name], texts[i + 1]!);
   // One flat string: the name is kept with its record (a concatenation would keep a tree of pieces).
   return parts.join("");
 }

@@ -270,7 +270,10 @@ export class Reflector {
     const object = slimObject(this.options.kind, raw, this.options.projection);
     const namespace = object.metadata.namespace ?? "";
     let byName = this.#objects.get(namespace);
-    if (!byName) this.#objects.set(namespace, (byName = new Map()));
+    if (!byName) {
+      byName = new Map();
+      this.#objects.set(namespace, byName);
+    }
     const name = object.metadata.name;
     const cached = byName.get(name);
     const version = object.metadata.resourceVersion;

@@ -203,7 +203,8 @@ export class ArtifactStore {
       if (!matches(record)) continue;
       counts.total++;
       counts.by_status[record.status]++;
-      const cluster = (counts.by_cluster[record.cluster] ??= { total: 0, deployed: 0, decommissioned: 0 });
+      const cluster = counts.by_cluster[record.cluster] ?? { total: 0, deployed: 0, decommissioned: 0 };
+      counts.by_cluster[record.cluster] = cluster;
       cluster.total++;
       cluster[record.status]++;
     }

@@ -111,7 +111,10 @@ export class NotificationStore {
   watch(user: string, repo: string): void {
     const k = repo.toLowerCase();
     let set = this.#watchers.get(k);
-    if (!set) this.#watchers.set(k, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.#watchers.set(k, set);
+    }
     set.add(user.toLowerCase());
   }
 

@@ -146,7 +146,10 @@ export class SecondaryRateLimits {
     const content = isContentGenerating(request.method, request.route);
     const endpointKey = `${request.method.toUpperCase()} ${request.route}`;
     let endpoint = state.endpoints.get(endpointKey);
-    if (!endpoint) state.endpoints.set(endpointKey, (endpoint = new SlidingWindow(MINUTE_MS)));
+    if (!endpoint) {
+      endpoint = new SlidingWindow(MINUTE_MS);
+      state.endpoints.set(endpointKey, endpoint);
+    }
 
     const refuse = (limit: SecondaryLimitName, waitMs: number | undefined): Admission => {
       this.#refused[limit]++;

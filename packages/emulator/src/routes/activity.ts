@@ -147,7 +147,7 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
   );
   userFeed(
     "activity/list-org-events-for-authenticated-user",
-    (e, login, _own, principal, params) => e.org?.login.toLowerCase() === String(params.org).toLowerCase() && canSee(principal, e),
+    (e, _login, _own, principal, params) => e.org?.login.toLowerCase() === String(params.org).toLowerCase() && canSee(principal, e),
     { ownOnly: true },
   );
   userFeed("activity/list-public-events-for-user", (e, login) => byUser(e, login) && e.public);

@@ -35,7 +35,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   app.addHook("onClose", async () => store.stopTimer());
 
   /** Runs before the permission checks: gone after the cutoff, 503 in maintenance. */
-  async function gate(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  async function gate(_request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
     if (store.retired) return sendError(reply, RETIRED_STATUS, RETIRED_MESSAGE, { docs: DOCS });
     if (store.maintenance) return sendError(reply, 503, MAINTENANCE_MESSAGE, { docs: DOCS });
     return undefined;

@@ -1,0 +1,149 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { KubeObject } from "./kube-object.js";
+import type { Scale } from "./scale-subresource.js";
+import { one, type Query } from "./request-target.js";
+import { DecodeError, decodeObject } from "./validation/index.js";
+import { decode, type Decoded } from "./validation/schema.js";
+import { scaleSchema } from "./validation/kind-schemas.js";
+import type { ResourceKind } from "./resource-kinds.js";
+import { ApiError, badRequest } from "./status.js";
+
+/** The media types request bodies may declare; the ones the fake cannot read are refused by `parseBody`. */
+export const BODY_TYPES = [
+  "application/json",
+  "application/merge-patch+json",
+  "application/strategic-merge-patch+json",
+  "application/json-patch+json",
+  "application/apply-patch+yaml",
+  "application/yaml",
+  "application/vnd.kubernetes.protobuf",
+];
+
+/** The fake speaks JSON only: protobuf and server-side apply are refused with a 415 that says so. */
+export function unsupportedMediaType(type: string): ApiError {
+  if (type.includes("apply-patch")) {
+    return new ApiError(
+      415,
+      "UnsupportedMediaType",
+      "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; use client-side apply (kubectl apply --server-side=false)",
+    );
+  }
+  if (type.includes("protobuf")) {
+    return new ApiError(
+      415,
+      "UnsupportedMediaType",
+      "protobuf request bodies (application/vnd.kubernetes.protobuf) are not supported by the shiplog fake cluster; send application/json",
+    );
+  }
+  return new ApiError(
+    415,
+    "UnsupportedMediaType",
+    `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+  );
+}
+
+export type FieldValidation = "Strict" | "Warn" | "Ignore";
+
+/** Query options of a write: dryRun=All, fieldValidation (default Warn, as API servers from 1.27). */
+export function writeOptions(query: Query): { dryRun: boolean; fieldValidation: FieldValidation } {
+  const dryRun = dryRunOption(query.dryRun);
+  const validation = one(query, "fieldValidation") ?? "Warn";
+  if (validation !== "Strict" && validation !== "Warn" && validation !== "Ignore") {
+    throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(validation)}: supported values: "Ignore", "Strict", "Warn"`);
+  }
+  return { dryRun, fieldValidation: validation };
+}
+
+/** dryRun (the query's or DeleteOptions'): true for "All", false when absent, else a 400. */
+export function dryRunOption(raw: unknown): boolean {
+  const dry: unknown[] = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  for (const value of dry)
+    if (value !== "All") throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(value)}: supported values: "All"`);
+  return dry.length > 0;
+}
+
+/** Adds `Warning: 299 - "<text>"` headers, as the API server does for dropped fields. */
+function addWarnings(reply: FastifyReply, texts: string[]): void {
+  const existing = reply.getHeader("Warning");
+  const before = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  reply.header("Warning", [...before, ...texts.map((t) => `299 - ${JSON.stringify(t)}`)]);
+}
+
+/** Decodes a body as the kind's Go type would: 400 for wrong types, unknown fields warned about or refused. */
+export function decodeBody(
+  kind: ResourceKind,
+  body: unknown,
+  validation: FieldValidation,
+  reply: FastifyReply,
+  schema = decodeObject.bind(null, kind.resource),
+): KubeObject {
+  const obj = requireObjectBody(body, kind);
+  const cannot = `${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}`;
+  let decoded: Decoded;
+  try {
+    decoded = schema(obj);
+  } catch (error) {
+    if (error instanceof DecodeError) throw badRequest(`${cannot}: ${error.message}`);
+    throw error;
+  }
+  const unknown = decoded.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (unknown.length > 0 && validation === "Strict") throw badRequest(`${cannot}: strict decoding error: ${unknown.join(", ")}`);
+  if (unknown.length > 0 && validation === "Warn") addWarnings(reply, unknown);
+  const value = decoded.value as KubeObject;
+  value.metadata ??= {};
+  return value;
+}
+
+// The API server's JSON decoder stops at this depth; deeper bodies would overflow recursive code further on.
+const MAX_JSON_DEPTH = 10000;
+
+/** Deepest bracket nesting of JSON text, outside strings (one pass, no recursion). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return max;
+}
+/** The request body: undefined when empty, parsed JSON otherwise; YAML, protobuf, over-deep or broken JSON refused. */
+export function parseBody(request: FastifyRequest): unknown {
+  const raw = request.body;
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  if (typeof raw !== "string") return raw;
+  const type = request.headers["content-type"] ?? "";
+  if (type.includes("yaml") || type.includes("protobuf")) throw unsupportedMediaType(type);
+  if (nestingDepth(raw) > MAX_JSON_DEPTH)
+    throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function requireObjectBody(body: unknown, kind: ResourceKind): KubeObject {
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: body must be a JSON object`);
+  const obj = body as KubeObject;
+  if (obj.metadata === undefined) obj.metadata = {};
+  if (obj.metadata === null || typeof obj.metadata !== "object")
+    throw badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: metadata must be an object`);
+  if (obj.kind !== undefined && obj.kind !== kind.kind)
+    throw badRequest(`the object provided is unrecognized (kind "${String(obj.kind)}" does not match ${kind.kind})`);
+  return obj;
+}
+
+/** A Scale body: decoded as autoscaling/v1 Scale. */
+export function decodeScale(kind: ResourceKind, body: unknown, validation: FieldValidation, reply: FastifyReply): Scale {
+  const scaleKind = { ...kind, kind: "Scale", version: "v1" };
+  return decodeBody(scaleKind, body, validation, reply, (obj) => decode(scaleSchema, obj)) as Scale;
+}
