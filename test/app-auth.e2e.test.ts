@@ -6,6 +6,7 @@ import { appInstallationAuth, AuthenticationError, RequestValidationError, Shipl
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { JWT_MESSAGES } from "@shiplog/emulator/internal";
 import { validateResponse } from "./support/openapi-contract.js";
+import { callJson, SERVICE_HEADERS } from "./kit/service-call.js";
 
 const APP_ID = 1_001_001;
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;
@@ -32,12 +33,8 @@ function jwt(claims: Record<string, unknown> = {}, key = privateKey): string {
 }
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, accept: "application/vnd.service+json", ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown>, date: response.headers.get("date") };
+  const answer = await callJson(`${emulator.url}${path}`, method, { headers: { authorization: `Bearer ${token}`, accept: SERVICE_HEADERS.accept }, body });
+  return { status: answer.status, body: answer.body as Record<string, unknown>, date: answer.headers.get("date") };
 }
 
 describe("the emulator's App endpoints", () => {

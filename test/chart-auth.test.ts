@@ -1,13 +1,13 @@
 // The chart's `auth` choice: a token Secret or an App installation, exactly one, each rendering what the controller
 // reads; RBAC the same either way.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { generateKeyPairSync } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@shiplog/controller";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRenderer, findToolchain, REPO_ROOT, renderChart, type Manifest } from "./chart/helm-renderer.js";
 import { grants, one, type Container } from "./chart/kube-manifests.js";
+import { tempDir } from "./kit/temp-dir.js";
 
 const REQUIRED = { config: { org: "acme", cluster: "prod-eu-1", logicalEnvironment: "production" } };
 const RELEASE = { releaseName: "shiplog", namespace: "shiplog" } as const;
@@ -44,7 +44,7 @@ describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: auth", 
     expect(m.some((x) => x.kind === "Secret")).toBe(false);
 
     // What the controller makes of that environment, with the key file where the chart mounts it.
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-chart-app-"));
+    const dir = tempDir("shiplog-chart-app-");
     const keyFile = join(dir, "private-key.pem");
     writeFileSync(keyFile, generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }));
     const config = loadConfig([], { ...env, SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile });

@@ -2,8 +2,7 @@
 // (equal to files/prometheus-rules.yaml at the defaults, valid for promtool with other values), the ServiceMonitor's
 // scrape options, the Grafana dashboard ConfigMap (valid JSON, every query on a metric the controller exports), and
 // the README's values table, which must be what `pnpm chart:generate` writes from values.yaml.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
@@ -12,6 +11,7 @@ import { buildRenderer, CHART_DIR, findToolchain, renderChart, renderDefaultProm
 import { one, selects, validateManifest } from "./chart/kube-manifests.js";
 import { metricsIn, readableMetricNames } from "./prometheus/exported-metrics.js";
 import { findPrometheus, promtool } from "./prometheus/prometheus-tools.js";
+import { tempDir } from "./kit/temp-dir.js";
 
 const REQUIRED = join(REPO_ROOT, "test/chart/values/required.yaml");
 const MONITORING = ["monitoring.coreos.com/v1"];
@@ -58,7 +58,7 @@ describe("the chart's generated docs", () => {
 
 describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
   let renderer: string;
-  const dir = mkdtempSync(join(tmpdir(), "shiplog-chart-monitoring-"));
+  const dir = tempDir("shiplog-chart-monitoring-");
   const render = (options: RenderOptions) => renderChart(renderer, { releaseName: "shiplog", namespace: "shiplog", valueFiles: [REQUIRED], ...options });
   const rendered = (options: RenderOptions): Manifest[] => {
     const result = render(options);

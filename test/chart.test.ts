@@ -3,19 +3,19 @@
 // the Kubernetes schemas; the invariants are checked against the real controller: the configuration it reads from
 // the chart's environment, the endpoints its health server answers, and the Kubernetes calls it makes, recorded
 // through a proxy and checked against the rendered RBAC.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONTROLLER_VERSION, loadConfig } from "@shiplog/controller";
 import { SETTINGS, slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { startControllerProcess, waitForStatus } from "./chart/controller-process.js";
 import { buildRenderer, CHART_DIR, findToolchain, REPO_ROOT, renderChart, type Manifest, type RenderOptions } from "./chart/helm-renderer.js";
-import { authorizes, containerEnvironment, grants, ofKind, one, selects, validateManifest, type Container } from "./chart/kube-manifests.js";
-import { startRecordingProxy } from "./chart/recording-proxy.js";
+import { authorizes, containerEnvironment, grants, ofKind, one, resourceRequest, selects, validateManifest, type Container } from "./chart/kube-manifests.js";
+import { startControllerCommand } from "./kit/controller-process.js";
+import { startProxy } from "./kit/proxy.js";
+import { tempDir } from "./kit/temp-dir.js";
 
 const VALUES = join(REPO_ROOT, "test/chart/values");
 const REQUIRED = join(VALUES, "required.yaml");
@@ -142,7 +142,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       // Every variable but Node's own is a controller setting (POD_NAME and POD_NAMESPACE included).
       const names = (controllerContainer(manifests).env ?? []).map((e) => e.name).filter((n) => n !== "NODE_OPTIONS");
       expect(names.filter((n) => !known.has(n))).toEqual([]);
-      const root = mkdtempSync(join(tmpdir(), "shiplog-kubelet-"));
+      const root = tempDir("shiplog-kubelet-");
       try {
         const { env, mountPath } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
         const secretVolume = one<Deployment>(manifests, "Deployment").spec.template.spec.volumes.find((v) => v.secret)!;
@@ -347,14 +347,15 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         values: [{ config: { apiUrl: emulator.url, cluster: cluster_, flushMaxWait: "200ms", logLevel: "info" }, token: { value: emulator.tokens.admin! }, serviceMonitor: { enabled: true } }],
         apiVersions: ["monitoring.coreos.com/v1"],
       });
-      const proxy = await startRecordingProxy(cluster.url);
-      const root = mkdtempSync(join(tmpdir(), "shiplog-kubelet-"));
+      const proxy = await startProxy(cluster.url);
+      const kubeRequests = () => proxy.requests.flatMap((r) => resourceRequest(r.method, r.url) ?? []);
+      const root = tempDir("shiplog-kubelet-");
       const kubeconfig = structuredClone(cluster.kubeconfigObject) as unknown as { clusters: { cluster: { server: string } }[] };
       for (const entry of kubeconfig.clusters) entry.cluster.server = proxy.url;
       writeFileSync(join(root, "kubeconfig"), stringify(kubeconfig));
       const { env } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
       // What stands in for the cluster here: a kubeconfig instead of the in-cluster one, loopback, any free port.
-      const controller = startControllerProcess([process.execPath, join(REPO_ROOT, "packages/controller/dist/main.js")], {
+      const controller = startControllerCommand([process.execPath, join(REPO_ROOT, "packages/controller/dist/main.js")], {
         ...env,
         KUBECONFIG: join(root, "kubeconfig"),
         SHIPLOG_HTTP_HOST: "127.0.0.1",
@@ -363,10 +364,10 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400",
       });
       try {
-        const base = await controller.url;
+        const base = await controller.url();
         const container = controllerContainer(manifests);
-        await waitForStatus(`${base}${container.readinessProbe!.httpGet!.path}`, 200);
-        await waitForStatus(`${base}${container.livenessProbe!.httpGet!.path}`, 200, 1000);
+        await vi.waitFor(async () => expect((await fetch(`${base}${container.readinessProbe!.httpGet!.path}`)).status).toBe(200), { timeout: 20_000, interval: 100 });
+        await vi.waitFor(async () => expect((await fetch(`${base}${container.livenessProbe!.httpGet!.path}`)).status).toBe(200), { timeout: 1000, interval: 100 });
         const monitorPath = one<{ spec: { endpoints: { path: string }[] } }>(manifests, "ServiceMonitor").spec.endpoints[0]!.path;
         const metrics = await fetch(`${base}${monitorPath}`);
         expect(metrics.status).toBe(200);
@@ -376,18 +377,18 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         expect(records.sort(), controller.output()).toEqual(expectedRecords);
 
         const account = { name: one<Deployment>(manifests, "Deployment").spec.template.spec.serviceAccountName, namespace: "shiplog" };
-        expect(proxy.requests.length).toBeGreaterThan(0);
-        const denied = proxy.requests.filter((r) => !authorizes(manifests, account, r));
+        expect(kubeRequests().length).toBeGreaterThan(0);
+        const denied = kubeRequests().filter((r) => !authorizes(manifests, account, r));
         expect(denied).toEqual([]);
         // Exactly: every pod/workload grant is used; the state grants over both runs (last test).
-        const used = new Set(proxy.requests.map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
+        const used = new Set(kubeRequests().map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
         const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
         expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
         expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
       } finally {
         const code = await controller.stop();
         // After the stop: SIGTERM writes the state and releases the Lease (updates by name).
-        for (const r of proxy.requests) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(stateLine(r, r.name));
+        for (const r of kubeRequests()) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(stateLine(r, r.name));
         await proxy.close();
         rmSync(root, { recursive: true, force: true });
         expect(code, controller.output()).toBe(0);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityEventList } from "@shiplog/client/schemas";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { operation, responseExamples, validateResponse } from "./support/openapi-contract.js";
+import { callJson } from "./kit/service-call.js";
 
 // The official description names the service `github` (`performed_via_github_app`); our spec says `service`.
 function toGithub(value: unknown): unknown {
@@ -88,13 +89,9 @@ describe("every emulator answer validates against the official schema", () => {
   afterAll(() => emu.stop());
 
   async function call(method: string, path: string, token = "classic", body?: unknown) {
-    const response = await fetch(`${emu.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emu.tokens[token]}`, "content-type": "application/json", "x-service-api-version": "2026-03-10" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? toGithub(JSON.parse(text)) : undefined };
+    const headers = { authorization: `Bearer ${emu.tokens[token]}`, "content-type": "application/json", "x-service-api-version": "2026-03-10" };
+    const answer = await callJson(`${emu.url}${path}`, method, { headers, body });
+    return { status: answer.status, body: answer.body === undefined ? undefined : toGithub(answer.body) };
   }
 
   async function check(method: string, template: string, path: string, token = "classic", body?: unknown) {

@@ -3,14 +3,14 @@
 // entry point), and the very bundle the Dockerfile copies, run alone (no node_modules) as uid 65532 from a
 // directory that user cannot write, against the fake cluster and the emulator.
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startControllerProcess, waitForStatus } from "./chart/controller-process.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startControllerCommand } from "./kit/controller-process.js";
 import { REPO_ROOT } from "./chart/helm-renderer.js";
+import { tempDir } from "./kit/temp-dir.js";
 
 const CONTROLLER_DIR = join(REPO_ROOT, "packages/controller");
 const dockerfile = readFileSync(join(CONTROLLER_DIR, "Dockerfile"), "utf8");
@@ -72,7 +72,7 @@ describe("controller image: the bundle the Dockerfile copies", () => {
     const built = spawnSync("npm", ["run", "--silent", "bundle"], { cwd: CONTROLLER_DIR, encoding: "utf8" });
     if (built.status !== 0) throw new Error(`npm run bundle failed:\n${built.stdout}\n${built.stderr}`);
     // An image-like root: node and the bundle only, owned by root, not writable by the controller's user.
-    root = mkdtempSync(join(tmpdir(), "shiplog-image-"));
+    root = tempDir("shiplog-image-");
     chmodSync(root, 0o755);
     mkdirSync(join(root, "app"));
     node = join(root, "node");
@@ -117,12 +117,12 @@ describe("controller image: the bundle the Dockerfile copies", () => {
     });
 
     it("becomes ready, records what runs, reports its uid as non-root, and stops cleanly on SIGTERM", async () => {
-      const secrets = mkdtempSync(join(tmpdir(), "shiplog-image-secrets-"));
+      const secrets = tempDir("shiplog-image-secrets-");
       chmodSync(secrets, 0o755);
       writeFileSync(join(secrets, "kubeconfig"), cluster.kubeconfig, { mode: 0o444 });
       writeFileSync(join(secrets, "token"), `${emulator.tokens.admin!}\n`, { mode: 0o444 });
       const command = [...(asUser.length ? asUser : []), node, bundle];
-      const controller = startControllerProcess(command, {
+      const controller = startControllerCommand(command, {
         KUBECONFIG: join(secrets, "kubeconfig"),
         SHIPLOG_TOKEN_FILE: join(secrets, "token"),
         SHIPLOG_API_URL: emulator.url,
@@ -135,9 +135,9 @@ describe("controller image: the bundle the Dockerfile copies", () => {
         NODE_ENV: "production",
       });
       try {
-        const base = await controller.url;
-        await waitForStatus(`${base}/readyz`, 200);
-        await waitForStatus(`${base}/healthz`, 200, 1000);
+        const base = await controller.url();
+        await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(200), { timeout: 20_000, interval: 100 });
+        await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).status).toBe(200), { timeout: 1000, interval: 100 });
         const metrics = await (await fetch(`${base}/metrics`)).text();
         expect(metrics).toContain("shiplog_controller_requests_total");
         const records = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: "image-test" });

@@ -1,16 +1,16 @@
 // `pnpm lint:cycles` (run by `pnpm test`) fails on any import cycle in any package's sources, type-only imports
 // included. Shown here on two modules that import each other, then on the repository itself.
 import { execSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "./kit/temp-dir.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const script = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["lint:cycles"]!;
 const SOURCES = "'packages/*/src/**/*.ts'";
-const work = mkdtempSync(join(tmpdir(), "shiplog-cycles-"));
+const work = tempDir("shiplog-cycles-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function run(command: string): { status: number; output: string } {

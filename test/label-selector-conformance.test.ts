@@ -2,7 +2,7 @@
 // behaviour), so neither can drift from Kubernetes or from each other.
 import { parseLabelSelector as controllerParse } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
-import { matchesLabels, parseLabelSelector as fakeParse } from "../packages/fake-cluster/dist/selectors.js";
+import { matchesLabels, parseLabelSelector as fakeParse } from "../packages/fake-cluster/src/selectors.js";
 import { LABEL_SELECTOR_CASES } from "./support/label-selector-cases.js";
 
 type Parser = (text: string) => ((labels: Record<string, string>) => boolean) | undefined;

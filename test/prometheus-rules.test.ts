@@ -2,8 +2,7 @@
 // PrometheusRule rendered with other values, and promtool test rules with series in and alerts out for every alert
 // (firing on bad series, silent on healthy ones). Also: every alert has a runbook section, and every metric an
 // alert or a dashboard panel reads is one the controller exports.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
@@ -11,6 +10,7 @@ import { CHART_DIR, REPO_ROOT } from "./chart/helm-renderer.js";
 import { ALERT_CASES, promtoolTests, type AlertRule } from "./prometheus/alert-cases.js";
 import { metricsIn, readableMetricNames } from "./prometheus/exported-metrics.js";
 import { findPrometheus, promtool } from "./prometheus/prometheus-tools.js";
+import { tempDir } from "./kit/temp-dir.js";
 
 const RULES_FILE = join(CHART_DIR, "files/prometheus-rules.yaml");
 const rules = (parse(readFileSync(RULES_FILE, "utf8")) as { groups: { rules: AlertRule[] }[] }).groups.flatMap((g) => g.rules);
@@ -18,7 +18,7 @@ const available = findPrometheus();
 const inCI = process.env.CI === "true";
 
 describe("the controller's alerts", () => {
-  const dir = mkdtempSync(join(tmpdir(), "shiplog-rules-"));
+  const dir = tempDir("shiplog-rules-");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("every alert has a summary, a description, a severity and a runbook section in the controller README", () => {

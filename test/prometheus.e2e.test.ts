@@ -3,10 +3,11 @@
 // operator's dashboards would show them, and promtool accepts the controller's exposition.
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "../packages/controller/test/controller-process.js";
-import { eventually, REPO } from "../packages/controller/test/scenario-harness.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "./kit/controller-process.js";
+import { REPO } from "../packages/controller/test/scenario-harness.js";
 import { findPrometheus, promtool, startPrometheus, type PrometheusServer } from "./prometheus/prometheus-tools.js";
+import { WAIT } from "./kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const available = findPrometheus();
@@ -47,30 +48,30 @@ describe.skipIf(!available.ok && !inCI)("a real Prometheus scraping the controll
     const target = new URL(await controller.url()).host;
     prometheus = await startPrometheus([target], "500ms");
 
-    await eventually(async () => {
+    await vi.waitFor(async () => {
       expect(await value("up")).toBe(1);
       expect(await value("shiplog_controller_desired_records")).toBe(2);
       expect(await value("shiplog_controller_pending_records")).toBe(2);
       expect(await value("shiplog_controller_acknowledged_records")).toBe(0);
       expect(await value('sum(shiplog_controller_requests_total{result="failure"})')).toBeGreaterThan(0);
-    });
+    }, WAIT);
 
     // The service comes back: everything pending is acknowledged.
     emulator.faults.remove(outage);
-    await eventually(async () => {
+    await vi.waitFor(async () => {
       expect(await value("shiplog_controller_pending_records")).toBe(0);
       expect(await value("shiplog_controller_acknowledged_records")).toBe(2);
-    });
+    }, WAIT);
 
     // A rollout: a new workload, and a new image for web (updated in place, same deployment name).
     await cluster.script.createDeployment({ namespace: "shop", name: "worker", image: "ghcr.io/acme/worker:3.1", annotations: REPO });
     await cluster.script.setImage("shop", "web", "nginx:1.27");
-    await eventually(async () => {
+    await vi.waitFor(async () => {
       expect(await value("shiplog_controller_desired_records")).toBe(3);
       expect(await value("shiplog_controller_acknowledged_records")).toBe(3);
       expect(await value("shiplog_controller_pending_records")).toBe(0);
       expect(await value('sum(shiplog_controller_records_accepted_total{status="deployed"})')).toBeGreaterThanOrEqual(4);
-    });
+    }, WAIT);
     // Prometheus kept the whole story: pending was up during the outage, acknowledged rose from 0 to 3.
     expect(await value("max_over_time(shiplog_controller_pending_records[5m])")).toBe(2);
     expect(await value("min_over_time(shiplog_controller_acknowledged_records[5m])")).toBe(0);

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { WAIT } from "./kit/wait.js";
 
 // The client README's "Tailing events" example, run as written against the emulator.
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,12 +24,11 @@ function readmeExample(): string {
   return match[1];
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Waits until `condition` holds; past the deadline the error names `what` it waited for. */
+function until(condition: () => boolean, what: string): Promise<void> {
+  return vi.waitFor(() => {
+    if (!condition()) throw new Error(`timed out waiting for ${what}`);
+  }, WAIT);
 }
 
 /** Runs the example as its own process until `whileRunning` is done, then sends SIGINT; its output lines. */

@@ -2,11 +2,11 @@
 // No helm binary exists for our machines; the renderer is built from Debian's Go toolchain and libraries.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments, stringify } from "yaml";
+import { tempDir } from "../kit/temp-dir.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, "../..");
@@ -77,7 +77,7 @@ export interface RenderOptions {
 
 /** Renders the chart with the renderer binary. */
 export function renderChart(binary: string, options: RenderOptions = {}): RenderResult {
-  const dir = mkdtempSync(join(tmpdir(), "shiplog-chart-"));
+  const dir = tempDir("shiplog-chart-");
   try {
     const files = [...(options.valueFiles ?? [])];
     (options.values ?? []).forEach((values, i) => {

@@ -167,3 +167,40 @@ interface PodSpecLike {
   containers: Container[];
   volumes?: { name: string; secret?: { secretName: string; items?: { key: string; path: string }[] } }[];
 }
+
+const VERBS: Record<string, string> = { POST: "create", PUT: "update", PATCH: "patch" };
+
+/** Parses an API path and method into the request the RBAC authorizer evaluates. */
+export function resourceRequest(method: string, rawUrl: string): ResourceRequest | undefined {
+  const url = new URL(rawUrl, "http://proxy");
+  const parts = url.pathname.split("/").filter(Boolean);
+  let rest: string[];
+  let group: string;
+  if (parts[0] === "api" && parts.length >= 3) {
+    group = "";
+    rest = parts.slice(2);
+  } else if (parts[0] === "apis" && parts.length >= 4) {
+    group = parts[1]!;
+    rest = parts.slice(3);
+  } else {
+    return undefined;
+  }
+  let namespace: string | undefined;
+  if (rest[0] === "namespaces" && rest.length >= 3) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [resource, name, subresource] = rest;
+  if (!resource) return undefined;
+  let verb: string;
+  if (method === "GET") verb = url.searchParams.get("watch") === "true" ? "watch" : name ? "get" : "list";
+  else if (method === "DELETE") verb = name ? "delete" : "deletecollection";
+  else verb = VERBS[method] ?? method.toLowerCase();
+  return {
+    verb,
+    group,
+    resource: subresource ? `${resource}/${subresource}` : resource,
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(name !== undefined ? { name } : {}),
+  };
+}

@@ -1,10 +1,12 @@
 // Debian's Prometheus (2.42) and promtool, run by the tests: a real server scraping over loopback with a temporary
 // data directory, and promtool's checks. Nothing here starts a system service; .ci/run installs the package.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { vi } from "vitest";
+import { freePort } from "../kit/loopback.js";
+import { WAIT } from "../kit/wait.js";
+import { tempDir } from "../kit/temp-dir.js";
 
 /** Whether the prometheus and promtool binaries run here, and if not, why. */
 export function findPrometheus(): { ok: true } | { ok: false; reason: string } {
@@ -31,17 +33,9 @@ export interface PrometheusServer {
   stop(): Promise<void>;
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Starts Prometheus scraping `targets` (host:port, path /metrics) every `scrapeInterval`, on a temporary data dir. */
 export async function startPrometheus(targets: string[], scrapeInterval = "1s"): Promise<PrometheusServer> {
-  const dir = mkdtempSync(join(tmpdir(), "shiplog-prometheus-"));
+  const dir = tempDir("shiplog-prometheus-");
   const config = join(dir, "prometheus.yml");
   writeFileSync(
     config,
@@ -57,7 +51,7 @@ export async function startPrometheus(targets: string[], scrapeInterval = "1s"):
       "",
     ].join("\n"),
   );
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let printed = "";
   const child: ChildProcess = spawn(
@@ -73,15 +67,17 @@ export async function startPrometheus(targets: string[], scrapeInterval = "1s"):
     await exited;
     rmSync(dir, { recursive: true, force: true });
   };
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
-    if (ready) break;
-    if (child.exitCode !== null || Date.now() > end) {
-      await stop();
-      throw new Error(`prometheus did not become ready:\n${printed}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Ready, or gone: a process that exited stops the wait at once.
+  const ready = await vi
+    .waitFor(async () => {
+      if (child.exitCode !== null) return false;
+      if (!(await fetch(`${url}/-/ready`).then((r) => r.ok, () => false))) throw new Error("not ready");
+      return true;
+    }, { ...WAIT, interval: 100 })
+    .catch(() => false);
+  if (!ready) {
+    await stop();
+    throw new Error(`prometheus did not become ready:\n${printed}`);
   }
   return {
     url,

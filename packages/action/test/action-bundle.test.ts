@@ -1,12 +1,12 @@
 // The committed bundle, run as the runner runs it (node dist/index.js, INPUT_* variables, GITHUB_OUTPUT and
 // GITHUB_STEP_SUMMARY files), against the emulator, under whichever Node runs the suite.
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { runBundledAction, type LocalRunResult } from "./local-runner.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let emulator: Emulator;
 let workspace: string;
@@ -16,7 +16,7 @@ const files = { "dist/web-1.0.0.tgz": "web tarball", "dist/web-1.0.0.zip": "web 
 beforeAll(async () => {
   emulator = await startEmulator();
   head = emulator.state.git.repository("acme", "web")!.head()!;
-  workspace = mkdtempSync(join(tmpdir(), "shiplog-ws-"));
+  workspace = tempDir("shiplog-ws-");
   mkdirSync(join(workspace, "dist"));
   for (const [path, content] of Object.entries(files)) writeFileSync(join(workspace, path), content);
 });
@@ -174,7 +174,7 @@ describe("many files", () => {
   if (!prlimit) console.warn("SKIPPED: no prlimit (util-linux) here to run the action with few file descriptors");
 
   it.skipIf(!prlimit)("300 files by glob under a 64 file descriptor limit: every file hashed, none failed with EMFILE", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-many-"));
+    const dir = tempDir("shiplog-many-");
     try {
       mkdirSync(join(dir, "out"));
       const expected: [string, string][] = [];

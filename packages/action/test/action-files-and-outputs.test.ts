@@ -2,14 +2,14 @@
 // system errors, on a missing GITHUB_OUTPUT file and on a server that echoes the token. Every run is bounded: a hang
 // is killed and fails the test.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { runBundledAction, type LocalRunResult } from "./local-runner.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const BOUND_MS = 20_000;
 const REGISTRY = { "registry-url": "https://registry.example/" };
@@ -21,7 +21,7 @@ let socketServer: Server;
 beforeAll(async () => {
   emulator = await startEmulator();
   head = emulator.state.git.repository("acme", "web")!.head()!;
-  workspace = mkdtempSync(join(tmpdir(), "shiplog-files-"));
+  workspace = tempDir("shiplog-files-");
   mkdirSync(join(workspace, "out"));
   writeFileSync(join(workspace, "out", "app.tgz"), "app");
   execFileSync("mkfifo", [join(workspace, "out", "pipe.tgz")]);

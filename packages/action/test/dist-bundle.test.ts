@@ -1,10 +1,10 @@
 // CI guard: the bundle action.yml runs (packages/action/dist/index.js, committed) must be what the sources build to.
 import { execFileSync, execSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const actionDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BUNDLE = "packages/action/dist/index.js";
@@ -42,7 +42,7 @@ describe("dist/index.js", () => {
   it.skipIf(noCheckout)("the committed bundle equals a fresh build of the sources", () => {
     const pkg = JSON.parse(readFileSync(join(actionDir, "package.json"), "utf8")) as { scripts: { bundle: string } };
     expect(pkg.scripts.bundle).toContain("--outfile=dist/index.js");
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-bundle-"));
+    const dir = tempDir("shiplog-bundle-");
     try {
       const fresh = join(dir, "index.js");
       // The package's own bundle command, writing elsewhere.

@@ -3,14 +3,14 @@
 // release-flow.test.ts, which runs the committed bundle as the runner does.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { readActionInputs } from "./local-runner.js";
 import { runnerInputEnv } from "./runner-inputs.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const ACTION_DIR = fileURLToPath(new URL("..", import.meta.url));
 const ROOT = join(ACTION_DIR, "..", "..");
@@ -24,7 +24,7 @@ let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
   commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
-  work = mkdtempSync(join(tmpdir(), "shiplog-local-action-"));
+  work = tempDir("shiplog-local-action-");
   // The tool runs `pnpm dlx tsx` and `pnpm list` for a pnpm project: pnpm is the pinned one, through npx, and
   // `dlx tsx` is the workspace's own tsx rather than a fresh download on every run.
   mkdirSync(join(work, "bin"));

@@ -1,12 +1,12 @@
 // A release as a workflow runs it, through the committed bundle against the emulator: version and floating tags,
 // a re-run, storage records from a checksums file and for a container image, and each new input's bad values.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { runBundledAction, type LocalRunResult } from "./local-runner.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let emulator: Emulator;
 let workspace: string;
@@ -15,7 +15,7 @@ let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
   commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
-  workspace = mkdtempSync(join(tmpdir(), "shiplog-release-"));
+  workspace = tempDir("shiplog-release-");
 });
 afterAll(async () => {
   await emulator.stop();

@@ -1,10 +1,10 @@
 // File subjects: a glob's files are found and hashed a bounded number at a time (a release can match thousands).
 import { createHash } from "node:crypto";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HASH_CONCURRENCY, fileDigest, fileSubjects, matchFiles } from "../src/subjects.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const COUNT = 300;
 let dir: string;
@@ -12,7 +12,7 @@ const content = (i: number) => `artifact ${i}\n`;
 const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "shiplog-subjects-"));
+  dir = tempDir("shiplog-subjects-");
   mkdirSync(join(dir, "out"));
   for (let i = 0; i < COUNT; i++) writeFileSync(join(dir, "out", `f${String(i).padStart(3, "0")}.bin`), content(i));
 });

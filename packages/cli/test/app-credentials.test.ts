@@ -2,12 +2,12 @@
 // the organization the command names (or given), its token minted and used; every mistake in the App settings one
 // usage line naming the setting, exit 2, nothing sent; and the key never printed, whatever happens.
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { runCli, type Run } from "./cli-process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const APP_ID = "1001001";
 const digest = `sha256:${"4".repeat(64)}`;
@@ -18,7 +18,7 @@ let key: string;
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  dir = mkdtempSync(join(tmpdir(), "shiplog-cli-app-"));
+  dir = tempDir("shiplog-cli-app-");
   key = emulator.apps.privateKey(Number(APP_ID));
   keyFile = join(dir, "app.pem");
   writeFileSync(keyFile, key, { mode: 0o600 });

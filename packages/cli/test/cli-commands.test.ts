@@ -2,13 +2,14 @@
 // the tails stopped with SIGINT after each new item was printed exactly once, and every usage error one line, exit 2.
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { WAIT } from "../../../test/kit/wait.js";
 import { CLI, runCli, type Run } from "./cli-process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let emulator: Emulator;
 let dir: string;
@@ -17,7 +18,7 @@ const digest = `sha256:${createHash("sha256").update("web image").digest("hex")}
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  dir = mkdtempSync(join(tmpdir(), "shiplog-cli-"));
+  dir = tempDir("shiplog-cli-");
   commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
   const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
   await client.artifacts.createStorageRecord({ org: "acme", name: "ghcr.io/acme/web", digest, registry_url: "https://ghcr.io", repository: "acme/web", github_repository: "web" });
@@ -37,11 +38,6 @@ afterAll(async () => {
 function shiplog(args: string[], given?: string | null): Promise<Run> {
   const token = given === null ? undefined : (given ?? emulator.tokens.admin);
   return runCli(args, { SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
-}
-
-/** Resolves once `done()` holds, checking every 50 ms; a test's own timeout is the deadline. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Starts a tail, waits until `ready` lines are printed, calls `more`, waits for `total` lines, then sends SIGINT. */
@@ -171,7 +167,7 @@ describe("records", () => {
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const code = new Promise<number | null>((resolve) => child.on("close", resolve));
-      await until(() => own.faults.list().find((f) => f.id === held)!.hits === 1);
+      await vi.waitUntil(() => own.faults.list().find((f) => f.id === held)!.hits === 1, WAIT);
       child.kill("SIGINT");
       expect(await code).toBe(130);
       expect(stderr).toMatch(/^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/);

@@ -2,17 +2,17 @@
 // and zsh completes in an interactive shell on a pseudo-terminal (zpty), where its own completion system draws the
 // listing and edits the line. Each case waits for a marker, never a delay.
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let dir: string;
 const scripts: Record<"bash" | "zsh", string> = { bash: "", zsh: "" };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "shiplog-completion-"));
+  dir = tempDir("shiplog-completion-");
   // Two files sharing a prefix, for completing a path.
   for (const name of ["cluster-a.json", "cluster-b.json"]) writeFileSync(join(dir, name), "{}");
   for (const shell of ["bash", "zsh"] as const) {

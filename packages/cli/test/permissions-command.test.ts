@@ -1,16 +1,9 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runCli, type Run } from "./cli-process.js";
 
 // The built bin, run as users run it.
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-
-function shiplog(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { encoding: "utf8" }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
-    );
-  });
+function shiplog(...args: string[]): Promise<Run> {
+  return runCli(args, {});
 }
 
 describe("shiplog permissions", () => {

@@ -1,17 +1,17 @@
 // Prints the CLI README's examples as Markdown, each command run for real against a seeded emulator:
 //   npx tsx packages/cli/test/readme-transcript.ts > /tmp/transcript.md
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ShiplogClient } from "@shiplog/client";
 import { startEmulator } from "@shiplog/emulator";
+import { runProcess } from "../../../test/kit/process.js";
+import { CLI } from "./cli-process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const emulator = await startEmulator();
-const dir = mkdtempSync(join(tmpdir(), "shiplog-readme-"));
+const dir = tempDir("shiplog-readme-");
 const digest = `sha256:${createHash("sha256").update("web image").digest("hex")}`;
 const head = emulator.state.git.repository("acme", "web")!.head()!;
 const admin = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
@@ -26,7 +26,7 @@ writeFileSync(join(dir, "deployments.json"), JSON.stringify({ logical_environmen
 
 const env = (token: string | undefined) => ({ PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
 const out: string[] = [];
-const show = (args: string[], text: string, code: number, whole = false) => {
+const show = (args: string[], text: string, code: number | null, whole = false) => {
   const shown = args.map((a) => (a.includes(dir) ? a.replace(dir + "/", "") : /\s/.test(a) ? `'${a}'` : a)).join(" ");
   const lines = text.trimEnd().replaceAll(emulator.url, "http://127.0.0.1:8080").split("\n");
   // Long JSON is cut to its start: the README shows its shape, the command prints it all.
@@ -35,12 +35,9 @@ const show = (args: string[], text: string, code: number, whole = false) => {
 };
 
 // The emulator runs in this process: the CLI must run asynchronously, or nobody would answer it.
-function exec(file: string, args: string[], token: string | undefined): Promise<{ text: string; code: number }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env: env(token), encoding: "utf8", maxBuffer: 1 << 26 }, (error, stdout, stderr) =>
-      resolve({ text: stdout + stderr, code: error ? Number(error.code) : 0 }),
-    );
-  });
+async function exec(file: string, args: string[], token: string | undefined): Promise<{ text: string; code: number | null }> {
+  const { code, stdout, stderr } = await runProcess(file, args, { env: env(token) });
+  return { text: stdout + stderr, code };
 }
 
 /** Runs the CLI with the admin's token unless given one (null: no token). */

@@ -1,25 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { CheckpointFileError, FileCheckpointStore } from "@shiplog/client";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 // The file checkpoint store under kill -9: a real process saves checkpoints as fast as it can and is killed at
 // arbitrary moments; the file it leaves is always a whole checkpoint, never a torn one.
 const clientDist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "index.js");
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "shiplog-checkpoint-file-"));
-  dirs.push(dir);
-  return dir;
-}
-
 const WRITER = `
 import { FileCheckpointStore } from ${JSON.stringify(clientDist)};
 const store = new FileCheckpointStore(process.argv[2]);
@@ -34,7 +23,7 @@ for (let n = 1; ; n++) {
 `;
 
 it("a process killed with SIGKILL while saving leaves the previous or the next checkpoint, whole", async () => {
-  const dir = tempDir();
+  const dir = tempDir("shiplog-checkpoint-file-");
   const script = join(dir, "writer.mjs");
   writeFileSync(script, WRITER);
   const path = join(dir, "feed.json");
@@ -63,7 +52,7 @@ it("a process killed with SIGKILL while saving leaves the previous or the next c
 });
 
 it("a missing file is no checkpoint yet; a file that is not JSON is an error naming the file, not a crash", async () => {
-  const dir = tempDir();
+  const dir = tempDir("shiplog-checkpoint-file-");
   expect(await new FileCheckpointStore(join(dir, "none.json")).load()).toBeUndefined();
   writeFileSync(join(dir, "bad.json"), "{ not json");
   const error = await new FileCheckpointStore(join(dir, "bad.json")).load().catch((e: unknown) => e);

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortedError, NetworkError, NotFoundError, RequestValidationError, ResponseValidationError, TimeoutError, Transport } from "@shiplog/client";
-import { closeLoopbackServers, listen, serve, trackSocket } from "./loopback-servers.js";
+import { closeLoopbackServers, listen, serve, trackSocket } from "../../../test/kit/loopback.js";
 
 const clientEntry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "../dist/index.js")).href;
 const TOKEN = "secret-token-never-elsewhere";

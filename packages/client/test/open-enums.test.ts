@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { NOTIFICATION_REASONS, ShiplogClient, describeImport, isKnownValue, type NotificationReason } from "@shiplog/client";
-import { closeLoopbackServers, serve } from "./loopback-servers.js";
+import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 // A newer service: answers carrying enumeration values this client does not know, and SHA-256 object ids.
 // A loopback server serves those bodies; the client must parse them and hand the values on unchanged.

@@ -1,13 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = resolve(packageDir, "../..");
-const work = mkdtempSync(join(tmpdir(), "shiplog-client-pack-"));
+const work = tempDir("shiplog-client-pack-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed client installs into an empty project and imports from plain Node", () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -12,6 +11,7 @@ import {
   type PollCheckpoint,
 } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 // Pollers that stop and start again from their checkpoint, against the emulator over real HTTP, with simulated
 // time (the poller's sleep moves the emulator's clock by what it asked to wait).
@@ -171,7 +171,7 @@ describe("restart from a checkpoint", () => {
 
   it("a file checkpoint store keeps the place across runs; a checkpoint of another listing is refused by field", async () => {
     emu = await startEmulator();
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-checkpoint-"));
+    const dir = tempDir("shiplog-checkpoint-");
     dirs.push(dir);
     const store = new FileCheckpointStore(join(dir, "org-acme.json"));
     const generated: string[] = [];

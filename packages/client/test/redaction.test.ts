@@ -3,7 +3,7 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { ServiceError, ShiplogClient, redactSecrets } from "@shiplog/client";
-import { closeLoopbackServers, serve } from "./loopback-servers.js";
+import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 afterEach(closeLoopbackServers);
 

@@ -1,7 +1,5 @@
 // Source imports (retired) through the client against the emulator: every row of the state table of spec 3.1,
 // the retirement switch on both sides of 2024-04-12, token rules, authors, LFS and large files, 422 and 503.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   ForbiddenError,
@@ -10,7 +8,6 @@ import {
   RetiredEndpointError,
   ServiceValidationError,
   ShiplogClient,
-  SOURCE_IMPORTS_WARNING_CODE,
   TokenTypeRefusedError,
   UnavailableError,
   type SourceImport,
@@ -18,7 +15,7 @@ import {
 import type { SimulatedStatus } from "@shiplog/emulator";
 import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
 
-// The deprecation warning is tested in a child process below; here it would only add noise.
+// The deprecation warning is tested in a child process (source-imports-warning.test.ts); here it would only add noise.
 process.noDeprecation = true;
 
 const BEFORE_CUTOFF = "2024-04-11T23:59:59Z";
@@ -278,23 +275,6 @@ describe("retirement at 2024-04-12 00:00 UTC", () => {
     await expect(client.imports.getImportStatus(target)).rejects.toBeInstanceOf(RetiredEndpointError);
     const fineGrained = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
     await expect(fineGrained.imports.getImportStatus(target)).rejects.toBeInstanceOf(RetiredEndpointError);
-  });
-
-  it("emits one DeprecationWarning per process with a stable code", async () => {
-    const entry = import.meta.resolve("@shiplog/client");
-    const script = `
-      const { ShiplogClient } = await import(${JSON.stringify(entry)});
-      const warnings = [];
-      process.on("warning", (w) => warnings.push({ name: w.name, code: w.code }));
-      const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", token: "x", tokenInfo: { type: "fine_grained" } });
-      for (const call of [() => client.imports.getImportStatus({ owner: "a", repo: "b" }), () => client.imports.getLargeFiles({ owner: "a", repo: "b" })]) {
-        await call().catch(() => {});
-      }
-      await new Promise((r) => setImmediate(r));
-      console.log(JSON.stringify(warnings));
-    `;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
-    expect(JSON.parse(stdout)).toEqual([{ name: "DeprecationWarning", code: SOURCE_IMPORTS_WARNING_CODE }]);
   });
 });
 

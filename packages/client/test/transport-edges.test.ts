@@ -2,7 +2,7 @@
 // Small real HTTP servers on loopback stand in for a misbehaving service or proxy.
 import { afterEach, describe, expect, it } from "vitest";
 import { ForeignUrlError, NetworkError, RequestValidationError, ShiplogClient, TimeoutError } from "@shiplog/client";
-import { closeLoopbackServers, serve } from "./loopback-servers.js";
+import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 afterEach(closeLoopbackServers);
 

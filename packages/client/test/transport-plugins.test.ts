@@ -9,7 +9,7 @@ import {
   type TransportPlugin,
 } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { closeLoopbackServers, serve } from "./loopback-servers.js";
+import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 const STORAGE_ROUTE = "/orgs/:org/artifacts/metadata/storage-record";
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;

@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { freePort } from "../../../test/kit/loopback.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
@@ -125,13 +125,7 @@ describe("transport", () => {
   });
 
   it("reports a refused connection as a network error", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const server = createServer();
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address() as { port: number };
-        server.close(() => resolve(address.port));
-      });
-    });
+    const port = await freePort();
     const client = new ShiplogClient({ baseUrl: `http://127.0.0.1:${port}`, token: "secret-token-value", retry: { retries: 1, minDelayMs: 1, maxDelayMs: 1 } });
     const error = await client.artifacts.createStorageRecord(storageParams).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);

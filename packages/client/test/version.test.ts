@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
-import { closeLoopbackServers, serve } from "./loopback-servers.js";
+import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string };

@@ -1,13 +1,14 @@
 // The controller as a process (`node dist/main.js`) on the wire: authenticating as an App installation across many
 // token expiries on the emulator's clock while workloads roll, and riding out a secondary-rate-limit storm.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
-import { REPO, converged, eventually, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
+import { REPO, converged, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const TOKEN_ROUTE = "/app/installations/:installation_id/access_tokens";
@@ -35,7 +36,7 @@ async function setUp(names: string[]): Promise<Harness> {
 describe("the controller process with App installation auth", () => {
   it("keeps recording across 20 token expiries on the emulator's clock while workloads roll: every 401 renewed, nothing lost", async () => {
     const h = await setUp(["web", "api"]);
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-app-"));
+    const dir = tempDir("shiplog-app-");
     writeFileSync(join(dir, "app.pem"), h.emulator.apps.privateKey(APP_ID));
     controller = startControllerProcess(h.cluster, h.emulator, {
       SHIPLOG_TOKEN: "",
@@ -75,7 +76,7 @@ describe("the controller process under a secondary-rate-limit storm", () => {
     const h = await setUp(["web", "api", "cart", "search"]);
     controller = startControllerProcess(h.cluster, h.emulator, { SHIPLOG_BATCH_SIZE: "1", SHIPLOG_CONCURRENCY: "4" });
     await converged(h);
-    await eventually(async () => expect((await controller!.get("/readyz")).status).toBe(200));
+    await vi.waitFor(async () => expect((await controller!.get("/readyz")).status).toBe(200), WAIT);
 
     h.emulator.requests.clear();
     h.emulator.faults.add({ kind: "secondary_rate_limit", route: CLUSTER_ROUTE, retryAfterSeconds: 2, times: 1 });

@@ -1,14 +1,14 @@
 // The controller's authentication settings: exactly one of a token or an App, the App's key read and checked at
 // start and never echoed; mutating calls serialised unless switched off.
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, redactedConfig } from "../src/config.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const BASE = { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
-const dir = mkdtempSync(join(tmpdir(), "shiplog-config-auth-"));
+const dir = tempDir("shiplog-config-auth-");
 const keyFile = join(dir, "app.pem");
 const pem = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
 writeFileSync(keyFile, pem);

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, redactedConfig } from "@shiplog/controller";
 import { MAX_TIMER_MS, SETTINGS, parseDuration } from "@shiplog/controller/internal";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const ENV = { SHIPLOG_TOKEN: "ghs_secret_token_value", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
 
@@ -88,7 +88,7 @@ describe("loadConfig", () => {
   });
 
   it("reads the token from a file", () => {
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-config-"));
+    const dir = tempDir("shiplog-config-");
     writeFileSync(join(dir, "token"), "file_token\n");
     const { SHIPLOG_TOKEN: _ignored, ...env } = ENV;
     expect(loadConfig(["--token-file", join(dir, "token")], env).token).toBe("file_token");

@@ -13,9 +13,10 @@
 // written but the head not switched, and with the head switch issued.
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterAll, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
-import { REPO, deployedRecords, eventually, expectedRecords } from "./scenario-harness.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
+import { REPO, deployedRecords, expectedRecords } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const STATE = "shiplog-controller-state";
@@ -74,10 +75,10 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   const crashing = start({ POD_NAME: "ctl-crash", SHIPLOG_TEST_CRASH_AT: `${point}:shop-gone-app`, ...election });
   const sameRecords = () => expect(sorted(deployedRecords(emulator))).toEqual(sorted(expectedRecords(cluster)));
   // Deadlines, not timings: generous, for a loaded machine (process start and informer lists).
-  await eventually(sameRecords, DEADLINE_MS);
+  await vi.waitFor(sameRecords, { ...WAIT, timeout: DEADLINE_MS });
   if (mode === "takeover") {
     const standby = start({ POD_NAME: "ctl-standby", ...election });
-    await eventually(async () => expect((await standby.get("/readyz")).body).toBe("ok: standby\n"), DEADLINE_MS);
+    await vi.waitFor(async () => expect((await standby.get("/readyz")).body).toBe("ok: standby\n"), { ...WAIT, timeout: DEADLINE_MS });
   }
 
   // The flush that will crash: three new workloads at once.
@@ -115,11 +116,11 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
 
   if (mode === "restart") start({ POD_NAME: "ctl-restarted" });
   try {
-    await eventually(sameRecords, DEADLINE_MS);
+    await vi.waitFor(sameRecords, { ...WAIT, timeout: DEADLINE_MS });
     // Nothing stays uncertain once everything has landed: the write-ahead set is empty again.
-    await eventually(
+    await vi.waitFor(
       () => expect((cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> }).data?.["in-flight"]).toBe("0"),
-      DEADLINE_MS,
+      { ...WAIT, timeout: DEADLINE_MS },
     );
   } catch {
     // Counted below and asserted by the caller, with the matrix printed first.

@@ -5,9 +5,10 @@
 // updated in place (same ids), none is added, tags and risks are kept.
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
-import { CLUSTER, ORG, eventually } from "./scenario-harness.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
+import { CLUSTER, ORG } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const PHYSICAL = "eu-west-1";
@@ -102,10 +103,10 @@ describe("taking over from github/deployment-tracker", () => {
     controller = startControllerProcess(cluster, emulator, { ...TAKEOVER, SHIPLOG_DRY_RUN: "true" });
     type Entry = { deployment_name: string; tags?: Record<string, string>; runtime_risks?: string[]; digest: string };
     let wouldSend: Entry[] = [];
-    await eventually(() => {
+    await vi.waitFor(() => {
       wouldSend = controller!.logs.filter((l) => l.msg === "would send deployment records").flatMap((l) => l.deployments as Entry[]);
       expect(wouldSend).toHaveLength(CONTAINERS.length);
-    });
+    }, WAIT);
     const comparable = (tags: Record<string, string> | undefined, risks: readonly string[] | undefined) => ({ tags: tags ?? {}, risks: [...(risks ?? [])].sort() });
     expect(new Map(wouldSend.map((e) => [e.deployment_name, { digest: e.digest, ...comparable(e.tags, e.runtime_risks) }]))).toEqual(
       new Map([...before].map(([name, r]) => [name, { digest: r.digest, ...comparable(r.tags, r.risks) }])),
@@ -117,7 +118,7 @@ describe("taking over from github/deployment-tracker", () => {
 
   it("live, updates deployment-tracker's records in place: no duplicates, tags and risks preserved", async () => {
     controller = startControllerProcess(cluster, emulator, TAKEOVER);
-    await eventually(async () => expect(await controller!.metric("shiplog_controller_records_accepted_total")).toBe(CONTAINERS.length));
+    await vi.waitFor(async () => expect(await controller!.metric("shiplog_controller_records_accepted_total")).toBe(CONTAINERS.length), WAIT);
     expect(emulator.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBeGreaterThan(0);
     const after = recordsByName(emulator);
     expect(after).toEqual(before);
@@ -132,7 +133,7 @@ describe("taking over from github/deployment-tracker", () => {
       body: JSON.stringify({ metadata: { annotations: { "metadata.github.com/tier": "edge" } } }),
     });
     expect(patched.status).toBe(200);
-    await eventually(() => expect(recordsByName(emulator).get("shop/web/nginx")).toMatchObject({ id: before.get("shop/web/nginx")!.id, tags: { team: "payments", tier: "edge" } }));
+    await vi.waitFor(() => expect(recordsByName(emulator).get("shop/web/nginx")).toMatchObject({ id: before.get("shop/web/nginx")!.id, tags: { team: "payments", tier: "edge" } }), WAIT);
     expect(recordsByName(emulator).size).toBe(CONTAINERS.length);
   });
 });

@@ -4,12 +4,12 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
-import { startPausableProxy, type PausableProxy } from "./pausable-proxy.js";
-import { eventually } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startProxy, type Proxy } from "../../../test/kit/proxy.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 let cluster: FakeCluster | undefined;
-let proxy: PausableProxy | undefined;
+let proxy: Proxy | undefined;
 let informers: ClusterInformers | undefined;
 afterEach(async () => {
   await informers?.stop();
@@ -52,8 +52,10 @@ describe("informers", () => {
     cluster = await startFakeCluster({ nodes: ["node-1"] });
     await podsOverOnePage(cluster, LIST_PAGE_SIZE + 1);
     const podLists: URL[] = [];
-    proxy = await startPausableProxy(cluster.url, (url) => {
-      if (url.pathname === "/api/v1/pods" && url.searchParams.get("watch") !== "true") podLists.push(url);
+    proxy = await startProxy(cluster.url, {
+      onRequest: (url) => {
+        if (url.pathname === "/api/v1/pods" && url.searchParams.get("watch") !== "true") podLists.push(url);
+      },
     });
     const changes: string[] = [];
     informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), changes);
@@ -71,15 +73,17 @@ describe("informers", () => {
     await podsOverOnePage(cluster, LIST_PAGE_SIZE + 1);
     const podLists: URL[] = [];
     let compacted = false;
-    proxy = await startPausableProxy(cluster.url, async (url) => {
-      if (url.pathname !== "/api/v1/pods" || url.searchParams.get("watch") === "true") return;
-      podLists.push(url);
-      if (url.searchParams.has("continue") && !compacted) {
-        // Between the pages a pod is added and the first page's resourceVersion leaves etcd's history.
-        compacted = true;
-        await podsOverOnePage(cluster!, 1, "late");
-        cluster!.faults.compactHistory();
-      }
+    proxy = await startProxy(cluster.url, {
+      onRequest: async (url) => {
+        if (url.pathname !== "/api/v1/pods" || url.searchParams.get("watch") === "true") return;
+        podLists.push(url);
+        if (url.searchParams.has("continue") && !compacted) {
+          // Between the pages a pod is added and the first page's resourceVersion leaves etcd's history.
+          compacted = true;
+          await podsOverOnePage(cluster!, 1, "late");
+          cluster!.faults.compactHistory();
+        }
+      },
     });
     const restarts: RestartReason[] = [];
     informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), [], restarts);
@@ -113,7 +117,7 @@ describe("informers", () => {
     await cluster.faults.acceptConnections();
     // The watches come back at a compacted resourceVersion: 410, relist. Only svc-3's objects are reported (gone);
     // the nine other Deployments, their ReplicaSets and 18 pods are listed again unchanged, and not reported.
-    await eventually(() => expect([...new Set(changes)].sort()).toEqual(gone));
+    await vi.waitFor(() => expect([...new Set(changes)].sort()).toEqual(gone), WAIT);
     expect(cluster.stats().lists.pods ?? 0).toBeGreaterThan(listsBefore);
     expect(changes).toHaveLength(gone.length);
     expect([...informers.pods()]).toHaveLength(18);

@@ -1,26 +1,18 @@
 // The process entry: configuration errors, health endpoints, SIGTERM.
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
-import { describe, expect, it } from "vitest";
-import { REPO, eventually } from "./scenario-harness.js";
+import { describe, expect, it, vi } from "vitest";
+import { REPO } from "./scenario-harness.js";
+import { CONTROLLER_MAIN as MAIN, startControllerCommand } from "../../../test/kit/controller-process.js";
+import { runProcess, type Run } from "../../../test/kit/process.js";
+import { WAIT } from "../../../test/kit/wait.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "main.js");
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: Record<string, string>): Promise<Run> {
+  return runProcess(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
 }
 
 describe("node packages/controller/dist/main.js", () => {
@@ -45,37 +37,26 @@ describe("node packages/controller/dist/main.js", () => {
     const emulator = await startEmulator({ port: 0 });
     try {
       await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
-      const dir = mkdtempSync(join(tmpdir(), "shiplog-main-"));
+      const dir = tempDir("shiplog-main-");
       writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
       writeFileSync(join(dir, "token"), `${emulator.tokens.admin}\n`);
-      const child = spawn(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-max-wait", "200ms"], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          SHIPLOG_API_URL: emulator.url,
-          SHIPLOG_TOKEN_FILE: join(dir, "token"),
-          SHIPLOG_ORG: "acme",
-          SHIPLOG_CLUSTER: "main-test",
-          SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-          KUBECONFIG: join(dir, "kubeconfig"),
-        },
+      const child = startControllerCommand([process.execPath, MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-max-wait", "200ms"], {
+        SHIPLOG_API_URL: emulator.url,
+        SHIPLOG_TOKEN_FILE: join(dir, "token"),
+        SHIPLOG_ORG: "acme",
+        SHIPLOG_CLUSTER: "main-test",
+        SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+        KUBECONFIG: join(dir, "kubeconfig"),
       });
-      const lines: string[] = [];
-      let url: string | undefined;
-      createInterface({ input: child.stdout }).on("line", (line) => {
-        lines.push(line);
-        const entry = JSON.parse(line) as { msg: string; url?: string };
-        if (entry.msg === "health and metrics server listening") url = entry.url;
-      });
-      await eventually(() => expect(url).toBeDefined());
+      const url = await child.url();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      await eventually(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200));
-      await eventually(() => expect(emulator.state.artifacts.deploymentRecords({ cluster: "main-test" }).map((r) => r.status)).toEqual(["deployed"]));
+      await vi.waitFor(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), WAIT);
+      await vi.waitFor(() => expect(emulator.state.artifacts.deploymentRecords({ cluster: "main-test" }).map((r) => r.status)).toEqual(["deployed"]), WAIT);
       const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toMatch(/shiplog_controller_records_accepted_total\{status="deployed"\} 1/);
       expect((await fetch(`${url}/nope`)).status).toBe(404);
-      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      expect(await child.stop()).toBe(0);
+      const lines = child.stdout().trimEnd().split("\n");
       expect(lines.join("\n")).not.toContain(emulator.tokens.admin!);
       expect(lines.some((l) => l.includes('"token":"[redacted]"'))).toBe(true);
       // No state ConfigMap configured: said at start, as a warning (pino level 40).

@@ -2,17 +2,18 @@
 // through the proxy; with the service's host in NO_PROXY none is. The service is the emulator behind a TLS front
 // on this machine's non-loopback address (loopback is never proxied), with a certificate made here by openssl.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { connect, type Socket } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
+import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
 import { REPO, converged, type Harness } from "./scenario-harness.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 /** An IPv4 address of this machine that is not loopback. */
 const address = Object.values(networkInterfaces())
@@ -78,7 +79,7 @@ describe.skipIf(!address)("the controller process behind a proxy", () => {
     const h = { cluster, emulator } as Harness;
     await cluster.script.ensureNamespace("shiplog");
     for (const name of ["web", "api"]) await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
-    const front = await tlsFront(address!, emulator.url, mkdtempSync(join(tmpdir(), "shiplog-proxy-")));
+    const front = await tlsFront(address!, emulator.url, tempDir("shiplog-proxy-"));
     const proxy = await connectProxy();
     const env = { SHIPLOG_API_URL: front.url, NODE_EXTRA_CA_CERTS: front.caFile, HTTPS_PROXY: proxy.url };
 

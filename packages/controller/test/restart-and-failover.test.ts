@@ -7,9 +7,10 @@
 //   here only orderings are asserted, which a loaded machine cannot break.
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, describe, expect, it } from "vitest";
-import { startControllerProcess, type ControllerProcess } from "./controller-process.js";
-import { CLUSTER, ORG, REPO, converged, eventually, expectedRecords, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
+import { CLUSTER, ORG, REPO, converged, expectedRecords, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const STATE = "shiplog-controller-state";
@@ -66,7 +67,7 @@ describe("controller processes", () => {
     ]);
     const first = run({ POD_NAME: "ctl-1", SHIPLOG_STATE_CONFIGMAP: STATE });
     await converged(h);
-    await eventually(() => expect(stateData()?.records).toBe("5"));
+    await vi.waitFor(() => expect(stateData()?.records).toBe("5"), WAIT);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
@@ -82,7 +83,7 @@ describe("controller processes", () => {
 
     const second = run({ POD_NAME: "ctl-2", SHIPLOG_STATE_CONFIGMAP: STATE });
     const expected = await converged(h);
-    await eventually(() => expect(records().find((r) => r.deployment_name === "shop-worker-app")?.status).toBe("decommissioned"));
+    await vi.waitFor(() => expect(records().find((r) => r.deployment_name === "shop-worker-app")?.status).toBe("decommissioned"), WAIT);
     expect(expected.get("shop-api-app")).toBe(cluster!.imageIdFor("ghcr.io/acme/api-app:2.0").split("@")[1]);
 
     const changed = new Set(["shop-worker-app", "shop-api-app", "shop-search-search"]);
@@ -91,12 +92,12 @@ describe("controller processes", () => {
       else expect(r.updated_at, `${r.deployment_name} was posted again`).toBe(before.get(r.deployment_name));
     }
     // Exactly the changes were posted: two deployed (rolled, new), one decommissioned (deleted while down).
-    await eventually(async () => {
+    await vi.waitFor(async () => {
       expect(await second.metric("shiplog_controller_records_accepted_total", 'status="deployed"')).toBe(2);
       expect(await second.metric("shiplog_controller_records_accepted_total", 'status="decommissioned"')).toBe(1);
-    });
+    }, WAIT);
     expect(emulator!.requests.list({ route: CLUSTER_ROUTE }).length).toBeGreaterThanOrEqual(1);
-    await eventually(() => expect(stateData()).toMatchObject({ records: "5", "written-by": "ctl-2" }));
+    await vi.waitFor(() => expect(stateData()).toMatchObject({ records: "5", "written-by": "ctl-2" }), WAIT);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
   });
@@ -105,7 +106,7 @@ describe("controller processes", () => {
     const names = ["web", "api", "cart", "search", "worker", "auth"];
     const h = await setUp(names.map((name) => ({ name, containers: ["app"] })));
     const a = run({ POD_NAME: "ctl-a", SHIPLOG_LEASE_NAME: LEASE, SHIPLOG_STATE_CONFIGMAP: STATE, ...LEASE_TIMING });
-    await eventually(async () => expect(await a.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
+    await vi.waitFor(async () => expect(await a.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }), WAIT);
     // The standby says so on /readyz; this one counts as not ready while it stands by.
     const b = run({
       POD_NAME: "ctl-b",
@@ -115,7 +116,7 @@ describe("controller processes", () => {
       ...LEASE_TIMING,
     });
     await converged(h);
-    await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 503, body: "standing by (not the leader)\n" }));
+    await vi.waitFor(async () => expect(await b.get("/readyz")).toEqual({ status: 503, body: "standing by (not the leader)\n" }), WAIT);
     expect(await b.metric("shiplog_controller_leader")).toBe(0);
     expect(await a.metric("shiplog_controller_leader")).toBe(1);
 
@@ -132,17 +133,17 @@ describe("controller processes", () => {
       const digest = (name: string) => cluster!.imageIdFor(`ghcr.io/acme/${name}-app:2.0`).split("@")[1];
       for (const name of names.slice(0, 3))
         await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
-      await eventually(() => {
+      await vi.waitFor(() => {
         for (const name of names.slice(0, 3))
           expect(records().find((r) => r.deployment_name === `shop-${name}-app`)?.digest).toBe(digest(name));
-      });
+      }, WAIT);
       a.child.kill("SIGKILL");
       await a.exited;
       const killedAt = Date.now();
       for (const name of names.slice(3))
         await cluster!.script.setImage("shop", name, { app: `ghcr.io/acme/${name}-app:2.0` }, { wait: false });
 
-      await eventually(async () => expect(await b.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }));
+      await vi.waitFor(async () => expect(await b.get("/readyz")).toEqual({ status: 200, body: "ok: leader\n" }), WAIT);
       const expected = await converged(h);
       for (const name of names) expect(expected.get(`shop-${name}-app`)).toBe(digest(name));
 

@@ -5,9 +5,10 @@ import { Controller, loadConfig, type AcknowledgedStore, type ControllerConfig }
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster, type KubeObject } from "@shiplog/fake-cluster";
 import { pino } from "pino";
+import { CLUSTER, ORG } from "../../../test/kit/controller-process.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
-export const ORG = "acme";
-export const CLUSTER = "test-cluster";
+export { CLUSTER, ORG } from "../../../test/kit/controller-process.js";
 export const REPO = { "shiplog.dev/repository": "web" };
 
 export interface Harness {
@@ -128,33 +129,19 @@ export function recordOf(emulator: Emulator, deploymentName: string) {
   return emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }).find((r) => r.deployment_name === deploymentName);
 }
 
-/** Polls until `check` passes (it throws until then); rethrows its last error after the deadline. */
-export async function eventually(check: () => void | Promise<void>, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > end) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
 function sorted(map: Map<string, string>): [string, string][] {
   return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
 /** Waits until the emulator's deployed records equal what the cluster runs (and that is not trivially empty unless allowed). */
 export async function converged(h: Harness, options: { allowEmpty?: boolean } = {}): Promise<Map<string, string>> {
-  const { expect } = await import("vitest");
+  const { expect, vi } = await import("vitest");
   let expected = new Map<string, string>();
-  await eventually(() => {
+  await vi.waitFor(() => {
     expected = expectedRecords(h.cluster);
     if (!options.allowEmpty) expect(expected.size).toBeGreaterThan(0);
     expect(sorted(deployedRecords(h.emulator))).toEqual(sorted(expected));
-  });
+  }, WAIT);
   return expected;
 }
 

@@ -1,6 +1,7 @@
 import { AppsV1Api, KubeConfig } from "@kubernetes/client-node";
-import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, eventually, metricValue, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, metricValue, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
@@ -41,14 +42,14 @@ describe("controller scenarios: faults", () => {
     h.emulator.faults.remove(drops);
     const outage = h.emulator.faults.add({ method: "POST", route: CLUSTER_ROUTE, kind: "status", status: 503 });
     await h.cluster.script.delete("deployments", "shop", "svc-0");
-    await eventually(() => expect(h!.controller.status().consecutiveFailures).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(h!.controller.status().consecutiveFailures).toBeGreaterThan(0), WAIT);
     expect(h.controller.status().pending).toBeGreaterThan(0);
     h.emulator.faults.remove(outage);
     await converged(h);
     h.emulator.faults.clear();
 
     expect(recordOf(h.emulator, "shop-svc-0-svc-0")!.status).toBe("decommissioned");
-    await eventually(() => expect(h!.controller.status().pending).toBe(0));
+    await vi.waitFor(() => expect(h!.controller.status().pending).toBe(0), WAIT);
   });
 
   it("a watch cut mid-stream: watches reopen and nothing is missed", async () => {
@@ -72,7 +73,7 @@ describe("controller scenarios: faults", () => {
     h.cluster.faults.hangWatches({ resource: "pods" });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "late", image: "redis:7", annotations: REPO });
     // The server never closes the silent stream: only the controller's watchdog can open a new one.
-    await eventually(() => expect(h!.cluster.stats().watches.pods ?? 0).toBeGreaterThan(watchesBefore));
+    await vi.waitFor(() => expect(h!.cluster.stats().watches.pods ?? 0).toBeGreaterThan(watchesBefore), WAIT);
     expect(await metricValue(h, "shiplog_controller_watch_restarts_total", { kind: "Pod", reason: "idle" })).toBeGreaterThan(0);
     h.cluster.faults.releaseWatches();
     await converged(h);
@@ -115,15 +116,15 @@ describe("controller scenarios: faults", () => {
     h = await startHarness({ flags: ["--retry-max-delay", "30s"] });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "stray", image: "redis:7", annotations: { "shiplog.dev/repository": "no-such-repo" } });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"));
-    await eventually(async () => expect(await metricValue(h!, "shiplog_controller_records_rejected_total")).toBe(1));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"), WAIT);
+    await vi.waitFor(async () => expect(await metricValue(h!, "shiplog_controller_records_rejected_total")).toBe(1), WAIT);
     expect(recordOf(h.emulator, "shop-stray-redis")).toBeUndefined();
     // The one call carried both entries: partial success, the refused one listed in errors[].
     expect(h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).map((r) => r.status)).toEqual([207]);
 
     // Later flushes, with other changes, do not send it again.
     await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "httpd:2.4", annotations: REPO });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-api-httpd")?.status).toBe("deployed"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-api-httpd")?.status).toBe("deployed"), WAIT);
     expect((await h.controller.flush()).pending).toBe(0);
     expect(h.controller.status().pending).toBe(0);
     expect(await metricValue(h, "shiplog_controller_records_rejected_total")).toBe(1);

@@ -7,11 +7,12 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Controller } from "../src/controller.js";
-import { CLUSTER, ORG, REPO, converged, eventually, type Harness } from "./scenario-harness.js";
+import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
 import { VirtualClock } from "./virtual-clock.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const FAULT_MS = 60_000;
@@ -95,9 +96,9 @@ describe("a spammed-422 storm for a minute (virtual clock)", () => {
     const refused = () => emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).filter((r) => r.status === 422);
 
     // The fault stays on for a minute of the controller's time from its first refused call.
-    await eventually(() => expect(refused().length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(refused().length).toBeGreaterThan(0), WAIT);
     const firstAt = clock.now();
-    await eventually(() => expect(clock.now()).toBeGreaterThanOrEqual(firstAt + FAULT_MS), 60_000);
+    await vi.waitFor(() => expect(clock.now()).toBeGreaterThanOrEqual(firstAt + FAULT_MS), { ...WAIT, timeout: 60_000 });
     emulator.faults.remove(fault);
     const faultMs = clock.now() - firstAt;
     await converged(h);

@@ -2,8 +2,9 @@
 // every record and miss deletions made while no controller ran).
 import { startEmulator } from "@shiplog/emulator";
 import { InMemoryAcknowledgedStore, StateNotLoadedError } from "@shiplog/controller";
-import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, deployedRecords, eventually, startController, startHarness, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, deployedRecords, startController, startHarness, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const STATE_FLAGS = ["--state-configmap", "shiplog-state", "--pod-namespace", "shiplog"];
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
@@ -39,7 +40,7 @@ describe("acknowledged state loading", () => {
     await expect(h.controller.flush()).rejects.toMatchObject({ code: "acknowledged_state_not_loaded" });
     // The loop keeps trying (with backoff), and sends nothing meanwhile.
     const before = store.loads;
-    await eventually(() => expect(store.loads).toBeGreaterThan(before + 1));
+    await vi.waitFor(() => expect(store.loads).toBeGreaterThan(before + 1), WAIT);
     expect(h.emulator.requests.list().length).toBe(0);
     expect(h.controller.status()).toMatchObject({ stateLoaded: false, leading: true, flushed: false });
     expect(h.controller.notReadyReason()).toBe("acknowledged state not loaded");
@@ -48,7 +49,7 @@ describe("acknowledged state loading", () => {
     await converged(h);
     expect(h.controller.status().stateLoaded).toBe(true);
     // The records land before the flush that sent them has finished: readiness follows right after.
-    await eventually(() => expect(h!.controller.ready).toBe(true));
+    await vi.waitFor(() => expect(h!.controller.ready).toBe(true), WAIT);
   });
 
   it("a dry run leaves the state alone: a later live run against the same ConfigMap sends what the cluster runs", async () => {
@@ -61,7 +62,7 @@ describe("acknowledged state loading", () => {
     });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "redis:7", annotations: REPO });
     // The dry run diffs as a live run would, and counts what it would have sent as acknowledged, in memory only.
-    await eventually(() => expect(h!.controller.status().acknowledged).toBe(2));
+    await vi.waitFor(() => expect(h!.controller.status().acknowledged).toBe(2), WAIT);
     await h.controller.flush();
     await h.controller.stop({ flush: true });
     expect(h.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeUndefined();
@@ -71,7 +72,7 @@ describe("acknowledged state loading", () => {
     const expected = await converged(h);
     expect([...deployedRecords(h.emulator).keys()].sort()).toEqual([...expected.keys()].sort());
     expect(expected.size).toBe(2);
-    await eventually(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined());
+    await vi.waitFor(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined(), WAIT);
   });
 
   it("state written for another service (API URL) is not used: its records are sent again", async () => {
@@ -83,14 +84,14 @@ describe("acknowledged state loading", () => {
       },
     });
     await converged(h);
-    await eventually(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined());
+    await vi.waitFor(() => expect(h!.cluster.store.get("configmaps", "shiplog", "shiplog-state")).toBeDefined(), WAIT);
     await h.controller.stop();
     // The same organization and cluster, on another service: what the first one acknowledged says nothing here.
     const other = await startEmulator({ port: 0 });
     try {
       const second = await startController(h.cluster, other, { flags: STATE_FLAGS });
       try {
-        await eventually(() => expect(deployedRecords(other).size).toBe(1));
+        await vi.waitFor(() => expect(deployedRecords(other).size).toBe(1), WAIT);
         expect(other.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBeGreaterThan(0);
       } finally {
         await second.controller.stop();

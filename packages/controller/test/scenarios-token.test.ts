@@ -1,11 +1,12 @@
 // The API token as Kubernetes delivers it: a mounted Secret file, updated in place while the controller runs.
-import { mkdtempSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startHealthServer, type HealthServer } from "@shiplog/controller";
 import { TOKEN_REFUSED_FLUSHES_UNREADY } from "@shiplog/controller/internal";
-import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, eventually, startHarness, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, startHarness, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 
 function tokenFile(token: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "shiplog-token-")), "token");
+  const file = join(tempDir("shiplog-token-"), "token");
   writeFileSync(file, `${token}\n`);
   return file;
 }
@@ -61,9 +62,9 @@ describe("token rotation", () => {
         await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
       },
     });
-    await eventually(() => expect(clusterCalls(h!).some((r) => r.status === 401)).toBe(true));
+    await vi.waitFor(() => expect(clusterCalls(h!).some((r) => r.status === 401)).toBe(true), WAIT);
     // The flush that met the 401 is counted once it ends, a moment after the emulator logged the answer.
-    await eventually(() => expect(h!.controller.status().requests).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(h!.controller.status().requests).toBeGreaterThan(0), WAIT);
 
     // The new token has the same length, written in place, with the old modification time put back: only the 401
     // can tell the controller that the file holds something else now.
@@ -98,7 +99,7 @@ describe("readiness with a refused token", () => {
       const response = await fetch(`${health!.url}/readyz`);
       return { status: response.status, body: await response.text() };
     };
-    await eventually(async () => expect((await readyz()).body).toContain("refused the API token"));
+    await vi.waitFor(async () => expect((await readyz()).body).toContain("refused the API token"), WAIT);
     const refused = await readyz();
     expect(refused.status).toBe(503);
     expect(refused.body).toContain(`the service refused the API token (403) on every call of the last ${TOKEN_REFUSED_FLUSHES_UNREADY} flushes`);
@@ -109,13 +110,13 @@ describe("readiness with a refused token", () => {
     // An unknown (expired) token: 401.
     writeFileSync(`${file}.new`, "emu_iat_expired_00000000000000\n");
     renameSync(`${file}.new`, file);
-    await eventually(async () => expect((await readyz()).body).toContain("(401)"));
+    await vi.waitFor(async () => expect((await readyz()).body).toContain("(401)"), WAIT);
     expect((await readyz()).status).toBe(503);
 
     // A valid token: the next call succeeds, and the pod is ready again.
     writeFileSync(`${file}.new`, `${h.emulator.tokens.installation}\n`);
     renameSync(`${file}.new`, file);
     await converged(h);
-    await eventually(async () => expect(await readyz()).toEqual({ status: 200, body: "ok: leader\n" }));
+    await vi.waitFor(async () => expect(await readyz()).toEqual({ status: 200, body: "ok: leader\n" }), WAIT);
   });
 });

@@ -1,6 +1,7 @@
 import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, eventually, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, recordOf, startHarness, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -44,7 +45,7 @@ describe("controller scenarios: workloads", () => {
     await h.cluster.script.createDeployment({ namespace: "shop", name: "keep", image: "redis:7", annotations: REPO });
     await converged(h);
     await h.cluster.script.delete("deployments", "shop", "cart", { propagationPolicy, wait: false });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"), WAIT);
     await h.cluster.settle();
     await converged(h);
     expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
@@ -68,7 +69,7 @@ describe("controller scenarios: workloads", () => {
     const deployment = h.cluster.store.get("deployments", "shop", "cart")!;
     expect(deployment.metadata.deletionTimestamp).toBeDefined();
     expect(deployment.metadata.finalizers).toContain("foregroundDeletion");
-    await eventually(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-cart-nginx")!.status).toBe("decommissioned"), WAIT);
     // Still there, held by the pod's finalizer, when the record went.
     expect(h.cluster.store.get("deployments", "shop", "cart")?.metadata.deletionTimestamp).toBeDefined();
     expect(h.cluster.store.get("pods", "shop", held.metadata.name!)?.metadata.deletionTimestamp).toBeDefined();
@@ -131,7 +132,7 @@ describe("controller scenarios: workloads", () => {
         await core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: "batch", body: pod });
       }
       await h.cluster.script.delete("cronjobs", "batch", "report", { propagationPolicy });
-      await eventually(() => expect(recordOf(h!.emulator, "batch-report-report")!.status).toBe("decommissioned"));
+      await vi.waitFor(() => expect(recordOf(h!.emulator, "batch-report-report")!.status).toBe("decommissioned"), WAIT);
       if (propagationPolicy === "Foreground") {
         expect(h.cluster.store.get("cronjobs", "batch", "report")?.metadata.deletionTimestamp).toBeDefined();
         await h.cluster.script.removeFinalizers("pods", "batch", running.metadata.name!);
@@ -164,22 +165,22 @@ describe("controller scenarios: names and modes", () => {
     h = await startHarness();
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", containers: [{ name: "app", image: "nginx:1.25" }], annotations: REPO });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "other", image: "redis:7", annotations: REPO });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")?.status).toBe("deployed"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")?.status).toBe("deployed"), WAIT);
     const deploymentDigest = recordOf(h.emulator, "shop-web-app")!.digest;
     await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
-    await eventually(() => expect(h!.controller.status().conflicts.map((c) => c.workloads.map((w) => w.kind))).toEqual([["Deployment", "StatefulSet"]]));
+    await vi.waitFor(() => expect(h!.controller.status().conflicts.map((c) => c.workloads.map((w) => w.kind))).toEqual([["Deployment", "StatefulSet"]]), WAIT);
     await h.controller.flush();
     // Held as it was: not overwritten by the StatefulSet's digest, not decommissioned.
     expect(recordOf(h.emulator, "shop-web-app")).toMatchObject({ status: "deployed", digest: deploymentDigest });
     await h.cluster.script.delete("statefulsets", "shop", "web");
-    await eventually(() => expect(h!.controller.status().conflicts).toEqual([]));
+    await vi.waitFor(() => expect(h!.controller.status().conflicts).toEqual([]), WAIT);
     await converged(h);
   });
 
   it("dry run sends nothing", async () => {
     h = await startHarness({ flags: ["--dry-run"] });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
-    await eventually(() => expect(h!.controller.status().acknowledged).toBe(1));
+    await vi.waitFor(() => expect(h!.controller.status().acknowledged).toBe(1), WAIT);
     expect(h.emulator.requests.list().filter((r) => r.method === "POST")).toEqual([]);
   });
 
@@ -196,11 +197,11 @@ describe("controller scenarios: names and modes", () => {
     web.spec!.template.metadata = { ...web.spec!.template.metadata, labels: { ...web.spec!.template.metadata?.labels, tier: "internal" } };
     await apps.replaceNamespacedDeployment({ name: "web", namespace: "shop", body: web });
     await h.cluster.settle();
-    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")!.status).toBe("decommissioned"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")!.status).toBe("decommissioned"), WAIT);
     expect(h.cluster.store.get("deployments", "shop", "web")).toBeDefined();
     // A selected StatefulSet of the same name is recorded, not held in a conflict with the excluded Deployment.
     await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-web-app")).toMatchObject({ status: "deployed", name: "docker.io/library/postgres" }));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")).toMatchObject({ status: "deployed", name: "docker.io/library/postgres" }), WAIT);
     expect(h.controller.status().conflicts).toEqual([]);
     expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
   });
@@ -210,7 +211,7 @@ describe("controller scenarios: names and modes", () => {
     await h.cluster.script.createDeployment({ namespace: "kube-system", name: "dns", image: "coredns/coredns:1.11", annotations: REPO });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "hidden", image: "redis:7", labels: { app: "hidden", tier: "internal" }, annotations: REPO });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
-    await eventually(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"));
+    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"), WAIT);
     await h.controller.flush();
     expect(h.emulator.state.artifacts.deploymentRecords({}).map((r) => r.deployment_name)).toEqual(["shop-web-nginx"]);
   });

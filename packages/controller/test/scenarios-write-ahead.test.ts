@@ -2,8 +2,9 @@
 // the emulator over loopback.
 import { InMemoryAcknowledgedStore } from "@shiplog/controller";
 import { STATE_WRITE_FAILURES_UNREADY } from "@shiplog/controller/internal";
-import { afterEach, describe, expect, it } from "vitest";
-import { REPO, converged, deployedRecords, eventually, metricValue, startHarness, type Harness } from "./scenario-harness.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, deployedRecords, metricValue, startHarness, type Harness } from "./scenario-harness.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 
@@ -29,12 +30,12 @@ describe("write-ahead state", () => {
     h = await startHarness({ store });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "ghcr.io/acme/web:1.0", annotations: REPO });
     await converged(h);
-    await eventually(() => expect(h!.controller.ready).toBe(true));
+    await vi.waitFor(() => expect(h!.controller.ready).toBe(true), WAIT);
 
     store.failing = true;
     const calls = h.emulator.requests.count({ method: "POST", route: CLUSTER_ROUTE });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "ghcr.io/acme/api:1.0", annotations: REPO });
-    await eventually(() => expect(h!.controller.status().stateWriteFailures).toBeGreaterThanOrEqual(STATE_WRITE_FAILURES_UNREADY));
+    await vi.waitFor(() => expect(h!.controller.status().stateWriteFailures).toBeGreaterThanOrEqual(STATE_WRITE_FAILURES_UNREADY), WAIT);
     // Retried by the loop on its own (no new change needed), never sent without the intent on record.
     expect(store.writes).toBeGreaterThan(STATE_WRITE_FAILURES_UNREADY);
     expect(h.emulator.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBe(calls);
@@ -44,8 +45,8 @@ describe("write-ahead state", () => {
 
     store.failing = false;
     await converged(h);
-    await eventually(() => expect(h!.controller.ready).toBe(true));
-    await eventually(() => expect(h!.controller.status().inFlight).toBe(0));
+    await vi.waitFor(() => expect(h!.controller.ready).toBe(true), WAIT);
+    await vi.waitFor(() => expect(h!.controller.status().inFlight).toBe(0), WAIT);
   });
 });
 
@@ -58,7 +59,7 @@ describe("the sender-wide gate", () => {
       Array.from({ length: 30 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `ghcr.io/acme/svc-${i}:1.0`, annotations: REPO })),
     );
     // The fault stays on for several backoff rounds.
-    await eventually(async () => expect(await metricValue(h!, "shiplog_controller_sender_backoffs_total", { reason: "spammed" })).toBeGreaterThanOrEqual(5));
+    await vi.waitFor(async () => expect(await metricValue(h!, "shiplog_controller_sender_backoffs_total", { reason: "spammed" })).toBeGreaterThanOrEqual(5), WAIT);
     h.emulator.faults.remove(fault);
     const closures = await metricValue(h, "shiplog_controller_sender_backoffs_total", { reason: "spammed" });
     const refused = h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).filter((r) => r.status === 422);

@@ -1,21 +1,20 @@
 // Each bad setting, given to the controller as a real process: one line on stderr naming the setting and the rule,
 // exit code 2, no stack trace, and never the token or a URL's credentials.
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAIN } from "./controller-process.js";
+import { CONTROLLER_MAIN as MAIN } from "../../../test/kit/controller-process.js";
+import { closeLoopbackServers, occupyPort } from "../../../test/kit/loopback.js";
+import { runProcess, type Run } from "../../../test/kit/process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const TOKEN = "ghs_startupTokenNeverPrinted0123456789";
 let dir: string;
 let kubeconfig: string;
-let busy: Server;
 let busyPort: number;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "shiplog-startup-"));
+  dir = tempDir("shiplog-startup-");
   kubeconfig = join(dir, "kubeconfig");
   // Loading a kubeconfig does not connect: a syntactically valid one is enough to reach the later checks.
   writeFileSync(
@@ -35,43 +34,30 @@ beforeAll(async () => {
   );
   writeFileSync(join(dir, "bad-server-kubeconfig"), readFileSync(kubeconfig, "utf8").replace('"https://127.0.0.1:1"', '"not a url"'));
   writeFileSync(join(dir, "broken-kubeconfig"), "apiVersion: v1\nusers: [{name: u, user: {token: kube-token-never-printed}\n");
-  busy = createServer();
-  await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
-  busyPort = (busy.address() as { port: number }).port;
+  busyPort = await occupyPort();
 });
-afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+afterAll(closeLoopbackServers);
 
 /**
  * Runs the controller until it exits (bounded: a process that would keep running is killed and fails the test).
  * `$DIR` in a variable stands for the test's directory.
  */
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
   env = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace("$DIR", dir)]));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", ...args], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: dir,
-        SHIPLOG_TOKEN: TOKEN,
-        SHIPLOG_ORG: "acme",
-        SHIPLOG_CLUSTER: "c",
-        SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-        KUBECONFIG: kubeconfig,
-        SHIPLOG_LOG_LEVEL: "silent",
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return runProcess(process.execPath, [MAIN, "--http-host", "127.0.0.1", "--http-port", "0", ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      SHIPLOG_TOKEN: TOKEN,
+      SHIPLOG_ORG: "acme",
+      SHIPLOG_CLUSTER: "c",
+      SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+      KUBECONFIG: kubeconfig,
+      SHIPLOG_LOG_LEVEL: "silent",
+      ...env,
+    },
     // Generous: under a full parallel suite on two cores, loading the Kubernetes client alone can take seconds.
-    const killer = setTimeout(() => child.kill("SIGKILL"), 50_000);
-    // "close", not "exit": the exit can come before the last of stderr has been read from the pipe.
-    child.on("close", (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
+    timeoutMs: 50_000,
   });
 }
 

@@ -1,18 +1,19 @@
 // The standalone `shiplog-emulator --admin`, driven with curl as a user beside their own code would drive it:
 // clock, activity, faults, request log, imports. Also: the admin API is off unless asked for, and CLI mistakes
 // end in one line with exit 64.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { writeFileSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeLoopbackServers, occupyPort } from "../../../test/kit/loopback.js";
+import { startProcess, type RunningProcess } from "../../../test/kit/process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
 const CLASSIC = "emu_classic_octo_0000000000000";
 
-let child: ChildProcess;
+let emulator: RunningProcess;
 let service = "";
 let admin = "";
 
@@ -27,25 +28,11 @@ const json = (method: string, url: string, body?: unknown, extra: string[] = [])
   curl(["-X", method, url, ...(body === undefined ? [] : ["-H", "content-type: application/json", "-d", JSON.stringify(body)]), ...extra]);
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [cli, "--port", "0", "--admin"], { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  await new Promise<void>((done, fail) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const s = /listening on (http:\/\/\S+)/.exec(stdout);
-      const a = /admin API on (http:\/\/\S+)/.exec(stdout);
-      if (s && a) {
-        service = s[1]!;
-        admin = a[1]!;
-        done();
-      }
-    });
-    child.once("exit", (code) => fail(new Error(`emulator exited ${code}`)));
-  });
+  emulator = startProcess(process.execPath, [cli, "--port", "0", "--admin"]);
+  service = /listening on (http:\/\/\S+)/.exec(await emulator.line(/listening on http/))![1]!;
+  admin = /admin API on (http:\/\/\S+)/.exec(await emulator.line(/admin API on http/))![1]!;
 });
-afterAll(() => {
-  child.kill("SIGTERM");
-});
+afterAll(() => emulator.stop());
 
 describe("admin API with curl", () => {
   it("sets the clock, and generated activity carries it", () => {
@@ -171,13 +158,11 @@ describe("CLI mistakes: one line, exit 64", () => {
 
   it("an unknown flag, a port in use, an unusable host", async () => {
     oneLine(run(["--prot", "1"]), "--prot");
-    const taken = createServer();
-    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
-    const port = (taken.address() as { port: number }).port;
+    const port = await occupyPort();
     try {
       oneLine(run(["--port", String(port)]), `--port ${port}: the port is in use`);
     } finally {
-      taken.close();
+      await closeLoopbackServers();
     }
     oneLine(run(["--port", "0", "--host", "no-such-host.invalid"]), "--host no-such-host.invalid");
   });
@@ -190,7 +175,7 @@ describe("CLI mistakes: one line, exit 64", () => {
   });
 
   it("a fixture that is null, or repeats tokens, or has unknown keys, named by path", () => {
-    const dir = mkdtempSync(join(tmpdir(), "emulator-fixture-"));
+    const dir = tempDir("emulator-fixture-");
     const file = (name: string, value: unknown) => {
       writeFileSync(join(dir, name), JSON.stringify(value));
       return join(dir, name);

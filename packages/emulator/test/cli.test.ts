@@ -1,29 +1,22 @@
 // The built `shiplog-emulator` command: what it prints about tokens, and a bad fixture.
-import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { defaultFixture } from "@shiplog/emulator";
+import { startProcess } from "../../../test/kit/process.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
 const tokenValues = (defaultFixture.tokens ?? []).map((t) => t.token);
 
 /** Runs the command until it has printed its last token line (then stops it), or until it exits. */
-function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [cli, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (/token noGrants.*\n/.test(stdout)) child.kill("SIGTERM");
-    });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", fail);
-    child.once("exit", (code) => done({ stdout, stderr, code }));
-  });
+async function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  const emulator = startProcess(process.execPath, [cli, "--port", "0", ...args]);
+  // A refused fixture ends the process before any token line.
+  await emulator.line(/token noGrants/).catch(() => undefined);
+  const code = await emulator.stop();
+  return { stdout: emulator.stdout(), stderr: emulator.stderr(), code };
 }
 
 describe("shiplog-emulator", () => {
@@ -51,7 +44,7 @@ describe("shiplog-emulator", () => {
   });
 
   it("refuses a bad fixture with exit code 64, naming the fields and not echoing a token", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const dir = tempDir("emulator-cli-");
     const file = join(dir, "world.json");
     await writeFile(file, JSON.stringify({ orgs: [{ login: "acme" }], tokens: [{ name: "mine", token: "real_looking_secret_123", type: "personal" }] }));
     const { code, stderr, stdout } = await run(["--fixture", file]);

@@ -1,12 +1,12 @@
 // The emulator's git object ids against the real git binary: tags created over HTTP hash like
 // `git hash-object -t tag`, and fixture commits equal the commits git makes from the same files.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let emulator: Emulator;
 let client: ShiplogClient;
@@ -123,7 +123,7 @@ describe("tag object ids equal git hash-object -t tag", () => {
 
 describe("fixture history", () => {
   it("every default-fixture commit is the commit git makes from the same files, author and date", () => {
-    const dir = mkdtempSync(join(tmpdir(), "shiplog-git-"));
+    const dir = tempDir("shiplog-git-");
     try {
       for (const org of defaultFixture.orgs ?? []) {
         for (const repoFixture of org.repositories ?? []) {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
+import { serviceCaller } from "../../../test/kit/service-call.js";
 
 let emulator: Emulator;
 let commits: string[];
@@ -15,15 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.stop());
 
-async function call(method: string, path: string, options: { token?: string | null; body?: unknown } = {}) {
-  const token = options.token === undefined ? emulator.tokens.admin : options.token;
-  const headers: Record<string, string> = { accept: "application/vnd.service+json", "x-service-api-version": "2026-03-10" };
-  if (token) headers["authorization"] = `Bearer ${token}`;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${emulator.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as any };
-}
+const call = serviceCaller(() => emulator);
 
 const MATCHING = "/repos/{owner}/{repo}/git/matching-refs/{ref}";
 const REF = "/repos/{owner}/{repo}/git/refs/{ref}";

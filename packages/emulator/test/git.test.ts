@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
+import { serviceCaller } from "../../../test/kit/service-call.js";
 
 let emulator: Emulator;
 let head: string;
@@ -11,14 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.stop());
 
-async function call(method: string, path: string, options: { token?: string | null; body?: unknown } = {}) {
-  const token = options.token === undefined ? emulator.tokens.admin : options.token;
-  const headers: Record<string, string> = { accept: "application/vnd.service+json", "x-service-api-version": "2026-03-10" };
-  if (token) headers["authorization"] = `Bearer ${token}`;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${emulator.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
-}
+const call = serviceCaller(() => emulator);
 
 const tagBody = (tag: string, extra: Record<string, unknown> = {}) => ({
   tag,

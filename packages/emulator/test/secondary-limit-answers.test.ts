@@ -4,8 +4,9 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const ThrottledOctokit = Octokit.plugin(throttling);
 const DIGEST = `sha256:${"5".repeat(64)}`;
@@ -141,7 +142,7 @@ describe("the other limits", () => {
       request.flushHeaders();
       held.push(request);
     }
-    await until(() => e.secondaryLimits.usage("user:octo").inFlight === 100);
+    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 100, WAIT);
     // Another token of the same user (admin is octo's too): the limit is the user's.
     const refused = await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["admin"]}` } });
     expect(refused.status).toBe(403);
@@ -150,10 +151,10 @@ describe("the other limits", () => {
     expect(e.secondaryLimits.counts().refused).toMatchObject({ concurrent_requests: 1, total: 1 });
 
     held.pop()!.destroy();
-    await until(() => e.secondaryLimits.usage("user:octo").inFlight === 99);
+    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 99, WAIT);
     expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).status).toBe(200);
     for (const request of held) request.destroy();
-    await until(() => e.secondaryLimits.usage("user:octo").inFlight === 0);
+    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
   });
 
   it("gives the slot back when the connection is dropped before or after the handler", async () => {
@@ -164,7 +165,7 @@ describe("the other limits", () => {
       await expect(fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).rejects.toThrow();
       await expect(createStorageRecord(e)).rejects.toThrow();
     }
-    await until(() => e.secondaryLimits.usage("user:octo").inFlight === 0);
+    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
     expect(e.requests.list().filter((r) => r.status === 0)).toHaveLength(6);
   });
 });
@@ -196,12 +197,3 @@ describe("switches", () => {
     await expect(startEmulator({ secondaryLimits: { contentPerHour: 0 } })).rejects.toThrow(/startEmulator: secondaryLimits.contentPerHour/);
   });
 });
-
-/** Waits for a condition the emulator reaches on its own (a deadline, not a timing). */
-async function until(check: () => boolean, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not reached before the deadline");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

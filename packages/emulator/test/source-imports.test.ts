@@ -15,6 +15,7 @@ import {
   type SimulatedSource,
 } from "@shiplog/emulator/internal";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
+import { callJson } from "../../../test/kit/service-call.js";
 
 const BEFORE_CUTOFF = "2024-04-11T12:00:00Z";
 
@@ -105,11 +106,8 @@ beforeEach(() => {
   received.length = 0;
 });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = CLASSIC()) {
-  const json: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
-  const response = await fetch(`${emulator.url}${path}`, { method, headers: { ...headers, ...json }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+function call(method: string, path: string, body?: unknown, headers: Record<string, string> = CLASSIC()) {
+  return callJson(`${emulator.url}${path}`, method, { headers, body });
 }
 
 /**

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { AppsV1Api, CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
+import { runProcess, startProcess } from "../../../test/kit/process.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -19,25 +18,21 @@ function kubeConfig(server: string): KubeConfig {
 
 describe("shiplog-fake-cluster CLI", () => {
   it("starts with --seed, serves the demo workloads, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [cli, "--port", "0", "--seed"], { stdio: ["ignore", "pipe", "inherit"] });
-    const [line] = (await once(child.stdout, "data")) as [Buffer];
-    const started = JSON.parse(line.toString()) as { url: string; pods: number };
+    const child = startProcess(process.execPath, [cli, "--port", "0", "--seed"]);
+    const started = JSON.parse(await child.line(/^\{/)) as { url: string; pods: number };
     expect(started.pods).toBeGreaterThan(0);
     const pods = await kubeConfig(started.url).makeApiClient(CoreV1Api).listNamespacedPod({ namespace: "shop" });
     expect(pods.items.length).toBeGreaterThan(0);
     expect(pods.items.every((p) => p.status?.phase === "Running")).toBe(true);
-    child.kill("SIGTERM");
-    const [code] = await once(child, "exit");
-    expect(code).toBe(0);
+    expect(await child.stop()).toBe(0);
   });
 
   it("builds a fleet from --workloads, prints where it and its admin endpoint are, and takes the benchmark's changes", async () => {
     const args = [cli, "--workloads", "6", "--annotation", "shiplog.dev/repository=web,api"];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const child = startProcess(process.execPath, args);
     try {
-      const [line] = (await once(child.stdout, "data")) as [Buffer];
-      const started = JSON.parse(line.toString()) as { url: string; admin: string; pid: number; workloads: number; pods: number };
-      expect(started).toMatchObject({ pid: child.pid, workloads: 6, pods: 18, containers: 36, deploymentNames: 12 });
+      const started = JSON.parse(await child.line(/^\{/)) as { url: string; admin: string; pid: number; workloads: number; pods: number };
+      expect(started).toMatchObject({ pid: child.child.pid, workloads: 6, pods: 18, containers: 36, deploymentNames: 12 });
       const core = kubeConfig(started.url).makeApiClient(CoreV1Api);
       const apps = kubeConfig(started.url).makeApiClient(AppsV1Api);
       const running = (await core.listPodForAllNamespaces()).items.filter((p) => p.status?.phase === "Running");
@@ -78,10 +73,9 @@ describe("shiplog-fake-cluster CLI", () => {
       expect(await bad.json()).toEqual({ message: "count: give exactly one of count and percent" });
       expect((await post("/script/bogus", [])).status).toBe(404);
     } finally {
-      child.kill("SIGTERM");
+      void child.stop();
     }
-    const [code] = await once(child, "exit");
-    expect(code).toBe(0);
+    expect(await child.exited).toBe(0);
   });
 
   it("refuses --workloads with --pods, and a bad --annotation, with exit code 64 naming the flag", async () => {
@@ -89,20 +83,14 @@ describe("shiplog-fake-cluster CLI", () => {
       [["--workloads", "1", "--pods", "3"], "--workloads, --pods"],
       [["--annotation", "novalue"], "--annotation"],
     ] as const) {
-      const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "ignore", "pipe"] });
-      let stderr = "";
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      const [code] = await once(child, "close");
+      const { code, stderr } = await runProcess(process.execPath, [cli, ...args]);
       expect(code).toBe(64);
       expect(stderr.split("\n")[0]).toContain(flag);
     }
   });
 
   it("refuses a bad --port with exit code 64 and names the flag", async () => {
-    const child = spawn(process.execPath, [cli, "--port", "nope"], { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const [code] = await once(child, "exit");
+    const { code, stderr } = await runProcess(process.execPath, [cli, "--port", "nope"]);
     expect(code).toBe(64);
     expect(stderr).toContain("--port");
   });

@@ -1,7 +1,7 @@
 // The simulation's work queue with plain work items: batches between event-loop turns, shorter while a watch
 // client is behind (so sockets drain between them), and settle() once everything has run.
 import { describe, expect, it } from "vitest";
-import { ControlLoop } from "../dist/control-loop.js";
+import { ControlLoop } from "../src/control-loop.js";
 
 /** One turn of the event loop: setImmediate callbacks queued before this one (the loop's batch) run first. */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,8 +1,9 @@
 import { AppsV1Api, Watch } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eventually, kubeConfigFor } from "./kube-clients.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { WAIT } from "../../../test/kit/wait.js";
+import { kubeConfigFor } from "./kube-clients.js";
 
 interface Logged {
   resource: string;
@@ -26,7 +27,6 @@ describe("garbage collection and deletion order", () => {
   async function watchAll(namespace: string) {
     const kc = kubeConfigFor(cluster);
     const log: Logged[] = [];
-    const listeners = new Set<() => void>();
     const aborts: AbortController[] = [];
     const rv = cluster.store.resourceVersion();
     for (const [resource, path] of [
@@ -40,7 +40,6 @@ describe("garbage collection and deletion order", () => {
           { resourceVersion: rv },
           (type, obj) => {
             log.push({ resource, type, name: obj.metadata.name, rv: Number(obj.metadata.resourceVersion), deletionTimestamp: obj.metadata.deletionTimestamp, finalizers: obj.metadata.finalizers ?? [] });
-            for (const l of listeners) l();
           },
           () => undefined,
         ),
@@ -50,8 +49,8 @@ describe("garbage collection and deletion order", () => {
     return {
       sorted: () => [...log].sort((a, b) => a.rv - b.rv),
       /** Resolves once every predicate matches some event (streams deliver independently). */
-      untilAll: (...ps: ((l: Logged) => boolean)[]) => eventually((c) => (listeners.add(c), () => listeners.delete(c)), () => (ps.every((p) => log.some(p)) ? true : undefined)),
-      untilLog: (p: (log: Logged[]) => boolean) => eventually((c) => (listeners.add(c), () => listeners.delete(c)), () => (p(log) ? true : undefined)),
+      untilAll: (...ps: ((l: Logged) => boolean)[]) => vi.waitUntil(() => ps.every((p) => log.some(p)), WAIT),
+      untilLog: (p: (log: Logged[]) => boolean) => vi.waitUntil(() => p(log), WAIT),
       stop: () => aborts.forEach((a) => a.abort()),
     };
   }

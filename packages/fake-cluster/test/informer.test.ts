@@ -2,8 +2,9 @@ import { CoreV1Api, makeInformer } from "@kubernetes/client-node";
 import type { KubernetesObject, V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eventually, kubeConfigFor } from "./kube-clients.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { WAIT } from "../../../test/kit/wait.js";
+import { kubeConfigFor } from "./kube-clients.js";
 
 type Seen = { type: "add" | "update" | "delete" | "error"; name: string | undefined; obj: any };
 
@@ -21,23 +22,14 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     const core = kc.makeApiClient(CoreV1Api);
     const informer = makeInformer<V1Pod>(kc, path, () => core.listPodForAllNamespaces());
     const seen: Seen[] = [];
-    const listeners = new Set<() => void>();
     const record = (type: Seen["type"]) => (obj: KubernetesObject | unknown) => {
       seen.push({ type, name: (obj as KubernetesObject | undefined)?.metadata?.name, obj });
-      for (const l of listeners) l();
     };
     informer.on("add", record("add"));
     informer.on("update", record("update"));
     informer.on("delete", record("delete"));
     informer.on("error", record("error"));
-    const waitFor = (predicate: (s: Seen) => boolean) =>
-      eventually(
-        (check) => {
-          listeners.add(check);
-          return () => listeners.delete(check);
-        },
-        () => seen.find(predicate),
-      );
+    const waitFor = (predicate: (s: Seen) => boolean) => vi.waitUntil(() => seen.find(predicate), WAIT);
     return { informer, seen, waitFor };
   }
 
@@ -114,16 +106,14 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     const core = kc.makeApiClient(CoreV1Api);
     const informer = makeInformer<V1Pod>(kc, "/api/v1/namespaces/default/pods", () => core.listNamespacedPod({ namespace: "default", labelSelector: "tier=web" }), "tier=web");
     const names: string[] = [];
-    const listeners = new Set<() => void>();
     informer.on("add", (p) => {
       names.push(p.metadata!.name!);
-      for (const l of listeners) l();
     });
     await informer.start();
     await cluster.waitForWatches("pods");
     await cluster.script.createPod({ name: "db", image: "postgres:16", labels: { tier: "db" } });
     await cluster.script.createPod({ name: "web", image: "nginx:1.25", labels: { tier: "web" } });
-    await eventually((c) => (listeners.add(c), () => listeners.delete(c)), () => (names.includes("web") ? true : undefined));
+    await vi.waitUntil(() => names.includes("web"), WAIT);
     expect(names).toEqual(["web"]);
     await informer.stop();
   });

@@ -1,27 +1,13 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import type { FakeCluster } from "@shiplog/fake-cluster";
+import { vi } from "vitest";
+import { WAIT } from "../../../test/kit/wait.js";
 
 /** A KubeConfig loaded from the fake cluster's kubeconfig YAML, as a user would. */
 export function kubeConfigFor(cluster: FakeCluster): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromString(cluster.kubeconfig);
   return kc;
-}
-
-/** Resolves with the first value `next()` produces that is not undefined, re-checking on every `onChange`. */
-export function eventually<T>(subscribe: (check: () => void) => () => void, next: () => T | undefined): Promise<T> {
-  return new Promise((resolve) => {
-    let unsubscribe: (() => void) | undefined;
-    const check = () => {
-      const value = next();
-      if (value !== undefined) {
-        unsubscribe?.();
-        resolve(value);
-      }
-    };
-    unsubscribe = subscribe(check);
-    check();
-  });
 }
 
 /** One parsed watch line. */
@@ -35,7 +21,6 @@ export async function rawWatch(url: string) {
   const controller = new AbortController();
   const response = await fetch(url, { signal: controller.signal });
   const events: WatchLine[] = [];
-  const listeners = new Set<() => void>();
   let ended = false;
   const done = (async () => {
     if (!response.body) return;
@@ -49,24 +34,18 @@ export async function rawWatch(url: string) {
           const line = buffer.slice(0, nl).trim();
           buffer = buffer.slice(nl + 1);
           if (line) events.push(JSON.parse(line) as WatchLine);
-          for (const l of listeners) l();
         }
       }
     } catch {
       // aborted or cut
     }
     ended = true;
-    for (const l of listeners) l();
   })();
-  const subscribe = (check: () => void) => {
-    listeners.add(check);
-    return () => listeners.delete(check);
-  };
   return {
     response,
     events,
     /** Resolves once `predicate(events)` holds. */
-    until: (predicate: (events: WatchLine[]) => boolean) => eventually(subscribe, () => (predicate(events) ? events : undefined)),
+    until: (predicate: (events: WatchLine[]) => boolean) => vi.waitUntil(() => (predicate(events) ? events : undefined), WAIT),
     /** Resolves when the stream ends (server closed it or it was cut). */
     ended: () => done.then(() => ended),
     isEnded: () => ended,

@@ -2,12 +2,12 @@
 // against a real API server (the server's own wording). Prints a FAITHFUL/DIVERGES table; a divergence that is
 // not named in the fake cluster's README fails the test.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const KUBECTL = process.env.KUBECTL ?? "kubectl";
 const hasKubectl = spawnSync(KUBECTL, ["version", "--client"], { encoding: "utf8" }).status === 0;
@@ -81,7 +81,7 @@ spec:
 
   beforeAll(async () => {
     expect(hasKubectl, `no ${KUBECTL} on PATH (CI installs Debian's kubernetes-client)`).toBe(true);
-    dir = mkdtempSync(join(tmpdir(), "kubectl-conformance-"));
+    dir = tempDir("kubectl-conformance-");
     cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
     writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
   });

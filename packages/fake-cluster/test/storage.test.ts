@@ -1,12 +1,12 @@
 // The compact store's parts with plain data: keys kept in etcd's order, the history ring, and list pages read as
 // the etcd3 store reads them (at the current revision or an older one, continue tokens, remainingItemCount).
 import { describe, expect, it } from "vitest";
-import { HistoryLog } from "../dist/history-log.js";
-import { ListPages } from "../dist/list-pages.js";
-import { NameGenerator } from "../dist/name-generator.js";
-import { ObjectStore } from "../dist/object-store.js";
-import { ObjectTable, StoredObject, namespaceRange } from "../dist/object-table.js";
-import { parseLabelSelector } from "../dist/selectors.js";
+import { HistoryLog } from "../src/history-log.js";
+import { ListPages } from "../src/list-pages.js";
+import { NameGenerator } from "../src/name-generator.js";
+import { ObjectStore } from "../src/object-store.js";
+import { ObjectTable, StoredObject, namespaceRange } from "../src/object-table.js";
+import { parseLabelSelector } from "../src/selectors.js";
 
 const record = (key: string) => new StoredObject("configmaps", key, `uid-${key}`, "{}", undefined, undefined);
 const names = (items: string[]) => items.map((json) => (JSON.parse(json) as { metadata: { name: string } }).metadata.name);

@@ -1,8 +1,8 @@
 // The API server's checks as pure functions over plain objects: decoding (types, unknown fields) and validation
 // (every field error, worded as the server words it).
 import { describe, expect, it } from "vitest";
-import { DecodeError, decodeObject, validateObject } from "../dist/validation/index.js";
-import { validateCronSchedule } from "../dist/validation/cron-schedule.js";
+import { DecodeError, decodeObject, validateObject } from "../src/validation/index.js";
+import { validateCronSchedule } from "../src/validation/cron-schedule.js";
 
 const deployment = (spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
   apiVersion: "apps/v1",

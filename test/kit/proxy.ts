@@ -1,0 +1,65 @@
+// A reverse HTTP proxy on loopback in front of one server (a fake cluster, an emulator) for one client: it records
+// every request and lets a hook see (and hold) each one before it is forwarded. Answers stream through as they come
+// (watches).
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One request the proxy received: its method and its path with the query. */
+export interface ProxiedRequest {
+  method: string;
+  url: string;
+}
+
+/** A running proxy. */
+export interface Proxy {
+  url: string;
+  /** Requests received so far, in order. */
+  requests: ProxiedRequest[];
+  /** A kubeconfig (YAML) like `kubeconfig`, with the server `target` replaced by the proxy. */
+  kubeconfigFor(kubeconfig: string, target: string): string;
+  close(): Promise<void>;
+}
+
+/** Options of a proxy. */
+export interface ProxyOptions {
+  /** Sees each request (its URL against the target) before it is forwarded; forwarding waits for it. */
+  onRequest?: (url: URL) => void | Promise<void>;
+}
+
+/** Starts a proxy on 127.0.0.1 that forwards to `target`. */
+export async function startProxy(target: string, options: ProxyOptions = {}): Promise<Proxy> {
+  const upstream = new URL(target);
+  const requests: ProxiedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    requests.push({ method: req.method ?? "GET", url: req.url ?? "/" });
+    await options.onRequest?.(new URL(req.url ?? "/", target));
+    const out = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.flushHeaders();
+        answer.pipe(res);
+      },
+    );
+    out.on("error", () => res.destroy());
+    res.on("close", () => out.destroy());
+    req.pipe(out);
+  };
+  const server = createServer((req, res) => void forward(req, res));
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    requests,
+    kubeconfigFor: (kubeconfig, from) => kubeconfig.split(from).join(url),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
