@@ -2,7 +2,13 @@
 // signed here by node:crypto (a second opinion, not the client's signer), then the client's strategy against them.
 import { createSign, generateKeyPairSync } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { appInstallationAuth, AuthenticationError, RequestValidationError, ShiplogClient, type InstallationTokenInfo } from "@shiplog/client";
+import {
+  appInstallationAuth,
+  AuthenticationError,
+  RequestValidationError,
+  ShiplogClient,
+  type InstallationTokenInfo,
+} from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { JWT_MESSAGES } from "@shiplog/emulator/internal";
 import { validateResponse } from "./support/openapi-contract.js";
@@ -10,7 +16,13 @@ import { callJson, SERVICE_HEADERS } from "./kit/service-call.js";
 
 const APP_ID = 1_001_001;
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;
-const storage = (n: number) => ({ org: "acme", name: "web", digest: digest(n), registry_url: "https://ghcr.io/", github_repository: "web" });
+const storage = (n: number) => ({
+  org: "acme",
+  name: "web",
+  digest: digest(n),
+  registry_url: "https://ghcr.io/",
+  github_repository: "web",
+});
 
 let emulator: Emulator;
 let privateKey: string;
@@ -33,7 +45,10 @@ function jwt(claims: Record<string, unknown> = {}, key = privateKey): string {
 }
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const answer = await callJson(`${emulator.url}${path}`, method, { headers: { authorization: `Bearer ${token}`, accept: SERVICE_HEADERS.accept }, body });
+  const answer = await callJson(`${emulator.url}${path}`, method, {
+    headers: { authorization: `Bearer ${token}`, accept: SERVICE_HEADERS.accept },
+    body,
+  });
   return { status: answer.status, body: answer.body as Record<string, unknown>, date: answer.headers.get("date") };
 }
 
@@ -48,7 +63,10 @@ describe("the emulator's App endpoints", () => {
     const repo = await call("GET", "/repos/globex/portal/installation", jwt());
     expect(validateResponse("GET", "/repos/{owner}/{repo}/installation", 200, repo.body)).toEqual([]);
     expect((await call("GET", "/repos/acme/nowhere/installation", jwt())).status).toBe(404);
-    const token = await call("POST", "/app/installations/3001/access_tokens", jwt(), { repositories: ["web"], permissions: { artifact_metadata: "write" } });
+    const token = await call("POST", "/app/installations/3001/access_tokens", jwt(), {
+      repositories: ["web"],
+      permissions: { artifact_metadata: "write" },
+    });
     expect(token.status).toBe(201);
     expect(validateResponse("POST", "/app/installations/{installation_id}/access_tokens", 201, token.body)).toEqual([]);
     expect(token.body).toMatchObject({ permissions: { artifact_metadata: "write" }, repository_selection: "selected" });
@@ -58,7 +76,9 @@ describe("the emulator's App endpoints", () => {
 
   it("refuse a narrowing beyond the installation's grant", async () => {
     expect((await call("POST", "/app/installations/3002/access_tokens", jwt(), { repositories: ["portal", "other"] })).status).toBe(422);
-    expect((await call("POST", "/app/installations/3001/access_tokens", jwt(), { permissions: { administration: "write" } })).status).toBe(422);
+    expect((await call("POST", "/app/installations/3001/access_tokens", jwt(), { permissions: { administration: "write" } })).status).toBe(
+      422,
+    );
   });
 
   it("refuse JWTs as the service does: signature, issuer, dates with 60 s of clock skew, 10 minutes at most", async () => {
@@ -93,7 +113,13 @@ describe("the emulator's App endpoints", () => {
 describe("the client's App installation auth", () => {
   it("finds the installation, mints one token for many calls, renews it before it expires, and after a 401", async () => {
     const minted: InstallationTokenInfo[] = [];
-    const auth = appInstallationAuth({ appId: APP_ID, privateKey, org: "acme", now: () => emulator.clock.nowMs(), onToken: (t) => minted.push(t) });
+    const auth = appInstallationAuth({
+      appId: APP_ID,
+      privateKey,
+      org: "acme",
+      now: () => emulator.clock.nowMs(),
+      onToken: (t) => minted.push(t),
+    });
     const client = new ShiplogClient({ baseUrl: emulator.url, auth });
     for (let i = 0; i < 3; i++) await client.artifacts.createStorageRecord(storage(10 + i));
     expect(minted.map((m) => m.reason)).toEqual(["initial"]);
@@ -140,7 +166,13 @@ describe("the client's App installation auth", () => {
     emulator.requests.clear();
     const refused = (() => {
       try {
-        appInstallationAuth({ appId: APP_ID, privateKey, org: "acme", permissions: { contents: "wirte" as "write" }, repositories: ["web", "../api"] });
+        appInstallationAuth({
+          appId: APP_ID,
+          privateKey,
+          org: "acme",
+          permissions: { contents: "wirte" as "write" },
+          repositories: ["web", "../api"],
+        });
       } catch (error) {
         return error;
       }
@@ -166,7 +198,11 @@ describe("the client's App installation auth", () => {
     expect(JSON.stringify(refused) + String(refused)).not.toContain("secretsecret");
 
     const other = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
-    const client = new ShiplogClient({ baseUrl: emulator.url, retry: false, auth: appInstallationAuth({ appId: APP_ID, privateKey: other, installationId: 3001 }) });
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      retry: false,
+      auth: appInstallationAuth({ appId: APP_ID, privateKey: other, installationId: 3001 }),
+    });
     const error = await client.artifacts.createStorageRecord(storage(50)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     const shown = `${String(error)} ${JSON.stringify(error)} ${(error as Error).stack}`;

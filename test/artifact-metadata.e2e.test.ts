@@ -23,7 +23,16 @@ beforeEach(() => {
 
 describe("deployment records", () => {
   it("creates one record and updates it on a repeated post (an upsert)", async () => {
-    const base = { org: "acme", name: "web", status: "deployed" as const, logical_environment: "prod", physical_environment: "eu-1", cluster: "c1", deployment_name: "default-web-nginx", github_repository: "web" };
+    const base = {
+      org: "acme",
+      name: "web",
+      status: "deployed" as const,
+      logical_environment: "prod",
+      physical_environment: "eu-1",
+      cluster: "c1",
+      deployment_name: "default-web-nginx",
+      github_repository: "web",
+    };
     const first = await client.artifacts.createDeploymentRecord({ ...base, digest: digestOf(1), version: "1.0" });
     const second = await client.artifacts.createDeploymentRecord({ ...base, digest: digestOf(2), version: "1.1", status: "deployed" });
     expect(second.deployment_records[0]?.id).toBe(first.deployment_records[0]?.id);
@@ -34,11 +43,41 @@ describe("deployment records", () => {
 
   it("keys records by cluster, logical and physical environment and deployment name", async () => {
     const entry = { name: "web", digest: digestOf(3), deployment_name: "web", github_repository: "web" };
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "prod", physical_environment: "eu-1", deployments: [entry] });
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "prod", physical_environment: "us-1", deployments: [entry] });
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c2", logical_environment: "prod", physical_environment: "eu-1", deployments: [entry] });
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "staging", physical_environment: "eu-1", deployments: [entry] });
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "prod", physical_environment: "eu-1", deployments: [{ ...entry, status: "decommissioned" }] });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
+      physical_environment: "eu-1",
+      deployments: [entry],
+    });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
+      physical_environment: "us-1",
+      deployments: [entry],
+    });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c2",
+      logical_environment: "prod",
+      physical_environment: "eu-1",
+      deployments: [entry],
+    });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "staging",
+      physical_environment: "eu-1",
+      deployments: [entry],
+    });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
+      physical_environment: "eu-1",
+      deployments: [{ ...entry, status: "decommissioned" }],
+    });
     const stored = emulator.state.artifacts.deploymentRecords({ org: "acme" });
     expect(stored).toHaveLength(4);
     expect(stored.filter((r) => r.status === "decommissioned")).toHaveLength(1);
@@ -70,7 +109,12 @@ describe("deployment records", () => {
       deployment_name: `ns-web-${String(i).padStart(4, "0")}`,
       github_repository: "web",
     }));
-    const result = await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "big", logical_environment: "prod", deployments });
+    const result = await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "big",
+      logical_environment: "prod",
+      deployments,
+    });
     expect(result.total_count).toBe(2500);
     expect(result.deployment_records.map((r) => r.deployment_name)).toEqual(deployments.map((d) => d.deployment_name));
     expect(emulator.requests.list({ route: CLUSTER_ROUTE }).map((r) => r.status)).toEqual([200, 200, 200]);
@@ -79,7 +123,10 @@ describe("deployment records", () => {
 
   it("returns only the count when return_records is false", async () => {
     const result = await client.artifacts.setClusterDeploymentRecords({
-      org: "acme", cluster: "c1", logical_environment: "prod", return_records: false,
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
+      return_records: false,
       deployments: [{ name: "web", digest: digestOf(5), deployment_name: "x", github_repository: "web" }],
     });
     expect(result).toEqual({ total_count: 1, deployment_records: [] });
@@ -87,7 +134,9 @@ describe("deployment records", () => {
 
   it("refuses the whole call when a repository is missing, writing nothing", async () => {
     const call = client.artifacts.setClusterDeploymentRecords({
-      org: "acme", cluster: "c1", logical_environment: "prod",
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
       deployments: [
         { name: "web", digest: digestOf(6), deployment_name: "ok", github_repository: "web" },
         { name: "ghost", digest: digestOf(7), deployment_name: "ghost", github_repository: "no-such-repo" },
@@ -105,7 +154,9 @@ describe("deployment records", () => {
     const webOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.webOnly, retry: false });
     const error = await webOnly.artifacts
       .setClusterDeploymentRecords({
-        org: "acme", cluster: "c403", logical_environment: "prod",
+        org: "acme",
+        cluster: "c403",
+        logical_environment: "prod",
         deployments: [{ name: "api", digest: digestOf(12), deployment_name: "api", github_repository: "api" }],
       })
       .catch((e: unknown) => e);
@@ -119,27 +170,47 @@ describe("deployment records", () => {
   it("with partial_success records what it can and reports the rest", async () => {
     const webOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.webOnly });
     const result = await webOnly.artifacts.setClusterDeploymentRecords({
-      org: "acme", cluster: "c1", logical_environment: "prod", partial_success: true,
+      org: "acme",
+      cluster: "c1",
+      logical_environment: "prod",
+      partial_success: true,
       deployments: [
         { name: "web", digest: digestOf(8), deployment_name: "web", github_repository: "web" },
         { name: "api", digest: digestOf(9), deployment_name: "api", github_repository: "api" },
       ],
     });
     expect(result.total_count).toBe(1);
-    expect(result.errors).toEqual([expect.objectContaining({ cause: "unauthorized", deployment: expect.objectContaining({ deployment_name: "api" }) })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ cause: "unauthorized", deployment: expect.objectContaining({ deployment_name: "api" }) }),
+    ]);
   });
 
   it("a token without write on the repository gets 403", async () => {
     const webOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.webOnly });
     const error = await webOnly.artifacts
-      .createDeploymentRecord({ org: "acme", name: "api", digest: digestOf(10), status: "deployed", logical_environment: "prod", deployment_name: "api", github_repository: "api" })
+      .createDeploymentRecord({
+        org: "acme",
+        name: "api",
+        digest: digestOf(10),
+        status: "deployed",
+        logical_environment: "prod",
+        deployment_name: "api",
+        github_repository: "api",
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenError);
   });
 
   it("needs a repository: an attestation, github_repository or an existing link", async () => {
     const error = await client.artifacts
-      .createDeploymentRecord({ org: "acme", name: "orphan", digest: digestOf(11), status: "deployed", logical_environment: "prod", deployment_name: "orphan" })
+      .createDeploymentRecord({
+        org: "acme",
+        name: "orphan",
+        digest: digestOf(11),
+        status: "deployed",
+        logical_environment: "prod",
+        deployment_name: "orphan",
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceValidationError);
     expect((error as ServiceValidationError).errors[0]?.field).toBe("github_repository");
@@ -148,7 +219,15 @@ describe("deployment records", () => {
 
 describe("storage records", () => {
   it("creates a storage record with the status defaulting to active, and updates it on repeat", async () => {
-    const params = { org: "acme", name: "libfoo", version: "1.2.3", digest: digestOf(20), registry_url: "https://reg.example.com/", repository: "bar", github_repository: "web" };
+    const params = {
+      org: "acme",
+      name: "libfoo",
+      version: "1.2.3",
+      digest: digestOf(20),
+      registry_url: "https://reg.example.com/",
+      repository: "bar",
+      github_repository: "web",
+    };
     const first = await client.artifacts.createStorageRecord(params);
     expect(first.storage_records[0]).toMatchObject({ name: "libfoo", status: "active" });
     await client.artifacts.createStorageRecord({ ...params, status: "eol" });
@@ -161,14 +240,40 @@ describe("storage records", () => {
     const attested = await startEmulator({
       fixture: {
         users: [{ login: "octo", id: 1 }],
-        orgs: [{ login: "acme", id: 5, members: ["octo"], repositories: [{ name: "web", id: 10 }, { name: "api", id: 11 }] }],
-        tokens: [{ name: "admin", token: "emu_fg_admin_00000000", type: "fine_grained", user: "octo", grants: [{ org: "acme", permissions: { artifact_metadata: "write", contents: "read" } }] }],
+        orgs: [
+          {
+            login: "acme",
+            id: 5,
+            members: ["octo"],
+            repositories: [
+              { name: "web", id: 10 },
+              { name: "api", id: 11 },
+            ],
+          },
+        ],
+        tokens: [
+          {
+            name: "admin",
+            token: "emu_fg_admin_00000000",
+            type: "fine_grained",
+            user: "octo",
+            grants: [{ org: "acme", permissions: { artifact_metadata: "write", contents: "read" } }],
+          },
+        ],
         attestations: [{ org: "acme", repository: "api", digest: digestOf(21), id: 456 }],
       },
     });
     try {
       const c = new ShiplogClient({ baseUrl: attested.url, token: attested.tokens.admin });
-      const result = await c.artifacts.createDeploymentRecord({ org: "acme", name: "api", digest: digestOf(21), status: "deployed", logical_environment: "prod", deployment_name: "api", github_repository: "web" });
+      const result = await c.artifacts.createDeploymentRecord({
+        org: "acme",
+        name: "api",
+        digest: digestOf(21),
+        status: "deployed",
+        logical_environment: "prod",
+        deployment_name: "api",
+        github_repository: "web",
+      });
       expect(result.deployment_records[0]?.attestation_id).toBe(456);
       expect(attested.state.artifacts.deploymentRecords()[0]?.repository).toBe("api");
     } finally {
@@ -178,8 +283,20 @@ describe("storage records", () => {
 
   it("lists only records of repositories the caller can read", async () => {
     const digest = digestOf(22);
-    await client.artifacts.createStorageRecord({ org: "acme", name: "img", digest, registry_url: "https://r.example/", github_repository: "web" });
-    await client.artifacts.createStorageRecord({ org: "acme", name: "img", digest, registry_url: "https://r2.example/", github_repository: "api" });
+    await client.artifacts.createStorageRecord({
+      org: "acme",
+      name: "img",
+      digest,
+      registry_url: "https://r.example/",
+      github_repository: "web",
+    });
+    await client.artifacts.createStorageRecord({
+      org: "acme",
+      name: "img",
+      digest,
+      registry_url: "https://r2.example/",
+      github_repository: "api",
+    });
     const all = await client.artifacts.listStorageRecords({ org: "acme", subject_digest: digest });
     expect(all.storage_records).toHaveLength(2);
     const webOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.webOnly });
@@ -189,7 +306,15 @@ describe("storage records", () => {
 
   it("lists deployment records by digest", async () => {
     const digest = digestOf(23);
-    await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c9", logical_environment: "prod", deployments: [{ name: "web", digest, deployment_name: "a", github_repository: "web" }, { name: "web", digest, deployment_name: "b", github_repository: "web" }] });
+    await client.artifacts.setClusterDeploymentRecords({
+      org: "acme",
+      cluster: "c9",
+      logical_environment: "prod",
+      deployments: [
+        { name: "web", digest, deployment_name: "a", github_repository: "web" },
+        { name: "web", digest, deployment_name: "b", github_repository: "web" },
+      ],
+    });
     const readOnly = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.readOnly });
     const listed = await readOnly.artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest });
     expect(listed.total_count).toBe(2);

@@ -15,7 +15,14 @@ const APP = { auth: { app: { id: 123456, existingSecret: "shiplog-app-key" } } }
 const toolchain = findToolchain();
 
 type Deployment = Manifest & {
-  spec: { template: { spec: { containers: Container[]; volumes: { name: string; secret?: { secretName: string; items: { key: string; path: string }[] } }[] } } };
+  spec: {
+    template: {
+      spec: {
+        containers: Container[];
+        volumes: { name: string; secret?: { secretName: string; items: { key: string; path: string }[] } }[];
+      };
+    };
+  };
 };
 
 describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: auth", () => {
@@ -25,22 +32,34 @@ describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: auth", 
     renderer = buildRenderer(toolchain.go);
   });
   const render = (...values: object[]) => renderChart(renderer, { ...RELEASE, values: [REQUIRED, ...values] });
-  const notes = (...values: object[]) => renderChart(renderer, { ...RELEASE, values: [REQUIRED, ...values], notes: true }).stdout.replace(/\s+/g, " ");
+  const notes = (...values: object[]) =>
+    renderChart(renderer, { ...RELEASE, values: [REQUIRED, ...values], notes: true }).stdout.replace(/\s+/g, " ");
   const manifests = (...values: object[]) => {
     const result = render(...values);
     if (!result.ok) throw new Error(result.stderr);
     return result.manifests;
   };
   const envOf = (m: Manifest[]) =>
-    Object.fromEntries((one<Deployment>(m, "Deployment").spec.template.spec.containers[0]!.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+    Object.fromEntries(
+      (one<Deployment>(m, "Deployment").spec.template.spec.containers[0]!.env ?? [])
+        .filter((e) => e.value !== undefined)
+        .map((e) => [e.name, e.value!]),
+    );
 
   it("an App: the private key Secret mounted as a file, the App settings in the environment, no token anywhere", () => {
     const m = manifests(APP, { auth: { app: { installationId: 3001 } } });
     const env = envOf(m);
-    expect(env).toMatchObject({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_INSTALLATION_ID: "3001", SHIPLOG_APP_PRIVATE_KEY_FILE: "/var/run/secrets/shiplog-app/private-key.pem" });
+    expect(env).toMatchObject({
+      SHIPLOG_APP_ID: "123456",
+      SHIPLOG_APP_INSTALLATION_ID: "3001",
+      SHIPLOG_APP_PRIVATE_KEY_FILE: "/var/run/secrets/shiplog-app/private-key.pem",
+    });
     expect(env.SHIPLOG_TOKEN_FILE).toBeUndefined();
     const deployment = one<Deployment>(m, "Deployment");
-    expect(deployment.spec.template.spec.volumes.find((v) => v.secret)!.secret).toMatchObject({ secretName: "shiplog-app-key", items: [{ key: "private-key.pem", path: "private-key.pem" }] });
+    expect(deployment.spec.template.spec.volumes.find((v) => v.secret)!.secret).toMatchObject({
+      secretName: "shiplog-app-key",
+      items: [{ key: "private-key.pem", path: "private-key.pem" }],
+    });
     expect(m.some((x) => x.kind === "Secret")).toBe(false);
 
     // What the controller makes of that environment, with the key file where the chart mounts it.
@@ -73,7 +92,10 @@ describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: auth", 
     [[APP, { token: { value: "t0ken" } }], "token.value"],
     [[{ auth: { app: { id: 123456 } } }], "auth.app.existingSecret"],
     [[{ auth: { app: { existingSecret: "shiplog-app-key" } } }], "auth.app.id"],
-    [[], "token: set token.existingSecret (the name of a Secret holding the API token) or token.value, or authenticate as an App (auth.app.id and auth.app.existingSecret)"],
+    [
+      [],
+      "token: set token.existingSecret (the name of a Secret holding the API token) or token.value, or authenticate as an App (auth.app.id and auth.app.existingSecret)",
+    ],
   ])("refuses %j, naming %s", (values, key) => {
     const result = render(...(values as object[]));
     expect(result.ok).toBe(false);

@@ -7,7 +7,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { documentedValues, rulesFile, valuesTable, withValuesTable } from "./chart/chart-docs.js";
-import { buildRenderer, CHART_DIR, findToolchain, renderChart, renderDefaultPrometheusRule, REPO_ROOT, type Manifest, type RenderOptions } from "./chart/helm-renderer.js";
+import {
+  buildRenderer,
+  CHART_DIR,
+  findToolchain,
+  renderChart,
+  renderDefaultPrometheusRule,
+  REPO_ROOT,
+  type Manifest,
+  type RenderOptions,
+} from "./chart/helm-renderer.js";
 import { one, selects, validateManifest } from "./chart/kube-manifests.js";
 import { metricsIn, readableMetricNames } from "./prometheus/exported-metrics.js";
 import { findPrometheus, promtool } from "./prometheus/prometheus-tools.js";
@@ -47,7 +56,9 @@ describe("the chart's generated docs", () => {
   });
 
   it("the table escapes what Markdown would eat, and a comment block needs its `# --` marker", () => {
-    const table = valuesTable("# -- A <NAME> | pipe.\na: 1\n# not documented\nb: 2\n# -- Section.\nc:\n  # -- Inner, continued\n  # on a second line.\n  d: [x]\n");
+    const table = valuesTable(
+      "# -- A <NAME> | pipe.\na: 1\n# not documented\nb: 2\n# -- Section.\nc:\n  # -- Inner, continued\n  # on a second line.\n  d: [x]\n",
+    );
     expect(table.split("\n").slice(2)).toEqual([
       "| `a` | `1` | A &lt;NAME&gt; \\| pipe. |",
       "| `c` |  | Section. |",
@@ -59,7 +70,8 @@ describe("the chart's generated docs", () => {
 describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
   let renderer: string;
   const dir = tempDir("shiplog-chart-monitoring-");
-  const render = (options: RenderOptions) => renderChart(renderer, { releaseName: "shiplog", namespace: "shiplog", valueFiles: [REQUIRED], ...options });
+  const render = (options: RenderOptions) =>
+    renderChart(renderer, { releaseName: "shiplog", namespace: "shiplog", valueFiles: [REQUIRED], ...options });
   const rendered = (options: RenderOptions): Manifest[] => {
     const result = render(options);
     if (!result.ok) throw new Error(result.stderr);
@@ -99,10 +111,13 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
         runbookUrl: "https://runbooks.example.com/shiplog",
       },
     };
-    const manifest = one<{ spec: { groups: { rules: { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> }[] }[] } }>(
-      rendered({ values: [values], apiVersions: MONITORING }),
-      "PrometheusRule",
-    );
+    const manifest = one<{
+      spec: {
+        groups: {
+          rules: { alert: string; expr: string; for: string; labels: Record<string, string>; annotations: Record<string, string> }[];
+        }[];
+      };
+    }>(rendered({ values: [values], apiVersions: MONITORING }), "PrometheusRule");
     validateManifest(manifest);
     expect(manifest.metadata.labels?.release).toBe("prometheus");
     const rules = manifest.spec.groups[0]!.rules;
@@ -124,7 +139,11 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
   });
 
   it("a value out of the schema names the key", () => {
-    const result = render({ values: [{ prometheusRule: { disabled: ["NoSuchAlert"] }, serviceMonitor: { scheme: "ftp" }, grafanaDashboard: { label: "not a label" } }] });
+    const result = render({
+      values: [
+        { prometheusRule: { disabled: ["NoSuchAlert"] }, serviceMonitor: { scheme: "ftp" }, grafanaDashboard: { label: "not a label" } },
+      ],
+    });
     expect(result.ok).toBe(false);
     expect(result.stderr).toContain("prometheusRule.disabled.0");
     expect(result.stderr).toContain("serviceMonitor.scheme");
@@ -141,21 +160,36 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
     });
     const monitor = one<{ spec: { endpoints: Record<string, unknown>[] } }>(manifests, "ServiceMonitor");
     validateManifest(monitor);
-    expect(monitor.spec.endpoints[0]).toMatchObject({ port: "http", path: "/metrics", scheme: "https", tlsConfig, relabelings, metricRelabelings });
+    expect(monitor.spec.endpoints[0]).toMatchObject({
+      port: "http",
+      path: "/metrics",
+      scheme: "https",
+      tlsConfig,
+      relabelings,
+      metricRelabelings,
+    });
 
-    const plain = one<{ spec: { endpoints: Record<string, unknown>[] } }>(rendered({ values: [{ serviceMonitor: { enabled: true } }], apiVersions: MONITORING }), "ServiceMonitor");
+    const plain = one<{ spec: { endpoints: Record<string, unknown>[] } }>(
+      rendered({ values: [{ serviceMonitor: { enabled: true } }], apiVersions: MONITORING }),
+      "ServiceMonitor",
+    );
     expect(Object.keys(plain.spec.endpoints[0]!).sort()).toEqual(["interval", "path", "port", "scheme", "scrapeTimeout"]);
   });
 
   it("the dashboard ConfigMap carries the sidecar's label and the dashboard JSON as it is in the chart", () => {
-    const manifests = rendered({ values: [{ grafanaDashboard: { enabled: true, namespace: "monitoring", annotations: { grafana_folder: "Shiplog" } } }] });
+    const manifests = rendered({
+      values: [{ grafanaDashboard: { enabled: true, namespace: "monitoring", annotations: { grafana_folder: "Shiplog" } } }],
+    });
     const configMap = one<{ data: Record<string, string> }>(manifests, "ConfigMap");
     validateManifest(configMap);
     expect(configMap.metadata.namespace).toBe("monitoring");
     expect(configMap.metadata.labels?.grafana_dashboard).toBe("1");
     expect(configMap.metadata.annotations).toEqual({ grafana_folder: "Shiplog" });
     expect(JSON.parse(configMap.data["shiplog-controller.json"]!)).toEqual(JSON.parse(dashboardText));
-    const custom = one<{ metadata: { labels: Record<string, string> } }>(rendered({ values: [{ grafanaDashboard: { enabled: true, label: "dashboards", labelValue: "shiplog" } }] }), "ConfigMap");
+    const custom = one<{ metadata: { labels: Record<string, string> } }>(
+      rendered({ values: [{ grafanaDashboard: { enabled: true, label: "dashboards", labelValue: "shiplog" } }] }),
+      "ConfigMap",
+    );
     expect(selects({ dashboards: "shiplog" }, custom.metadata.labels)).toBe(true);
     expect(custom.metadata.namespace).toBe("shiplog");
   });

@@ -11,8 +11,26 @@ import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { buildRenderer, CHART_DIR, findToolchain, REPO_ROOT, renderChart, type Manifest, type RenderOptions } from "./chart/helm-renderer.js";
-import { authorizes, containerEnvironment, grants, ofKind, one, resourceRequest, selects, validateManifest, type Container } from "./chart/kube-manifests.js";
+import {
+  buildRenderer,
+  CHART_DIR,
+  findToolchain,
+  REPO_ROOT,
+  renderChart,
+  type Manifest,
+  type RenderOptions,
+} from "./chart/helm-renderer.js";
+import {
+  authorizes,
+  containerEnvironment,
+  grants,
+  ofKind,
+  one,
+  resourceRequest,
+  selects,
+  validateManifest,
+  type Container,
+} from "./chart/kube-manifests.js";
 import { startControllerCommand } from "./kit/controller-process.js";
 import { startProxy } from "./kit/proxy.js";
 import { tempDir } from "./kit/temp-dir.js";
@@ -41,7 +59,15 @@ const STATE_GRANTS = [
 /** A grant or a recorded call as one line; any shard slot is written `<slot>`. */
 const stateLine = (g: { group: string; resource: string; verb: string }, name: string | undefined) =>
   `${g.group} ${g.resource} ${g.verb} ${name !== undefined && SHARD_SLOTS.includes(name) ? "<slot>" : (name ?? "")}`;
-const GROUP_OF_KIND: Record<string, string> = { Pod: "", ReplicaSet: "apps", Deployment: "apps", StatefulSet: "apps", DaemonSet: "apps", Job: "batch", CronJob: "batch" };
+const GROUP_OF_KIND: Record<string, string> = {
+  Pod: "",
+  ReplicaSet: "apps",
+  Deployment: "apps",
+  StatefulSet: "apps",
+  DaemonSet: "apps",
+  Job: "batch",
+  CronJob: "batch",
+};
 
 const toolchain = findToolchain();
 const inCI = process.env.CI === "true";
@@ -81,7 +107,8 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     return result.manifests;
   };
   const controllerContainer = (manifests: Manifest[]) => one<Deployment>(manifests, "Deployment").spec.template.spec.containers[0]!;
-  const envOf = (manifests: Manifest[]) => Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+  const envOf = (manifests: Manifest[]) =>
+    Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
 
   beforeAll(() => {
     if (!toolchain.ok) throw new Error(`CI=true, so the chart tests must run, but the renderer cannot be built: ${toolchain.reason}`);
@@ -115,8 +142,14 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       // The selector must not carry labels that change between versions (a Deployment's selector is immutable).
       expect(Object.keys(deployment.spec.selector.matchLabels).sort()).toEqual(["app.kubernetes.io/instance", "app.kubernetes.io/name"]);
       expect(selects(one<{ spec: { selector: Record<string, string> } }>(manifests, "Service").spec.selector, podLabels)).toBe(true);
-      expect(selects(one<{ spec: { selector: { matchLabels: Record<string, string> } } }>(manifests, "PodDisruptionBudget").spec.selector.matchLabels, podLabels)).toBe(true);
-      for (const constraint of deployment.spec.template.spec.topologySpreadConstraints ?? []) expect(selects(constraint.labelSelector.matchLabels, podLabels)).toBe(true);
+      expect(
+        selects(
+          one<{ spec: { selector: { matchLabels: Record<string, string> } } }>(manifests, "PodDisruptionBudget").spec.selector.matchLabels,
+          podLabels,
+        ),
+      ).toBe(true);
+      for (const constraint of deployment.spec.template.spec.topologySpreadConstraints ?? [])
+        expect(selects(constraint.labelSelector.matchLabels, podLabels)).toBe(true);
       expect(deployment.spec.replicas).toBe(2);
       expect(one<{ spec: { minAvailable: number } }>(manifests, "PodDisruptionBudget").spec.minAvailable).toBe(1);
     });
@@ -129,11 +162,20 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       expect(effective("runAsNonRoot")).toBe(true);
       expect(effective("runAsUser")).not.toBe(0);
       expect(effective("seccompProfile")).toEqual({ type: "RuntimeDefault" });
-      expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+      expect(container.securityContext).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ["ALL"] },
+      });
       expect(container.securityContext?.privileged).not.toBe(true);
       expect((container.securityContext?.capabilities as { add?: string[] }).add ?? []).toEqual([]);
       // The restricted standard allows only these volume types.
-      for (const volume of pod.volumes) expect(Object.keys(volume).filter((k) => k !== "name")).toSatisfy((types: string[]) => types.every((t) => ["secret", "emptyDir", "configMap", "projected", "persistentVolumeClaim", "ephemeral", "csi", "downwardAPI"].includes(t)));
+      for (const volume of pod.volumes)
+        expect(Object.keys(volume).filter((k) => k !== "name")).toSatisfy((types: string[]) =>
+          types.every((t) =>
+            ["secret", "emptyDir", "configMap", "projected", "persistentVolumeClaim", "ephemeral", "csi", "downwardAPI"].includes(t),
+          ),
+        );
     });
 
     it("every SHIPLOG_* variable is a controller setting, and the controller accepts the configuration", () => {
@@ -146,16 +188,42 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       try {
         const { env, mountPath } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
         const secretVolume = one<Deployment>(manifests, "Deployment").spec.template.spec.volumes.find((v) => v.secret)!;
-        if (secretVolume.secret!.secretName === "shiplog-api-token") writeFileSync(mountPath("/var/run/secrets/shiplog/token"), "token-from-an-existing-secret\n");
+        if (secretVolume.secret!.secretName === "shiplog-api-token")
+          writeFileSync(mountPath("/var/run/secrets/shiplog/token"), "token-from-an-existing-secret\n");
         const config = loadConfig([], env);
-        expect(config).toMatchObject({ org: "acme", cluster: "prod-eu-1", logicalEnvironment: "production", batchSize: 1000, httpPort: 8080 });
-        expect(config.token).toBe(secretVolume.secret!.secretName === "shiplog-api-token" ? "token-from-an-existing-secret" : "shiplog-chart-test-token");
+        expect(config).toMatchObject({
+          org: "acme",
+          cluster: "prod-eu-1",
+          logicalEnvironment: "production",
+          batchSize: 1000,
+          httpPort: 8080,
+        });
+        expect(config.token).toBe(
+          secretVolume.secret!.secretName === "shiplog-api-token" ? "token-from-an-existing-secret" : "shiplog-chart-test-token",
+        );
         expect(config.namespaces).toEqual(files.includes("namespaced.yaml") ? ["team-a", "team-b"] : []);
         // The chart's documented defaults are the controller's own: rendering them changes nothing.
         // Leader election and the state ConfigMap in the release namespace, with the pod's name as identity.
-        expect(config).toMatchObject({ leaseName: FULLNAME, stateConfigMap: `${FULLNAME}-state`, podNamespace: "shiplog", podName: env.POD_NAME });
-        const identity = { SHIPLOG_LEASE_NAME: env.SHIPLOG_LEASE_NAME!, SHIPLOG_STATE_CONFIGMAP: env.SHIPLOG_STATE_CONFIGMAP!, POD_NAME: env.POD_NAME!, POD_NAMESPACE: env.POD_NAMESPACE! };
-        const plain = loadConfig([], { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu-1", SHIPLOG_LOGICAL_ENVIRONMENT: "production", SHIPLOG_TOKEN: config.token, SHIPLOG_NAMESPACES: config.namespaces.join(","), ...identity });
+        expect(config).toMatchObject({
+          leaseName: FULLNAME,
+          stateConfigMap: `${FULLNAME}-state`,
+          podNamespace: "shiplog",
+          podName: env.POD_NAME,
+        });
+        const identity = {
+          SHIPLOG_LEASE_NAME: env.SHIPLOG_LEASE_NAME!,
+          SHIPLOG_STATE_CONFIGMAP: env.SHIPLOG_STATE_CONFIGMAP!,
+          POD_NAME: env.POD_NAME!,
+          POD_NAMESPACE: env.POD_NAMESPACE!,
+        };
+        const plain = loadConfig([], {
+          SHIPLOG_ORG: "acme",
+          SHIPLOG_CLUSTER: "prod-eu-1",
+          SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+          SHIPLOG_TOKEN: config.token,
+          SHIPLOG_NAMESPACES: config.namespaces.join(","),
+          ...identity,
+        });
         // The chart mounts the token as a file, which the controller reads again when the kubelet updates it.
         expect(config.tokenFile).toBe(mountPath("/var/run/secrets/shiplog/token"));
         expect({ ...config, tokenFile: undefined }).toEqual(plain);
@@ -187,7 +255,9 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     expect(sortGrants(watchGrants)).toEqual(sortGrants(expectedWatchGrants("*")));
     expect(sortGrants(grants(manifests).filter((g) => g.scope !== "*"))).toEqual(sortGrants(STATE_GRANTS));
     expect(authorizes(manifests, account, { verb: "watch", group: "apps", resource: "deployments", namespace: "anywhere" })).toBe(true);
-    expect(authorizes(manifests, account, { verb: "get", group: "", resource: "secrets", namespace: "shiplog", name: `${FULLNAME}-token` })).toBe(false);
+    expect(
+      authorizes(manifests, account, { verb: "get", group: "", resource: "secrets", namespace: "shiplog", name: `${FULLNAME}-token` }),
+    ).toBe(false);
     const secret = one<{ data: Record<string, string> }>(manifests, "Secret");
     expect(Buffer.from(secret.data.token!, "base64").toString()).toBe("shiplog-chart-test-token");
     expect(one<Deployment>(manifests, "Deployment").spec.template.metadata.annotations?.["checksum/token"]).toMatch(/^[a-f0-9]{64}$/);
@@ -197,9 +267,19 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const manifests = rendered({ files: ["namespaced.yaml"] });
     expect(ofKind(manifests, "ClusterRole")).toEqual([]);
     expect(ofKind(manifests, "ClusterRoleBinding")).toEqual([]);
-    expect(ofKind(manifests, "Role").map((r) => `${r.metadata.namespace}/${r.metadata.name}`).sort()).toEqual([`shiplog/${FULLNAME}-state`, `team-a/${FULLNAME}-watch`, `team-b/${FULLNAME}-watch`]);
-    expect(ofKind(manifests, "RoleBinding").map((r) => `${r.metadata.namespace}/${r.metadata.name}`).sort()).toEqual([`shiplog/${FULLNAME}-state`, `team-a/${FULLNAME}-watch`, `team-b/${FULLNAME}-watch`]);
-    expect(sortGrants(grants(manifests).filter((g) => g.scope !== "shiplog"))).toEqual(sortGrants([...expectedWatchGrants("team-a"), ...expectedWatchGrants("team-b")]));
+    expect(
+      ofKind(manifests, "Role")
+        .map((r) => `${r.metadata.namespace}/${r.metadata.name}`)
+        .sort(),
+    ).toEqual([`shiplog/${FULLNAME}-state`, `team-a/${FULLNAME}-watch`, `team-b/${FULLNAME}-watch`]);
+    expect(
+      ofKind(manifests, "RoleBinding")
+        .map((r) => `${r.metadata.namespace}/${r.metadata.name}`)
+        .sort(),
+    ).toEqual([`shiplog/${FULLNAME}-state`, `team-a/${FULLNAME}-watch`, `team-b/${FULLNAME}-watch`]);
+    expect(sortGrants(grants(manifests).filter((g) => g.scope !== "shiplog"))).toEqual(
+      sortGrants([...expectedWatchGrants("team-a"), ...expectedWatchGrants("team-b")]),
+    );
     const account = { name: FULLNAME, namespace: "shiplog" };
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods", namespace: "team-b" })).toBe(true);
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods", namespace: "kube-system" })).toBe(false);
@@ -210,7 +290,10 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const manifests = rendered({ files: ["existing-secret.yaml"] });
     expect(ofKind(manifests, "Secret")).toEqual([]);
     const deployment = one<Deployment>(manifests, "Deployment");
-    expect(deployment.spec.template.spec.volumes.find((v) => v.secret)!.secret).toMatchObject({ secretName: "shiplog-api-token", items: [{ key: "api-token", path: "token" }] });
+    expect(deployment.spec.template.spec.volumes.find((v) => v.secret)!.secret).toMatchObject({
+      secretName: "shiplog-api-token",
+      items: [{ key: "api-token", path: "token" }],
+    });
     expect(deployment.spec.template.metadata.annotations?.["checksum/token"]).toBeUndefined();
     const mount = controllerContainer(manifests).volumeMounts!.find((m) => m.name === "token")!;
     expect(mount.readOnly).toBe(true);
@@ -226,13 +309,20 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     expect(state.find((g) => g.resource === "leases" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_LEASE_NAME]);
     expect(state.find((g) => g.resource === "configmaps" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_STATE_CONFIGMAP]);
     // The shard slots the controller may write are those the Role names, for state.maxShards shards.
-    const slotGrants = (manifests_: Manifest[]) => grants(manifests_).filter((g) => g.resource === "configmaps" && g.verb === "update").at(-1)!.resourceNames;
+    const slotGrants = (manifests_: Manifest[]) =>
+      grants(manifests_)
+        .filter((g) => g.resource === "configmaps" && g.verb === "update")
+        .at(-1)!.resourceNames;
     expect(slotGrants(manifests)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, Number(env.SHIPLOG_STATE_MAX_SHARDS)));
     const three = rendered({ values: [{ state: { maxShards: 3 } }] });
     expect(envOf(three).SHIPLOG_STATE_MAX_SHARDS).toBe("3");
     expect(slotGrants(three)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, 3));
     expect(render({ values: [{ state: { maxShards: 65 } }] }).stderr).toContain("state.maxShards");
-    const downward = Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.valueFrom?.fieldRef).map((e) => [e.name, e.valueFrom!.fieldRef!.fieldPath]));
+    const downward = Object.fromEntries(
+      (controllerContainer(manifests).env ?? [])
+        .filter((e) => e.valueFrom?.fieldRef)
+        .map((e) => [e.name, e.valueFrom!.fieldRef!.fieldPath]),
+    );
     expect(downward).toEqual({ POD_NAME: "metadata.name", POD_NAMESPACE: "metadata.namespace" });
 
     // client-go's timings, from the chart's values (its defaults are the controller's own).
@@ -254,8 +344,17 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const missing = render({ values: [{ serviceMonitor: { enabled: true } }] });
     expect(missing.ok).toBe(false);
     expect(missing.stderr).toContain("serviceMonitor.enabled: the cluster does not serve monitoring.coreos.com/v1");
-    const manifests = rendered({ values: [{ serviceMonitor: { enabled: true, labels: { release: "prometheus" } } }], apiVersions: ["monitoring.coreos.com/v1"] });
-    const monitor = one<{ spec: { selector: { matchLabels: Record<string, string> }; namespaceSelector: { matchNames: string[] }; endpoints: { port: string; path: string }[] } }>(manifests, "ServiceMonitor");
+    const manifests = rendered({
+      values: [{ serviceMonitor: { enabled: true, labels: { release: "prometheus" } } }],
+      apiVersions: ["monitoring.coreos.com/v1"],
+    });
+    const monitor = one<{
+      spec: {
+        selector: { matchLabels: Record<string, string> };
+        namespaceSelector: { matchNames: string[] };
+        endpoints: { port: string; path: string }[];
+      };
+    }>(manifests, "ServiceMonitor");
     validateManifest(monitor);
     const service = one<{ spec: { ports: { name: string; targetPort: string }[] } }>(manifests, "Service");
     expect(monitor.metadata.labels?.release).toBe("prometheus");
@@ -269,7 +368,9 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     const result = render({ files: ["invalid-batch-size.yaml"] });
     expect(result.ok).toBe(false);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("Error: values don't meet the specifications of the schema(s) in the following chart(s):\nshiplog-controller:\n");
+    expect(result.stderr).toContain(
+      "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nshiplog-controller:\n",
+    );
     expect(result.stderr).toContain("- config.batchSize: Must be less than or equal to 1000");
     expect(result.stderr).toContain("- replicaCount: Invalid type. Expected: integer, given: string");
   });
@@ -285,12 +386,21 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     [{ token: { value: "" } }, "token: set token.existingSecret (the name of a Secret holding the API token) or token.value"],
     [{ token: { existingSecret: "mine" } }, "token: set either token.existingSecret or token.value, not both"],
     [{ leaderElection: { enabled: false } }, "replicaCount: more than one replica needs leaderElection.enabled=true"],
-    [{ config: { deploymentNameTemplate: "{namespace}-{workload}" } }, "config.deploymentNameTemplate: must contain {workload} and {container}"],
+    [
+      { config: { deploymentNameTemplate: "{namespace}-{workload}" } },
+      "config.deploymentNameTemplate: must contain {workload} and {container}",
+    ],
     [{ config: { namespaces: ["a"], excludeNamespaces: ["b"] } }, "config.excludeNamespaces: only applies when config.namespaces is empty"],
     [{ leaderElection: { renewDeadline: "15s" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
-    [{ leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
+    [
+      { leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } },
+      "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration",
+    ],
     [{ leaderElection: { retryPeriod: "9s" } }, "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod"],
-    [{ leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } }, "leaderElection.leaseDuration: must be at least 1s"],
+    [
+      { leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } },
+      "leaderElection.leaseDuration: must be at least 1s",
+    ],
     [{ leaderElection: { leaseDuration: "soon" } }, "- leaderElection.leaseDuration: Does not match pattern"],
   ])("refuses %j: %s", (values, message) => {
     const result = render({ values: [values] });
@@ -307,7 +417,11 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
   });
 
   it("values.yaml documents every key the schema knows, and the schema closes every object it describes", () => {
-    const schema = JSON.parse(readFileSync(join(CHART_DIR, "values.schema.json"), "utf8")) as { $schema: string; additionalProperties: boolean; properties: Record<string, { additionalProperties?: unknown; type: string; properties?: object }> };
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, "values.schema.json"), "utf8")) as {
+      $schema: string;
+      additionalProperties: boolean;
+      properties: Record<string, { additionalProperties?: unknown; type: string; properties?: object }>;
+    };
     expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
     expect(schema.additionalProperties).toBe(false);
     for (const [key, property] of Object.entries(schema.properties)) {
@@ -328,7 +442,13 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
       await cluster.script.ensureNamespace(RELEASE.namespace);
       for (const namespace of ["team-a", "team-b", "other"]) {
         // The repository annotation ties the image to a repository of the organization (the service refuses it otherwise).
-        await cluster.script.createDeployment({ namespace, name: "web", image: "nginx:1.25", replicas: 1, annotations: { "shiplog.dev/repository": "web" } });
+        await cluster.script.createDeployment({
+          namespace,
+          name: "web",
+          image: "nginx:1.25",
+          replicas: 1,
+          annotations: { "shiplog.dev/repository": "web" },
+        });
       }
       await cluster.settle();
     });
@@ -340,60 +460,75 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
     it.each([
       ["cluster-wide", [] as string[], ["other-web-nginx", "team-a-web-nginx", "team-b-web-nginx"]],
       ["namespaced", ["namespaced.yaml"], ["team-a-web-nginx", "team-b-web-nginx"]],
-    ])("%s: probe and metrics paths answer, and every Kubernetes call is one the RBAC grants, and all grants are used", async (_mode, files, expectedRecords) => {
-      const cluster_ = `chart-${files.length === 0 ? "wide" : "ns"}`;
-      const manifests = rendered({
-        files,
-        values: [{ config: { apiUrl: emulator.url, cluster: cluster_, flushMaxWait: "200ms", logLevel: "info" }, token: { value: emulator.tokens.admin! }, serviceMonitor: { enabled: true } }],
-        apiVersions: ["monitoring.coreos.com/v1"],
-      });
-      const proxy = await startProxy(cluster.url);
-      const kubeRequests = () => proxy.requests.flatMap((r) => resourceRequest(r.method, r.url) ?? []);
-      const root = tempDir("shiplog-kubelet-");
-      const kubeconfig = structuredClone(cluster.kubeconfigObject) as unknown as { clusters: { cluster: { server: string } }[] };
-      for (const entry of kubeconfig.clusters) entry.cluster.server = proxy.url;
-      writeFileSync(join(root, "kubeconfig"), stringify(kubeconfig));
-      const { env } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
-      // What stands in for the cluster here: a kubeconfig instead of the in-cluster one, loopback, any free port.
-      const controller = startControllerCommand([process.execPath, join(REPO_ROOT, "packages/controller/dist/main.js")], {
-        ...env,
-        KUBECONFIG: join(root, "kubeconfig"),
-        SHIPLOG_HTTP_HOST: "127.0.0.1",
-        SHIPLOG_HTTP_PORT: "0",
-        // Tiny state limits: a few records compact into shard slots, so the slots' grants are exercised too.
-        SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400",
-      });
-      try {
-        const base = await controller.url();
-        const container = controllerContainer(manifests);
-        await vi.waitFor(async () => expect((await fetch(`${base}${container.readinessProbe!.httpGet!.path}`)).status).toBe(200), { timeout: 20_000, interval: 100 });
-        await vi.waitFor(async () => expect((await fetch(`${base}${container.livenessProbe!.httpGet!.path}`)).status).toBe(200), { timeout: 1000, interval: 100 });
-        const monitorPath = one<{ spec: { endpoints: { path: string }[] } }>(manifests, "ServiceMonitor").spec.endpoints[0]!.path;
-        const metrics = await fetch(`${base}${monitorPath}`);
-        expect(metrics.status).toBe(200);
-        expect(await metrics.text()).toContain("shiplog_controller_requests_total");
+    ])(
+      "%s: probe and metrics paths answer, and every Kubernetes call is one the RBAC grants, and all grants are used",
+      async (_mode, files, expectedRecords) => {
+        const cluster_ = `chart-${files.length === 0 ? "wide" : "ns"}`;
+        const manifests = rendered({
+          files,
+          values: [
+            {
+              config: { apiUrl: emulator.url, cluster: cluster_, flushMaxWait: "200ms", logLevel: "info" },
+              token: { value: emulator.tokens.admin! },
+              serviceMonitor: { enabled: true },
+            },
+          ],
+          apiVersions: ["monitoring.coreos.com/v1"],
+        });
+        const proxy = await startProxy(cluster.url);
+        const kubeRequests = () => proxy.requests.flatMap((r) => resourceRequest(r.method, r.url) ?? []);
+        const root = tempDir("shiplog-kubelet-");
+        const kubeconfig = structuredClone(cluster.kubeconfigObject) as unknown as { clusters: { cluster: { server: string } }[] };
+        for (const entry of kubeconfig.clusters) entry.cluster.server = proxy.url;
+        writeFileSync(join(root, "kubeconfig"), stringify(kubeconfig));
+        const { env } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
+        // What stands in for the cluster here: a kubeconfig instead of the in-cluster one, loopback, any free port.
+        const controller = startControllerCommand([process.execPath, join(REPO_ROOT, "packages/controller/dist/main.js")], {
+          ...env,
+          KUBECONFIG: join(root, "kubeconfig"),
+          SHIPLOG_HTTP_HOST: "127.0.0.1",
+          SHIPLOG_HTTP_PORT: "0",
+          // Tiny state limits: a few records compact into shard slots, so the slots' grants are exercised too.
+          SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400",
+        });
+        try {
+          const base = await controller.url();
+          const container = controllerContainer(manifests);
+          await vi.waitFor(async () => expect((await fetch(`${base}${container.readinessProbe!.httpGet!.path}`)).status).toBe(200), {
+            timeout: 20_000,
+            interval: 100,
+          });
+          await vi.waitFor(async () => expect((await fetch(`${base}${container.livenessProbe!.httpGet!.path}`)).status).toBe(200), {
+            timeout: 1000,
+            interval: 100,
+          });
+          const monitorPath = one<{ spec: { endpoints: { path: string }[] } }>(manifests, "ServiceMonitor").spec.endpoints[0]!.path;
+          const metrics = await fetch(`${base}${monitorPath}`);
+          expect(metrics.status).toBe(200);
+          expect(await metrics.text()).toContain("shiplog_controller_requests_total");
 
-        const records = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: cluster_ }).map((r) => r.deployment_name);
-        expect(records.sort(), controller.output()).toEqual(expectedRecords);
+          const records = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: cluster_ }).map((r) => r.deployment_name);
+          expect(records.sort(), controller.output()).toEqual(expectedRecords);
 
-        const account = { name: one<Deployment>(manifests, "Deployment").spec.template.spec.serviceAccountName, namespace: "shiplog" };
-        expect(kubeRequests().length).toBeGreaterThan(0);
-        const denied = kubeRequests().filter((r) => !authorizes(manifests, account, r));
-        expect(denied).toEqual([]);
-        // Exactly: every pod/workload grant is used; the state grants over both runs (last test).
-        const used = new Set(kubeRequests().map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
-        const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
-        expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
-        expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
-      } finally {
-        const code = await controller.stop();
-        // After the stop: SIGTERM writes the state and releases the Lease (updates by name).
-        for (const r of kubeRequests()) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(stateLine(r, r.name));
-        await proxy.close();
-        rmSync(root, { recursive: true, force: true });
-        expect(code, controller.output()).toBe(0);
-      }
-    });
+          const account = { name: one<Deployment>(manifests, "Deployment").spec.template.spec.serviceAccountName, namespace: "shiplog" };
+          expect(kubeRequests().length).toBeGreaterThan(0);
+          const denied = kubeRequests().filter((r) => !authorizes(manifests, account, r));
+          expect(denied).toEqual([]);
+          // Exactly: every pod/workload grant is used; the state grants over both runs (last test).
+          const used = new Set(kubeRequests().map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
+          const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
+          expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
+          expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
+        } finally {
+          const code = await controller.stop();
+          // After the stop: SIGTERM writes the state and releases the Lease (updates by name).
+          for (const r of kubeRequests()) if (r.resource === "leases" || r.resource === "configmaps") stateUsed.add(stateLine(r, r.name));
+          await proxy.close();
+          rmSync(root, { recursive: true, force: true });
+          expect(code, controller.output()).toBe(0);
+        }
+      },
+    );
 
     it("over both runs every state grant is used: the Lease and the ConfigMaps created, read, updated and patched by name", () => {
       expect([...stateUsed].sort()).toEqual([...new Set(STATE_GRANTS.map((g) => stateLine(g, g.resourceNames?.[0])))].sort());
@@ -402,9 +537,13 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
 });
 
 function expectedWatchGrants(scope: string): { scope: string; group: string; resource: string; verb: string }[] {
-  return WATCHED_KINDS.flatMap((kind) => ["list", "watch"].map((verb) => ({ scope, group: GROUP_OF_KIND[kind]!, resource: `${kind.toLowerCase()}s`, verb })));
+  return WATCHED_KINDS.flatMap((kind) =>
+    ["list", "watch"].map((verb) => ({ scope, group: GROUP_OF_KIND[kind]!, resource: `${kind.toLowerCase()}s`, verb })),
+  );
 }
 
 function sortGrants<T extends { scope: string; group: string; resource: string; verb: string }>(list: T[]): T[] {
-  return [...list].sort((a, b) => `${a.scope} ${a.group} ${a.resource} ${a.verb}`.localeCompare(`${b.scope} ${b.group} ${b.resource} ${b.verb}`));
+  return [...list].sort((a, b) =>
+    `${a.scope} ${a.group} ${a.resource} ${a.verb}`.localeCompare(`${b.scope} ${b.group} ${b.resource} ${b.verb}`),
+  );
 }

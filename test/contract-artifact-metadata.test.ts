@@ -17,7 +17,10 @@ const ROUTES = {
 
 describe("the client's answer schemas", () => {
   it("a record from a newer server with unknown fields keeps them", () => {
-    const parsed = deploymentRecordList.parse({ total_count: 1, deployment_records: [{ id: 1, digest: "d", logical_environment: "p", deployment_name: "n", future_field: 7 }] });
+    const parsed = deploymentRecordList.parse({
+      total_count: 1,
+      deployment_records: [{ id: 1, digest: "d", logical_environment: "p", deployment_name: "n", future_field: 7 }],
+    });
     expect(parsed.deployment_records[0]).toMatchObject({ future_field: 7 });
   });
 });
@@ -36,7 +39,11 @@ describe("every emulator response validates against the official schema", () => 
   async function raw(method: string, path: string, body?: unknown) {
     const response = await fetch(`${emulator.url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${emulator.tokens.admin}`, "content-type": "application/json", "x-service-api-version": "2026-03-10" },
+      headers: {
+        authorization: `Bearer ${emulator.tokens.admin}`,
+        "content-type": "application/json",
+        "x-service-api-version": "2026-03-10",
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: (await response.json()) as any };
@@ -44,7 +51,14 @@ describe("every emulator response validates against the official schema", () => 
 
   it("POST deployment-record", async () => {
     const { status, body } = await raw("POST", "/orgs/acme/artifacts/metadata/deployment-record", {
-      name: "web", digest, status: "deployed", logical_environment: "prod", deployment_name: "web-1", github_repository: "web", tags: { team: "a" }, runtime_risks: ["internet-exposed"],
+      name: "web",
+      digest,
+      status: "deployed",
+      logical_environment: "prod",
+      deployment_name: "web-1",
+      github_repository: "web",
+      tags: { team: "a" },
+      runtime_risks: ["internet-exposed"],
     });
     expect(status).toBe(200);
     expect(validateResponse("POST", ROUTES.single, 200, body)).toEqual([]);
@@ -52,12 +66,15 @@ describe("every emulator response validates against the official schema", () => 
 
   it("POST cluster, 200 and 207", async () => {
     const ok = await raw("POST", "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-1", {
-      logical_environment: "prod", physical_environment: "eu-1", deployments: [{ name: "web", digest, deployment_name: "web-2", github_repository: "web" }],
+      logical_environment: "prod",
+      physical_environment: "eu-1",
+      deployments: [{ name: "web", digest, deployment_name: "web-2", github_repository: "web" }],
     });
     expect(ok.status).toBe(200);
     expect(validateResponse("POST", ROUTES.cluster, 200, ok.body)).toEqual([]);
     const partial = await raw("POST", "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-1", {
-      logical_environment: "prod", partial_success: true,
+      logical_environment: "prod",
+      partial_success: true,
       deployments: [
         { name: "web", digest, deployment_name: "web-3", github_repository: "web" },
         { name: "ghost", digest, deployment_name: "ghost-1", github_repository: "no-such-repo" },
@@ -69,7 +86,8 @@ describe("every emulator response validates against the official schema", () => 
 
   it("POST cluster 404 and 403 bodies", async () => {
     const missing = await raw("POST", "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-1", {
-      logical_environment: "prod", deployments: [{ name: "ghost", digest, deployment_name: "g", github_repository: "no-such-repo" }],
+      logical_environment: "prod",
+      deployments: [{ name: "ghost", digest, deployment_name: "g", github_repository: "no-such-repo" }],
     });
     expect(missing.status).toBe(404);
     // The official examples give these answers an object message ({cause, repositories}) while the
@@ -81,7 +99,10 @@ describe("every emulator response validates against the official schema", () => 
     const unauthorized = await fetch(`${emulator.url}/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-1`, {
       method: "POST",
       headers: { authorization: `Bearer ${emulator.tokens.webOnly}`, "content-type": "application/json" },
-      body: JSON.stringify({ logical_environment: "prod", deployments: [{ name: "api", digest, deployment_name: "a", github_repository: "api" }] }),
+      body: JSON.stringify({
+        logical_environment: "prod",
+        deployments: [{ name: "api", digest, deployment_name: "a", github_repository: "api" }],
+      }),
     });
     expect(unauthorized.status).toBe(403);
     const [, , example403] = responseExamples("POST", ROUTES.cluster).find(([s]) => s === "403")!;
@@ -93,7 +114,14 @@ describe("every emulator response validates against the official schema", () => 
   it("POST storage-record and both listings", async () => {
     const libDigest = `sha256:${"d".repeat(64)}`;
     const created = await raw("POST", "/orgs/acme/artifacts/metadata/storage-record", {
-      name: "libfoo", version: "1.2.3", digest: libDigest, registry_url: "https://reg.example.com/artifactory/", artifact_url: "https://reg.example.com/artifactory/bar/libfoo-1.2.3", repository: "bar", status: "active", github_repository: "web",
+      name: "libfoo",
+      version: "1.2.3",
+      digest: libDigest,
+      registry_url: "https://reg.example.com/artifactory/",
+      artifact_url: "https://reg.example.com/artifactory/bar/libfoo-1.2.3",
+      repository: "bar",
+      status: "active",
+      github_repository: "web",
     });
     expect(created.status).toBe(200);
     expect(validateResponse("POST", ROUTES.storage, 200, created.body)).toEqual([]);

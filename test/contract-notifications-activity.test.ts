@@ -60,7 +60,13 @@ describe("feed payloads", () => {
   });
 
   it("typed payloads are checked, other payloads kept as data", () => {
-    const base = { id: "1", actor: { id: 1, login: "a", url: "u", avatar_url: "v" }, repo: { id: 1, name: "o/r", url: "u" }, public: true, created_at: null };
+    const base = {
+      id: "1",
+      actor: { id: 1, login: "a", url: "u", avatar_url: "v" },
+      repo: { id: 1, name: "o/r", url: "u" },
+      public: true,
+      created_at: null,
+    };
     expect(activityEventList.safeParse([{ ...base, type: "PushEvent", payload: { ref: "refs/heads/main" } }]).success).toBe(false);
     const other = activityEventList.parse([{ ...base, type: "GollumEvent", payload: { pages: [{ page_name: "Home" }] } }]);
     expect(other[0]?.payload).toEqual({ pages: [{ page_name: "Home" }] });
@@ -89,7 +95,11 @@ describe("every emulator answer validates against the official schema", () => {
   afterAll(() => emu.stop());
 
   async function call(method: string, path: string, token = "classic", body?: unknown) {
-    const headers = { authorization: `Bearer ${emu.tokens[token]}`, "content-type": "application/json", "x-service-api-version": "2026-03-10" };
+    const headers = {
+      authorization: `Bearer ${emu.tokens[token]}`,
+      "content-type": "application/json",
+      "x-service-api-version": "2026-03-10",
+    };
     const answer = await callJson(`${emu.url}${path}`, method, { headers, body });
     return { status: answer.status, body: answer.body === undefined ? undefined : toGithub(answer.body) };
   }
@@ -107,13 +117,17 @@ describe("every emulator answer validates against the official schema", () => {
     threadId = list[0]!.id;
     await check("GET", "/notifications/threads/{thread_id}", `/notifications/threads/${threadId}`);
     await check("GET", "/notifications/threads/{thread_id}/subscription", `/notifications/threads/${threadId}/subscription`);
-    await check("PUT", "/notifications/threads/{thread_id}/subscription", `/notifications/threads/${threadId}/subscription`, "classic", { ignored: true });
+    await check("PUT", "/notifications/threads/{thread_id}/subscription", `/notifications/threads/${threadId}/subscription`, "classic", {
+      ignored: true,
+    });
     await check("GET", "/repos/{owner}/{repo}/notifications", "/repos/acme/web/notifications?all=true");
   });
 
   it("marking read: 202 bodies", async () => {
     emu.state.notifications.markReadThreshold = 0;
-    await check("PUT", "/repos/{owner}/{repo}/notifications", "/repos/acme/web/notifications", "classic", { last_read_at: emu.clock.timestamp() });
+    await check("PUT", "/repos/{owner}/{repo}/notifications", "/repos/acme/web/notifications", "classic", {
+      last_read_at: emu.clock.timestamp(),
+    });
     emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "One more" });
     await check("PUT", "/notifications", "/notifications", "classic", { read: true });
   });
@@ -146,7 +160,12 @@ describe("every emulator answer validates against the official schema", () => {
     const list = (await check("GET", "/repos/{owner}/{repo}/issues/events", "/repos/acme/web/issues/events", "admin")) as { id: number }[];
     eventId = list[0]!.id;
     await check("GET", "/repos/{owner}/{repo}/issues/events/{event_id}", `/repos/acme/web/issues/events/${eventId}`, "admin");
-    const perIssue = (await check("GET", "/repos/{owner}/{repo}/issues/{issue_number}/events", `/repos/acme/web/issues/${issueNumber}/events`, "admin")) as { event: string }[];
+    const perIssue = (await check(
+      "GET",
+      "/repos/{owner}/{repo}/issues/{issue_number}/events",
+      `/repos/acme/web/issues/${issueNumber}/events`,
+      "admin",
+    )) as { event: string }[];
     expect(perIssue.map((e) => e.event)).toEqual(["labeled", "labeled", "assigned", "mentioned", "subscribed", "closed"]);
   });
 });

@@ -37,7 +37,13 @@ type JsonSchema = Record<string, unknown> & {
 
 const variants = (s: JsonSchema): JsonSchema[] => s.oneOf ?? s.anyOf ?? [s];
 const typesOf = (s: JsonSchema): string[] =>
-  s.type !== undefined ? [s.type].flat() : s.enum ? [...new Set(s.enum.map((v) => typeof v))] : variants(s).filter((v) => v !== s).flatMap(typesOf);
+  s.type !== undefined
+    ? [s.type].flat()
+    : s.enum
+      ? [...new Set(s.enum.map((v) => typeof v))]
+      : variants(s)
+          .filter((v) => v !== s)
+          .flatMap(typesOf);
 const valuesOf = (s: JsonSchema): string[] | undefined => {
   const all = variants(s).flatMap((v) => (v.enum ?? []).map(String));
   return all.length > 0 ? all : undefined;
@@ -53,7 +59,11 @@ function fieldsOf(schema: JsonSchema, prefix = "", out = new Map<string, Paramet
       const innerPath = `${path}${field.type === "array" ? "[]" : ""}`;
       if (inner && variants(inner).some((v) => v.properties)) fieldsOf(inner, `${innerPath}.`, out);
       if (inner && typeof inner.additionalProperties === "object") {
-        out.set(`${innerPath}.*`, { required: false, values: valuesOf(inner.additionalProperties), types: typesOf(inner.additionalProperties) });
+        out.set(`${innerPath}.*`, {
+          required: false,
+          values: valuesOf(inner.additionalProperties),
+          types: typesOf(inner.additionalProperties),
+        });
       }
     }
   }
@@ -88,7 +98,9 @@ function clientParameters(schema: ParamsSchema): Map<string, Parameter> {
 
 /** Whether the client's types take every type the official description allows (an integer is a number). */
 function takesTypes(client: readonly string[], official: readonly string[]): boolean {
-  return official.every((t) => client.includes(t) || (t === "integer" && client.includes("number")) || (t === "number" && client.includes("integer")));
+  return official.every(
+    (t) => client.includes(t) || (t === "integer" && client.includes("number")) || (t === "number" && client.includes("integer")),
+  );
 }
 
 /** The paths of the issues the client's schema finds in `input` (`deployments.0.digest`). */
@@ -127,7 +139,9 @@ for (const endpoint of endpointList()) {
     });
 
     it("requires what the official description requires, and only that", () => {
-      const differ = [...official].filter(([name, p]) => client.has(name) && client.get(name)!.required !== p.required && !(name in divergent));
+      const differ = [...official].filter(
+        ([name, p]) => client.has(name) && client.get(name)!.required !== p.required && !(name in divergent),
+      );
       expect(differ.map(([name, p]) => `${name}: ${p.required ? "required" : "optional"}`)).toEqual([]);
     });
 
@@ -138,7 +152,9 @@ for (const endpoint of endpointList()) {
         if (!ours || name in divergent) continue;
         if (!takesTypes(ours.types, p.types)) differ.push(`${name}: types ${ours.types.join("|")}, official ${p.types.join("|")}`);
         const mapValue = !client.has(name);
-        const same = mapValue ? p.values?.every((v) => ours.values?.includes(v)) ?? true : JSON.stringify([...(p.values ?? [])].sort()) === JSON.stringify([...(ours.values ?? [])].sort());
+        const same = mapValue
+          ? (p.values?.every((v) => ours.values?.includes(v)) ?? true)
+          : JSON.stringify([...(p.values ?? [])].sort()) === JSON.stringify([...(ours.values ?? [])].sort());
         if (!same) differ.push(`${name}: values ${ours.values?.join(", ") ?? "any"}, official ${p.values?.join(", ") ?? "any"}`);
       }
       expect(differ).toEqual([]);

@@ -31,7 +31,10 @@ function instructions(text: string): { keyword: string; args: string }[] {
 
 describe("controller image: the Dockerfile", () => {
   const all = instructions(dockerfile);
-  const stages = all.reduce<{ keyword: string; args: string }[][]>((acc, i) => (i.keyword === "FROM" ? [...acc, [i]] : (acc.at(-1)!.push(i), acc)), []);
+  const stages = all.reduce<{ keyword: string; args: string }[][]>(
+    (acc, i) => (i.keyword === "FROM" ? [...acc, [i]] : (acc.at(-1)!.push(i), acc)),
+    [],
+  );
   const runtime = stages.at(-1)!;
 
   it("builds and runs on Node 24 images with explicit tags, never latest", () => {
@@ -55,7 +58,8 @@ describe("controller image: the Dockerfile", () => {
     const copies = runtime.filter((i) => i.keyword === "COPY");
     expect(copies).toHaveLength(1);
     expect(copies[0]!.args).toMatch(/--from=build .*\/src\/packages\/controller\/dist\/bundle\/controller\.js \/app\/controller\.js$/);
-    const script = (JSON.parse(readFileSync(join(CONTROLLER_DIR, "package.json"), "utf8")) as { scripts: { bundle: string } }).scripts.bundle;
+    const script = (JSON.parse(readFileSync(join(CONTROLLER_DIR, "package.json"), "utf8")) as { scripts: { bundle: string } }).scripts
+      .bundle;
     expect(script).toContain("--outfile=dist/bundle/controller.js");
     // The chart's container port is the one the image documents.
     expect(runtime.find((i) => i.keyword === "EXPOSE")!.args).toBe("8080");
@@ -89,7 +93,11 @@ describe("controller image: the bundle the Dockerfile copies", () => {
   });
 
   it("runs without node_modules as a non-root user: --help prints the usage", () => {
-    const result = spawnSync(asUser[0] ?? node, [...asUser.slice(1), ...(asUser.length ? [node] : []), bundle, "--help"], { cwd: "/", encoding: "utf8", env: { PATH: "/usr/bin:/bin" } });
+    const result = spawnSync(asUser[0] ?? node, [...asUser.slice(1), ...(asUser.length ? [node] : []), bundle, "--help"], {
+      cwd: "/",
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin" },
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("Usage: shiplog-controller [flags]");
@@ -97,7 +105,11 @@ describe("controller image: the bundle the Dockerfile copies", () => {
   });
 
   it("refuses a bad configuration with exit code 2, naming the setting", () => {
-    const result = spawnSync(asUser[0] ?? node, [...asUser.slice(1), ...(asUser.length ? [node] : []), bundle, "--batch-size", "5000"], { cwd: "/", encoding: "utf8", env: { PATH: "/usr/bin:/bin", SHIPLOG_TOKEN: "t" } });
+    const result = spawnSync(asUser[0] ?? node, [...asUser.slice(1), ...(asUser.length ? [node] : []), bundle, "--batch-size", "5000"], {
+      cwd: "/",
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", SHIPLOG_TOKEN: "t" },
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--batch-size / SHIPLOG_BATCH_SIZE: must be an integer from 1 to 1000");
   });
@@ -108,7 +120,13 @@ describe("controller image: the bundle the Dockerfile copies", () => {
     beforeAll(async () => {
       cluster = await startFakeCluster({ nodes: ["node-1"] });
       emulator = await startEmulator({ port: 0 });
-      await cluster.script.createDeployment({ namespace: "shop", name: "cart", image: "nginx:1.25", replicas: 1, annotations: { "shiplog.dev/repository": "web" } });
+      await cluster.script.createDeployment({
+        namespace: "shop",
+        name: "cart",
+        image: "nginx:1.25",
+        replicas: 1,
+        annotations: { "shiplog.dev/repository": "web" },
+      });
       await cluster.settle();
     });
     afterAll(async () => {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ShiplogClient, type ClusterDeploymentEntry } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 
-
 let emulator: Emulator;
 beforeAll(async () => {
   // 36 cluster calls and 200 single creates, with their retries, within seconds on purpose: over 80 writes a minute.
@@ -35,14 +34,25 @@ describe("with 30% of requests failing, every record arrives exactly once", () =
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let batch = queue.shift(); batch; batch = queue.shift()) {
-          await client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "prod", logical_environment: "prod", deployments: batch });
+          await client.artifacts.setClusterDeploymentRecords({
+            org: "acme",
+            cluster: "prod",
+            logical_environment: "prod",
+            deployments: batch,
+          });
         }
       }),
     );
     // 200 more one at a time through the single-record endpoint.
     for (let i = 1800; i < 2000; i++) {
       const e = entry(i);
-      await client.artifacts.createDeploymentRecord({ org: "acme", cluster: "prod", logical_environment: "prod", status: "deployed", ...e });
+      await client.artifacts.createDeploymentRecord({
+        org: "acme",
+        cluster: "prod",
+        logical_environment: "prod",
+        status: "deployed",
+        ...e,
+      });
     }
     emulator.faults.clear();
 

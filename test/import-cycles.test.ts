@@ -8,14 +8,24 @@ import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "./kit/temp-dir.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const script = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts["lint:cycles"]!;
+const script = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[
+  "lint:cycles"
+]!;
 const SOURCES = "'packages/*/src/**/*.ts'";
 const work = tempDir("shiplog-cycles-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function run(command: string): { status: number; output: string } {
   try {
-    return { status: 0, output: execSync(command, { cwd: root, encoding: "utf8", stdio: "pipe", env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env["PATH"]}` } }) };
+    return {
+      status: 0,
+      output: execSync(command, {
+        cwd: root,
+        encoding: "utf8",
+        stdio: "pipe",
+        env: { ...process.env, PATH: `${join(root, "node_modules/.bin")}:${process.env.PATH}` },
+      }),
+    };
   } catch (error) {
     const failed = error as { status: number; stdout: string };
     return { status: failed.status, output: failed.stdout };

@@ -23,9 +23,16 @@ describe("the controller's alerts", () => {
 
   it("every alert has a summary, a description, a severity and a runbook section in the controller README", () => {
     const readme = readFileSync(join(REPO_ROOT, "packages/controller/README.md"), "utf8");
-    expect(rules.map((r) => r.alert).sort()).toEqual(
-      ["ShiplogNoLeader", "ShiplogNoSuccessfulSync", "ShiplogRecordsPending", "ShiplogRecordsRejected", "ShiplogStateWritesFailing", "ShiplogTokenExpiringSoon", "ShiplogTokenRefused", "ShiplogWatchRestartStorm"],
-    );
+    expect(rules.map((r) => r.alert).sort()).toEqual([
+      "ShiplogNoLeader",
+      "ShiplogNoSuccessfulSync",
+      "ShiplogRecordsPending",
+      "ShiplogRecordsRejected",
+      "ShiplogStateWritesFailing",
+      "ShiplogTokenExpiringSoon",
+      "ShiplogTokenRefused",
+      "ShiplogWatchRestartStorm",
+    ]);
     for (const rule of rules) {
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
       expect(rule.annotations.description, rule.alert).toMatch(/Check /);
@@ -46,8 +53,14 @@ describe("the controller's alerts", () => {
   it("every alert has a firing case and a silent case", () => {
     for (const rule of rules) {
       const cases = ALERT_CASES.filter((c) => c.alert === rule.alert);
-      expect(cases.some((c) => c.fires !== null), `${rule.alert} fires somewhere`).toBe(true);
-      expect(cases.some((c) => c.fires === null), `${rule.alert} stays silent somewhere`).toBe(true);
+      expect(
+        cases.some((c) => c.fires !== null),
+        `${rule.alert} fires somewhere`,
+      ).toBe(true);
+      expect(
+        cases.some((c) => c.fires === null),
+        `${rule.alert} stays silent somewhere`,
+      ).toBe(true);
     }
   });
 
@@ -63,13 +76,17 @@ describe("the controller's alerts", () => {
       const testFile = join(dir, "shiplog-controller.rules.test.yaml");
       writeFileSync(testFile, stringify(promtoolTests(RULES_FILE, rules, ALERT_CASES), { lineWidth: 0 }));
       const result = promtool(["test", "rules", testFile]);
-      console.log(`promtool test rules (${ALERT_CASES.length} cases over ${rules.length} alerts): ${result.output.trim().split("\n").pop()}`);
+      console.log(
+        `promtool test rules (${ALERT_CASES.length} cases over ${rules.length} alerts): ${result.output.trim().split("\n").pop()}`,
+      );
       expect(result.output).toContain("SUCCESS");
       expect(result.status).toBe(0);
     });
 
     it("promtool test rules fails when an alert misses its case (the tests can fail)", () => {
-      const broken = ALERT_CASES.map((c) => (c.alert === "ShiplogNoLeader" && c.fires === null ? { ...c, fires: { job: "shiplog-controller", namespace: "shiplog" } } : c));
+      const broken = ALERT_CASES.map((c) =>
+        c.alert === "ShiplogNoLeader" && c.fires === null ? { ...c, fires: { job: "shiplog-controller", namespace: "shiplog" } } : c,
+      );
       const testFile = join(dir, "broken.rules.test.yaml");
       writeFileSync(testFile, stringify(promtoolTests(RULES_FILE, rules, broken), { lineWidth: 0 }));
       const result = promtool(["test", "rules", testFile]);

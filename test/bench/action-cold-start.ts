@@ -10,8 +10,8 @@ import { promisify } from "node:util";
 import { BUNDLE_PATH, runBundledAction } from "../../packages/action/test/local-runner.js";
 import { startEmulatorProcess } from "./emulator-process.js";
 
-const RUNS = Number(process.env["BENCH_RUNS"] ?? 20);
-const node = process.env["BENCH_NODE"] ?? process.execPath;
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const node = process.env.BENCH_NODE ?? process.execPath;
 const TARGET_MEDIAN_MS = 300;
 const TARGET_BUNDLE_BYTES = 1.5 * 1024 * 1024;
 
@@ -19,7 +19,7 @@ const TARGET_BUNDLE_BYTES = 1.5 * 1024 * 1024;
 const emulator = await startEmulatorProcess(["--rate-limit", "1000000", "--no-secondary-limits"]);
 const workspace = mkdtempSync(join(tmpdir(), "shiplog-bench-"));
 writeFileSync(join(workspace, "app.tgz"), "bench artifact\n");
-const token = emulator.tokens["admin"]!;
+const token = emulator.tokens.admin!;
 let env: Record<string, string> = {};
 
 const median = (values: number[]) => {
@@ -27,12 +27,13 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 async function bareNode(): Promise<number> {
   const started = performance.now();
   // The same clean environment the action gets (the parent's NODE_OPTIONS would load tsx into it).
-  await promisify(execFile)(node, ["-e", ""], { env: { PATH: process.env["PATH"] ?? "" } });
+  await promisify(execFile)(node, ["-e", ""], { env: { PATH: process.env.PATH ?? "" } });
   return performance.now() - started;
 }
 
@@ -47,14 +48,26 @@ try {
   env = { GITHUB_SHA: head.object.sha, GITHUB_REPOSITORY: "acme/web", GITHUB_API_URL: emulator.url };
   // One warm-up of each, so the first measured run does not pay for the disk cache.
   await bareNode();
-  await runBundledAction({ inputs: { token, tag: "warm-up", "subject-path": "app.tgz", "registry-url": "https://registry.example/" }, env, cwd: workspace, node });
+  await runBundledAction({
+    inputs: { token, tag: "warm-up", "subject-path": "app.tgz", "registry-url": "https://registry.example/" },
+    env,
+    cwd: workspace,
+    node,
+  });
   for (let i = 0; i < RUNS; i++) {
     bare.push(await bareNode());
     const invalid = await runBundledAction({ inputs: { token, tag: "bad..tag" }, env, cwd: workspace, node });
     if (invalid.exitCode !== 1) throw new Error("the validation-only run should fail on its bad tag");
     validateOnly.push(invalid.wallMs);
     const run = await runBundledAction({
-      inputs: { token, tag: `v0.0.${i}`, "tag-message": `bench ${i}`, "subject-path": "app.tgz", "subject-version": `0.0.${i}`, "registry-url": "https://registry.example/" },
+      inputs: {
+        token,
+        tag: `v0.0.${i}`,
+        "tag-message": `bench ${i}`,
+        "subject-path": "app.tgz",
+        "subject-version": `0.0.${i}`,
+        "registry-url": "https://registry.example/",
+      },
       env,
       cwd: workspace,
       node,
@@ -75,7 +88,13 @@ const nodeVersion = (await promisify(execFile)(node, ["--version"])).stdout.trim
 console.log(`action cold start, ${RUNS} runs each, node ${nodeVersion}`);
 console.log(`  bare node start-up:              median ${median(bare).toFixed(1)} ms`);
 console.log(`  load + validate (bad input):     median ${median(validateOnly).toFixed(1)} ms`);
-console.log(`  full run (tag + 1 storage rec.): median ${m.toFixed(1)} ms, p90 ${pct(full, 90).toFixed(1)} ms, min ${Math.min(...full).toFixed(1)} ms, max ${Math.max(...full).toFixed(1)} ms`);
+console.log(
+  `  full run (tag + 1 storage rec.): median ${m.toFixed(1)} ms, p90 ${pct(full, 90).toFixed(1)} ms, min ${Math.min(...full).toFixed(1)} ms, max ${Math.max(...full).toFixed(1)} ms`,
+);
 console.log(`  full run / bare node:            ${(m / median(bare)).toFixed(2)}x`);
-console.log(`  target: median < ${TARGET_MEDIAN_MS} ms -> ${m < TARGET_MEDIAN_MS ? "met" : "MISSED"} (${((m / TARGET_MEDIAN_MS) * 100).toFixed(0)}% of target)`);
-console.log(`  bundle: ${(bundleBytes / 1024).toFixed(0)} KiB (${bundleBytes} bytes); target < 1.5 MiB -> ${bundleBytes < TARGET_BUNDLE_BYTES ? "met" : "MISSED"} (${((bundleBytes / TARGET_BUNDLE_BYTES) * 100).toFixed(0)}% of target)`);
+console.log(
+  `  target: median < ${TARGET_MEDIAN_MS} ms -> ${m < TARGET_MEDIAN_MS ? "met" : "MISSED"} (${((m / TARGET_MEDIAN_MS) * 100).toFixed(0)}% of target)`,
+);
+console.log(
+  `  bundle: ${(bundleBytes / 1024).toFixed(0)} KiB (${bundleBytes} bytes); target < 1.5 MiB -> ${bundleBytes < TARGET_BUNDLE_BYTES ? "met" : "MISSED"} (${((bundleBytes / TARGET_BUNDLE_BYTES) * 100).toFixed(0)}% of target)`,
+);

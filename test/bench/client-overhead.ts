@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { startEmulatorProcess } from "./emulator-process.js";
 import type { RoundRequest, RoundResult, SenderPath } from "./overhead-sender.js";
 
-const TOTAL = Number(process.env["BENCH_REQUESTS"] ?? 10_000);
+const TOTAL = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const WARMUP = Math.min(2000, TOTAL);
 // Many short rounds, so a slow spell of the machine or a pause in the emulator falls on every path alike;
 // five paths and forty rounds: each path takes each place in the order eight times.
@@ -52,7 +52,7 @@ function round(sender: Sender, count: number): Promise<RoundResult> {
 
 // 10,000 creates at concurrency 16 per path, on purpose: far over the service's 80 writes a minute.
 const emulator = await startEmulatorProcess(["--rate-limit", "1000000", "--no-secondary-limits"]);
-const token = emulator.tokens["installation"]!;
+const token = emulator.tokens.installation!;
 const senders = [
   startSender("raw fetch", "fetch", emulator.url, token, 0),
   startSender("raw fetch (control)", "fetch", emulator.url, token, 1e9),
@@ -85,12 +85,17 @@ try {
   );
   for (const sender of senders) {
     const cpu = (sender.cpuMicros / measured).toFixed(0);
-    console.log(`  ${sender.label.padEnd(20)}: ${rps(sender).toFixed(0).padStart(5)} req/s, ${cpu.padStart(3)} µs of its process's CPU per request`);
+    console.log(
+      `  ${sender.label.padEnd(20)}: ${rps(sender).toFixed(0).padStart(5)} req/s, ${cpu.padStart(3)} µs of its process's CPU per request`,
+    );
   }
   const ratio = rps(client) / rps(rawFetch);
   const line = (label: string, value: string) => console.log(`  ${label.padEnd(32)}: ${value}`);
   line("raw fetch control vs raw fetch", `${percentOf(control, rawFetch)} (the noise of this measurement)`);
-  line("client vs bare undici request", `${percentOf(client, rawUndici)} (the client's own work on the same engine: timeout, validation, errors)`);
+  line(
+    "client vs bare undici request",
+    `${percentOf(client, rawUndici)} (the client's own work on the same engine: timeout, validation, errors)`,
+  );
   line("client vs raw fetch + timeout", percentOf(client, rawWithTimeout));
   line("client vs bare raw fetch", `${(ratio * 100).toFixed(1)}% (target >= 85%) ${ratio >= 0.85 ? "PASS" : "MISS"}`);
 } finally {

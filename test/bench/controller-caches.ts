@@ -147,7 +147,11 @@ async function probe(url: string, pods: number, modulePath: string | undefined):
     const changed = incremental?.value.changed;
     const keys = changed && changed !== "all" ? changed : undefined;
     const keyed = keys ? timed(() => mod.diffRecords(incremental!.value.state, acknowledged, { keys })) : undefined;
-    const text = (list: typeof diffAll.value) => list.map((p) => `${p.key} ${mod.entryFingerprint(p.entry)}`).sort().join("\n");
+    const text = (list: typeof diffAll.value) =>
+      list
+        .map((p) => `${p.key} ${mod.entryFingerprint(p.entry)}`)
+        .sort()
+        .join("\n");
     rounds.push({
       applyCpuMs,
       fullMs: full.ms,
@@ -248,7 +252,11 @@ if (process.argv.includes("--probe")) {
   process.exit(0);
 } else {
   const sizes = (flag("--pods") ?? "10000,150000").split(",").map(Number);
-  console.log(`controller caches and desired state; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `controller caches and desired state; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const results: ProbeResult[] = [];
   for (const pods of sizes) {
     try {
@@ -258,5 +266,9 @@ if (process.argv.includes("--probe")) {
     }
   }
   table(results);
-  console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }

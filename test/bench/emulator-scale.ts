@@ -70,7 +70,7 @@ async function send(side: Side, payload: string): Promise<void> {
     const started = performance.now();
     const response = await fetch(`${side.emulator.url}/orgs/acme/artifacts/metadata/deployment-record/cluster/bench`, {
       method: "POST",
-      headers: { authorization: `Bearer ${side.emulator.tokens["admin"]}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${side.emulator.tokens.admin}`, "content-type": "application/json" },
       body: payload,
     });
     const text = await response.text();
@@ -99,11 +99,14 @@ async function admin(side: Side, method: string, path: string, json?: unknown): 
   return { value: JSON.parse(text), bytes: text.length, ms: performance.now() - started };
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const ms = (value: number) => `${value.toFixed(0).padStart(5)} ms`;
 const mb = (value: number) => `${value.toFixed(0).padStart(5)} MB`;
 
-console.log(`emulator scale: ${CALLS} cluster calls of ${PER_CALL} records (${RECORDS.toLocaleString("en")} records), 2 emulator processes`);
+console.log(
+  `emulator scale: ${CALLS} cluster calls of ${PER_CALL} records (${RECORDS.toLocaleString("en")} records), 2 emulator processes`,
+);
 const baseline = new Map(sides.map((side) => [side, memory(side)]));
 const at10k = new Map<Side, { rss: number; peak: number }>();
 const passStarted = performance.now();
@@ -121,7 +124,9 @@ for (let call = 0; call < CALLS; call++) {
 }
 const updated = new Map(sides.map((side) => [side, side.times.splice(0)]));
 
-console.log(`\nper call of ${PER_CALL} records (median / p95), each call sent to both emulators in turn; both passes took ${((performance.now() - passStarted) / 1000).toFixed(0)} s (first ${(firstPassMs / 1000).toFixed(0)} s)`);
+console.log(
+  `\nper call of ${PER_CALL} records (median / p95), each call sent to both emulators in turn; both passes took ${((performance.now() - passStarted) / 1000).toFixed(0)} s (first ${(firstPassMs / 1000).toFixed(0)} s)`,
+);
 for (const side of sides) {
   const times = created.get(side)!;
   const [early, late, again] = [times.slice(0, SAMPLE), times.slice(-SAMPLE), updated.get(side)!.slice(-SAMPLE)];
@@ -133,7 +138,9 @@ for (const side of sides) {
   );
 }
 const late = (side: Side) => percentile(created.get(side)!.slice(-SAMPLE), 50);
-console.log(`  limits on / off, last ${SAMPLE} calls: ${(late(limited) / late(unlimited)).toFixed(2)}   (target: a call under ${TARGET_CALL_MS} ms at ${RECORDS / 1000}k)`);
+console.log(
+  `  limits on / off, last ${SAMPLE} calls: ${(late(limited) / late(unlimited)).toFixed(2)}   (target: a call under ${TARGET_CALL_MS} ms at ${RECORDS / 1000}k)`,
+);
 
 console.log(`\nemulator memory (resident; peak in brackets)`);
 for (const side of sides) {
@@ -148,8 +155,12 @@ console.log(`  target: under ${TARGET_RSS_MB} MB at ${RECORDS / 1000}k`);
 
 const limits = await admin(limited, "GET", "/secondary-limits");
 const refused = (limits.value as { refused: Record<string, number> }).refused;
-console.log(`\nsecondary limits (limits on): ${2 * CALLS} calls, ${limited.refusals} refused and resent after the named wait; counters ${JSON.stringify(refused)}`);
-console.log(`  the write budget's floor for ${2 * CALLS} calls at 80 a minute: ${((2 * CALLS - 1) * 0.75).toFixed(0)} s of the service's time`);
+console.log(
+  `\nsecondary limits (limits on): ${2 * CALLS} calls, ${limited.refusals} refused and resent after the named wait; counters ${JSON.stringify(refused)}`,
+);
+console.log(
+  `  the write budget's floor for ${2 * CALLS} calls at 80 a minute: ${((2 * CALLS - 1) * 0.75).toFixed(0)} s of the service's time`,
+);
 
 console.log(`\nreading back (limits on emulator, admin API)`);
 const counts = await admin(limited, "GET", "/deployment-records/counts?org=acme");
@@ -160,7 +171,11 @@ let bytes = 0;
 let read = 0;
 const readStarted = performance.now();
 for (;;) {
-  const page = await admin(limited, "GET", `/deployment-records?org=acme&cluster=bench&limit=10000&after=${after}&fields=deployment_name,digest,status`);
+  const page = await admin(
+    limited,
+    "GET",
+    `/deployment-records?org=acme&cluster=bench&limit=10000&after=${after}&fields=deployment_name,digest,status`,
+  );
   const value = page.value as { records: unknown[]; next_after?: number };
   pages++;
   bytes += page.bytes;
@@ -168,10 +183,18 @@ for (;;) {
   if (value.next_after === undefined) break;
   after = value.next_after;
 }
-console.log(`  every record    ${ms(performance.now() - readStarted)}   ${pages} pages of up to 10,000, ${(bytes / 1e6).toFixed(1)} MB, ${read} records (deployment_name, digest, status)`);
+console.log(
+  `  every record    ${ms(performance.now() - readStarted)}   ${pages} pages of up to 10,000, ${(bytes / 1e6).toFixed(1)} MB, ${read} records (deployment_name, digest, status)`,
+);
 
-const logged = await admin(limited, "GET", `/requests?route=${encodeURIComponent("/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster")}`);
-console.log(`  request log     ${ms(logged.ms)}   ${(logged.value as { requests: unknown[] }).requests.length} cluster calls logged, ${(logged.bytes / 1e3).toFixed(0)} KB`);
+const logged = await admin(
+  limited,
+  "GET",
+  `/requests?route=${encodeURIComponent("/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster")}`,
+);
+console.log(
+  `  request log     ${ms(logged.ms)}   ${(logged.value as { requests: unknown[] }).requests.length} cluster calls logged, ${(logged.bytes / 1e3).toFixed(0)} KB`,
+);
 for (const side of sides) await side.emulator.stop();
 
 // The request log is a ring of the newest 100,000 requests: its memory when full, measured here (a long run fills it).
@@ -181,8 +204,17 @@ const heapBefore = heap();
 const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 for (let i = 0; i < 150_000; i++) {
   const time = new Date(Date.now() + i).toISOString();
-  ring.record({ method: "POST", url: `/orgs/acme/artifacts/metadata/deployment-record/cluster/c${i}`, route, status: 200, tokenName: "admin",
-    apiVersion: "2026-03-10", userAgent: `shiplog-controller/0.1.0 (${i})`, accept: "application/vnd.service+json", time });
+  ring.record({
+    method: "POST",
+    url: `/orgs/acme/artifacts/metadata/deployment-record/cluster/c${i}`,
+    route,
+    status: 200,
+    tokenName: "admin",
+    apiVersion: "2026-03-10",
+    userAgent: `shiplog-controller/0.1.0 (${i})`,
+    accept: "application/vnd.service+json",
+    time,
+  });
 }
 const ringBytes = heap() - heapBefore;
 const counted = performance.now();

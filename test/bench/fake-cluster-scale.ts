@@ -159,9 +159,10 @@ async function watchReplay(url: string, admin: string): Promise<{ events: number
 }
 
 async function run(label: string, pods: number, baselineDir: string | undefined): Promise<Figures> {
-  const args = baselineDir === undefined
-    ? [...NODE_FLAGS, join(fakeCluster, "dist", "cli.js"), "--nodes", NODES]
-    : [...NODE_FLAGS, "--import", "tsx", fileURLToPath(import.meta.url), "--host", baselineDir];
+  const args =
+    baselineDir === undefined
+      ? [...NODE_FLAGS, join(fakeCluster, "dist", "cli.js"), "--nodes", NODES]
+      : [...NODE_FLAGS, "--import", "tsx", fileURLToPath(import.meta.url), "--host", baselineDir];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise((resolveExit) => child.once("exit", resolveExit));
   try {
@@ -203,7 +204,10 @@ async function openPodWatch(url: string): Promise<{ bytes: () => number; reopene
 }
 
 async function measure(label: string, pods: number, stdout: NodeJS.ReadableStream, exited: Promise<unknown>): Promise<Figures> {
-  const ready = createInterface({ input: stdout })[Symbol.asyncIterator]().next().then((r) => r.value as string);
+  const ready = createInterface({ input: stdout })
+    [Symbol.asyncIterator]()
+    .next()
+    .then((r) => r.value as string);
   const line = await Promise.race([ready, exited.then(() => undefined)]);
   if (line === undefined) throw new Error(`${label}: the fake cluster exited before it was ready`);
   const { url, admin, pid } = JSON.parse(line) as { url: string; admin: string; pid: number };
@@ -281,7 +285,10 @@ async function main(): Promise<void> {
     throw new Error(`--pods: must be positive integers separated by commas, got "${values.pods}"`);
   }
   const baseline = values.baseline === undefined ? undefined : resolve(values.baseline);
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
   console.log(`fake cluster at scale; node ${process.version}; load average ${load()}`);
   for (const pods of sizes) {
     const before = baseline === undefined ? undefined : await run(`before (${baseline})`, pods, baseline);

@@ -6,7 +6,9 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const helpers = new Set(["run-all.ts", "emulator-process.ts", "overhead-sender.ts", "synthetic-kube-api.ts"]);
-const benches = readdirSync(here).filter((f) => f.endsWith(".ts") && !helpers.has(f) && !f.endsWith(".d.ts")).sort();
+const benches = readdirSync(here)
+  .filter((f) => f.endsWith(".ts") && !helpers.has(f) && !f.endsWith(".d.ts"))
+  .sort();
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n=== ${bench}`);

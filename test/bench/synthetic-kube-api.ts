@@ -48,7 +48,10 @@ function containerSpec(w: number, c: number, generation: number) {
     name: `c${c}`,
     image: image(w, c, generation),
     ports: [{ name: "http", containerPort: 8080 + c, protocol: "TCP" }],
-    env: [{ name: "SERVICE", value: `svc-${w}` }, { name: "LOG_LEVEL", value: "info" }],
+    env: [
+      { name: "SERVICE", value: `svc-${w}` },
+      { name: "LOG_LEVEL", value: "info" },
+    ],
     resources: { limits: { cpu: "500m", memory: "256Mi" }, requests: { cpu: "100m", memory: "128Mi" } },
     volumeMounts: [{ name: "kube-api-access", readOnly: true, mountPath: "/var/run/secrets/kubernetes.io/serviceaccount" }],
     terminationMessagePath: "/dev/termination-log",
@@ -84,7 +87,11 @@ function managedFields(manager: string, time: string, subresource?: string) {
         },
       }
     : {
-        "f:metadata": { "f:generateName": {}, "f:labels": { ".": {}, "f:app": {}, "f:pod-template-hash": {} }, "f:ownerReferences": { ".": {} } },
+        "f:metadata": {
+          "f:generateName": {},
+          "f:labels": { ".": {}, "f:app": {}, "f:pod-template-hash": {} },
+          "f:ownerReferences": { ".": {} },
+        },
         "f:spec": { "f:containers": {}, "f:dnsPolicy": {}, "f:restartPolicy": {} },
       };
   const entry = { manager, operation: "Update", apiVersion: "v1", time, fieldsType: "FieldsV1", fieldsV1: fields };
@@ -122,7 +129,10 @@ function pod(i: number) {
     },
     spec: {
       volumes: [
-        { name: "kube-api-access", projected: { sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: "token" } }], defaultMode: 420 } },
+        {
+          name: "kube-api-access",
+          projected: { sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: "token" } }], defaultMode: 420 },
+        },
       ],
       containers: Array.from({ length: containerCount(w) }, (_, c) => containerSpec(w, c, 0)),
       restartPolicy: "Always",

@@ -16,7 +16,12 @@ const GOPATH = "/usr/share/gocode";
 const CACHE_DIR = join(REPO_ROOT, "node_modules/.cache/shiplog-helm-renderer");
 
 /** The Debian packages the renderer is built from. */
-export const DEBIAN_PACKAGES = ["golang-go", "golang-github-masterminds-sprig-dev", "golang-gopkg-yaml.v3-dev", "golang-github-xeipuuv-gojsonschema-dev"];
+export const DEBIAN_PACKAGES = [
+  "golang-go",
+  "golang-github-masterminds-sprig-dev",
+  "golang-gopkg-yaml.v3-dev",
+  "golang-github-xeipuuv-gojsonschema-dev",
+];
 const GO_LIBRARIES = ["github.com/Masterminds/sprig", "gopkg.in/yaml.v3", "github.com/xeipuuv/gojsonschema"];
 
 /** Whether the Go toolchain and libraries are installed, and if not, what is missing. */

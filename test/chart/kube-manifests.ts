@@ -73,18 +73,27 @@ interface PolicyRule {
 }
 
 /** Whether the rendered RBAC lets the ServiceAccount make the request. */
-export function authorizes(manifests: readonly Manifest[], account: { name: string; namespace: string }, request: ResourceRequest): boolean {
-  const roles = new Map(ofKind<{ rules: PolicyRule[] }>(manifests, "Role").map((r) => [`${r.metadata.namespace}/${r.metadata.name}`, r.rules]));
+export function authorizes(
+  manifests: readonly Manifest[],
+  account: { name: string; namespace: string },
+  request: ResourceRequest,
+): boolean {
+  const roles = new Map(
+    ofKind<{ rules: PolicyRule[] }>(manifests, "Role").map((r) => [`${r.metadata.namespace}/${r.metadata.name}`, r.rules]),
+  );
   const clusterRoles = new Map(ofKind<{ rules: PolicyRule[] }>(manifests, "ClusterRole").map((r) => [r.metadata.name, r.rules]));
   type Binding = Manifest & { roleRef: { kind: string; name: string }; subjects: { kind: string; name: string; namespace?: string }[] };
-  const boundTo = (b: Binding) => b.subjects.some((s) => s.kind === "ServiceAccount" && s.name === account.name && s.namespace === account.namespace);
+  const boundTo = (b: Binding) =>
+    b.subjects.some((s) => s.kind === "ServiceAccount" && s.name === account.name && s.namespace === account.namespace);
   const allows = (rules: PolicyRule[] | undefined) =>
     (rules ?? []).some(
       (rule) =>
         (rule.apiGroups ?? []).some((g) => g === "*" || g === request.group) &&
         (rule.resources ?? []).some((r) => r === "*" || r === request.resource) &&
         rule.verbs.some((v) => v === "*" || v === request.verb) &&
-        (!rule.resourceNames || rule.resourceNames.length === 0 || (request.name !== undefined && rule.resourceNames.includes(request.name))),
+        (!rule.resourceNames ||
+          rule.resourceNames.length === 0 ||
+          (request.name !== undefined && rule.resourceNames.includes(request.name))),
     );
   for (const binding of ofKind(manifests, "ClusterRoleBinding") as Binding[]) {
     if (boundTo(binding) && binding.roleRef.kind === "ClusterRole" && allows(clusterRoles.get(binding.roleRef.name))) return true;
@@ -92,21 +101,33 @@ export function authorizes(manifests: readonly Manifest[], account: { name: stri
   if (request.namespace === undefined) return false;
   for (const binding of ofKind(manifests, "RoleBinding") as Binding[]) {
     if (binding.metadata.namespace !== request.namespace || !boundTo(binding)) continue;
-    const rules = binding.roleRef.kind === "Role" ? roles.get(`${request.namespace}/${binding.roleRef.name}`) : clusterRoles.get(binding.roleRef.name);
+    const rules =
+      binding.roleRef.kind === "Role" ? roles.get(`${request.namespace}/${binding.roleRef.name}`) : clusterRoles.get(binding.roleRef.name);
     if (allows(rules)) return true;
   }
   return false;
 }
 
 /** Every (group, resource, verb) the rendered RBAC grants, with the namespace of a Role ("*" for a ClusterRole). */
-export function grants(manifests: readonly Manifest[]): { scope: string; group: string; resource: string; verb: string; resourceNames?: string[] }[] {
+export function grants(
+  manifests: readonly Manifest[],
+): { scope: string; group: string; resource: string; verb: string; resourceNames?: string[] }[] {
   const out: { scope: string; group: string; resource: string; verb: string; resourceNames?: string[] }[] = [];
-  for (const role of [...ofKind<{ rules: PolicyRule[] }>(manifests, "Role"), ...ofKind<{ rules: PolicyRule[] }>(manifests, "ClusterRole")]) {
+  for (const role of [
+    ...ofKind<{ rules: PolicyRule[] }>(manifests, "Role"),
+    ...ofKind<{ rules: PolicyRule[] }>(manifests, "ClusterRole"),
+  ]) {
     for (const rule of role.rules) {
       for (const group of rule.apiGroups ?? []) {
         for (const resource of rule.resources ?? []) {
           for (const verb of rule.verbs) {
-            out.push({ scope: role.metadata.namespace ?? "*", group, resource, verb, ...(rule.resourceNames ? { resourceNames: rule.resourceNames } : {}) });
+            out.push({
+              scope: role.metadata.namespace ?? "*",
+              group,
+              resource,
+              verb,
+              ...(rule.resourceNames ? { resourceNames: rule.resourceNames } : {}),
+            });
           }
         }
       }
@@ -155,7 +176,10 @@ export function containerEnvironment(
     }
   }
   const env: Record<string, string> = {};
-  const fields: Record<string, string> = { "metadata.name": `${deployment.metadata.name}-7d9c8b6f5-x2x4q`, "metadata.namespace": deployment.metadata.namespace ?? "default" };
+  const fields: Record<string, string> = {
+    "metadata.name": `${deployment.metadata.name}-7d9c8b6f5-x2x4q`,
+    "metadata.namespace": deployment.metadata.namespace ?? "default",
+  };
   for (const variable of container.env ?? []) {
     if (variable.value !== undefined) env[variable.name] = variable.value.startsWith("/") ? mapped(variable.value) : variable.value;
     else if (variable.valueFrom?.fieldRef) env[variable.name] = fields[variable.valueFrom.fieldRef.fieldPath] ?? "";

@@ -22,7 +22,10 @@ export async function tailActivity(options: TailActivityOptions): Promise<{ even
   const report = (what: string) => (error: unknown) => print(`[tail] ${what} stopped: ${(error as Error).message}`);
 
   const events = (async () => {
-    for await (const event of options.feedClient.activity.poll({ feed: "org", org: options.org }, { signal: options.signal, start: "now" })) {
+    for await (const event of options.feedClient.activity.poll(
+      { feed: "org", org: options.org },
+      { signal: options.signal, start: "now" },
+    )) {
       counts.events++;
       print(`[event] ${event.created_at} ${event.actor.login} ${event.type} ${event.repo.name}`);
     }

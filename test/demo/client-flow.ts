@@ -9,7 +9,7 @@ const digest = (content: string) => `sha256:${createHash("sha256").update(conten
 
 /** Records a release's storage and deployments with the client, then lists them back. */
 export async function runClientFlow(emulator: Emulator): Promise<void> {
-  const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens["installation"], userAgent: "shiplog-demo" });
+  const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.installation, userAgent: "shiplog-demo" });
   const release = { name: "ghcr.io/acme/api", version: "2.4.0", digest: digest("acme/api:2.4.0") };
 
   await client.artifacts.createStorageRecord({
@@ -39,7 +39,14 @@ export async function runClientFlow(emulator: Emulator): Promise<void> {
   const listedDeployments = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: release.digest });
   printTable(
     `Deployment records of ${release.digest.slice(0, 19)}… (GET .../deployment-records)`,
-    listedDeployments.deployment_records.map((r) => ({ id: r.id, cluster: r.cluster, env: r.logical_environment, deployment: r.deployment_name, risks: r.runtime_risks?.join(","), tags: r.tags })),
+    listedDeployments.deployment_records.map((r) => ({
+      id: r.id,
+      cluster: r.cluster,
+      env: r.logical_environment,
+      deployment: r.deployment_name,
+      risks: r.runtime_risks?.join(","),
+      tags: r.tags,
+    })),
   );
   const listedStorage = await client.artifacts.listStorageRecords({ org: "acme", subject_digest: release.digest });
   printTable(

@@ -41,16 +41,24 @@ function printRecords(emulator: Emulator, title: string): void {
 export async function runControllerStep(emulator: Emulator, cluster: FakeCluster): Promise<void> {
   const config = loadConfig(
     [
-      "--api-url", emulator.url,
-      "--org", "acme",
-      "--cluster", CLUSTER,
-      "--logical-environment", "production",
-      "--physical-environment", "eu-west-1",
-      "--flush-window", "50ms",
-      "--flush-max-wait", `${FLUSH_MS}ms`,
-      "--http-port", "off",
+      "--api-url",
+      emulator.url,
+      "--org",
+      "acme",
+      "--cluster",
+      CLUSTER,
+      "--logical-environment",
+      "production",
+      "--physical-environment",
+      "eu-west-1",
+      "--flush-window",
+      "50ms",
+      "--flush-max-wait",
+      `${FLUSH_MS}ms`,
+      "--http-port",
+      "off",
     ],
-    { SHIPLOG_TOKEN: emulator.tokens["installation"]! },
+    { SHIPLOG_TOKEN: emulator.tokens.installation! },
   );
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(cluster.kubeconfig);
@@ -58,8 +66,20 @@ export async function runControllerStep(emulator: Emulator, cluster: FakeCluster
 
   const repo = (name: string) => ({ "shiplog.dev/repository": name });
   await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", replicas: 2, annotations: repo("web") });
-  await cluster.script.createDeployment({ namespace: "shop", name: "api", image: "ghcr.io/acme/api:2.4.0", replicas: 3, annotations: repo("api") });
-  await cluster.script.createStatefulSet({ namespace: "data", name: "postgres", image: "postgres:16.4", replicas: 1, annotations: repo("infra") });
+  await cluster.script.createDeployment({
+    namespace: "shop",
+    name: "api",
+    image: "ghcr.io/acme/api:2.4.0",
+    replicas: 3,
+    annotations: repo("api"),
+  });
+  await cluster.script.createStatefulSet({
+    namespace: "data",
+    name: "postgres",
+    image: "postgres:16.4",
+    replicas: 1,
+    annotations: repo("infra"),
+  });
 
   let since = Date.now();
   await controller.start();

@@ -19,8 +19,12 @@ emulator.state.events.setPollInterval(1);
 emulator.state.notifications.setPollInterval(1);
 const tailStop = new AbortController();
 const tail = tailActivity({
-  feedClient: new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens["admin"] }),
-  notificationsClient: new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens["classic"], tokenInfo: { type: "classic", scopes: ["repo", "notifications"] } }),
+  feedClient: new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin }),
+  notificationsClient: new ShiplogClient({
+    baseUrl: emulator.url,
+    token: emulator.tokens.classic,
+    tokenInfo: { type: "classic", scopes: ["repo", "notifications"] },
+  }),
   org: "acme",
   signal: tailStop.signal,
   print: (line) => console.log(`    ${line}`),
@@ -32,13 +36,18 @@ try {
 
   console.log("\n== 2. The CI action: an annotated tag and storage records (node packages/action/dist/index.js)");
   emulator.activity.push({ actor: "octo", repo: "acme/web" });
-  const run = await runActionStep(emulator.url, emulator.tokens["admin"]!);
+  const run = await runActionStep(emulator.url, emulator.tokens.admin!);
   console.log(`action: exit ${run.exitCode}, tag ${run.outputs["tag-ref"]} -> ${run.outputs["tag-sha"]} (${run.outputs["tag-outcome"]})`);
   printTable(
     "Storage records the action created",
-    run.storageRecords.map((r) => ({ name: r["name"], digest: `${String(r["digest"]).slice(0, 19)}…`, registry: r["registry_url"], status: r["status"] })),
+    run.storageRecords.map((r) => ({
+      name: r.name,
+      digest: `${String(r.digest).slice(0, 19)}…`,
+      registry: r.registry_url,
+      status: r.status,
+    })),
   );
-  const rerun = await runActionStep(emulator.url, emulator.tokens["admin"]!);
+  const rerun = await runActionStep(emulator.url, emulator.tokens.admin!);
   console.log(`action re-run: exit ${rerun.exitCode}, tag ${rerun.outputs["tag-outcome"]} (same object and message)`);
 
   console.log("\n== 3. The controller: deployment records follow the cluster");

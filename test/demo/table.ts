@@ -6,9 +6,15 @@ export function printTable(title: string, rows: Record<string, unknown>[], colum
     return;
   }
   const cols = columns ?? Object.keys(rows[0]!);
-  const cell = (value: unknown) => (value === undefined || value === null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value));
+  const cell = (value: unknown) =>
+    value === undefined || value === null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => "  " + values.map((v, i) => v.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    "  " +
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   console.log(line(cols));
   console.log(line(widths.map((w) => "-".repeat(w))));
   for (const row of rows) console.log(line(cols.map((c) => cell(row[c]))));

@@ -200,7 +200,9 @@ export function promtoolTests(rulesFile: string, rules: AlertRule[], cases: Aler
               ? [
                   {
                     exp_labels: expLabels,
-                    exp_annotations: Object.fromEntries(Object.entries(rule.annotations).map(([k, v]) => [k, expandAnnotation(v, c.fires!, c.value)])),
+                    exp_annotations: Object.fromEntries(
+                      Object.entries(rule.annotations).map(([k, v]) => [k, expandAnnotation(v, c.fires!, c.value)]),
+                    ),
                   },
                 ]
               : [],

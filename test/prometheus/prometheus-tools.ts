@@ -12,7 +12,11 @@ import { tempDir } from "../kit/temp-dir.js";
 export function findPrometheus(): { ok: true } | { ok: false; reason: string } {
   for (const binary of ["prometheus", "promtool"]) {
     const result = spawnSync(binary, ["--version"], { encoding: "utf8" });
-    if (result.status !== 0) return { ok: false, reason: `${binary} does not run (${result.error?.message ?? result.stderr.trim()}); install with: apt-get install -y prometheus` };
+    if (result.status !== 0)
+      return {
+        ok: false,
+        reason: `${binary} does not run (${result.error?.message ?? result.stderr.trim()}); install with: apt-get install -y prometheus`,
+      };
   }
   return { ok: true };
 }
@@ -69,11 +73,20 @@ export async function startPrometheus(targets: string[], scrapeInterval = "1s"):
   };
   // Ready, or gone: a process that exited stops the wait at once.
   const ready = await vi
-    .waitFor(async () => {
-      if (child.exitCode !== null) return false;
-      if (!(await fetch(`${url}/-/ready`).then((r) => r.ok, () => false))) throw new Error("not ready");
-      return true;
-    }, { ...WAIT, interval: 100 })
+    .waitFor(
+      async () => {
+        if (child.exitCode !== null) return false;
+        if (
+          !(await fetch(`${url}/-/ready`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          throw new Error("not ready");
+        return true;
+      },
+      { ...WAIT, interval: 100 },
+    )
     .catch(() => false);
   if (!ready) {
     await stop();

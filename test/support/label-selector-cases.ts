@@ -10,22 +10,98 @@ export interface SelectorCase {
 
 export const LABEL_SELECTOR_CASES: SelectorCase[] = [
   // Equality: `=` and `==` are the same; `!=` also holds when the label is absent.
-  { selector: "app=web", valid: true, matches: [[{ app: "web" }, true], [{ app: "api" }, false], [{}, false]] },
+  {
+    selector: "app=web",
+    valid: true,
+    matches: [
+      [{ app: "web" }, true],
+      [{ app: "api" }, false],
+      [{}, false],
+    ],
+  },
   { selector: "app==web", valid: true, matches: [[{ app: "web" }, true]] },
   { selector: " app = web ", valid: true, matches: [[{ app: "web" }, true]] },
-  { selector: "app!=web", valid: true, matches: [[{ app: "web" }, false], [{ app: "api" }, true], [{}, true]] },
-  { selector: "app=", valid: true, matches: [[{ app: "" }, true], [{}, false]] },
+  {
+    selector: "app!=web",
+    valid: true,
+    matches: [
+      [{ app: "web" }, false],
+      [{ app: "api" }, true],
+      [{}, true],
+    ],
+  },
+  {
+    selector: "app=",
+    valid: true,
+    matches: [
+      [{ app: "" }, true],
+      [{}, false],
+    ],
+  },
   // Sets: `in` needs the label, `notin` also holds without it.
-  { selector: "tier in (front, back)", valid: true, matches: [[{ tier: "back" }, true], [{ tier: "mid" }, false], [{}, false]] },
-  { selector: "tier notin (front)", valid: true, matches: [[{ tier: "front" }, false], [{ tier: "back" }, true], [{}, true]] },
+  {
+    selector: "tier in (front, back)",
+    valid: true,
+    matches: [
+      [{ tier: "back" }, true],
+      [{ tier: "mid" }, false],
+      [{}, false],
+    ],
+  },
+  {
+    selector: "tier notin (front)",
+    valid: true,
+    matches: [
+      [{ tier: "front" }, false],
+      [{ tier: "back" }, true],
+      [{}, true],
+    ],
+  },
   // Existence.
-  { selector: "canary", valid: true, matches: [[{ canary: "" }, true], [{}, false]] },
-  { selector: "!canary", valid: true, matches: [[{ canary: "x" }, false], [{}, true]] },
+  {
+    selector: "canary",
+    valid: true,
+    matches: [
+      [{ canary: "" }, true],
+      [{}, false],
+    ],
+  },
+  {
+    selector: "!canary",
+    valid: true,
+    matches: [
+      [{ canary: "x" }, false],
+      [{}, true],
+    ],
+  },
   // Integer comparisons: only integer label values can satisfy them.
-  { selector: "tier>1", valid: true, matches: [[{ tier: "2" }, true], [{ tier: "1" }, false], [{ tier: "x" }, false], [{}, false]] },
-  { selector: "tier<10", valid: true, matches: [[{ tier: "9" }, true], [{ tier: "10" }, false]] },
+  {
+    selector: "tier>1",
+    valid: true,
+    matches: [
+      [{ tier: "2" }, true],
+      [{ tier: "1" }, false],
+      [{ tier: "x" }, false],
+      [{}, false],
+    ],
+  },
+  {
+    selector: "tier<10",
+    valid: true,
+    matches: [
+      [{ tier: "9" }, true],
+      [{ tier: "10" }, false],
+    ],
+  },
   // Several requirements: all must hold.
-  { selector: "app=web,!legacy,tier in (a,b)", valid: true, matches: [[{ app: "web", tier: "a" }, true], [{ app: "web", tier: "a", legacy: "1" }, false]] },
+  {
+    selector: "app=web,!legacy,tier in (a,b)",
+    valid: true,
+    matches: [
+      [{ app: "web", tier: "a" }, true],
+      [{ app: "web", tier: "a", legacy: "1" }, false],
+    ],
+  },
   { selector: "example.com/team=a.b_c-d", valid: true, matches: [[{ "example.com/team": "a.b_c-d" }, true]] },
   // Refused: empty sets, dangling commas, malformed keys and values, operators that do not fit.
   { selector: "app in ()", valid: false },

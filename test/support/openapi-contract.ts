@@ -67,10 +67,10 @@ export function toJsonSchema(schema: unknown): unknown {
     out[key] = key === "properties" || key === "patternProperties" ? mapValues(value as Record<string, unknown>) : toJsonSchema(value);
   }
   const s = schema as Record<string, unknown>;
-  if (s["nullable"] === true) {
-    if (typeof out["type"] === "string") out["type"] = [out["type"], "null"];
-    if (Array.isArray(out["enum"])) out["enum"] = [...(out["enum"] as unknown[]), null];
-    if (!out["type"] && !out["enum"]) return { anyOf: [out, { type: "null" }] };
+  if (s.nullable === true) {
+    if (typeof out.type === "string") out.type = [out.type, "null"];
+    if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
+    if (!out.type && !out.enum) return { anyOf: [out, { type: "null" }] };
   }
   return out;
 }

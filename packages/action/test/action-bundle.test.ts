@@ -11,7 +11,12 @@ import { tempDir } from "../../../test/kit/temp-dir.js";
 let emulator: Emulator;
 let workspace: string;
 let head: string;
-const files = { "dist/web-1.0.0.tgz": "web tarball", "dist/web-1.0.0.zip": "web zip", "dist/sbom.json": '{"sbom":true}', "dist/notes.txt": "not an artifact" };
+const files = {
+  "dist/web-1.0.0.tgz": "web tarball",
+  "dist/web-1.0.0.zip": "web zip",
+  "dist/sbom.json": '{"sbom":true}',
+  "dist/notes.txt": "not an artifact",
+};
 
 beforeAll(async () => {
   emulator = await startEmulator();
@@ -50,12 +55,22 @@ const writes = () => emulator.requests.list().filter((r) => r.method !== "GET");
 
 describe("tags", () => {
   it("creates an annotated tag whose reference points at the tag object, with outputs and a summary", async () => {
-    const result = await run({ tag: "v1.0.0", "tag-message": "Release 1.0.0\n\nNotes.", "tagger-name": "Release Bot", "tagger-email": "bot@example.com" });
+    const result = await run({
+      tag: "v1.0.0",
+      "tag-message": "Release 1.0.0\n\nNotes.",
+      "tagger-name": "Release Bot",
+      "tagger-email": "bot@example.com",
+    });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const repo = emulator.state.git.repository("acme", "web")!;
     const tagSha = repo.ref("refs/tags/v1.0.0");
-    expect(result.outputs).toMatchObject({ "tag-sha": tagSha, "tag-ref": "refs/tags/v1.0.0", "tag-outcome": "created", "storage-records": "[]" });
+    expect(result.outputs).toMatchObject({
+      "tag-sha": tagSha,
+      "tag-ref": "refs/tags/v1.0.0",
+      "tag-outcome": "created",
+      "storage-records": "[]",
+    });
     expect(repo.object(tagSha!)?.type).toBe("tag");
     expect(repo.tag(tagSha!)).toMatchObject({ object: head, type: "commit", tag: "v1.0.0", tagger: { name: "Release Bot" } });
     expect(result.summary).toContain("| `refs/tags/v1.0.0` | created |");
@@ -83,7 +98,9 @@ describe("tags", () => {
     expect(result.exitCode).toBe(1);
     expect(result.annotations).toHaveLength(1);
     expect(result.annotations[0]).toMatchObject({ level: "error", title: "Tag already exists" });
-    expect(result.annotations[0]!.message).toContain(`refs/tags/v1.2.0 in acme/web already exists and points at tag object ${before}: it tags commit ${head}, not commit ${other}`);
+    expect(result.annotations[0]!.message).toContain(
+      `refs/tags/v1.2.0 in acme/web already exists and points at tag object ${before}: it tags commit ${head}, not commit ${other}`,
+    );
     expect(result.annotations[0]!.message).toContain("delete it first, or choose another tag name");
     expect(writes()).toEqual([]);
     expect(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v1.2.0")).toBe(before);
@@ -102,7 +119,10 @@ describe("tags", () => {
     const result = await run({ tag: "v9.0.0" }, token);
     expect(result.exitCode).toBe(1);
     expect(result.annotations).toEqual([
-      expect.objectContaining({ title: "Permission missing", message: expect.stringContaining("It needs the Contents (write) permission: add `permissions: { contents: write }`") }),
+      expect.objectContaining({
+        title: "Permission missing",
+        message: expect.stringContaining("It needs the Contents (write) permission: add `permissions: { contents: write }`"),
+      }),
     ]);
     expectNoToken(result, token);
   });
@@ -110,7 +130,11 @@ describe("tags", () => {
 
 describe("storage records", () => {
   it("three files by glob give three storage records with the files' sha256", async () => {
-    const result = await run({ "subject-path": "dist/*.tgz\ndist/*.zip\ndist/*.json", "registry-url": "https://registry.example/", "subject-version": "1.0.0" });
+    const result = await run({
+      "subject-path": "dist/*.tgz\ndist/*.zip\ndist/*.json",
+      "registry-url": "https://registry.example/",
+      "subject-version": "1.0.0",
+    });
     expect(result.exitCode).toBe(0);
     const records = JSON.parse(result.outputs["storage-records"]!) as { name: string; digest: string }[];
     expect(records.map((r) => [r.name, r.digest])).toEqual([
@@ -130,10 +154,18 @@ describe("storage records", () => {
 
   it("a tag and a digest subject in one run", async () => {
     const digest = sha256("image");
-    const result = await run({ tag: "v2.0.0", "subject-digest": digest, "subject-name": "ghcr.io/acme/web", "registry-url": "https://ghcr.io/", "storage-status": "active" });
+    const result = await run({
+      tag: "v2.0.0",
+      "subject-digest": digest,
+      "subject-name": "ghcr.io/acme/web",
+      "registry-url": "https://ghcr.io/",
+      "storage-status": "active",
+    });
     expect(result.exitCode).toBe(0);
     expect(result.outputs["tag-outcome"]).toBe("created");
-    expect(JSON.parse(result.outputs["storage-records"]!)).toEqual([expect.objectContaining({ name: "ghcr.io/acme/web", digest, status: "active" })]);
+    expect(JSON.parse(result.outputs["storage-records"]!)).toEqual([
+      expect.objectContaining({ name: "ghcr.io/acme/web", digest, status: "active" }),
+    ]);
   });
 
   it("bad inputs are refused before anything is sent, each annotation naming the input and the rule", async () => {
@@ -202,14 +234,24 @@ describe("many files", () => {
 
 describe("dry run", () => {
   it("computes and reports everything but sends nothing", async () => {
-    const result = await run({ "dry-run": "true", tag: "v3.0.0", "subject-path": "dist/*.tgz", "registry-url": "https://registry.example/" });
+    const result = await run({
+      "dry-run": "true",
+      tag: "v3.0.0",
+      "subject-path": "dist/*.tgz",
+      "registry-url": "https://registry.example/",
+    });
     expect(result.exitCode).toBe(0);
     expect(emulator.requests.list()).toEqual([]);
     expect(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v3.0.0")).toBeUndefined();
     expect(result.outputs["tag-outcome"]).toBe("dry-run");
     expect(result.outputs["tag-sha"]).toBe("");
     expect(JSON.parse(result.outputs["storage-records"]!)).toEqual([
-      { name: "web-1.0.0.tgz", digest: sha256(files["dist/web-1.0.0.tgz"]), registry_url: "https://registry.example/", github_repository: "web" },
+      {
+        name: "web-1.0.0.tgz",
+        digest: sha256(files["dist/web-1.0.0.tgz"]),
+        registry_url: "https://registry.example/",
+        github_repository: "web",
+      },
     ]);
     expect(result.summary).toContain("dry run: nothing was sent");
   });

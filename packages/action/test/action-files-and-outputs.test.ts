@@ -90,7 +90,11 @@ describe("subject-path: file system errors name the input and the file", () => {
 
   it("a ../ pattern", async () => {
     const result = await run({ ...REGISTRY, "subject-path": "../elsewhere/*.tgz" });
-    expectSubjectPathRefusal(result, "pattern syntax", /pattern "\.\.\/elsewhere\/\*\.tgz" is not allowed: '\.' and '\.\.' segments are not allowed/);
+    expectSubjectPathRefusal(
+      result,
+      "pattern syntax",
+      /pattern "\.\.\/elsewhere\/\*\.tgz" is not allowed: '\.' and '\.\.' segments are not allowed/,
+    );
   });
 
   it("a regular file still works beside them", async () => {
@@ -106,7 +110,11 @@ describe("outputs and summary", () => {
     expect(result.exitCode).toBe(0);
     expect(emulator.state.git.repository("acme", "web")!.ref("refs/tags/v-missing-output")).toBeDefined();
     expect(result.annotations).toEqual([
-      { level: "warning", title: "Outputs not written", message: expect.stringContaining(`the file GITHUB_OUTPUT names (${join(workspace, "no-such-dir", "output")}) does not exist`) },
+      {
+        level: "warning",
+        title: "Outputs not written",
+        message: expect.stringContaining(`the file GITHUB_OUTPUT names (${join(workspace, "no-such-dir", "output")}) does not exist`),
+      },
     ]);
     expect(result.summary).toContain("refs/tags/v-missing-output");
   });
@@ -140,7 +148,11 @@ describe("a server that echoes the token", () => {
 
   it("keeps it out of annotations, the summary, outputs and the log (but the mask command)", async () => {
     const token = "ghs_EchoedByTheServer0123456789abcdefXYZ";
-    const result = await run({ ...REGISTRY, tag: "v-echo", "subject-digest": `sha256:${"b".repeat(64)}`, "subject-name": "app" }, { GITHUB_API_URL: echoUrl }, token);
+    const result = await run(
+      { ...REGISTRY, tag: "v-echo", "subject-digest": `sha256:${"b".repeat(64)}`, "subject-name": "app" },
+      { GITHUB_API_URL: echoUrl },
+      token,
+    );
     expect(result.exitCode).toBe(1);
     expect(result.annotations.map((a) => a.title).sort()).toEqual(["Not found", "Permission missing"]);
     expect(result.annotations.find((a) => a.title === "Permission missing")!.message).toContain("Bearer [redacted]");

@@ -28,7 +28,7 @@ describe("action.yml", () => {
       expect(name).toMatch(/^[a-z]+(-[a-z]+)*$/);
       expect(input.description?.length, name).toBeGreaterThan(20);
     }
-    expect(action.inputs["token"]?.default).toBe("${{ github.token }}");
+    expect(action.inputs.token?.default).toBe("${{ github.token }}");
     expect(action.inputs["api-url"]?.default).toBe("${{ github.api_url }}");
     expect(action.inputs["tag-object"]?.default).toBe("${{ github.sha }}");
     expect(action.inputs["if-tag-exists"]?.default).toBe("skip");

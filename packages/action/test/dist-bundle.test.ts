@@ -12,7 +12,9 @@ const BUNDLE = "packages/action/dist/index.js";
 /** The repository's root, or undefined outside a git checkout (a source tarball, or no git installed). */
 function gitRoot(): string | undefined {
   try {
-    return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: actionDir, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: actionDir, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return undefined;
   }
@@ -27,9 +29,11 @@ const root = gitRoot();
 // Outside a checkout the only copy to compare with is the working-tree file, which `pnpm build` has just rewritten:
 // such a comparison cannot fail, so it is not made. In CI that means the guard is not guarding: fail.
 const noCheckout = root === undefined;
-const inCi = !["", "0", "false"].includes((process.env["CI"] ?? "").toLowerCase());
+const inCi = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 if (noCheckout && !inCi) {
-  console.warn(`\n*** SKIPPED: ${BUNDLE} is not compared with its sources: not a git checkout, so there is no committed copy to compare with ***\n`);
+  console.warn(
+    `\n*** SKIPPED: ${BUNDLE} is not compared with its sources: not a git checkout, so there is no committed copy to compare with ***\n`,
+  );
 }
 
 describe("dist/index.js", () => {
@@ -48,7 +52,7 @@ describe("dist/index.js", () => {
       // The package's own bundle command, writing elsewhere.
       execSync(pkg.scripts.bundle.replace("--outfile=dist/index.js", `--outfile=${fresh}`), {
         cwd: actionDir,
-        env: { ...process.env, PATH: `${join(actionDir, "node_modules", ".bin")}:${process.env["PATH"] ?? ""}` },
+        env: { ...process.env, PATH: `${join(actionDir, "node_modules", ".bin")}:${process.env.PATH ?? ""}` },
         stdio: ["ignore", "ignore", "pipe"],
       });
       const committed = committedBundle(root!);

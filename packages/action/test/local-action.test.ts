@@ -23,13 +23,19 @@ let commits: string[];
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
   work = tempDir("shiplog-local-action-");
   // The tool runs `pnpm dlx tsx` and `pnpm list` for a pnpm project: pnpm is the pinned one, through npx, and
   // `dlx tsx` is the workspace's own tsx rather than a fresh download on every run.
   mkdirSync(join(work, "bin"));
   const tsx = join(ROOT, "node_modules", ".bin", "tsx");
-  writeFileSync(join(work, "bin", "pnpm"), `#!/bin/sh\nif [ "$1" = dlx ] && [ "$2" = tsx ]; then shift 2; exec "${tsx}" "$@"; fi\nexec npx -y pnpm@10.34.8 "$@"\n`);
+  writeFileSync(
+    join(work, "bin", "pnpm"),
+    `#!/bin/sh\nif [ "$1" = dlx ] && [ "$2" = tsx ]; then shift 2; exec "${tsx}" "$@"; fi\nexec npx -y pnpm@10.34.8 "$@"\n`,
+  );
   chmodSync(join(work, "bin", "pnpm"), 0o755);
 });
 afterAll(async () => {
@@ -39,22 +45,39 @@ afterAll(async () => {
 
 /** Runs the action's sources with local-action; inputs get action.yml's defaults evaluated as the runner would. */
 async function localAction(inputs: Record<string, string>): Promise<{ code: number; stdout: string }> {
-  const github = { token: emulator.tokens.admin, env: { GITHUB_SHA: commits.at(-1)!, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: "acme/web" } };
+  const github = {
+    token: emulator.tokens.admin,
+    env: { GITHUB_SHA: commits.at(-1)!, GITHUB_API_URL: emulator.url, GITHUB_REPOSITORY: "acme/web" },
+  };
   const env = { ...runnerInputEnv(await readActionInputs(), inputs, github), ...github.env, GITHUB_WORKSPACE: work };
   const dotenv = join(work, `run-${Date.now()}.env`);
   // dotenv's double quotes keep newlines (\n) of multi-line inputs.
-  writeFileSync(dotenv, Object.entries(env).map(([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')}"`).join("\n"));
+  writeFileSync(
+    dotenv,
+    Object.entries(env)
+      .map(([k, v]) => `${k}="${v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"')}"`)
+      .join("\n"),
+  );
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [LOCAL_ACTION, ROOT, "packages/action/src/main.ts", dotenv],
-      { cwd: ACTION_DIR, encoding: "utf8", env: { PATH: `${join(work, "bin")}:${process.env["PATH"]}`, HOME: process.env["HOME"] ?? work }, maxBuffer: 16 * 1024 * 1024 },
+      {
+        cwd: ACTION_DIR,
+        encoding: "utf8",
+        env: { PATH: `${join(work, "bin")}:${process.env.PATH}`, HOME: process.env.HOME ?? work },
+        maxBuffer: 16 * 1024 * 1024,
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout: `${stdout}${stderr}` }),
     );
   });
 }
 
-const writes = () => emulator.requests.list().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+const writes = () =>
+  emulator.requests
+    .list()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.route}`);
 const taggedCommit = (name: string) => {
   const repo = emulator.state.git.repository("acme", "web")!;
   return repo.tag(repo.ref(`refs/tags/${name}`)!)?.object;
@@ -62,11 +85,18 @@ const taggedCommit = (name: string) => {
 const sha256 = (content: string) => createHash("sha256").update(content).digest("hex");
 
 describe("@github/local-action runs the release flow", () => {
-  it("v1.4.0 created with v1 and v1.4 moved, a checksums file giving three records; a re-run skips the tags", { timeout: 240_000 }, async () => {
+  it("v1.4.0 created with v1 and v1.4 moved, a checksums file giving three records; a re-run skips the tags", {
+    timeout: 240_000,
+  }, async () => {
     emulator.state.git.repository("acme", "web")!.createRef("refs/tags/v1", commits[0]!);
     emulator.state.git.repository("acme", "web")!.createRef("refs/tags/v1.4", commits[1]!);
     writeFileSync(join(work, "SHA256SUMS"), ["a.tgz", "b.zip", "c.json"].map((name) => `${sha256(name)}  ${name}`).join("\n"));
-    const inputs = { tag: "v1.4.0", "derived-tags": "major-minor", "subject-checksums": join(work, "SHA256SUMS"), "registry-url": "https://releases.example/" };
+    const inputs = {
+      tag: "v1.4.0",
+      "derived-tags": "major-minor",
+      "subject-checksums": join(work, "SHA256SUMS"),
+      "registry-url": "https://releases.example/",
+    };
     const first = await localAction(inputs);
     expect(first.stdout).not.toContain("::error");
     expect(first.code).toBe(0);
@@ -75,7 +105,12 @@ describe("@github/local-action runs the release flow", () => {
     expect(writes().filter((w) => w.startsWith("PATCH"))).toHaveLength(2);
 
     emulator.requests.clear();
-    const again = await localAction({ tag: "v1.4.0", "derived-tags": "major-minor", "subject-name": "ghcr.io/acme/web", "subject-digest": `sha256:${sha256("image")}` });
+    const again = await localAction({
+      tag: "v1.4.0",
+      "derived-tags": "major-minor",
+      "subject-name": "ghcr.io/acme/web",
+      "subject-digest": `sha256:${sha256("image")}`,
+    });
     expect(again.code).toBe(0);
     expect(writes()).toEqual(["POST /orgs/:org/artifacts/metadata/storage-record"]);
     expect(again.stdout).toContain("Skipped (already there) refs/tags/v1.4.0");

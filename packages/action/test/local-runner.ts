@@ -67,7 +67,10 @@ export async function readActionInputs(path = ACTION_YML_PATH): Promise<Record<s
 /** Runs the bundled action as the runner does: a node process with every INPUT_* variable and the runner's files. */
 export async function runBundledAction(options: LocalRunOptions): Promise<LocalRunResult> {
   const jobEnv = options.env ?? {};
-  const inputEnv = runnerInputEnv(await readActionInputs(options.actionYml), options.inputs, { token: options.jobToken ?? jobEnv.GITHUB_TOKEN, env: jobEnv });
+  const inputEnv = runnerInputEnv(await readActionInputs(options.actionYml), options.inputs, {
+    token: options.jobToken ?? jobEnv.GITHUB_TOKEN,
+    env: jobEnv,
+  });
   const dir = await mkdtemp(join(tmpdir(), "shiplog-action-"));
   const outputFile = join(dir, "output");
   const summaryFile = join(dir, "summary");
@@ -84,14 +87,23 @@ export async function runBundledAction(options: LocalRunOptions): Promise<LocalR
     ...inputEnv,
   };
   const started = performance.now();
-  const { exitCode, stdout, stderr, timedOut } = await new Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>((resolve) => {
-    const [command, ...args] = [...(options.wrapper ?? []), options.node ?? process.execPath, options.bundle ?? BUNDLE_PATH];
-    const execOptions = { env, cwd: options.cwd, encoding: "utf8" as const, maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 0, killSignal: "SIGKILL" as const };
-    execFile(command!, args, execOptions, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ exitCode: code, stdout, stderr, timedOut: Boolean(error?.killed) });
-    });
-  });
+  const { exitCode, stdout, stderr, timedOut } = await new Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean }>(
+    (resolve) => {
+      const [command, ...args] = [...(options.wrapper ?? []), options.node ?? process.execPath, options.bundle ?? BUNDLE_PATH];
+      const execOptions = {
+        env,
+        cwd: options.cwd,
+        encoding: "utf8" as const,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 0,
+        killSignal: "SIGKILL" as const,
+      };
+      execFile(command!, args, execOptions, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ exitCode: code, stdout, stderr, timedOut: Boolean(error?.killed) });
+      });
+    },
+  );
   const wallMs = performance.now() - started;
   try {
     return {
@@ -130,12 +142,17 @@ export function parseFileCommand(text: string): Record<string, string> {
 }
 
 /** Workflow command escaping, undone (`%25`, `%0D`, `%0A`, and `%3A`/`%2C` in properties). */
-const unescapeCommand = (value: string) => value.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
+const unescapeCommand = (value: string) =>
+  value.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%25/g, "%");
 
 /** The annotations in a step's output. */
 export function parseAnnotations(stdout: string): Annotation[] {
   return [...stdout.matchAll(/^::(error|warning|notice)(?: ([^:]*))?::(.*)$/gm)].map((m) => {
     const title = /(?:^|,)title=([^,]*)/.exec(m[2] ?? "")?.[1];
-    return { level: m[1] as Annotation["level"], ...(title !== undefined && { title: unescapeCommand(title) }), message: unescapeCommand(m[3]!) };
+    return {
+      level: m[1] as Annotation["level"],
+      ...(title !== undefined && { title: unescapeCommand(title) }),
+      message: unescapeCommand(m[3]!),
+    };
   });
 }

@@ -14,7 +14,10 @@ let commits: string[];
 
 beforeAll(async () => {
   emulator = await startEmulator();
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
   workspace = tempDir("shiplog-release-");
 });
 afterAll(async () => {
@@ -33,7 +36,11 @@ function run(inputs: Record<string, string>, options: { sha?: string; token?: st
 }
 
 const sha256 = (content: string) => createHash("sha256").update(content).digest("hex");
-const writes = () => emulator.requests.list().filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+const writes = () =>
+  emulator.requests
+    .list()
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.route}`);
 const ref = (name: string) => emulator.state.git.repository("acme", "web")!.ref(`refs/tags/${name}`);
 const taggedCommit = (name: string) => emulator.state.git.repository("acme", "web")!.tag(ref(name)!)?.object;
 
@@ -49,8 +56,12 @@ describe("release tags", () => {
     const release = await run({ tags: "v1.4.0", "derived-tags": "major-minor", "tag-message": "Release 1.4.0" });
     expect(release.stderr).toBe("");
     expect(release.exitCode).toBe(0);
-    const tags = JSON.parse(release.outputs["tags"]!) as { tag: string; outcome: string; sha: string }[];
-    expect(tags.map((t) => [t.tag, t.outcome])).toEqual([["v1.4.0", "created"], ["v1", "updated"], ["v1.4", "updated"]]);
+    const tags = JSON.parse(release.outputs.tags!) as { tag: string; outcome: string; sha: string }[];
+    expect(tags.map((t) => [t.tag, t.outcome])).toEqual([
+      ["v1.4.0", "created"],
+      ["v1", "updated"],
+      ["v1.4", "updated"],
+    ]);
     for (const name of ["v1.4.0", "v1", "v1.4"]) expect(taggedCommit(name), name).toBe(commits.at(-1));
     expect(ref("v1")).not.toBe(oldV1);
     expect(ref("v1.3.0")).toBeDefined();
@@ -69,7 +80,7 @@ describe("release tags", () => {
     emulator.requests.clear();
     const rerun = await run({ tags: "v1.4.0", "derived-tags": "major-minor", "tag-message": "Release 1.4.0" });
     expect(rerun.exitCode).toBe(0);
-    expect((JSON.parse(rerun.outputs["tags"]!) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["skipped", "skipped", "skipped"]);
+    expect((JSON.parse(rerun.outputs.tags!) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["skipped", "skipped", "skipped"]);
     expect(writes()).toEqual([]);
   });
 
@@ -77,7 +88,7 @@ describe("release tags", () => {
     await run({ tag: "nightly" }, { sha: commits[0]! });
     const moved = await run({ tags: "nightly\nedge", "if-tag-exists": "update" });
     expect(moved.exitCode).toBe(0);
-    expect((JSON.parse(moved.outputs["tags"]!) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["updated", "created"]);
+    expect((JSON.parse(moved.outputs.tags!) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["updated", "created"]);
     expect(taggedCommit("nightly")).toBe(commits.at(-1));
   });
 });
@@ -88,20 +99,33 @@ describe("subjects", () => {
 
   it("a checksums file in sha256sum format gives three storage records", async () => {
     writeFileSync(join(workspace, "SHA256SUMS"), `${checksumLines.join("\n")}\n`);
-    const result = await run({ "subject-checksums": "SHA256SUMS", "registry-url": "https://releases.example/", "subject-version": "1.4.0" });
+    const result = await run({
+      "subject-checksums": "SHA256SUMS",
+      "registry-url": "https://releases.example/",
+      "subject-version": "1.4.0",
+    });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const records = JSON.parse(result.outputs["storage-records"]!) as { name: string; digest: string; version: string }[];
-    expect(records.map((r) => [r.name, r.digest])).toEqual(Object.entries(artifacts).map(([name, content]) => [name, `sha256:${sha256(content)}`]));
+    expect(records.map((r) => [r.name, r.digest])).toEqual(
+      Object.entries(artifacts).map(([name, content]) => [name, `sha256:${sha256(content)}`]),
+    );
     expect(writes()).toHaveLength(3);
   });
 
   it("inline lines work too, and a digest given twice is one record with a notice", async () => {
-    const result = await run({ "subject-checksums": `${checksumLines[0]}\n${checksumLines[0]!.replace("web-1.4.0.tgz", "copy.tgz")}`, "registry-url": "https://releases.example/" });
+    const result = await run({
+      "subject-checksums": `${checksumLines[0]}\n${checksumLines[0]!.replace("web-1.4.0.tgz", "copy.tgz")}`,
+      "registry-url": "https://releases.example/",
+    });
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(result.outputs["storage-records"]!)).toHaveLength(1);
     expect(result.annotations).toEqual([
-      expect.objectContaining({ level: "notice", title: "Duplicate subject", message: expect.stringContaining("one storage record, named web-1.4.0.tgz") }),
+      expect.objectContaining({
+        level: "notice",
+        title: "Duplicate subject",
+        message: expect.stringContaining("one storage record, named web-1.4.0.tgz"),
+      }),
     ]);
   });
 
@@ -121,12 +145,18 @@ describe("subjects", () => {
     expect(failed.annotations[0]).toMatchObject({ level: "error" });
     const warned = await run({ ...inputs, "storage-permission-missing": "warn" }, { token: emulator.tokens.readOnly! });
     expect(warned.exitCode).toBe(0);
-    expect(warned.annotations).toEqual([expect.objectContaining({ level: "warning", message: expect.stringContaining("storage-permission-missing: warn") })]);
+    expect(warned.annotations).toEqual([
+      expect.objectContaining({ level: "warning", message: expect.stringContaining("storage-permission-missing: warn") }),
+    ]);
     expect(warned.outputs["storage-records"]).toBe("[]");
   });
 
   it("with storage-permission-missing: warn, an owner that is not an organization warns; a missing repository still fails", async () => {
-    const inputs = { "subject-name": "ghcr.io/octo/tool", "subject-digest": `sha256:${sha256("user's image")}`, "storage-permission-missing": "warn" };
+    const inputs = {
+      "subject-name": "ghcr.io/octo/tool",
+      "subject-digest": `sha256:${sha256("user's image")}`,
+      "storage-permission-missing": "warn",
+    };
     // A user account as the owner: the organization endpoints answer 404, as for attest on a personal repository.
     const user = await runBundledAction({
       inputs,
@@ -146,13 +176,37 @@ describe("bad values of the new inputs are refused before anything is sent, nami
   const cases: [string, Record<string, string>, string][] = [
     ["tags", { tags: "v1.4.0\nbad..name" }, "Invalid input: tags (git check-ref-format)"],
     ["derived-tags", { tag: "v1.4.0", "derived-tags": "minor" }, "Invalid input: derived-tags (one of none, major, major-minor)"],
-    ["derived-tags without a version", { tag: "v1.4.0-rc.1", "derived-tags": "major" }, "Invalid input: derived-tags (needs a release version tag)"],
-    ["derived-tags without any tag", { "derived-tags": "major", "subject-checksums": "x", "registry-url": "https://r.example/" }, "Invalid input: derived-tags (needs tag)"],
+    [
+      "derived-tags without a version",
+      { tag: "v1.4.0-rc.1", "derived-tags": "major" },
+      "Invalid input: derived-tags (needs a release version tag)",
+    ],
+    [
+      "derived-tags without any tag",
+      { "derived-tags": "major", "subject-checksums": "x", "registry-url": "https://r.example/" },
+      "Invalid input: derived-tags (needs tag)",
+    ],
     ["if-tag-exists", { tag: "v2", "if-tag-exists": "move" }, "Invalid input: if-tag-exists (one of skip, fail, update)"],
-    ["subject-checksums line", { "subject-checksums": "not a checksum\nline", "registry-url": "https://r.example/" }, "Invalid input: subject-checksums (sha256sum format)"],
-    ["subject-checksums file", { "subject-checksums": "missing/SUMS", "registry-url": "https://r.example/" }, "Invalid input: subject-checksums (sha256sum format)"],
-    ["subject-name image with a tag", { "subject-name": "ghcr.io/acme/web:1.4.0", "subject-digest": `sha256:${"a".repeat(64)}` }, "Invalid input: subject-name (image name without tag or digest)"],
-    ["storage-permission-missing", { "subject-name": "ghcr.io/acme/web", "subject-digest": `sha256:${"a".repeat(64)}`, "storage-permission-missing": "ignore" }, "Invalid input: storage-permission-missing (one of fail, warn)"],
+    [
+      "subject-checksums line",
+      { "subject-checksums": "not a checksum\nline", "registry-url": "https://r.example/" },
+      "Invalid input: subject-checksums (sha256sum format)",
+    ],
+    [
+      "subject-checksums file",
+      { "subject-checksums": "missing/SUMS", "registry-url": "https://r.example/" },
+      "Invalid input: subject-checksums (sha256sum format)",
+    ],
+    [
+      "subject-name image with a tag",
+      { "subject-name": "ghcr.io/acme/web:1.4.0", "subject-digest": `sha256:${"a".repeat(64)}` },
+      "Invalid input: subject-name (image name without tag or digest)",
+    ],
+    [
+      "storage-permission-missing",
+      { "subject-name": "ghcr.io/acme/web", "subject-digest": `sha256:${"a".repeat(64)}`, "storage-permission-missing": "ignore" },
+      "Invalid input: storage-permission-missing (one of fail, warn)",
+    ],
   ];
   it.each(cases)("%s", async (_, inputs, title) => {
     const result = await run(inputs);

@@ -28,7 +28,9 @@ export function evaluateDefault(input: string, value: string, github: GithubCont
   return value.replace(EXPRESSION, (_, expression: string) => {
     const property = /^github\.([a-z_]+)$/.exec(expression)?.[1];
     if (property === undefined) {
-      throw new Error(`action.yml: the default of input ${input} uses \${{ ${expression} }}: only github.<name> expressions can be evaluated locally`);
+      throw new Error(
+        `action.yml: the default of input ${input} uses \${{ ${expression} }}: only github.<name> expressions can be evaluated locally`,
+      );
     }
     // A property the job does not have evaluates to an empty string, as in the runner.
     return (property === "token" ? github.token : github.env[`GITHUB_${property.toUpperCase()}`]) ?? "";
@@ -46,11 +48,17 @@ export function runnerInputEnv(
 ): Record<string, string> {
   const unknown = Object.keys(given).filter((name) => !Object.hasOwn(declared, name));
   if (unknown.length > 0) {
-    throw new Error(`unexpected input(s) ${unknown.map((name) => `'${name}'`).join(", ")}: action.yml declares ${Object.keys(declared).join(", ")}`);
+    throw new Error(
+      `unexpected input(s) ${unknown.map((name) => `'${name}'`).join(", ")}: action.yml declares ${Object.keys(declared).join(", ")}`,
+    );
   }
   const env: Record<string, string> = {};
   for (const [name, declaration] of Object.entries(declared)) {
-    const value = Object.hasOwn(given, name) ? given[name]! : declaration.default === undefined ? "" : evaluateDefault(name, String(declaration.default), github);
+    const value = Object.hasOwn(given, name)
+      ? given[name]!
+      : declaration.default === undefined
+        ? ""
+        : evaluateDefault(name, String(declaration.default), github);
     env[inputEnvName(name)] = value;
   }
   return env;

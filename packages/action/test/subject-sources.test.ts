@@ -63,6 +63,8 @@ describe("collapseDuplicateDigests", () => {
       { name: "copy.tgz", digest: `sha256:${hex("a")}` },
     ]);
     expect(result.subjects.map((s) => s.name)).toEqual(["web.tgz", "other"]);
-    expect(result.notices).toEqual([`sha256:${hex("a")} is given twice, as web.tgz (dist/web.tgz) and as copy.tgz: one storage record, named web.tgz`]);
+    expect(result.notices).toEqual([
+      `sha256:${hex("a")} is given twice, as web.tgz (dist/web.tgz) and as copy.tgz: one storage record, named web.tgz`,
+    ]);
   });
 });

@@ -34,7 +34,9 @@ describe("fileSubjects", () => {
         }
       },
     });
-    expect(subjects.map((s) => [s.name, s.digest])).toEqual(Array.from({ length: COUNT }, (_, i) => [`f${String(i).padStart(3, "0")}.bin`, sha256(content(i))]));
+    expect(subjects.map((s) => [s.name, s.digest])).toEqual(
+      Array.from({ length: COUNT }, (_, i) => [`f${String(i).padStart(3, "0")}.bin`, sha256(content(i))]),
+    );
     expect(HASH_CONCURRENCY).toBe(8);
     expect(mostOpen).toBe(HASH_CONCURRENCY);
   });
@@ -51,6 +53,8 @@ describe("fileSubjects", () => {
     };
     expect((await fileSubjects(files, "app", { concurrency: 2, digest: counted })).map((s) => s.name)).toEqual(Array(10).fill("app"));
     expect(mostOpen).toBe(2);
-    await expect(fileSubjects([...files, join(dir, "out", "missing.bin")], undefined)).rejects.toThrow(/^subject-path: .*missing\.bin does not exist \(any more\) \(ENOENT\)$/);
+    await expect(fileSubjects([...files, join(dir, "out", "missing.bin")], undefined)).rejects.toThrow(
+      /^subject-path: .*missing\.bin does not exist \(any more\) \(ENOENT\)$/,
+    );
   });
 });

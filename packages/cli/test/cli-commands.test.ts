@@ -19,9 +19,19 @@ const digest = `sha256:${createHash("sha256").update("web image").digest("hex")}
 beforeAll(async () => {
   emulator = await startEmulator();
   dir = tempDir("shiplog-cli-");
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
   const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
-  await client.artifacts.createStorageRecord({ org: "acme", name: "ghcr.io/acme/web", digest, registry_url: "https://ghcr.io", repository: "acme/web", github_repository: "web" });
+  await client.artifacts.createStorageRecord({
+    org: "acme",
+    name: "ghcr.io/acme/web",
+    digest,
+    registry_url: "https://ghcr.io",
+    repository: "acme/web",
+    github_repository: "web",
+  });
   await client.artifacts.setClusterDeploymentRecords({
     org: "acme",
     cluster: "prod-eu-1",
@@ -46,7 +56,7 @@ async function tail(
   token: string,
   expected: { ready: number; total: number; more: () => void; route?: string },
 ): Promise<Run & { lines: string[] }> {
-  const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: token };
+  const env = { PATH: process.env.PATH ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: token };
   const child = spawn(process.execPath, [CLI, ...args], { env });
   let stdout = "";
   let stderr = "";
@@ -90,7 +100,10 @@ describe("records", () => {
     expect(table.stdout).toMatch(/production\s+prod-eu-1\s+shop\/web\s+\d{4}-/);
     expect(table.stderr).toBe(`1 deployment record of ${digest}\n`);
     const json = await shiplog(["records", "deployments", "--org", "acme", digest, "--json"]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ total_count: 1, deployment_records: [{ cluster: "prod-eu-1", deployment_name: "shop/web" }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      total_count: 1,
+      deployment_records: [{ cluster: "prod-eu-1", deployment_name: "shop/web" }],
+    });
   });
 
   it("storage: a table by default, --json, and exit 3 for an organization that does not exist", async () => {
@@ -114,7 +127,12 @@ describe("records", () => {
   });
 
   it("set-cluster from a file: 2500 entries in three calls, a summary table, and --json", async () => {
-    const deployments = Array.from({ length: 2500 }, (_, i) => ({ name: "ghcr.io/acme/web", digest, deployment_name: `batch/web-${i}`, github_repository: "web" }));
+    const deployments = Array.from({ length: 2500 }, (_, i) => ({
+      name: "ghcr.io/acme/web",
+      digest,
+      deployment_name: `batch/web-${i}`,
+      github_repository: "web",
+    }));
     const file = join(dir, "cluster.json");
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
     emulator.requests.clear();
@@ -129,29 +147,49 @@ describe("records", () => {
 
   it("set-cluster draws a progress bar on a terminal (stderr a TTY, through script(1)), none when piped", async () => {
     const file = join(dir, "tty.json");
-    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: Array.from({ length: 1500 }, (_, i) => ({ name: "web", digest, deployment_name: `tty/web-${i}` })) }));
-    const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        logical_environment: "staging",
+        deployments: Array.from({ length: 1500 }, (_, i) => ({ name: "web", digest, deployment_name: `tty/web-${i}` })),
+      }),
+    );
+    const env = { PATH: process.env.PATH ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
     const command = `"${process.execPath}" "${CLI}" records set-cluster --org acme --cluster tty-1 --file "${file}"`;
-    const screen = await new Promise<string>((resolve) => execFile("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" }, (_e, stdout) => resolve(stdout)));
+    const screen = await new Promise<string>((resolve) =>
+      execFile("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" }, (_e, stdout) => resolve(stdout)),
+    );
     expect(screen).toMatch(/={40} 1500\/1500 entries \| 100%/);
     const piped = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "tty-1", "--file", file]);
     expect(piped.stderr).toBe("");
   });
 
   it("set-cluster refused after a chunk was written: says what was written and what was not (exit 3)", async () => {
-    const deployments = Array.from({ length: 2500 }, (_, i) => ({ name: "web", digest, deployment_name: `partial/web-${i}`, github_repository: "web" }));
+    const deployments = Array.from({ length: 2500 }, (_, i) => ({
+      name: "web",
+      digest,
+      deployment_name: `partial/web-${i}`,
+      github_repository: "web",
+    }));
     deployments[1500]!.github_repository = "no-such-repository";
     const file = join(dir, "partial.json");
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
     const run = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "partial-1", "--file", file]);
     expect(run.code).toBe(3);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/^shiplog records set-cluster: .*chunk 2 of 3 \(entries 1000 to 1999\) was refused; 1000 entries were written before it, 1500 were not\..* running the command again after fixing the cause rewrites them harmlessly\n$/);
+    expect(run.stderr).toMatch(
+      /^shiplog records set-cluster: .*chunk 2 of 3 \(entries 1000 to 1999\) was refused; 1000 entries were written before it, 1500 were not\..* running the command again after fixing the cause rewrites them harmlessly\n$/,
+    );
     expect(emulator.state.artifacts.deploymentRecords().filter((r) => r.cluster === "partial-1")).toHaveLength(1000);
   });
 
   it("set-cluster stopped with Ctrl-C between chunks: exit 130, saying what was written", async () => {
-    const deployments = Array.from({ length: 3000 }, (_, i) => ({ name: "web", digest, deployment_name: `ctrl-c/web-${i}`, github_repository: "web" }));
+    const deployments = Array.from({ length: 3000 }, (_, i) => ({
+      name: "web",
+      digest,
+      deployment_name: `ctrl-c/web-${i}`,
+      github_repository: "web",
+    }));
     const file = join(dir, "ctrl-c.json");
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments }));
     const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
@@ -162,7 +200,7 @@ describe("records", () => {
       own.faults.add({ kind: "latency", latencyMs: 0, method: "POST", route, times: 1 });
       const held = own.faults.add({ kind: "latency", latencyMs: 60_000, method: "POST", route, times: 1 });
       const child = spawn(process.execPath, [CLI, "records", "set-cluster", "--org", "acme", "--cluster", "ctrl-c-1", "--file", file], {
-        env: { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: own.url, SHIPLOG_TOKEN: own.tokens.admin! },
+        env: { PATH: process.env.PATH ?? "", SHIPLOG_API_URL: own.url, SHIPLOG_TOKEN: own.tokens.admin! },
       });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -170,7 +208,9 @@ describe("records", () => {
       await vi.waitUntil(() => own.faults.list().find((f) => f.id === held)!.hits === 1, WAIT);
       child.kill("SIGINT");
       expect(await code).toBe(130);
-      expect(stderr).toMatch(/^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/);
+      expect(stderr).toMatch(
+        /^shiplog records set-cluster: interrupted: .*1000 entries were written before it, 2000 were not \(the failed chunk's may have been\)\..*running the command again is safe/,
+      );
       expect(stderr.split("\n")).toHaveLength(2);
       expect(own.state.artifacts.deploymentRecords()).toHaveLength(1000);
     } finally {
@@ -180,7 +220,10 @@ describe("records", () => {
 
   it("set-cluster refuses a bad entry before sending anything, naming the file and the field", async () => {
     const file = join(dir, "bad.json");
-    writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest: "sha256:nope", deployment_name: "a" }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest: "sha256:nope", deployment_name: "a" }] }),
+    );
     emulator.requests.clear();
     const run = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "c", "--file", file]);
     expect(run.code).toBe(2);
@@ -193,7 +236,10 @@ describe("records", () => {
     writeFileSync(file, JSON.stringify({ logical_environment: "staging", deployments: [{ name: "web", digest, deployment_name: "a" }] }));
     emulator.requests.clear();
     const cluster = await shiplog(["records", "set-cluster", "--org", "acme", "--cluster", "prod eu", "--file", file]);
-    expect([cluster.code, cluster.stderr]).toEqual([2, "shiplog records set-cluster: --cluster: must be letters, digits, '.', '-' or '_' (see shiplog records set-cluster --help)\n"]);
+    expect([cluster.code, cluster.stderr]).toEqual([
+      2,
+      "shiplog records set-cluster: --cluster: must be letters, digits, '.', '-' or '_' (see shiplog records set-cluster --help)\n",
+    ]);
     const org = await shiplog(["records", "set-cluster", "--org", "ac me", "--cluster", "c", "--file", file]);
     expect(org.code).toBe(2);
     expect(org.stderr).toMatch(/^shiplog records set-cluster: --org: [^\n]*\n$/);
@@ -203,13 +249,36 @@ describe("records", () => {
 
 describe("tag create", () => {
   it("creates v1.4.0 and moves v1 and v1.4 (table), a re-run is skipped (--json)", async () => {
-    const run = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits.at(-1)!, "--derived-tags", "major-minor", "--message", "Release 1.4.0"]);
+    const run = await shiplog([
+      "tag",
+      "create",
+      "acme/web",
+      "v1.4.0",
+      "--object",
+      commits.at(-1)!,
+      "--derived-tags",
+      "major-minor",
+      "--message",
+      "Release 1.4.0",
+    ]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^TAG\s+OUTCOME\s+TAG OBJECT\s+OBJECT\s+DERIVED\n/);
     expect(run.stdout).toMatch(/refs\/tags\/v1\.4\.0\s+created/);
     expect(run.stdout).toMatch(/refs\/tags\/v1\s+created\s+\w{12}\s+commit \w{12}\s+from v1\.4\.0/);
-    const again = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits.at(-1)!, "--derived-tags", "major-minor", "--message", "Release 1.4.0", "--json"]);
+    const again = await shiplog([
+      "tag",
+      "create",
+      "acme/web",
+      "v1.4.0",
+      "--object",
+      commits.at(-1)!,
+      "--derived-tags",
+      "major-minor",
+      "--message",
+      "Release 1.4.0",
+      "--json",
+    ]);
     expect((JSON.parse(again.stdout) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["skipped", "skipped", "skipped"]);
   });
 
@@ -218,7 +287,19 @@ describe("tag create", () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
     expect(refused.stderr).toMatch(/^shiplog tag create: refs\/tags\/v1\.4\.0 in acme\/web already exists .*\n$/);
-    const moved = await shiplog(["tag", "create", "acme/web", "v1.4.0", "--object", commits[0]!, "--message", "Release 1.4.0", "--if-exists", "update", "--json"]);
+    const moved = await shiplog([
+      "tag",
+      "create",
+      "acme/web",
+      "v1.4.0",
+      "--object",
+      commits[0]!,
+      "--message",
+      "Release 1.4.0",
+      "--if-exists",
+      "update",
+      "--json",
+    ]);
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout)).toEqual([expect.objectContaining({ tag: "v1.4.0", outcome: "updated" })]);
   });
@@ -262,7 +343,7 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
   it("a tail whose reader went away (| head) stops cleanly at its next line: exit 0, no stack trace", async () => {
     emulator.state.events.setPollInterval(1);
     emulator.activity.star({ actor: "hubot", repo: "acme/web" });
-    const env = { PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
+    const env = { PATH: process.env.PATH ?? "", SHIPLOG_API_URL: emulator.url, SHIPLOG_TOKEN: emulator.tokens.admin! };
     const child = spawn(process.execPath, [CLI, "events", "tail", "repo:acme/web", "--backlog", "--json"], { env });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -296,7 +377,10 @@ describe("tails: each new item once, a clean stop on SIGINT", () => {
     const list = await shiplog(["notifications", "list"], emulator.tokens.classic);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^ID\s+UNREAD\s+REASON\s+REPOSITORY\s+TYPE\s+TITLE\s+UPDATED\n/);
-    const [thread] = JSON.parse((await shiplog(["notifications", "list", "--json"], emulator.tokens.classic)).stdout) as { id: string; unread: boolean }[];
+    const [thread] = JSON.parse((await shiplog(["notifications", "list", "--json"], emulator.tokens.classic)).stdout) as {
+      id: string;
+      unread: boolean;
+    }[];
     expect(thread!.unread).toBe(true);
     const read = await shiplog(["notifications", "read", thread!.id], emulator.tokens.classic);
     expect(read).toMatchObject({ code: 0, stdout: `thread ${thread!.id} marked read\n` });
@@ -322,7 +406,9 @@ describe("import status|follow (the retired API, with its warning)", () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^STATUS\s+PHASE\s+IMPORT\s+PUSH\s+COMMITS\s+FROM\s+NEXT STEP\n/);
     expect(status.stderr).toMatch(/^warning: .*retired/);
-    expect(JSON.parse((await shiplog(["import", "status", "acme/api", "--json"], emulator.tokens.classic)).stdout)).toMatchObject({ phase: "working" });
+    expect(JSON.parse((await shiplog(["import", "status", "acme/api", "--json"], emulator.tokens.classic)).stdout)).toMatchObject({
+      phase: "working",
+    });
 
     emulator.imports.startTimer(150);
     try {
@@ -349,9 +435,23 @@ describe("permissions, help, completion, usage", () => {
   });
 
   const commands = [
-    ["records"], ["records", "deployments"], ["records", "storage"], ["records", "set-cluster"], ["tag"], ["tag", "create"],
-    ["events"], ["events", "tail"], ["notifications"], ["notifications", "list"], ["notifications", "read"], ["notifications", "tail"],
-    ["import"], ["import", "status"], ["import", "follow"], ["permissions"], ["completion"],
+    ["records"],
+    ["records", "deployments"],
+    ["records", "storage"],
+    ["records", "set-cluster"],
+    ["tag"],
+    ["tag", "create"],
+    ["events"],
+    ["events", "tail"],
+    ["notifications"],
+    ["notifications", "list"],
+    ["notifications", "read"],
+    ["notifications", "tail"],
+    ["import"],
+    ["import", "status"],
+    ["import", "follow"],
+    ["permissions"],
+    ["completion"],
   ];
   it.each(commands)("%s %s --help shows an example and the exit codes", async (...command) => {
     const run = await shiplog([...command.filter(Boolean), "--help"], null);
@@ -366,28 +466,72 @@ describe("permissions, help, completion, usage", () => {
   const usage: [string, string[], RegExp][] = [
     ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, completion \(/],
     ["options but no command", ["--json"], /^shiplog: a command is needed: records, tag, /],
-    ["a group without its command", ["records"], /^shiplog records: a command is needed: deployments, storage, set-cluster \(see shiplog records --help\)\n/],
-    ["a tag of a tag object", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--type", "tag"], /^shiplog tag create: option '--type <type>' argument 'tag' is invalid\. Allowed choices are commit, tree, blob\./],
-    ["plain http to a host that is not loopback", ["--api-url", "http://api.example.com", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: must use https:\/\/ \(over http:\/\/ the token would travel in clear text\).* not api\.example\.com/],
+    [
+      "a group without its command",
+      ["records"],
+      /^shiplog records: a command is needed: deployments, storage, set-cluster \(see shiplog records --help\)\n/,
+    ],
+    [
+      "a tag of a tag object",
+      ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--type", "tag"],
+      /^shiplog tag create: option '--type <type>' argument 'tag' is invalid\. Allowed choices are commit, tree, blob\./,
+    ],
+    [
+      "plain http to a host that is not loopback",
+      ["--api-url", "http://api.example.com", "records", "storage", "--org", "acme", digest],
+      /^shiplog records storage: --api-url: must use https:\/\/ \(over http:\/\/ the token would travel in clear text\).* not api\.example\.com/,
+    ],
     ["unknown command", ["deploy"], /^shiplog: unknown command 'deploy'/],
     ["unknown option", ["records", "storage", "--orgg", "acme", digest], /^shiplog records storage: unknown option '--orgg'/],
     ["missing digest", ["records", "deployments", "--org", "acme"], /^shiplog records deployments: missing required argument 'digest'/],
-    ["bad digest", ["records", "storage", "--org", "acme", "sha256:xyz"], /^shiplog records storage: .*expected sha256:<64 lowercase hex digits>/],
+    [
+      "bad digest",
+      ["records", "storage", "--org", "acme", "sha256:xyz"],
+      /^shiplog records storage: .*expected sha256:<64 lowercase hex digits>/,
+    ],
     ["no org", ["records", "storage", digest], /^shiplog records storage: --org is required/],
-    ["missing file", ["records", "set-cluster", "--org", "acme", "--cluster", "c", "--file", "/nope.json"], /^shiplog records set-cluster: --file "\/nope\.json": cannot read it \(ENOENT\)/],
+    [
+      "missing file",
+      ["records", "set-cluster", "--org", "acme", "--cluster", "c", "--file", "/nope.json"],
+      /^shiplog records set-cluster: --file "\/nope\.json": cannot read it \(ENOENT\)/,
+    ],
     ["bad repository", ["tag", "create", "acme", "v1", "--object", "a".repeat(40)], /^shiplog tag create: .*expected owner\/repo/],
-    ["bad object", ["tag", "create", "acme/web", "v1", "--object", "abc"], /^shiplog tag create: --object: must be 40 \(SHA-1\) or 64 \(SHA-256\) lowercase hex digits/],
-    ["bad tag name", ["tag", "create", "acme/web", "bad..name", "--object", "a".repeat(40)], /^shiplog tag create: tag "bad\.\.name": tag name must not contain \.\./],
-    ["bad if-exists", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--if-exists", "move"], /^shiplog tag create: option '--if-exists <what>' argument 'move' is invalid/],
-    ["floating tags without a version", ["tag", "create", "acme/web", "v2.0.0-rc.1", "--object", "a".repeat(40), "--derived-tags", "major"], /^shiplog tag create: --derived-tags major: no tag is a release version such as v1\.4\.0/],
-    ["half a tagger", ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--tagger-name", "Bot"], /^shiplog tag create: --tagger-email is required with --tagger-name/],
+    [
+      "bad object",
+      ["tag", "create", "acme/web", "v1", "--object", "abc"],
+      /^shiplog tag create: --object: must be 40 \(SHA-1\) or 64 \(SHA-256\) lowercase hex digits/,
+    ],
+    [
+      "bad tag name",
+      ["tag", "create", "acme/web", "bad..name", "--object", "a".repeat(40)],
+      /^shiplog tag create: tag "bad\.\.name": tag name must not contain \.\./,
+    ],
+    [
+      "bad if-exists",
+      ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--if-exists", "move"],
+      /^shiplog tag create: option '--if-exists <what>' argument 'move' is invalid/,
+    ],
+    [
+      "floating tags without a version",
+      ["tag", "create", "acme/web", "v2.0.0-rc.1", "--object", "a".repeat(40), "--derived-tags", "major"],
+      /^shiplog tag create: --derived-tags major: no tag is a release version such as v1\.4\.0/,
+    ],
+    [
+      "half a tagger",
+      ["tag", "create", "acme/web", "v1", "--object", "a".repeat(40), "--tagger-name", "Bot"],
+      /^shiplog tag create: --tagger-email is required with --tagger-name/,
+    ],
     ["bad feed", ["events", "tail", "repos:acme/web"], /^shiplog events tail: .*expected one of public, repo:OWNER\/REPO/],
     ["read without id", ["notifications", "read"], /^shiplog notifications read: give a thread id or --all/],
     ["bad thread id", ["notifications", "read", "x1"], /^shiplog notifications read: .*expected a positive whole number/],
     ["bad import repo", ["import", "status", "acme"], /^shiplog import status: .*expected owner\/repo/],
     ["bad shell", ["completion", "fish"], /^shiplog completion: .*'fish' is invalid/],
     ["bad api url", ["--api-url", "ftp://x", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: /],
-    ["token file missing", ["--token-file", "/nope", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --token-file "\/nope": cannot read it/],
+    [
+      "token file missing",
+      ["--token-file", "/nope", "records", "storage", "--org", "acme", digest],
+      /^shiplog records storage: --token-file "\/nope": cannot read it/,
+    ],
   ];
   it.each(usage)("usage error (%s): one line, exit 2, nothing sent", async (_, args, message) => {
     emulator.requests.clear();

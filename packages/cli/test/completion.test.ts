@@ -26,9 +26,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a shell in the test's directory, with an environment of its own (an EDITOR of vi would make zsh's keys vi's). */
 function shell(file: string, args: string[]): Promise<string> {
-  const env = { PATH: process.env["PATH"] ?? "", HOME: dir, TERM: "xterm" };
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, TERM: "xterm" };
   return new Promise((resolve, reject) =>
-    execFile(file, args, { cwd: dir, env, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout))),
+    execFile(file, args, { cwd: dir, env, encoding: "utf8", timeout: 120_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    ),
   );
 }
 
@@ -48,7 +50,17 @@ describe("bash", () => {
     expect(await complete("--api-url", "http", ":", "//127.0.0.1:8080", "tag", "")).toEqual(["create"]);
     expect(await complete("records", "storage", "--o")).toEqual(["--org"]);
     expect(await complete("records", "storage", "--org", "acme", "sha256:x", "--j")).toEqual(["--json"]);
-    expect(await complete("notifications", "read", "--")).toEqual(["--all", "--api-url", "--app-id", "--app-installation-id", "--app-private-key-file", "--help", "--json", "--repo", "--token-file"]);
+    expect(await complete("notifications", "read", "--")).toEqual([
+      "--all",
+      "--api-url",
+      "--app-id",
+      "--app-installation-id",
+      "--app-private-key-file",
+      "--help",
+      "--json",
+      "--repo",
+      "--token-file",
+    ]);
   });
 
   it("option values: choices (also after =), file names for a path, nothing for free text; positional choices", async () => {
@@ -64,7 +76,7 @@ describe("bash", () => {
 });
 
 const hasZsh = spawnSync("zsh", ["-fc", "exit 0"]).status === 0;
-const inCi = !["", "0", "false"].includes((process.env["CI"] ?? "").toLowerCase());
+const inCi = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 if (!hasZsh && !inCi) console.warn("\n*** SKIPPED: zsh completion is not tried: zsh is not installed (apt-get install zsh) ***\n");
 
 describe("zsh", () => {
@@ -97,17 +109,25 @@ describe("zsh", () => {
     return { listing: screen.slice(0, screen.indexOf("BUF:shiplog")), line: line.trimEnd() };
   }
 
-  it.runIf(hasZsh)("completes commands, lists subcommands with their descriptions, option values and files", { timeout: 180_000 }, async () => {
-    expect((await complete("rec")).line).toBe("shiplog records");
-    const records = await complete("records s");
-    expect(records.listing).toMatch(/^set-cluster +-- set a cluster's deployment records from a JSON file$/m);
-    expect(records.listing).toMatch(/^storage +-- list where an artifact is stored$/m);
-    expect((await complete("--json records st")).line).toBe("shiplog --json records storage");
-    expect((await complete("tag create acme/web v1.4.0 --derived-tags ")).listing).toMatch(/^major +major-minor +none *$/m);
-    expect((await complete("tag create acme/web v1.4.0 --if-exists u")).line).toBe("shiplog tag create acme/web v1.4.0 --if-exists update");
-    expect((await complete("records set-cluster --file cl")).line).toBe("shiplog records set-cluster --file cluster-");
-    expect((await complete("records storage --o")).line).toBe("shiplog records storage --org");
-    expect((await complete("tag create acme/web v1.4.0 --derived-tags=major-")).line).toBe("shiplog tag create acme/web v1.4.0 --derived-tags=major-minor");
-    expect((await complete("completion ")).listing).toMatch(/^bash +zsh *$/m);
-  });
+  it.runIf(hasZsh)(
+    "completes commands, lists subcommands with their descriptions, option values and files",
+    { timeout: 180_000 },
+    async () => {
+      expect((await complete("rec")).line).toBe("shiplog records");
+      const records = await complete("records s");
+      expect(records.listing).toMatch(/^set-cluster +-- set a cluster's deployment records from a JSON file$/m);
+      expect(records.listing).toMatch(/^storage +-- list where an artifact is stored$/m);
+      expect((await complete("--json records st")).line).toBe("shiplog --json records storage");
+      expect((await complete("tag create acme/web v1.4.0 --derived-tags ")).listing).toMatch(/^major +major-minor +none *$/m);
+      expect((await complete("tag create acme/web v1.4.0 --if-exists u")).line).toBe(
+        "shiplog tag create acme/web v1.4.0 --if-exists update",
+      );
+      expect((await complete("records set-cluster --file cl")).line).toBe("shiplog records set-cluster --file cluster-");
+      expect((await complete("records storage --o")).line).toBe("shiplog records storage --org");
+      expect((await complete("tag create acme/web v1.4.0 --derived-tags=major-")).line).toBe(
+        "shiplog tag create acme/web v1.4.0 --derived-tags=major-minor",
+      );
+      expect((await complete("completion ")).listing).toMatch(/^bash +zsh *$/m);
+    },
+  );
 });

@@ -4,7 +4,15 @@ import { StreamColumns, renderTable } from "../src/output.js";
 
 describe("renderTable", () => {
   it("pads columns two spaces apart under capital headings, trims line ends, and prints nothing for no rows", () => {
-    expect(renderTable(["id", "name"], [[1, "web"], [22, undefined]])).toBe("ID  NAME\n1   web\n22\n");
+    expect(
+      renderTable(
+        ["id", "name"],
+        [
+          [1, "web"],
+          [22, undefined],
+        ],
+      ),
+    ).toBe("ID  NAME\n1   web\n22\n");
     expect(renderTable(["id", "name"], [])).toBe("");
   });
 });
@@ -17,7 +25,9 @@ describe("renderTable with a width", () => {
     );
     const narrow = renderTable(["permission", "level", "applies to"], rows, { width: 42 });
     expect(narrow.split("\n").every((line) => line.length <= 42)).toBe(true);
-    expect(narrow).toBe("PERMISSION           LEVEL  APPLIES TO\nArtifact metadata    read   fine-grained,\n(artifact_metadata)         UAT, IAT\n");
+    expect(narrow).toBe(
+      "PERMISSION           LEVEL  APPLIES TO\nArtifact metadata    read   fine-grained,\n(artifact_metadata)         UAT, IAT\n",
+    );
     // A word longer than the room left keeps its length: the line is wider rather than the word cut.
     expect(renderTable(["k", "v"], [["tokens", "a".repeat(50)]], { width: 20, heading: false })).toBe(`tokens  ${"a".repeat(50)}\n`);
   });

@@ -30,7 +30,9 @@ describe("shiplog permissions", () => {
       template: "/repos/{owner}/{repo}/import",
       params: { owner: "acme", repo: "web" },
       combine: "allOf",
-      requirements: [{ permission: "contents", title: "Contents", scope: "repository", access: "write", tokenTypes: ["UAT"], multi: false }],
+      requirements: [
+        { permission: "contents", title: "Contents", scope: "repository", access: "write", tokenTypes: ["UAT"], multi: false },
+      ],
       tokenKinds: ["classic"],
       classicScopes: null,
       publicReadable: false,
@@ -50,7 +52,9 @@ describe("shiplog permissions", () => {
     const { code, stdout } = await shiplog("permissions", "POST", "/repos/acme/web/git/tags");
     expect(code).toBe(0);
     // Wrapped at 80 columns: the words, whitespace aside.
-    expect(stdout.replace(/\s+/g, " ")).toContain(" tokens fine-grained personal access token, app user access token (UAT), app installation access token (IAT) scopes ");
+    expect(stdout.replace(/\s+/g, " ")).toContain(
+      " tokens fine-grained personal access token, app user access token (UAT), app installation access token (IAT) scopes ",
+    );
     expect(stdout).toMatch(/scopes\s+classic token: not accepted/);
     expect(stdout).toContain("Token types come from 4.2");
   });
@@ -64,7 +68,12 @@ describe("shiplog permissions", () => {
     const { code, stdout } = await shiplog("permissions", method, path);
     expect(code).toBe(0);
     // The first line repeats the caller's path as given; every other line fits.
-    expect(stdout.split("\n").slice(1).filter((line) => line.length > 80)).toEqual([]);
+    expect(
+      stdout
+        .split("\n")
+        .slice(1)
+        .filter((line) => line.length > 80),
+    ).toEqual([]);
   });
 
   it("reports an unknown path clearly with exit code 3", async () => {

@@ -15,16 +15,31 @@ const dir = tempDir("shiplog-readme-");
 const digest = `sha256:${createHash("sha256").update("web image").digest("hex")}`;
 const head = emulator.state.git.repository("acme", "web")!.head()!;
 const admin = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
-await admin.artifacts.createStorageRecord({ org: "acme", name: "ghcr.io/acme/web", digest, version: "1.4.0", registry_url: "https://ghcr.io", repository: "acme/web", github_repository: "web" });
+await admin.artifacts.createStorageRecord({
+  org: "acme",
+  name: "ghcr.io/acme/web",
+  digest,
+  version: "1.4.0",
+  registry_url: "https://ghcr.io",
+  repository: "acme/web",
+  github_repository: "web",
+});
 await admin.artifacts.setClusterDeploymentRecords({
-  org: "acme", cluster: "prod-eu-1", logical_environment: "production", physical_environment: "eu-west-1",
+  org: "acme",
+  cluster: "prod-eu-1",
+  logical_environment: "production",
+  physical_environment: "eu-west-1",
   deployments: [{ name: "ghcr.io/acme/web", digest, deployment_name: "shop/web", github_repository: "web", tags: { team: "shop" } }],
 });
 emulator.state.git.repository("acme", "web")!.createRef("refs/tags/v1", emulator.state.git.repository("acme", "web")!.commits()[0]!.sha);
 const deployments = Array.from({ length: 2500 }, (_, i) => ({ name: "ghcr.io/acme/web", digest, deployment_name: `batch/web-${i}` }));
 writeFileSync(join(dir, "deployments.json"), JSON.stringify({ logical_environment: "staging", deployments }));
 
-const env = (token: string | undefined) => ({ PATH: process.env["PATH"] ?? "", SHIPLOG_API_URL: emulator.url, ...(token && { SHIPLOG_TOKEN: token }) });
+const env = (token: string | undefined) => ({
+  PATH: process.env.PATH ?? "",
+  SHIPLOG_API_URL: emulator.url,
+  ...(token && { SHIPLOG_TOKEN: token }),
+});
 const out: string[] = [];
 const show = (args: string[], text: string, code: number | null, whole = false) => {
   const shown = args.map((a) => (a.includes(dir) ? a.replace(dir + "/", "") : /\s/.test(a) ? `'${a}'` : a)).join(" ");
@@ -80,7 +95,17 @@ await runWithStderr(["records", "storage", "--org", "acme", digest]);
 await run(["records", "storage", "--org", "acme", digest, "--json"]);
 await run(["records", "set-cluster", "--org", "acme", "--cluster", "stage-1", "--file", join(dir, "deployments.json")]);
 out.push("On a terminal the call draws a progress bar on stderr while the chunks go out:", "");
-const tty = (await exec("script", ["-qec", `"${process.execPath}" "${CLI}" records set-cluster --org acme --cluster stage-2 --file ${join(dir, "deployments.json")}`, "/dev/null"], emulator.tokens.admin)).text;
+const tty = (
+  await exec(
+    "script",
+    [
+      "-qec",
+      `"${process.execPath}" "${CLI}" records set-cluster --org acme --cluster stage-2 --file ${join(dir, "deployments.json")}`,
+      "/dev/null",
+    ],
+    emulator.tokens.admin,
+  )
+).text;
 out.push("```console", `$ shiplog records set-cluster --org acme --cluster stage-2 --file deployments.json`, lastFrame(tty), "```", "");
 /** What a terminal shows at the end: the bar's last frame (redrawn with \r), then the table. */
 function lastFrame(raw: string): string {
@@ -91,27 +116,72 @@ function lastFrame(raw: string): string {
 }
 out.push("### tag create", "");
 await run(["tag", "create", "acme/web", "v1.4.0", "--object", head, "--derived-tags", "major-minor", "--message", "Release 1.4.0"]);
-await run(["tag", "create", "acme/web", "v1.4.0", "--object", head, "--derived-tags", "major-minor", "--message", "Release 1.4.0", "--json"]);
-await run(["tag", "create", "acme/web", "v1.4.0", "--object", emulator.state.git.repository("acme", "web")!.commits()[0]!.sha, "--message", "Release 1.4.0"]);
+await run([
+  "tag",
+  "create",
+  "acme/web",
+  "v1.4.0",
+  "--object",
+  head,
+  "--derived-tags",
+  "major-minor",
+  "--message",
+  "Release 1.4.0",
+  "--json",
+]);
+await run([
+  "tag",
+  "create",
+  "acme/web",
+  "v1.4.0",
+  "--object",
+  emulator.state.git.repository("acme", "web")!.commits()[0]!.sha,
+  "--message",
+  "Release 1.4.0",
+]);
 out.push("### events tail", "");
 emulator.state.events.setPollInterval(1);
 emulator.state.notifications.setPollInterval(1);
-await tail(["events", "tail", "repo:acme/web"], emulator.tokens.admin!, "/repos/:owner/:repo/events", () => {
-  emulator.activity.push({ actor: "octo", repo: "acme/web", commits: 2 });
-  emulator.activity.star({ actor: "hubot", repo: "acme/web" });
-}, 2);
-await tail(["events", "tail", "org:acme", "--json"], emulator.tokens.admin!, "/orgs/:org/events", () => void emulator.activity.createBranch({ actor: "octo", repo: "acme/web", ref: "feature/checkout" }), 1);
+await tail(
+  ["events", "tail", "repo:acme/web"],
+  emulator.tokens.admin!,
+  "/repos/:owner/:repo/events",
+  () => {
+    emulator.activity.push({ actor: "octo", repo: "acme/web", commits: 2 });
+    emulator.activity.star({ actor: "hubot", repo: "acme/web" });
+  },
+  2,
+);
+await tail(
+  ["events", "tail", "org:acme", "--json"],
+  emulator.tokens.admin!,
+  "/orgs/:org/events",
+  () => void emulator.activity.createBranch({ actor: "octo", repo: "acme/web", ref: "feature/checkout" }),
+  1,
+);
 out.push("### notifications", "");
 const issue = emulator.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Checkout is slow" });
-await tail(["notifications", "tail"], emulator.tokens.classic!, "/notifications", () => void emulator.activity.mention({ actor: "hubot", repo: "acme/web", issue: issue.number, user: "octo" }), 1);
+await tail(
+  ["notifications", "tail"],
+  emulator.tokens.classic!,
+  "/notifications",
+  () => void emulator.activity.mention({ actor: "hubot", repo: "acme/web", issue: issue.number, user: "octo" }),
+  1,
+);
 await run(["notifications", "list"], emulator.tokens.classic);
-const thread = (await new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false }).notifications.list().next()).value;
+const thread = (
+  await new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false }).notifications.list().next()
+).value;
 await run(["notifications", "list", "--json"], emulator.tokens.classic);
 if (thread) await run(["notifications", "read", thread.id], emulator.tokens.classic);
 await run(["notifications", "read", "--all"], emulator.tokens.classic);
 out.push("### import (retired)", "");
 emulator.clock.set("2024-03-01T12:00:00Z", { freeze: true });
-await new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false }).imports.startImport({ owner: "acme", repo: "api", vcs_url: "https://svn.example.com/svn/myproject" });
+await new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: false }).imports.startImport({
+  owner: "acme",
+  repo: "api",
+  vcs_url: "https://svn.example.com/svn/myproject",
+});
 await runWithStderr(["import", "status", "acme/api"], emulator.tokens.classic);
 await run(["import", "status", "acme/api", "--json"], emulator.tokens.classic);
 emulator.imports.startTimer(800);
@@ -123,7 +193,15 @@ const keyFile = join(dir, "app.pem");
 writeFileSync(keyFile, emulator.apps.privateKey(1001001), { mode: 0o600 });
 await runWithStderr(["records", "storage", "--org", "acme", digest, "--app-id", "1001001", "--app-private-key-file", keyFile], "");
 out.push("The emulator's request log of that run: the installation found from `--org`, its token minted, then used:", "");
-out.push("```console", ...emulator.requests.list().slice(-3).map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")} ${r.status} ${r.tokenName ?? "(the App's JWT)"}`), "```", "");
+out.push(
+  "```console",
+  ...emulator.requests
+    .list()
+    .slice(-3)
+    .map((r) => `${r.method} ${r.url.replace(/\?.*$/, "")} ${r.status} ${r.tokenName ?? "(the App's JWT)"}`),
+  "```",
+  "",
+);
 await run(["records", "storage", "--org", "acme", digest, "--app-id", "1001001"], null);
 out.push("With `SHIPLOG_TOKEN` still set:", "");
 await run(["records", "storage", "--org", "acme", digest, "--app-id", "1001001", "--app-private-key-file", keyFile]);

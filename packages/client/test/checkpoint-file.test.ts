@@ -59,7 +59,9 @@ it("a missing file is no checkpoint yet; a file that is not JSON is an error nam
   expect(error).toBeInstanceOf(CheckpointFileError);
   expect((error as CheckpointFileError).code).toBe("checkpoint_file");
   expect((error as Error).message).toContain("bad.json");
-  const unwritable = await new FileCheckpointStore(join(dir, "no-such-dir", "x.json")).save({ version: 1, listing: "GET /events", seen: [] }).catch((e: unknown) => e);
+  const unwritable = await new FileCheckpointStore(join(dir, "no-such-dir", "x.json"))
+    .save({ version: 1, listing: "GET /events", seen: [] })
+    .catch((e: unknown) => e);
   expect(unwritable).toBeInstanceOf(CheckpointFileError);
   expect((unwritable as Error).message).toMatch(/cannot be written \(ENOENT\)/);
 });

@@ -23,7 +23,10 @@ describe("a client that knows its token's type and grants checks before sending"
       .setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "prod", deployments: [entry] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingGrantError);
-    expect(error).toMatchObject({ code: "permission_missing", missing: [{ kind: "permission", permission: "artifact_metadata", access: "write", granted: "read" }] });
+    expect(error).toMatchObject({
+      code: "permission_missing",
+      missing: [{ kind: "permission", permission: "artifact_metadata", access: "write", granted: "read" }],
+    });
     expect((error as Error).message).toMatch(/Artifact metadata \(repository\) write \(the token has read\)/);
     expect(emulator.requests.count()).toBe(0);
   });
@@ -34,7 +37,9 @@ describe("a client that knows its token's type and grants checks before sending"
       token: emulator.tokens.readOnly,
       tokenInfo: { type: "fine_grained", permissions: { artifact_metadata: "read", contents: "read" } },
     });
-    await expect(client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest })).resolves.toMatchObject({ total_count: 0 });
+    await expect(client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest })).resolves.toMatchObject({
+      total_count: 0,
+    });
   });
 
   it("lets a publicly readable GET through whatever the scopes: only the service knows whether the repository is public", async () => {
@@ -49,14 +54,21 @@ describe("a client that knows its token's type and grants checks before sending"
     await expect(client.issueEvents.listForRepo({ owner: "acme", repo: "web" }).next()).resolves.toBeDefined();
     expect(emulator.requests.list().map((r) => r.status)).toEqual([200]);
     // Private repository: the service, not the client, refuses the missing repo scope.
-    const error = await client.issueEvents.listForRepo({ owner: "acme", repo: "api" }).next().catch((e: unknown) => e);
+    const error = await client.issueEvents
+      .listForRepo({ owner: "acme", repo: "api" })
+      .next()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(emulator.requests.list().map((r) => r.status)).toEqual([200, 403]);
   });
 
   it("refuses a token type the endpoint does not accept", async () => {
     emulator.requests.clear();
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.installation, tokenInfo: { type: "app_installation" } });
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.installation,
+      tokenInfo: { type: "app_installation" },
+    });
     const error = await client.notifications.markAllAsRead().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokenTypeRefusedError);
     expect((error as Error).message).toMatch(/personal access token \(classic\)/);
@@ -76,7 +88,13 @@ describe("a 403 names what the endpoint needs", () => {
   });
 
   it("from the permission matrix when the answer has no such header", async () => {
-    emulator.faults.add({ kind: "status", status: 403, message: "Resource not accessible by integration", route: "/repos/:owner/:repo/git/tags", times: 1 });
+    emulator.faults.add({
+      kind: "status",
+      status: 403,
+      message: "Resource not accessible by integration",
+      route: "/repos/:owner/:repo/git/tags",
+      times: 1,
+    });
     const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.installation, retry: false });
     const error = await client
       .request({ method: "POST", route: "/repos/{owner}/{repo}/git/tags", params: { owner: "acme", repo: "web" }, body: {} })

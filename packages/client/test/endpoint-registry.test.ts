@@ -26,7 +26,11 @@ describe.each(endpoints)("$operationId", (endpoint) => {
   it("sends a body only where the method carries one, and leaves nothing unsent", () => {
     const checked = Object.fromEntries(keys.map((key) => [key, "x"]));
     const request = routeRequest(endpoint, checked);
-    const sent = [...Object.keys(request.params ?? {}), ...Object.keys(request.query ?? {}), ...Object.keys((request.body as object | undefined) ?? {})];
+    const sent = [
+      ...Object.keys(request.params ?? {}),
+      ...Object.keys(request.query ?? {}),
+      ...Object.keys((request.body as object | undefined) ?? {}),
+    ];
     expect(sent.sort()).toEqual([...keys].sort());
     if (endpoint.method === "GET" || endpoint.method === "DELETE") expect(request.body).toBeUndefined();
   });
@@ -34,7 +38,6 @@ describe.each(endpoints)("$operationId", (endpoint) => {
   it("retries only what is safe, as its entry says", () => {
     expect(routeRequest(endpoint, {}).safeToRetry).toBe(endpoint.retry === "safe");
   });
-
 });
 
 describe.each(endpoints.filter((endpoint) => endpoint.pages !== undefined))("$operationId (a list)", (endpoint) => {

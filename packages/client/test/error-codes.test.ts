@@ -2,14 +2,7 @@
 // or `switch (error.code)` after `isShiplogError(error)`. The type checks below run in `tsc -p test`.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  NotFoundError,
-  RequestValidationError,
-  ShiplogClient,
-  ShiplogError,
-  isShiplogError,
-  type ShiplogErrorCode,
-} from "@shiplog/client";
+import { NotFoundError, RequestValidationError, ShiplogClient, ShiplogError, isShiplogError, type ShiplogErrorCode } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 
 let emulator: Emulator;
@@ -21,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => emulator.stop());
 
 const digest = (n: number) => `sha256:${createHash("sha256").update(`svc-${n}`).digest("hex")}`;
-const failure = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error);
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 /** What a caller writes: one switch over the code, each branch using its class's own fields. */
 function describeFailure(error: unknown): string {
@@ -58,7 +55,9 @@ describe("errors narrow by code", () => {
       deployment_name: `svc-${n}`,
       github_repository: n === 1200 ? "no-such-repository" : "web",
     }));
-    const partial = await failure(client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "p", deployments }));
+    const partial = await failure(
+      client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c1", logical_environment: "p", deployments }),
+    );
     expect(describeFailure(partial)).toBe("1000 written, 500 to send again");
     expect(isShiplogError(partial, "partial_write") && partial.failedChunk.outcome).toBe("refused");
   });

@@ -39,14 +39,18 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 
 describe("one error class per meaning, each with a stable code", () => {
   it("401 → AuthenticationError", async () => {
-    const error = await failure(clientWith("not-a-real-token-123").artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest }));
+    const error = await failure(
+      clientWith("not-a-real-token-123").artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest }),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ code: "authentication_required", status: 401, serviceMessage: "Bad credentials" });
     expect(error.documentationUrl).toMatch(/^https:\/\//);
   });
 
   it("403 → ForbiddenError naming the permission the endpoint needs", async () => {
-    const error = await failure(clientWith(emulator.tokens.noGrants).artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest }));
+    const error = await failure(
+      clientWith(emulator.tokens.noGrants).artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest }),
+    );
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error.code).toBe("forbidden");
     expect(error.acceptedPermissions).toEqual([[{ permission: "artifact_metadata", access: "read" }]]);
@@ -64,7 +68,9 @@ describe("one error class per meaning, each with a stable code", () => {
   });
 
   it("404 → NotFoundError for a missing organization", async () => {
-    const error = await failure(clientWith(emulator.tokens.admin).artifacts.listDeploymentRecords({ org: "no-such-org", subject_digest: digest }));
+    const error = await failure(
+      clientWith(emulator.tokens.admin).artifacts.listDeploymentRecords({ org: "no-such-org", subject_digest: digest }),
+    );
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ code: "not_found", status: 404 });
   });
@@ -73,7 +79,12 @@ describe("one error class per meaning, each with a stable code", () => {
     const client = clientWith(emulator.tokens.admin);
     // Bypass the client's own validation to see the service's answer.
     const error = await failure(
-      client.request({ method: "POST", route: "/orgs/{org}/artifacts/metadata/storage-record", params: { org: "acme" }, body: { name: "x", digest: "md5:1" } }),
+      client.request({
+        method: "POST",
+        route: "/orgs/{org}/artifacts/metadata/storage-record",
+        params: { org: "acme" },
+        body: { name: "x", digest: "md5:1" },
+      }),
     );
     expect(error).toBeInstanceOf(ServiceValidationError);
     expect(error.code).toBe("validation_failed");
@@ -107,7 +118,9 @@ describe("the token never leaks", () => {
     const errors: unknown[] = [];
     const client = clientWith(token);
     await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: digest }).catch((e: unknown) => errors.push(e));
-    await client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "bad", registry_url: "http://x" }).catch((e: unknown) => errors.push(e));
+    await client.artifacts
+      .createStorageRecord({ org: "acme", name: "x", digest: "bad", registry_url: "http://x" })
+      .catch((e: unknown) => errors.push(e));
     await new ShiplogClient({ baseUrl: "http://127.0.0.1:1", token, retry: false }).artifacts
       .listDeploymentRecords({ org: "acme", subject_digest: digest })
       .catch((e: unknown) => errors.push(e));

@@ -10,7 +10,10 @@ let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
   client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
 });
 afterAll(() => emulator.stop());
 beforeEach(() => emulator.requests.clear());
@@ -56,7 +59,14 @@ describe("references", () => {
 });
 
 describe("createAnnotatedTag with if_exists update", () => {
-  const tag = (name: string, object: string, message = `Release ${name}`) => ({ ...repo, tag: name, message, object, type: "commit" as const, if_exists: "update" as const });
+  const tag = (name: string, object: string, message = `Release ${name}`) => ({
+    ...repo,
+    tag: name,
+    message,
+    object,
+    type: "commit" as const,
+    if_exists: "update" as const,
+  });
 
   it("creates, skips the same tag, and moves a tag that differs: new tag object, then the ref forced", async () => {
     expect((await client.git.createAnnotatedTag(tag("v2", commits[0]!))).outcome).toBe("created");
@@ -68,7 +78,10 @@ describe("createAnnotatedTag with if_exists update", () => {
     expect(moved.outcome).toBe("updated");
     expect(moved.ref).toMatchObject({ ref: "refs/tags/v2", object: { type: "tag", sha: moved.tag.sha } });
     expect(moved.tag.object.sha).toBe(commits[2]);
-    expect(sent().filter((s) => !s.startsWith("GET"))).toEqual(["POST /repos/:owner/:repo/git/tags", "PATCH /repos/:owner/:repo/git/refs/*"]);
+    expect(sent().filter((s) => !s.startsWith("GET"))).toEqual([
+      "POST /repos/:owner/:repo/git/tags",
+      "PATCH /repos/:owner/:repo/git/refs/*",
+    ]);
   });
 
   it("turns a lightweight tag into an annotated one", async () => {

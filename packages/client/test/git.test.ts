@@ -18,7 +18,10 @@ let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
   client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: false });
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
 });
 afterAll(() => emulator.stop());
 beforeEach(() => emulator.requests.clear());
@@ -34,7 +37,11 @@ const release = (tag: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const posts = () => emulator.requests.list().filter((r) => r.method === "POST").map((r) => r.route);
+const posts = () =>
+  emulator.requests
+    .list()
+    .filter((r) => r.method === "POST")
+    .map((r) => r.route);
 
 describe("createAnnotatedTag", () => {
   it("creates the tag object, then refs/tags/<tag> pointing at the tag object (not the commit)", async () => {
@@ -83,7 +90,9 @@ describe("createAnnotatedTag", () => {
 
   it("if_exists fail refuses even the same tag, saying it matches", async () => {
     await client.git.createAnnotatedTag(release("v1.3.0"));
-    const error = (await client.git.createAnnotatedTag({ ...release("v1.3.0"), if_exists: "fail" }).catch((e: unknown) => e)) as TagExistsError;
+    const error = (await client.git
+      .createAnnotatedTag({ ...release("v1.3.0"), if_exists: "fail" })
+      .catch((e: unknown) => e)) as TagExistsError;
     expect(error).toBeInstanceOf(TagExistsError);
     expect(error.sameTarget).toBe(true);
     expect(error.message).toMatch(/same message\); if_exists is "fail"/);
@@ -112,7 +121,9 @@ describe("createAnnotatedTag", () => {
     expect(error.issues.map((i) => [i.field, i.rule])).toEqual([["type", "one of commit, tree, blob"]]);
     expect(emulator.requests.list()).toEqual([]);
     // The emulator judges by the official request schema: sent anyway, the body is refused.
-    const sent = await client.request({ method: "POST", route: "/repos/{owner}/{repo}/git/tags", params: { owner, repo }, body }).catch((e: unknown) => e);
+    const sent = await client
+      .request({ method: "POST", route: "/repos/{owner}/{repo}/git/tags", params: { owner, repo }, body })
+      .catch((e: unknown) => e);
     expect(sent).toBeInstanceOf(ServiceValidationError);
   });
 

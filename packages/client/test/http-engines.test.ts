@@ -9,7 +9,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortedError, NetworkError, NotFoundError, RequestValidationError, ResponseValidationError, TimeoutError, Transport } from "@shiplog/client";
+import {
+  AbortedError,
+  NetworkError,
+  NotFoundError,
+  RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
+  Transport,
+} from "@shiplog/client";
 import { closeLoopbackServers, listen, serve, trackSocket } from "../../../test/kit/loopback.js";
 
 const clientEntry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "../dist/index.js")).href;
@@ -39,7 +47,7 @@ async function requestInChild(baseUrl: string, env: Record<string, string>, opti
     console.log(JSON.stringify(result));
     process.exit(0);`;
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
-    env: { PATH: process.env["PATH"], NODE_NO_WARNINGS: "1", ...env },
+    env: { PATH: process.env.PATH, NODE_NO_WARNINGS: "1", ...env },
     timeout: 8000,
   });
   return JSON.parse(stdout) as unknown;
@@ -83,9 +91,17 @@ describe("the default engine: redirects", () => {
         else json(res, { sha: "1" });
       });
     });
-    const response = await new Transport({ baseUrl: service, token: TOKEN }).request({ method: "POST", route: "/repos/acme/old/git/tags", body: { tag: "v1" } });
+    const response = await new Transport({ baseUrl: service, token: TOKEN }).request({
+      method: "POST",
+      route: "/repos/acme/old/git/tags",
+      body: { tag: "v1" },
+    });
     expect(response.data).toEqual({ sha: "1" });
-    expect(seen).toEqual(['POST /repos/acme/old/git/tags {"tag":"v1"}', 'POST /repos/acme/web/git/tags {"tag":"v1"}', "GET /repos/acme/web/git/tags/1 "]);
+    expect(seen).toEqual([
+      'POST /repos/acme/old/git/tags {"tag":"v1"}',
+      'POST /repos/acme/web/git/tags {"tag":"v1"}',
+      "GET /repos/acme/web/git/tags/1 ",
+    ]);
   });
 
   it("follows 20 redirects, as fetch does, and fails on the 21st without retrying", async () => {
@@ -150,7 +166,7 @@ describe("the default engine: answers", () => {
     expect(await transport.request({ method: "GET", route: "/missing" }).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
   });
 
-  const document = { ok: "yes", "ünïcode": "✓" };
+  const document = { ok: "yes", ünïcode: "✓" };
   const text = JSON.stringify(document);
   const encodings: [string, string | string[], Buffer][] = [
     ["gzip", "gzip", gzipSync(text)],
@@ -174,7 +190,9 @@ describe("the default engine: answers", () => {
   });
 
   it("leaves a body in a coding it does not know as it came, as fetch does", async () => {
-    const service = await serve((_req, res) => res.writeHead(200, { "content-type": "application/json", "content-encoding": "none" }).end('{"ok":true}'));
+    const service = await serve((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "none" }).end('{"ok":true}'),
+    );
     expect((await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" })).data).toEqual({ ok: true });
   });
 
@@ -230,7 +248,9 @@ describe("the default engine: proxies", () => {
     expect(tunnels).toEqual([`service.test:${servicePort}`]);
 
     // service.test resolves nowhere but through the proxy: going around it fails.
-    expect(await requestInChild(remote, { HTTP_PROXY: proxyUrl, NO_PROXY: "service.test" })).toMatchObject({ error: expect.stringMatching(/network_error|timeout/) });
+    expect(await requestInChild(remote, { HTTP_PROXY: proxyUrl, NO_PROXY: "service.test" })).toMatchObject({
+      error: expect.stringMatching(/network_error|timeout/),
+    });
     expect(await requestInChild(service, { HTTP_PROXY: proxyUrl })).toEqual({ ok: true });
     expect(tunnels).toHaveLength(1);
   });
@@ -258,12 +278,16 @@ describe("the default engine: proxies", () => {
 describe("the default engine: timeouts and aborts", () => {
   it("times out, and stops at the caller's abort, while the connection is still being set up", async () => {
     const base = await silentTlsBase();
-    const timedOut = await new Transport({ baseUrl: base, timeoutMs: 200, retry: false }).request({ method: "GET", route: "/meta" }).catch((e: unknown) => e);
+    const timedOut = await new Transport({ baseUrl: base, timeoutMs: 200, retry: false })
+      .request({ method: "GET", route: "/meta" })
+      .catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(TimeoutError);
 
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const aborted = await new Transport({ baseUrl: base, retry: false }).request({ method: "GET", route: "/meta", signal: controller.signal }).catch((e: unknown) => e);
+    const aborted = await new Transport({ baseUrl: base, retry: false })
+      .request({ method: "GET", route: "/meta", signal: controller.signal })
+      .catch((e: unknown) => e);
     expect(aborted).toBeInstanceOf(AbortedError);
     // Left to undici, each would settle only at its 10 s connect timeout: this bound is what fails then.
   }, 8000);
@@ -329,7 +353,12 @@ describe("a caller's fetch", () => {
       sentThrough.push(String(input));
       return fetch(input, init);
     };
-    const transport = new Transport({ baseUrl: service, token: TOKEN, fetch: countingFetch, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 } });
+    const transport = new Transport({
+      baseUrl: service,
+      token: TOKEN,
+      fetch: countingFetch,
+      retry: { retries: 1, minDelayMs: 1, maxDelayMs: 2 },
+    });
     const response = await transport.request({ method: "GET", route: "/meta" });
     expect(response.data).toEqual({ ok: true });
     expect(sentThrough).toEqual([`${service}/meta`, `${service}/meta`]);

@@ -4,14 +4,32 @@ import { isLoopbackHost, serviceUrlProblem } from "@shiplog/client";
 
 describe("isLoopbackHost", () => {
   it("localhost, 127.0.0.0/8, ::1 and IPv4-mapped 127/8, as URL gives host names", () => {
-    for (const url of ["http://localhost", "http://LOCALHOST./", "http://127.0.0.1:80", "http://127.9.8.7", "http://127.1", "http://0x7f000001", "http://[::1]:9", "http://[::ffff:127.0.0.1]"]) {
+    for (const url of [
+      "http://localhost",
+      "http://LOCALHOST./",
+      "http://127.0.0.1:80",
+      "http://127.9.8.7",
+      "http://127.1",
+      "http://0x7f000001",
+      "http://[::1]:9",
+      "http://[::ffff:127.0.0.1]",
+    ]) {
       expect(isLoopbackHost(new URL(url).hostname), url).toBe(true);
     }
     expect(isLoopbackHost("::1")).toBe(true);
   });
 
   it("not *.localhost (sent to DNS by Node's resolver), nor look-alikes", () => {
-    for (const url of ["http://web.localhost", "http://localhost.evil.example", "http://127.0.0.1.nip.io", "http://128.0.0.1", "http://10.0.0.1", "http://[::2]", "http://[::ffff:10.0.0.1]", "http://0.0.0.0"]) {
+    for (const url of [
+      "http://web.localhost",
+      "http://localhost.evil.example",
+      "http://127.0.0.1.nip.io",
+      "http://128.0.0.1",
+      "http://10.0.0.1",
+      "http://[::2]",
+      "http://[::ffff:10.0.0.1]",
+      "http://0.0.0.0",
+    ]) {
       expect(isLoopbackHost(new URL(url).hostname), url).toBe(false);
     }
   });

@@ -9,7 +9,17 @@ afterEach(closeLoopbackServers);
 
 const SHA256_TAG = "5e1a".repeat(16);
 const SHA256_COMMIT = "c0ffee".repeat(10) + "c0ff";
-const user = { login: "octo", id: 2, node_id: "U_2", avatar_url: "https://x/a", gravatar_id: "", url: "https://x/u", html_url: "https://x/h", type: "User", site_admin: false };
+const user = {
+  login: "octo",
+  id: 2,
+  node_id: "U_2",
+  avatar_url: "https://x/a",
+  gravatar_id: "",
+  url: "https://x/u",
+  html_url: "https://x/h",
+  type: "User",
+  site_admin: false,
+};
 const stamp = "2026-03-10T12:00:00Z";
 
 function newerService(requests: { method: string; url: string; body: string }[]): Promise<string> {
@@ -18,7 +28,8 @@ function newerService(requests: { method: string; url: string; body: string }[])
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       requests.push({ method: req.method ?? "", url: req.url ?? "", body });
-      const send = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+      const send = (status: number, value: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
       const tag = {
         node_id: "T_1",
         tag: "v2.0.0",
@@ -58,14 +69,37 @@ function newerService(requests: { method: string; url: string; body: string }[])
             commit_url: null,
             created_at: stamp,
             issue: {
-              id: 1, node_id: "I_1", url: "https://x/i/1", repository_url: "https://x/r", html_url: "https://x/h/1", number: 1, state: "archived", title: "t",
-              user, labels: [], locked: false, comments: 0, closed_at: null, created_at: stamp, updated_at: stamp, state_reason: "superseded",
+              id: 1,
+              node_id: "I_1",
+              url: "https://x/i/1",
+              repository_url: "https://x/r",
+              html_url: "https://x/h/1",
+              number: 1,
+              state: "archived",
+              title: "t",
+              user,
+              labels: [],
+              locked: false,
+              comments: 0,
+              closed_at: null,
+              created_at: stamp,
+              updated_at: stamp,
+              state_reason: "superseded",
             },
           },
         ]);
       }
       if (req.url === "/repos/acme/web/import") {
-        return send(200, { vcs: "fossil", use_lfs: "auto", vcs_url: "https://x/src", status: "queued", url: "https://x/i", html_url: "https://x/h", authors_url: "https://x/a", repository_url: "https://x/r" });
+        return send(200, {
+          vcs: "fossil",
+          use_lfs: "auto",
+          vcs_url: "https://x/src",
+          status: "queued",
+          url: "https://x/i",
+          html_url: "https://x/h",
+          authors_url: "https://x/a",
+          repository_url: "https://x/r",
+        });
       }
       send(404, { message: "Not Found" });
     });
@@ -80,12 +114,21 @@ describe("enumerations the service may extend, and SHA-256 object ids", () => {
     expect(tag.sha).toBe(SHA256_TAG);
     expect(tag.object.sha).toBe(SHA256_COMMIT);
     expect(tag.verification?.reason).toBe("revoked_key");
-    const made = await client.git.createTag({ owner: "acme", repo: "web", tag: "v2.0.0", message: "Release", object: SHA256_COMMIT, type: "commit" });
+    const made = await client.git.createTag({
+      owner: "acme",
+      repo: "web",
+      tag: "v2.0.0",
+      message: "Release",
+      object: SHA256_COMMIT,
+      type: "commit",
+    });
     expect(made.sha).toBe(SHA256_TAG);
     expect(JSON.parse(requests.at(-1)!.body)).toMatchObject({ object: SHA256_COMMIT });
     // Neither 40 nor 64 digits is still refused before sending.
     const before = requests.length;
-    await expect(client.git.getTag({ owner: "acme", repo: "web", tag_sha: "ab".repeat(24) })).rejects.toThrow(/40 \(SHA-1\) or 64 \(SHA-256\)/);
+    await expect(client.git.getTag({ owner: "acme", repo: "web", tag_sha: "ab".repeat(24) })).rejects.toThrow(
+      /40 \(SHA-1\) or 64 \(SHA-256\)/,
+    );
     expect(requests).toHaveLength(before);
   });
 
@@ -100,7 +143,8 @@ describe("enumerations the service may extend, and SHA-256 object ids", () => {
 
     const controller = new AbortController();
     const polled = [];
-    for await (const thread of client.notifications.poll({ signal: controller.signal, sleep: async () => controller.abort() })) polled.push(thread.reason);
+    for await (const thread of client.notifications.poll({ signal: controller.signal, sleep: async () => controller.abort() }))
+      polled.push(thread.reason);
     expect(polled).toEqual(["security_alert"]);
   });
 
@@ -108,7 +152,9 @@ describe("enumerations the service may extend, and SHA-256 object ids", () => {
     const client = new ShiplogClient({ baseUrl: await newerService([]), token: "t", retry: false });
     const events = [];
     for await (const event of client.issueEvents.listForRepo({ owner: "acme", repo: "web" })) events.push(event);
-    expect(events.map((e) => [e.event, e.issue?.state, e.issue?.state_reason, e.commit_id])).toEqual([["auto_merge_enabled", "archived", "superseded", SHA256_COMMIT]]);
+    expect(events.map((e) => [e.event, e.issue?.state, e.issue?.state_reason, e.commit_id])).toEqual([
+      ["auto_merge_enabled", "archived", "superseded", SHA256_COMMIT],
+    ]);
     const imported = await client.imports.getImportStatus({ owner: "acme", repo: "web" });
     expect([imported.status, imported.vcs, imported.use_lfs]).toEqual(["queued", "fossil", "auto"]);
     expect(describeImport(imported).phase).toBe("working");

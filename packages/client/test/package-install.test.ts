@@ -25,7 +25,10 @@ describe("the packed client installs into an empty project and imports from plai
     const project = join(work, "consumer");
     execFileSync("mkdir", ["-p", project]);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", join(work, tarball!)], { cwd: project, stdio: "pipe" });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", join(work, tarball!)], {
+      cwd: project,
+      stdio: "pipe",
+    });
 
     const script = `
       import { ShiplogClient, RequestValidationError, RUNTIME_RISKS } from "@shiplog/client";
@@ -73,9 +76,15 @@ describe("the packed client installs into an empty project and imports from plai
        }`,
     );
     const compilerOptions = { strict: true, target: "ES2022", noEmit: true, skipLibCheck: false, types: [] };
-    for (const [file, resolution] of [["tsconfig.json", { module: "NodeNext", moduleResolution: "NodeNext" }], ["tsconfig.bundler.json", { module: "ESNext", moduleResolution: "bundler" }]] as const) {
+    for (const [file, resolution] of [
+      ["tsconfig.json", { module: "NodeNext", moduleResolution: "NodeNext" }],
+      ["tsconfig.bundler.json", { module: "ESNext", moduleResolution: "bundler" }],
+    ] as const) {
       writeFileSync(join(project, file), JSON.stringify({ compilerOptions: { ...compilerOptions, ...resolution }, files: ["use.ts"] }));
-      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, file)], { cwd: project, stdio: "pipe" });
+      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, file)], {
+        cwd: project,
+        stdio: "pipe",
+      });
     }
 
     // CommonJS: require() of the package (Node >= 20.19 loads its ESM through require), run and type-checked.
@@ -102,9 +111,23 @@ describe("the packed client installs into an empty project and imports from plai
     );
     writeFileSync(
       join(project, "tsconfig.cjs.json"),
-      JSON.stringify({ compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true, skipLibCheck: false, types: [] }, files: ["use-cjs.cts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ["use-cjs.cts"],
+      }),
     );
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.cjs.json"], { cwd: project, stdio: "pipe" });
+    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.cjs.json"], {
+      cwd: project,
+      stdio: "pipe",
+    });
     // npm pack and install, and two type-checks: about 20 s alone, several times that on a loaded machine.
   }, 240_000);
 });

@@ -26,7 +26,16 @@ describe("checkTokenGrants: fine-grained and app tokens", () => {
     expect(result).toMatchObject({
       ok: false,
       combine: "allOf",
-      missing: [{ kind: "permission", permission: "artifact_metadata", title: "Artifact metadata", scope: "repository", access: "write", granted: "read" }],
+      missing: [
+        {
+          kind: "permission",
+          permission: "artifact_metadata",
+          title: "Artifact metadata",
+          scope: "repository",
+          access: "write",
+          granted: "read",
+        },
+      ],
     });
     if (!result.ok) {
       expect(result.message).toBe(
@@ -77,8 +86,12 @@ describe("checkTokenGrants: fine-grained and app tokens", () => {
       ok: false,
       missing: [{ kind: "token_type", tokenType: "app_installation" }],
     });
-    expect(checkTokenGrants(resolve("GET", "/users/octo/events/orgs/acme"), { type: "app_installation", permissions: { organization_events: "read" } }))
-      .toMatchObject({ ok: false, missing: [{ kind: "token_type" }] });
+    expect(
+      checkTokenGrants(resolve("GET", "/users/octo/events/orgs/acme"), {
+        type: "app_installation",
+        permissions: { organization_events: "read" },
+      }),
+    ).toMatchObject({ ok: false, missing: [{ kind: "token_type" }] });
   });
 
   it("needs no permission on the activity feeds", () => {

@@ -46,176 +46,681 @@ const CALLS: [method: string, path: string, expected: Expected][] = [
   ["PATCH", "/orgs/acme", { template: "/orgs/{org}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
   ["DELETE", "/orgs/acme", { template: "/orgs/{org}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
   // A|B and `...` continuing the previous full path: PATCH|DELETE .../budgets/{budget_id}
-  ["DELETE", "/organizations/acme/settings/billing/budgets/42", {
-    template: "/organizations/{org}/settings/billing/budgets/{budget_id}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/organizations/acme/settings/billing/budgets/42",
+    {
+      template: "/organizations/{org}/settings/billing/budgets/{budget_id}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // `...` continuation: DELETE .../properties/repo/{custom_property_name}; PUT .../oidc/customization/sub
-  ["DELETE", "/orgs/acme/actions/oidc/customization/properties/repo/team", {
-    template: "/orgs/{org}/actions/oidc/customization/properties/repo/{custom_property_name}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["PUT", "/orgs/acme/actions/oidc/customization/sub", {
-    template: "/orgs/{org}/actions/oidc/customization/sub", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/orgs/acme/actions/oidc/customization/properties/repo/team",
+    {
+      template: "/orgs/{org}/actions/oidc/customization/properties/repo/{custom_property_name}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "PUT",
+    "/orgs/acme/actions/oidc/customization/sub",
+    {
+      template: "/orgs/{org}/actions/oidc/customization/sub",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // "and /x" lists: PUT /organizations/{org}/actions/cache/retention-limit and /storage-limit
-  ["PUT", "/organizations/acme/actions/cache/storage-limit", {
-    template: "/organizations/{org}/actions/cache/storage-limit", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "PUT",
+    "/organizations/acme/actions/cache/storage-limit",
+    {
+      template: "/organizations/{org}/actions/cache/storage-limit",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // "its sub-paths" list and the multi PUT|DELETE .../self-hosted-runners/repositories/{repository_id}
-  ["PUT", "/orgs/acme/actions/permissions/fork-pr-workflows-private-repos", {
-    template: "/orgs/{org}/actions/permissions/fork-pr-workflows-private-repos", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["DELETE", "/orgs/acme/actions/permissions/self-hosted-runners/repositories/99", {
-    template: "/orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}", needs: ["organization_administration=write"], tokens: BOTH, multi: true }],
+  [
+    "PUT",
+    "/orgs/acme/actions/permissions/fork-pr-workflows-private-repos",
+    {
+      template: "/orgs/{org}/actions/permissions/fork-pr-workflows-private-repos",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "DELETE",
+    "/orgs/acme/actions/permissions/self-hosted-runners/repositories/99",
+    {
+      template: "/orgs/{org}/actions/permissions/self-hosted-runners/repositories/{repository_id}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: true,
+    },
+  ],
   // the read counterparts of the write sub-paths
-  ["GET", "/orgs/acme/actions/permissions/self-hosted-runners/repositories", {
-    template: "/orgs/{org}/actions/permissions/self-hosted-runners/repositories", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/actions/permissions/workflow", {
-    template: "/orgs/{org}/actions/permissions/workflow", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/orgs/acme/actions/permissions/self-hosted-runners/repositories",
+    {
+      template: "/orgs/{org}/actions/permissions/self-hosted-runners/repositories",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/orgs/acme/actions/permissions/workflow",
+    {
+      template: "/orgs/{org}/actions/permissions/workflow",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // a literal beats a parameter: DELETE .../configurations/detach vs PATCH|DELETE .../configurations/{configuration_id}
-  ["DELETE", "/orgs/acme/code-security/configurations/detach", {
-    template: "/orgs/{org}/code-security/configurations/detach", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["POST", "/orgs/acme/code-security/configurations/17/attach", {
-    template: "/orgs/{org}/code-security/configurations/{configuration_id}/attach", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/code-security/configurations/defaults", {
-    template: "/orgs/{org}/code-security/configurations/defaults", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/orgs/acme/code-security/configurations/detach",
+    {
+      template: "/orgs/{org}/code-security/configurations/detach",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "POST",
+    "/orgs/acme/code-security/configurations/17/attach",
+    {
+      template: "/orgs/{org}/code-security/configurations/{configuration_id}/attach",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/orgs/acme/code-security/configurations/defaults",
+    {
+      template: "/orgs/{org}/code-security/configurations/defaults",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // write, multi, listed under two permissions (Organization Administration and assistant business)
-  ["POST", "/orgs/acme/assistant/billing/selected_users", {
-    template: "/orgs/{org}/assistant/billing/selected_users",
-    needs: ["organization_administration=write", "organization_assistant_seat_management=write"], tokens: BOTH, multi: true, combine: "unspecified" }],
+  [
+    "POST",
+    "/orgs/acme/assistant/billing/selected_users",
+    {
+      template: "/orgs/{org}/assistant/billing/selected_users",
+      needs: ["organization_administration=write", "organization_assistant_seat_management=write"],
+      tokens: BOTH,
+      multi: true,
+      combine: "unspecified",
+    },
+  ],
   // Read, multi: GET /orgs/{org}/assistant/billing, /billing/seats, /orgs/{org}/members/{username}/assistant
-  ["GET", "/orgs/acme/members/bob/assistant", {
-    template: "/orgs/{org}/members/{username}/assistant",
-    needs: ["organization_administration=read", "organization_assistant_seat_management=read"], tokens: BOTH, multi: true, combine: "unspecified" }],
+  [
+    "GET",
+    "/orgs/acme/members/bob/assistant",
+    {
+      template: "/orgs/{org}/members/{username}/assistant",
+      needs: ["organization_administration=read", "organization_assistant_seat_management=read"],
+      tokens: BOTH,
+      multi: true,
+      combine: "unspecified",
+    },
+  ],
   // write with a GET, both token types noted: GET|PATCH /orgs/{org}/interaction-limits/pulls/creation-cap (UAT and IAT)
-  ["GET", "/orgs/acme/interaction-limits/pulls/creation-cap", {
-    template: "/orgs/{org}/interaction-limits/pulls/creation-cap", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/orgs/acme/interaction-limits/pulls/creation-cap",
+    {
+      template: "/orgs/{org}/interaction-limits/pulls/creation-cap",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // write (including GET): the rulesets block
-  ["GET", "/orgs/acme/rulesets", { template: "/orgs/{org}/rulesets", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/rulesets/rule-suites/5", {
-    template: "/orgs/{org}/rulesets/rule-suites/{rule_suite_id}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/rulesets/12/history/3", {
-    template: "/orgs/{org}/rulesets/{ruleset_id}/history/{version_id}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/orgs/acme/rulesets",
+    { template: "/orgs/{org}/rulesets", needs: ["organization_administration=write"], tokens: BOTH, multi: false },
+  ],
+  [
+    "GET",
+    "/orgs/acme/rulesets/rule-suites/5",
+    {
+      template: "/orgs/{org}/rulesets/rule-suites/{rule_suite_id}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/orgs/acme/rulesets/12/history/3",
+    {
+      template: "/orgs/{org}/rulesets/{ruleset_id}/history/{version_id}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // POST /orgs/{org}/{security_product}/{enablement}
-  ["POST", "/orgs/acme/secret_scanning/enable_all", {
-    template: "/orgs/{org}/{security_product}/{enablement}", needs: ["organization_administration=write"], tokens: BOTH, multi: false }],
+  [
+    "POST",
+    "/orgs/acme/secret_scanning/enable_all",
+    {
+      template: "/orgs/{org}/{security_product}/{enablement}",
+      needs: ["organization_administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // /orgs/{org}/actions/hosted-runners with /images/service-owned, ..., /{hosted_runner_id}
-  ["GET", "/orgs/acme/actions/hosted-runners/images/service-owned", {
-    template: "/orgs/{org}/actions/hosted-runners/images/service-owned", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/actions/hosted-runners/7", {
-    template: "/orgs/{org}/actions/hosted-runners/{hosted_runner_id}", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/orgs/acme/actions/hosted-runners/images/service-owned",
+    {
+      template: "/orgs/{org}/actions/hosted-runners/images/service-owned",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/orgs/acme/actions/hosted-runners/7",
+    {
+      template: "/orgs/{org}/actions/hosted-runners/{hosted_runner_id}",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // /organizations/{org}/settings/billing/... /usage, /usage/summary
-  ["GET", "/organizations/acme/settings/billing/usage/summary", {
-    template: "/organizations/{org}/settings/billing/usage/summary", needs: ["organization_administration=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/organizations/acme/settings/billing/usage/summary",
+    {
+      template: "/organizations/{org}/settings/billing/usage/summary",
+      needs: ["organization_administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // assistant business: PUT|DELETE .../collaborators/{actor_type}/{actor_identifier}
-  ["DELETE", "/orgs/acme/assistant-spaces/3/collaborators/team/reviewers", {
-    template: "/orgs/{org}/assistant-spaces/{space_number}/collaborators/{actor_type}/{actor_identifier}",
-    needs: ["organization_assistant_seat_management=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/orgs/acme/assistant-spaces/3/collaborators/team/reviewers",
+    {
+      template: "/orgs/{org}/assistant-spaces/{space_number}/collaborators/{actor_type}/{actor_identifier}",
+      needs: ["organization_assistant_seat_management=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // Members: PUT|DELETE .../users/{username}/{role_id} continues /orgs/{org}/organization-roles/users
-  ["PUT", "/orgs/acme/organization-roles/users/bob/8", {
-    template: "/orgs/{org}/organization-roles/users/{username}/{role_id}", needs: ["members=write"], tokens: BOTH, multi: false }],
+  [
+    "PUT",
+    "/orgs/acme/organization-roles/users/bob/8",
+    {
+      template: "/orgs/{org}/organization-roles/users/{username}/{role_id}",
+      needs: ["members=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // Members: PUT|DELETE /teams/{team_id}/members/{username} and /memberships/{username}
-  ["DELETE", "/teams/5/memberships/bob", { template: "/teams/{team_id}/memberships/{username}", needs: ["members=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/teams/5/memberships/bob",
+    { template: "/teams/{team_id}/memberships/{username}", needs: ["members=write"], tokens: BOTH, multi: false },
+  ],
   // Members, UAT only (write and read)
-  ["PUT", "/orgs/acme/public_members/bob", { template: "/orgs/{org}/public_members/{username}", needs: ["members=write"], tokens: UAT, multi: false }],
-  ["GET", "/orgs/acme/public_members/bob", { template: "/orgs/{org}/public_members/{username}", needs: ["members=read"], tokens: BOTH, multi: false }],
-  ["PATCH", "/user/memberships/orgs/acme", { template: "/user/memberships/orgs/{org}", needs: ["members=write"], tokens: UAT, multi: false }],
+  [
+    "PUT",
+    "/orgs/acme/public_members/bob",
+    { template: "/orgs/{org}/public_members/{username}", needs: ["members=write"], tokens: UAT, multi: false },
+  ],
+  [
+    "GET",
+    "/orgs/acme/public_members/bob",
+    { template: "/orgs/{org}/public_members/{username}", needs: ["members=read"], tokens: BOTH, multi: false },
+  ],
+  [
+    "PATCH",
+    "/user/memberships/orgs/acme",
+    { template: "/user/memberships/orgs/{org}", needs: ["members=write"], tokens: UAT, multi: false },
+  ],
   ["GET", "/user/memberships/orgs/acme", { template: "/user/memberships/orgs/{org}", needs: ["members=read"], tokens: UAT, multi: false }],
   // Members read `...` list: .../memberships/{username} continues /orgs/{org}/teams/{team_slug}
-  ["GET", "/orgs/acme/teams/ops/memberships/bob", {
-    template: "/orgs/{org}/teams/{team_slug}/memberships/{username}", needs: ["members=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/orgs/acme/teams/ops/memberships/bob",
+    {
+      template: "/orgs/{org}/teams/{team_slug}/memberships/{username}",
+      needs: ["members=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // read, multi: GET|PUT|DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo} (PUT also Repository Administration write, multi)
-  ["GET", "/orgs/acme/teams/ops/repos/acme/web", {
-    template: "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}", needs: ["members=read"], tokens: BOTH, multi: true }],
-  ["PUT", "/teams/5/repos/acme/web", {
-    template: "/teams/{team_id}/repos/{owner}/{repo}", needs: ["members=read", "administration=write"], tokens: BOTH, multi: true, combine: "unspecified" }],
+  [
+    "GET",
+    "/orgs/acme/teams/ops/repos/acme/web",
+    {
+      template: "/orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}",
+      needs: ["members=read"],
+      tokens: BOTH,
+      multi: true,
+    },
+  ],
+  [
+    "PUT",
+    "/teams/5/repos/acme/web",
+    {
+      template: "/teams/{team_id}/repos/{owner}/{repo}",
+      needs: ["members=read", "administration=write"],
+      tokens: BOTH,
+      multi: true,
+      combine: "unspecified",
+    },
+  ],
   // Self-hosted runners: PUT|DELETE .../runners/{runner_id} continues .../runner-groups/{runner_group_id}
-  ["DELETE", "/orgs/acme/actions/runner-groups/4/runners/9", {
-    template: "/orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}", needs: ["organization_self_hosted_runners=write"], tokens: BOTH, multi: false }],
-  ["GET", "/orgs/acme/actions/runners/downloads", {
-    template: "/orgs/{org}/actions/runners/downloads", needs: ["organization_self_hosted_runners=read"], tokens: BOTH, multi: false }],
-  ["DELETE", "/orgs/acme/actions/runners/9/labels/gpu", {
-    template: "/orgs/{org}/actions/runners/{runner_id}/labels/{name}", needs: ["organization_self_hosted_runners=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/orgs/acme/actions/runner-groups/4/runners/9",
+    {
+      template: "/orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}",
+      needs: ["organization_self_hosted_runners=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/orgs/acme/actions/runners/downloads",
+    {
+      template: "/orgs/{org}/actions/runners/downloads",
+      needs: ["organization_self_hosted_runners=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "DELETE",
+    "/orgs/acme/actions/runners/9/labels/gpu",
+    {
+      template: "/orgs/{org}/actions/runners/{runner_id}/labels/{name}",
+      needs: ["organization_self_hosted_runners=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // Actions: /runs/{run_id} and its /attempts/{attempt_number}/logs
-  ["GET", "/repos/acme/web/actions/runs/77/attempts/2/logs", {
-    template: "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/logs", needs: ["actions=read"], tokens: BOTH, multi: false }],
-  ["POST", "/repos/acme/web/actions/runs/77/rerun-failed-jobs", {
-    template: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", needs: ["actions=write"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/actions/runs/77/attempts/2/logs",
+    {
+      template: "/repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/logs",
+      needs: ["actions=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "POST",
+    "/repos/acme/web/actions/runs/77/rerun-failed-jobs",
+    {
+      template: "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
+      needs: ["actions=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // [/{id}] optional segments: /deployment-branch-policies[/{branch_policy_id}]
-  ["GET", "/repos/acme/web/environments/prod/deployment-branch-policies", {
-    template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies", needs: ["actions=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/environments/prod/deployment-branch-policies/9", {
-    template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}", needs: ["actions=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/environments/prod/deployment-branch-policies",
+    {
+      template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies",
+      needs: ["actions=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/environments/prod/deployment-branch-policies/9",
+    {
+      template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies/{branch_policy_id}",
+      needs: ["actions=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // literal `apps` (Administration read) beats {protection_rule_id} (Actions read)
-  ["GET", "/repos/acme/web/environments/prod/deployment_protection_rules/apps", {
-    template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps", needs: ["administration=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/environments/prod/deployment_protection_rules/12", {
-    template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}", needs: ["actions=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/environments/prod/deployment_protection_rules/apps",
+    {
+      template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
+      needs: ["administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/environments/prod/deployment_protection_rules/12",
+    {
+      template: "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}",
+      needs: ["actions=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // [/{language}] and [/repos/{repo_owner}/{repo_name}]
-  ["GET", "/repos/acme/web/code-scanning/codeql/databases", {
-    template: "/repos/{owner}/{repo}/code-scanning/codeql/databases", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/code-scanning/codeql/databases/python", {
-    template: "/repos/{owner}/{repo}/code-scanning/codeql/databases/{language}", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/code-scanning/codeql/variant-analyses/31/repos/octo/lib", {
-    template: "/repos/{owner}/{repo}/code-scanning/codeql/variant-analyses/{codeql_variant_analysis_id}/repos/{repo_owner}/{repo_name}",
-    needs: ["contents=read"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/code-scanning/codeql/databases",
+    {
+      template: "/repos/{owner}/{repo}/code-scanning/codeql/databases",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/code-scanning/codeql/databases/python",
+    {
+      template: "/repos/{owner}/{repo}/code-scanning/codeql/databases/{language}",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/code-scanning/codeql/variant-analyses/31/repos/octo/lib",
+    {
+      template: "/repos/{owner}/{repo}/code-scanning/codeql/variant-analyses/{codeql_variant_analysis_id}/repos/{repo_owner}/{repo_name}",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // Repository Administration: PATCH|DELETE /repos/{owner}/{repo}; write (including GET) code-quality/setup
   ["DELETE", "/repos/acme/web", { template: "/repos/{owner}/{repo}", needs: ["administration=write"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/code-quality/setup", { template: "/repos/{owner}/{repo}/code-quality/setup", needs: ["administration=write"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/code-quality/setup",
+    { template: "/repos/{owner}/{repo}/code-quality/setup", needs: ["administration=write"], tokens: BOTH, multi: false },
+  ],
   // branch protection: POST|PUT|DELETE /restrictions/teams, and "branch protection reads on every sub-path above"
-  ["PUT", "/repos/acme/web/branches/main/protection/restrictions/teams", {
-    template: "/repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams", needs: ["administration=write"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/branches/main/protection/required_status_checks/contexts", {
-    template: "/repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts", needs: ["administration=read"], tokens: BOTH, multi: false }],
+  [
+    "PUT",
+    "/repos/acme/web/branches/main/protection/restrictions/teams",
+    {
+      template: "/repos/{owner}/{repo}/branches/{branch}/protection/restrictions/teams",
+      needs: ["administration=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/branches/main/protection/required_status_checks/contexts",
+    {
+      template: "/repos/{owner}/{repo}/branches/{branch}/protection/required_status_checks/contexts",
+      needs: ["administration=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // POST|PUT|DELETE .../pages and GET .../pages/health (all multi): a GET needing write
-  ["GET", "/repos/acme/web/pages/health", { template: "/repos/{owner}/{repo}/pages/health", needs: ["administration=write"], tokens: BOTH, multi: true }],
+  [
+    "GET",
+    "/repos/acme/web/pages/health",
+    { template: "/repos/{owner}/{repo}/pages/health", needs: ["administration=write"], tokens: BOTH, multi: true },
+  ],
   // POST .../forks: Administration write (multi) and Contents read (multi)
-  ["POST", "/repos/acme/web/forks", {
-    template: "/repos/{owner}/{repo}/forks", needs: ["administration=write", "contents=read"], tokens: BOTH, multi: true, combine: "unspecified" }],
-  ["POST", "/repos/acme/web/generate", {
-    template: "/repos/{template_owner}/{template_repo}/generate", needs: ["administration=write", "contents=read"], tokens: BOTH, multi: true, combine: "unspecified" }],
+  [
+    "POST",
+    "/repos/acme/web/forks",
+    {
+      template: "/repos/{owner}/{repo}/forks",
+      needs: ["administration=write", "contents=read"],
+      tokens: BOTH,
+      multi: true,
+      combine: "unspecified",
+    },
+  ],
+  [
+    "POST",
+    "/repos/acme/web/generate",
+    {
+      template: "/repos/{template_owner}/{template_repo}/generate",
+      needs: ["administration=write", "contents=read"],
+      tokens: BOTH,
+      multi: true,
+      combine: "unspecified",
+    },
+  ],
   // write, UAT only: POST /repos/{owner}/{repo}/transfer; read, UAT only: GET /user/repository_invitations
-  ["POST", "/repos/acme/web/transfer", { template: "/repos/{owner}/{repo}/transfer", needs: ["administration=write"], tokens: UAT, multi: false }],
-  ["GET", "/user/repository_invitations", { template: "/user/repository_invitations", needs: ["administration=read"], tokens: UAT, multi: false }],
-  ["GET", "/repos/acme/web/invitations", { template: "/repos/{owner}/{repo}/invitations", needs: ["administration=read"], tokens: BOTH, multi: true }],
+  [
+    "POST",
+    "/repos/acme/web/transfer",
+    { template: "/repos/{owner}/{repo}/transfer", needs: ["administration=write"], tokens: UAT, multi: false },
+  ],
+  [
+    "GET",
+    "/user/repository_invitations",
+    { template: "/user/repository_invitations", needs: ["administration=read"], tokens: UAT, multi: false },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/invitations",
+    { template: "/repos/{owner}/{repo}/invitations", needs: ["administration=read"], tokens: BOTH, multi: true },
+  ],
   // Contents: DELETE .../reactions/{reaction_id} continues .../comments/{comment_id}
-  ["DELETE", "/repos/acme/web/comments/1/reactions/2", {
-    template: "/repos/{owner}/{repo}/comments/{comment_id}/reactions/{reaction_id}", needs: ["contents=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/repos/acme/web/comments/1/reactions/2",
+    {
+      template: "/repos/{owner}/{repo}/comments/{comment_id}/reactions/{reaction_id}",
+      needs: ["contents=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // PUT|DELETE .../contents/{path} (multi): the path spans segments
-  ["PUT", "/repos/acme/web/contents/docs/guide/intro.md", {
-    template: "/repos/{owner}/{repo}/contents/{path}", needs: ["contents=write"], tokens: BOTH, multi: true }],
+  [
+    "PUT",
+    "/repos/acme/web/contents/docs/guide/intro.md",
+    {
+      template: "/repos/{owner}/{repo}/contents/{path}",
+      needs: ["contents=write"],
+      tokens: BOTH,
+      multi: true,
+    },
+  ],
   // POST .../git/blobs, /git/commits, /git/tags, /git/trees; POST .../git/refs (multi); PATCH .../git/refs/{ref} (multi); DELETE not multi
-  ["POST", "/repos/acme/web/git/tags", { template: "/repos/{owner}/{repo}/git/tags", needs: ["contents=write"], tokens: BOTH, multi: false }],
-  ["POST", "/repos/acme/web/git/trees", { template: "/repos/{owner}/{repo}/git/trees", needs: ["contents=write"], tokens: BOTH, multi: false }],
-  ["POST", "/repos/acme/web/git/refs", { template: "/repos/{owner}/{repo}/git/refs", needs: ["contents=write"], tokens: BOTH, multi: true }],
-  ["PATCH", "/repos/acme/web/git/refs/tags/v1.2.0", { template: "/repos/{owner}/{repo}/git/refs/{ref}", needs: ["contents=write"], tokens: BOTH, multi: true }],
-  ["DELETE", "/repos/acme/web/git/refs/tags/v1.2.0", { template: "/repos/{owner}/{repo}/git/refs/{ref}", needs: ["contents=write"], tokens: BOTH, multi: false }],
+  [
+    "POST",
+    "/repos/acme/web/git/tags",
+    { template: "/repos/{owner}/{repo}/git/tags", needs: ["contents=write"], tokens: BOTH, multi: false },
+  ],
+  [
+    "POST",
+    "/repos/acme/web/git/trees",
+    { template: "/repos/{owner}/{repo}/git/trees", needs: ["contents=write"], tokens: BOTH, multi: false },
+  ],
+  [
+    "POST",
+    "/repos/acme/web/git/refs",
+    { template: "/repos/{owner}/{repo}/git/refs", needs: ["contents=write"], tokens: BOTH, multi: true },
+  ],
+  [
+    "PATCH",
+    "/repos/acme/web/git/refs/tags/v1.2.0",
+    { template: "/repos/{owner}/{repo}/git/refs/{ref}", needs: ["contents=write"], tokens: BOTH, multi: true },
+  ],
+  [
+    "DELETE",
+    "/repos/acme/web/git/refs/tags/v1.2.0",
+    { template: "/repos/{owner}/{repo}/git/refs/{ref}", needs: ["contents=write"], tokens: BOTH, multi: false },
+  ],
   // a GET in the write list: GET .../pulls/{pull_number}/merge-async/{uuid}; GET .../stargazers and .../subscribers (multi, write)
-  ["GET", "/repos/acme/web/pulls/3/merge-async/5b1c", {
-    template: "/repos/{owner}/{repo}/pulls/{pull_number}/merge-async/{uuid}", needs: ["contents=write"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/subscribers", { template: "/repos/{owner}/{repo}/subscribers", needs: ["contents=write"], tokens: BOTH, multi: true }],
+  [
+    "GET",
+    "/repos/acme/web/pulls/3/merge-async/5b1c",
+    {
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/merge-async/{uuid}",
+      needs: ["contents=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/subscribers",
+    { template: "/repos/{owner}/{repo}/subscribers", needs: ["contents=write"], tokens: BOTH, multi: true },
+  ],
   // write, UAT only: PUT|PATCH|DELETE .../import; read (both): GET .../import/large_files
   ["PUT", "/repos/acme/web/import", { template: "/repos/{owner}/{repo}/import", needs: ["contents=write"], tokens: UAT, multi: false }],
-  ["PATCH", "/repos/acme/web/import/lfs", { template: "/repos/{owner}/{repo}/import/lfs", needs: ["contents=write"], tokens: UAT, multi: false }],
-  ["GET", "/repos/acme/web/import/large_files", { template: "/repos/{owner}/{repo}/import/large_files", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["POST", "/repos/acme/web/secret-scanning/push-protection-bypasses", {
-    template: "/repos/{owner}/{repo}/secret-scanning/push-protection-bypasses", needs: ["contents=write"], tokens: UAT, multi: false }],
+  [
+    "PATCH",
+    "/repos/acme/web/import/lfs",
+    { template: "/repos/{owner}/{repo}/import/lfs", needs: ["contents=write"], tokens: UAT, multi: false },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/import/large_files",
+    { template: "/repos/{owner}/{repo}/import/large_files", needs: ["contents=read"], tokens: BOTH, multi: false },
+  ],
+  [
+    "POST",
+    "/repos/acme/web/secret-scanning/push-protection-bypasses",
+    {
+      template: "/repos/{owner}/{repo}/secret-scanning/push-protection-bypasses",
+      needs: ["contents=write"],
+      tokens: UAT,
+      multi: false,
+    },
+  ],
   // read with POST: POST /markdown; POST /commits/{commit_sha}/comments
   ["POST", "/markdown", { template: "/markdown", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["POST", "/repos/acme/web/commits/abc123/comments", {
-    template: "/repos/{owner}/{repo}/commits/{commit_sha}/comments", needs: ["contents=read"], tokens: BOTH, multi: false }],
+  [
+    "POST",
+    "/repos/acme/web/commits/abc123/comments",
+    {
+      template: "/repos/{owner}/{repo}/commits/{commit_sha}/comments",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
   // a one-segment parameter beats a multi-segment one: /commits/{commit_sha}/branches-where-head vs /commits/{ref}
-  ["GET", "/repos/acme/web/commits/abc123/branches-where-head", {
-    template: "/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/commits/heads/main", { template: "/repos/{owner}/{repo}/commits/{ref}", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/compare/main...feature/login", {
-    template: "/repos/{owner}/{repo}/compare/{basehead}", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/pulls/3", { template: "/repos/{owner}/{repo}/pulls/{pull_number}", needs: ["contents=read"], tokens: BOTH, multi: true }],
-  ["GET", "/repos/acme/web/releases/latest", { template: "/repos/{owner}/{repo}/releases/latest", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["GET", "/repos/acme/web/releases/8/assets", { template: "/repos/{owner}/{repo}/releases/{release_id}/assets", needs: ["contents=read"], tokens: BOTH, multi: false }],
-  ["PATCH", "/repos/acme/web/releases/8", { template: "/repos/{owner}/{repo}/releases/{release_id}", needs: ["contents=write"], tokens: BOTH, multi: true }],
-  ["DELETE", "/repos/acme/web/releases/8", { template: "/repos/{owner}/{repo}/releases/{release_id}", needs: ["contents=write"], tokens: BOTH, multi: false }],
+  [
+    "GET",
+    "/repos/acme/web/commits/abc123/branches-where-head",
+    {
+      template: "/repos/{owner}/{repo}/commits/{commit_sha}/branches-where-head",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/commits/heads/main",
+    { template: "/repos/{owner}/{repo}/commits/{ref}", needs: ["contents=read"], tokens: BOTH, multi: false },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/compare/main...feature/login",
+    {
+      template: "/repos/{owner}/{repo}/compare/{basehead}",
+      needs: ["contents=read"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/pulls/3",
+    { template: "/repos/{owner}/{repo}/pulls/{pull_number}", needs: ["contents=read"], tokens: BOTH, multi: true },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/releases/latest",
+    { template: "/repos/{owner}/{repo}/releases/latest", needs: ["contents=read"], tokens: BOTH, multi: false },
+  ],
+  [
+    "GET",
+    "/repos/acme/web/releases/8/assets",
+    { template: "/repos/{owner}/{repo}/releases/{release_id}/assets", needs: ["contents=read"], tokens: BOTH, multi: false },
+  ],
+  [
+    "PATCH",
+    "/repos/acme/web/releases/8",
+    { template: "/repos/{owner}/{repo}/releases/{release_id}", needs: ["contents=write"], tokens: BOTH, multi: true },
+  ],
+  [
+    "DELETE",
+    "/repos/acme/web/releases/8",
+    { template: "/repos/{owner}/{repo}/releases/{release_id}", needs: ["contents=write"], tokens: BOTH, multi: false },
+  ],
   // Issues: DELETE .../blocked_by/{issue_id} continues .../issues/{issue_number}/dependencies
-  ["DELETE", "/repos/acme/web/issues/4/dependencies/blocked_by/9", {
-    template: "/repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}", needs: ["issues=write"], tokens: BOTH, multi: false }],
-  ["PUT", "/repos/acme/web/issues/4/issue-field-values", {
-    template: "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values", needs: ["issues=write"], tokens: BOTH, multi: true }],
-  ["DELETE", "/repos/acme/web/issues/comments/6/pin", {
-    template: "/repos/{owner}/{repo}/issues/comments/{comment_id}/pin", needs: ["issues=write"], tokens: BOTH, multi: false }],
+  [
+    "DELETE",
+    "/repos/acme/web/issues/4/dependencies/blocked_by/9",
+    {
+      template: "/repos/{owner}/{repo}/issues/{issue_number}/dependencies/blocked_by/{issue_id}",
+      needs: ["issues=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
+  [
+    "PUT",
+    "/repos/acme/web/issues/4/issue-field-values",
+    {
+      template: "/repos/{owner}/{repo}/issues/{issue_number}/issue-field-values",
+      needs: ["issues=write"],
+      tokens: BOTH,
+      multi: true,
+    },
+  ],
+  [
+    "DELETE",
+    "/repos/acme/web/issues/comments/6/pin",
+    {
+      template: "/repos/{owner}/{repo}/issues/comments/{comment_id}/pin",
+      needs: ["issues=write"],
+      tokens: BOTH,
+      multi: false,
+    },
+  ],
 ];
 
 describe("section 5.3: concrete calls resolve to what the spec gives", () => {
@@ -230,12 +735,14 @@ describe("section 5.3: concrete calls resolve to what the spec gives", () => {
 
   it("takes parameters from the path, multi-segment ones whole and percent-decoded", () => {
     expect(resolve("PATCH", "/repos/acme/web/git/refs/tags/v1.2.0").params).toEqual({ owner: "acme", repo: "web", ref: "tags/v1.2.0" });
-    expect(resolve("GET", "/repos/acme/web/contents/a%20b/c.md").params["path"]).toBe("a b/c.md");
+    expect(resolve("GET", "/repos/acme/web/contents/a%20b/c.md").params.path).toBe("a b/c.md");
   });
 
   it("accepts lower-case methods, full URLs, query strings and a trailing slash", () => {
     expect(resolve("post", "/repos/acme/web/git/tags").template).toBe("/repos/{owner}/{repo}/git/tags");
-    expect(resolve("GET", "https://api.example.test/repos/acme/web/git/tags/abc?x=1").template).toBe("/repos/{owner}/{repo}/git/tags/{tag_sha}");
+    expect(resolve("GET", "https://api.example.test/repos/acme/web/git/tags/abc?x=1").template).toBe(
+      "/repos/{owner}/{repo}/git/tags/{tag_sha}",
+    );
     expect(resolve("GET", "/repos/acme/web/releases/").template).toBe("/repos/{owner}/{repo}/releases");
   });
 });
@@ -243,19 +750,62 @@ describe("section 5.3: concrete calls resolve to what the spec gives", () => {
 // Every endpoint of sections 4.1 to 4.5 (and 4.4b), with what its statement says.
 // 4.1 and 4.2 name their token types (app user, app installation, fine-grained): no personal access token (classic).
 const SECTION_4: [method: string, path: string, template: string, needs: Grant[], combine: "allOf" | "anyOf", tokenKinds: string[]][] = [
-  ["POST", "/orgs/acme/artifacts/metadata/deployment-record", "/orgs/{org}/artifacts/metadata/deployment-record",
-    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["POST", "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-eu", "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
-    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["POST", "/orgs/acme/artifacts/metadata/storage-record", "/orgs/{org}/artifacts/metadata/storage-record",
-    ["artifact_metadata=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["GET", `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/deployment-records`, "/orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records",
-    ["artifact_metadata=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["GET", `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/storage-records`, "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
-    ["artifact_metadata=read", "contents=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["POST", "/repos/acme/web/git/tags", "/repos/{owner}/{repo}/git/tags", ["contents=write"], "allOf", ["fine_grained", "app_user", "app_installation"]],
-  ["GET", "/repos/acme/web/git/tags/940bd336248efae0f9ee5bc7b2d5c985887b16ac", "/repos/{owner}/{repo}/git/tags/{tag_sha}",
-    ["contents=read"], "allOf", ["fine_grained", "app_user", "app_installation"]],
+  [
+    "POST",
+    "/orgs/acme/artifacts/metadata/deployment-record",
+    "/orgs/{org}/artifacts/metadata/deployment-record",
+    ["artifact_metadata=write"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "POST",
+    "/orgs/acme/artifacts/metadata/deployment-record/cluster/prod-eu",
+    "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}",
+    ["artifact_metadata=write"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "POST",
+    "/orgs/acme/artifacts/metadata/storage-record",
+    "/orgs/{org}/artifacts/metadata/storage-record",
+    ["artifact_metadata=write"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/deployment-records`,
+    "/orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records",
+    ["artifact_metadata=read"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    `/orgs/acme/artifacts/sha256:${"a".repeat(64)}/metadata/storage-records`,
+    "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
+    ["artifact_metadata=read", "contents=read"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "POST",
+    "/repos/acme/web/git/tags",
+    "/repos/{owner}/{repo}/git/tags",
+    ["contents=write"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/repos/acme/web/git/tags/940bd336248efae0f9ee5bc7b2d5c985887b16ac",
+    "/repos/{owner}/{repo}/git/tags/{tag_sha}",
+    ["contents=read"],
+    "allOf",
+    ["fine_grained", "app_user", "app_installation"],
+  ],
   ["GET", "/notifications", "/notifications", [], "allOf", ["classic"]],
   ["PUT", "/notifications", "/notifications", [], "allOf", ["classic"]],
   ["GET", "/notifications/threads/1", "/notifications/threads/{thread_id}", [], "allOf", ["classic"]],
@@ -267,25 +817,93 @@ const SECTION_4: [method: string, path: string, template: string, needs: Grant[]
   ["GET", "/repos/acme/web/notifications", "/repos/{owner}/{repo}/notifications", [], "allOf", ["classic"]],
   ["PUT", "/repos/acme/web/notifications", "/repos/{owner}/{repo}/notifications", [], "allOf", ["classic"]],
   ["GET", "/events", "/events", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/networks/acme/web/events", "/networks/{owner}/{repo}/events", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+  [
+    "GET",
+    "/networks/acme/web/events",
+    "/networks/{owner}/{repo}/events",
+    [],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
   ["GET", "/orgs/acme/events", "/orgs/{org}/events", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/repos/acme/web/events", "/repos/{owner}/{repo}/events", ["metadata=read"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+  [
+    "GET",
+    "/repos/acme/web/events",
+    "/repos/{owner}/{repo}/events",
+    ["metadata=read"],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
   ["GET", "/users/octo/events", "/users/{username}/events", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/users/octo/events/orgs/acme", "/users/{username}/events/orgs/{org}", ["organization_events=read"], "allOf", ["classic", "fine_grained", "app_user"]],
-  ["GET", "/users/octo/events/public", "/users/{username}/events/public", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/users/octo/received_events", "/users/{username}/received_events", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/users/octo/received_events/public", "/users/{username}/received_events/public", [], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/repos/acme/web/issues/events", "/repos/{owner}/{repo}/issues/events", ["issues=read"], "allOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/repos/acme/web/issues/events/55", "/repos/{owner}/{repo}/issues/events/{event_id}",
-    ["issues=read", "pull_requests=read"], "anyOf", ["classic", "fine_grained", "app_user", "app_installation"]],
-  ["GET", "/repos/acme/web/issues/12/events", "/repos/{owner}/{repo}/issues/{issue_number}/events",
-    ["issues=read", "pull_requests=read"], "anyOf", ["classic", "fine_grained", "app_user", "app_installation"]],
+  [
+    "GET",
+    "/users/octo/events/orgs/acme",
+    "/users/{username}/events/orgs/{org}",
+    ["organization_events=read"],
+    "allOf",
+    ["classic", "fine_grained", "app_user"],
+  ],
+  [
+    "GET",
+    "/users/octo/events/public",
+    "/users/{username}/events/public",
+    [],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/users/octo/received_events",
+    "/users/{username}/received_events",
+    [],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/users/octo/received_events/public",
+    "/users/{username}/received_events/public",
+    [],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/repos/acme/web/issues/events",
+    "/repos/{owner}/{repo}/issues/events",
+    ["issues=read"],
+    "allOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/repos/acme/web/issues/events/55",
+    "/repos/{owner}/{repo}/issues/events/{event_id}",
+    ["issues=read", "pull_requests=read"],
+    "anyOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
+  [
+    "GET",
+    "/repos/acme/web/issues/12/events",
+    "/repos/{owner}/{repo}/issues/{issue_number}/events",
+    ["issues=read", "pull_requests=read"],
+    "anyOf",
+    ["classic", "fine_grained", "app_user", "app_installation"],
+  ],
   ["GET", "/repos/acme/web/import", "/repos/{owner}/{repo}/import", ["contents=read"], "allOf", ["classic"]],
   ["PUT", "/repos/acme/web/import", "/repos/{owner}/{repo}/import", ["contents=write"], "allOf", ["classic"]],
   ["PATCH", "/repos/acme/web/import", "/repos/{owner}/{repo}/import", ["contents=write"], "allOf", ["classic"]],
   ["DELETE", "/repos/acme/web/import", "/repos/{owner}/{repo}/import", ["contents=write"], "allOf", ["classic"]],
   ["GET", "/repos/acme/web/import/authors", "/repos/{owner}/{repo}/import/authors", ["contents=read"], "allOf", ["classic"]],
-  ["PATCH", "/repos/acme/web/import/authors/3", "/repos/{owner}/{repo}/import/authors/{author_id}", ["contents=write"], "allOf", ["classic"]],
+  [
+    "PATCH",
+    "/repos/acme/web/import/authors/3",
+    "/repos/{owner}/{repo}/import/authors/{author_id}",
+    ["contents=write"],
+    "allOf",
+    ["classic"],
+  ],
   ["GET", "/repos/acme/web/import/large_files", "/repos/{owner}/{repo}/import/large_files", ["contents=read"], "allOf", ["classic"]],
   ["PATCH", "/repos/acme/web/import/lfs", "/repos/{owner}/{repo}/import/lfs", ["contents=write"], "allOf", ["classic"]],
 ];
@@ -344,7 +962,12 @@ describe("section 5.1 rules", () => {
     const answer = resolve("PUT", "/repos/acme/web/import");
     expect(answer.tokenKinds).toEqual(["classic"]);
     expect(answer.requirements).toEqual([
-      expect.objectContaining({ permission: "contents", access: "write", tokenTypes: ["UAT"], sources: ["4.4b Source imports", "5.3 Repository permission: Contents"] }),
+      expect.objectContaining({
+        permission: "contents",
+        access: "write",
+        tokenTypes: ["UAT"],
+        sources: ["4.4b Source imports", "5.3 Repository permission: Contents"],
+      }),
     ]);
   });
 
@@ -399,7 +1022,10 @@ describe("calls the matrix does not cover are reported, not guessed", () => {
       knownMethods: ["PATCH"],
     });
     // GET on the repository itself is not in the partial matrix; PATCH and DELETE are
-    expect(requiredPermissions("GET", "/repos/acme/web")).toMatchObject({ reason: "method_not_covered", knownMethods: ["PATCH", "DELETE"] });
+    expect(requiredPermissions("GET", "/repos/acme/web")).toMatchObject({
+      reason: "method_not_covered",
+      knownMethods: ["PATCH", "DELETE"],
+    });
     // read counterparts exist for the eight sub-paths, not for the PUT|DELETE {repository_id} paths
     expect(requiredPermissions("GET", "/orgs/acme/actions/permissions/repositories/7")).toMatchObject({ reason: "method_not_covered" });
   });

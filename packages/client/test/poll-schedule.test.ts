@@ -21,7 +21,9 @@ describe("PollSchedule (pure pacing rules)", () => {
   it("backs off exponentially from the interval on consecutive failures, capped, with jitter only above", () => {
     const schedule = new PollSchedule({ maxBackoffSeconds: 300, random: () => 0 });
     schedule.observe("60");
-    expect([1, 2, 3, 4, 5].map(() => schedule.failed(new NetworkError("GET /events", "ECONNRESET")))).toEqual([60_000, 120_000, 240_000, 300_000, 300_000]);
+    expect([1, 2, 3, 4, 5].map(() => schedule.failed(new NetworkError("GET /events", "ECONNRESET")))).toEqual([
+      60_000, 120_000, 240_000, 300_000, 300_000,
+    ]);
     expect(schedule.failures).toBe(5);
     schedule.succeeded();
     expect(schedule.failures).toBe(0);

@@ -48,7 +48,12 @@ function watchedClient(emulator: Emulator, token: string) {
     retry: false,
     fetch: async (input, init) => {
       const response = await fetch(input, init);
-      answers.push({ url: String(input), status: response.status, used: response.headers.get("x-ratelimit-used"), remaining: response.headers.get("x-ratelimit-remaining") });
+      answers.push({
+        url: String(input),
+        status: response.status,
+        used: response.headers.get("x-ratelimit-used"),
+        remaining: response.headers.get("x-ratelimit-remaining"),
+      });
       return response;
     },
   });
@@ -85,14 +90,21 @@ describe("restart from a checkpoint", () => {
     emu = await startEmulator();
     const generated: string[] = [];
     for (let i = 0; i < 25; i++) generated.push(String(emu.activity.star({ actor: "octo", repo: "acme/web" }).id));
-    const { client, answers } = watchedClient(emu, emu.tokens["admin"]!);
+    const { client, answers } = watchedClient(emu, emu.tokens.admin!);
     const time = simulatedTime(emu);
     const first: ActivityEvent[] = [];
-    const checkpoint = await take(client.activity.poll({ feed: "org", org: "acme" }, { per_page: 10, sleep: time.sleep, now: time.now }), 10, first);
+    const checkpoint = await take(
+      client.activity.poll({ feed: "org", org: "acme" }, { per_page: 10, sleep: time.sleep, now: time.now }),
+      10,
+      first,
+    );
     expect(checkpoint.seen).toHaveLength(10);
 
     // Second run from the checkpoint: the rest, once; then it idles (a 304) and stops.
-    const second = await runPolls((stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint, per_page: 10, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const second = await runPolls(
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint, per_page: 10, ...stop, sleep: time.sleep, now: time.now }),
+      2,
+    );
     expect([...first, ...second.items].map((e) => e.id)).toEqual(generated);
     const resumed = second.checkpoint;
     expect(resumed.validator).toMatch(/^W\/"/);
@@ -100,7 +112,14 @@ describe("restart from a checkpoint", () => {
     // Third run, nothing new: its first request is conditional, answered 304, and uses no rate limit.
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:admin");
-    const third = await runPolls((stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now }), 1);
+    const third = await runPolls(
+      (stop) =>
+        client.activity.poll(
+          { feed: "org", org: "acme" },
+          { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now },
+        ),
+      1,
+    );
     expect(third.items).toEqual([]);
     const firstAnswer = answers[before]!;
     expect(firstAnswer.status).toBe(304);
@@ -109,7 +128,14 @@ describe("restart from a checkpoint", () => {
 
     // And what comes later still comes, once.
     const later = emu.activity.push({ actor: "hubot", repo: "acme/web" });
-    const fourth = await runPolls((stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const fourth = await runPolls(
+      (stop) =>
+        client.activity.poll(
+          { feed: "org", org: "acme" },
+          { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now },
+        ),
+      2,
+    );
     expect(fourth.items.map((e) => e.id)).toEqual([String(later.id)]);
   });
 
@@ -117,7 +143,7 @@ describe("restart from a checkpoint", () => {
     emu = await startEmulator();
     const titles = ["Deploy failed", "Rotate keys", "Bump base image"];
     for (const title of titles) emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title });
-    const { client, answers } = watchedClient(emu, emu.tokens["classic"]!);
+    const { client, answers } = watchedClient(emu, emu.tokens.classic!);
     const time = simulatedTime(emu);
     const first: NotificationThread[] = [];
     const checkpoint = await take(client.notifications.poll({ sleep: time.sleep, now: time.now }), 1, first);
@@ -129,14 +155,20 @@ describe("restart from a checkpoint", () => {
 
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:classic");
-    const third = await runPolls((stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }), 1);
+    const third = await runPolls(
+      (stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }),
+      1,
+    );
     expect(third.items).toEqual([]);
     expect(answers[before]).toMatchObject({ status: 304, used: String(usedBefore) });
     expect(answers[before]!.url).toContain("since=");
 
     // A thread updated after the checkpoint comes again, once, with its new reason.
     emu.activity.mention({ actor: "hubot", repo: "acme/web", issue: 1, user: "octo" });
-    const fourth = await runPolls((stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const fourth = await runPolls(
+      (stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }),
+      2,
+    );
     expect(fourth.items.map((t) => [t.subject.title, t.reason])).toEqual([["Deploy failed", "mention"]]);
   });
 
@@ -150,12 +182,20 @@ describe("restart from a checkpoint", () => {
       emu.activity.closeIssue({ actor: "octo", repo: "acme/web", issue }),
       emu.activity.reopenIssue({ actor: "hubot", repo: "acme/web", issue }),
     ].map((e) => e.id);
-    const { client, answers } = watchedClient(emu, emu.tokens["admin"]!);
+    const { client, answers } = watchedClient(emu, emu.tokens.admin!);
     const time = simulatedTime(emu);
     const first: IssueEvent[] = [];
-    const checkpoint = await take(client.issueEvents.poll({ owner: "acme", repo: "web" }, { per_page: 2, sleep: time.sleep, now: time.now }), 3, first);
+    const checkpoint = await take(
+      client.issueEvents.poll({ owner: "acme", repo: "web" }, { per_page: 2, sleep: time.sleep, now: time.now }),
+      3,
+      first,
+    );
 
-    const second = await runPolls((stop) => client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint, per_page: 2, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const second = await runPolls(
+      (stop) =>
+        client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint, per_page: 2, ...stop, sleep: time.sleep, now: time.now }),
+      2,
+    );
     const ids = [...first, ...second.items].map((e) => e.id);
     expect(ids).toEqual(made);
     expect(new Set(ids).size).toBe(ids.length);
@@ -164,7 +204,14 @@ describe("restart from a checkpoint", () => {
     const resumed = second.checkpoint;
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:admin");
-    const third = await runPolls((stop) => client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint: resumed, per_page: 2, ...stop, sleep: time.sleep, now: time.now }), 1);
+    const third = await runPolls(
+      (stop) =>
+        client.issueEvents.poll(
+          { owner: "acme", repo: "web" },
+          { checkpoint: resumed, per_page: 2, ...stop, sleep: time.sleep, now: time.now },
+        ),
+      1,
+    );
     expect(third.items).toEqual([]);
     expect(answers[before]).toMatchObject({ status: 304, used: String(usedBefore) });
   });
@@ -176,14 +223,17 @@ describe("restart from a checkpoint", () => {
     const store = new FileCheckpointStore(join(dir, "org-acme.json"));
     const generated: string[] = [];
     for (let i = 0; i < 6; i++) generated.push(String(emu.activity.push({ actor: "hubot", repo: "acme/web" }).id));
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const time = simulatedTime(emu);
     const got: ActivityEvent[] = [];
     await take(client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, sleep: time.sleep, now: time.now }), 4, got);
     // Saved on the way out: the fourth event counts as handled.
     const saved = JSON.parse(readFileSync(store.path, "utf8")) as PollCheckpoint;
     expect(saved.seen.map(([id]) => id)).toEqual(generated.slice(0, 4));
-    const rest = await runPolls((stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const rest = await runPolls(
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, ...stop, sleep: time.sleep, now: time.now }),
+      2,
+    );
     expect([...got, ...rest.items].map((e) => e.id)).toEqual(generated);
 
     expect(() => client.activity.poll({ feed: "repo", owner: "acme", repo: "web" }, { checkpoint: saved })).toThrow(RequestValidationError);
@@ -200,15 +250,16 @@ describe("late events (the emulator's latency mode)", () => {
     emu.state.events.setPollInterval(300);
     const generated: string[] = [];
     let state = 18;
-    const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 4294967296);
+    const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 4294967296;
     const generate = (count: number) => {
       for (let i = 0; i < count && generated.length < 1000; i++) {
         const n = generated.length;
-        const event = n % 2 === 0 ? emu!.activity.star({ actor: "octo", repo: "acme/web" }) : emu!.activity.push({ actor: "hubot", repo: "acme/web" });
+        const event =
+          n % 2 === 0 ? emu!.activity.star({ actor: "octo", repo: "acme/web" }) : emu!.activity.push({ actor: "hubot", repo: "acme/web" });
         generated.push(String(event.id));
       }
     };
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     let doneAt: number | undefined;
     const time = simulatedTime(emu, () => {
@@ -219,7 +270,10 @@ describe("late events (the emulator's latency mode)", () => {
     });
     const events: ActivityEvent[] = [];
     let gaps = 0;
-    const poller = client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, per_page: 30, sleep: time.sleep, now: time.now, onGap: () => gaps++ });
+    const poller = client.activity.poll(
+      { feed: "org", org: "acme" },
+      { signal: controller.signal, per_page: 30, sleep: time.sleep, now: time.now, onGap: () => gaps++ },
+    );
     for await (const event of poller) events.push(event);
 
     const late = emu.state.events.all().filter((e) => emu!.state.events.deliveredAtMs(e) > e.createdAtMs);

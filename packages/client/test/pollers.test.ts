@@ -56,7 +56,7 @@ describe("feed poller", () => {
   it("over a simulated idle hour it uses no rate limit: every poll after the first is a 304", async () => {
     emu = await startEmulator();
     for (let i = 0; i < 5; i++) emu.activity.push({ actor: "hubot", repo: "acme/web" });
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     const usedSamples: number[] = [];
     const time = simulatedTime(emu, () => {
@@ -80,7 +80,7 @@ describe("feed poller", () => {
 
   it("obeys a growing X-Poll-Interval, and follows it back down", async () => {
     emu = await startEmulator();
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     const time = simulatedTime(emu, (_ms, count) => {
       if (count === 3) emu!.state.events.simulateLoad(2);
@@ -89,7 +89,12 @@ describe("feed poller", () => {
       if (count === 10) controller.abort();
     });
     const intervals: number[] = [];
-    await drain(client.activity.poll({ feed: "repo", owner: "acme", repo: "web" }, { signal: controller.signal, sleep: time.sleep, now: time.now, onPoll: (info) => intervals.push(info.intervalSeconds) }));
+    await drain(
+      client.activity.poll(
+        { feed: "repo", owner: "acme", repo: "web" },
+        { signal: controller.signal, sleep: time.sleep, now: time.now, onPoll: (info) => intervals.push(info.intervalSeconds) },
+      ),
+    );
     expect(time.waits.map((ms) => ms / 1000)).toEqual([60, 60, 60, 120, 120, 120, 300, 300, 60, 60]);
     expect(intervals).toEqual([60, 60, 60, 120, 120, 120, 300, 300, 60, 60]);
   });
@@ -113,7 +118,7 @@ describe("feed poller", () => {
     // Events also arrive between the pages of one poll, so later pages repeat items of earlier ones.
     const client = new ShiplogClient({
       baseUrl: emu.url,
-      token: emu.tokens["admin"],
+      token: emu.tokens.admin,
       retry: false,
       hooks: { onResponse: () => generate(Math.floor(random() * 4)) },
     });
@@ -125,7 +130,10 @@ describe("feed poller", () => {
     });
     const gaps: number[] = [];
     const events: ActivityEvent[] = [];
-    const poller = client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, sleep: time.sleep, now: time.now, per_page: 17, onGap: (g) => gaps.push(g.newEvents) });
+    const poller = client.activity.poll(
+      { feed: "org", org: "acme" },
+      { signal: controller.signal, sleep: time.sleep, now: time.now, per_page: 17, onGap: (g) => gaps.push(g.newEvents) },
+    );
     await drain(poller, events);
 
     expect(generated).toHaveLength(1000);
@@ -146,7 +154,7 @@ describe("feed poller", () => {
     let responses = 0;
     const client = new ShiplogClient({
       baseUrl: emu.url,
-      token: emu.tokens["admin"],
+      token: emu.tokens.admin,
       retry: false,
       hooks: {
         onResponse: () => {
@@ -166,7 +174,17 @@ describe("feed poller", () => {
     });
     const errors: { failures: number; delayMs: number }[] = [];
     const events = await drain(
-      client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, sleep: time.sleep, now: time.now, per_page: 10, random: () => 0, onError: (_e, info) => errors.push(info) }),
+      client.activity.poll(
+        { feed: "org", org: "acme" },
+        {
+          signal: controller.signal,
+          sleep: time.sleep,
+          now: time.now,
+          per_page: 10,
+          random: () => 0,
+          onError: (_e, info) => errors.push(info),
+        },
+      ),
     );
     expect(errors.map((e) => e.failures)).toEqual([1, 2, 3]);
     // Backoff grows from the poll interval and never goes below it.
@@ -180,13 +198,16 @@ describe("feed poller", () => {
   it("start: now yields only what comes after; the abort signal ends the iteration without an error", async () => {
     emu = await startEmulator();
     emu.activity.push({ actor: "hubot", repo: "acme/web" });
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     const time = simulatedTime(emu, (_ms, count) => {
       if (count === 1) emu!.activity.createBranch({ actor: "octo", repo: "acme/web", ref: "release" });
     });
     const seen: ActivityEvent[] = [];
-    for await (const event of client.activity.poll({ feed: "repo", owner: "acme", repo: "web" }, { signal: controller.signal, sleep: time.sleep, now: time.now, start: "now" })) {
+    for await (const event of client.activity.poll(
+      { feed: "repo", owner: "acme", repo: "web" },
+      { signal: controller.signal, sleep: time.sleep, now: time.now, start: "now" },
+    )) {
       seen.push(event);
       controller.abort();
     }
@@ -197,9 +218,11 @@ describe("feed poller", () => {
 
   it("ends with the error when it cannot recover (unknown organization), and checks per_page before sending", async () => {
     emu = await startEmulator();
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const time = simulatedTime(emu);
-    await expect(drain(client.activity.poll({ feed: "org", org: "no-such-org" }, { sleep: time.sleep }))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(drain(client.activity.poll({ feed: "org", org: "no-such-org" }, { sleep: time.sleep }))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     expect(() => client.activity.poll({ feed: "public" }, { per_page: 101 })).toThrow(RequestValidationError);
     expect(() => client.activity.poll({ feed: "repo", owner: "acme", repo: "bad name" } as never)).toThrow(RequestValidationError);
   });
@@ -208,7 +231,7 @@ describe("feed poller", () => {
 describe("notification poller", () => {
   it("yields each new or updated thread once, is idle on 304s for an hour, and uses no rate limit meanwhile", async () => {
     emu = await startEmulator();
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classic"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classic, retry: false });
     const issue = emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Deploy failed" }).number;
     const controller = new AbortController();
     const used: [number, number][] = [];
@@ -239,12 +262,19 @@ describe("notification poller", () => {
 
   it("follows one repository, and per_page is checked against its limit (100, not 50)", async () => {
     emu = await startEmulator();
-    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classic"], retry: false });
+    const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classic, retry: false });
     emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Web issue" });
     emu.activity.openIssue({ actor: "hubot", repo: "acme/api", title: "Api issue" });
     const controller = new AbortController();
     const time = simulatedTime(emu, () => controller.abort());
-    const threads = await drain(client.notifications.poll({ repository: { owner: "acme", repo: "api" }, per_page: 100, signal: controller.signal, sleep: time.sleep }));
+    const threads = await drain(
+      client.notifications.poll({
+        repository: { owner: "acme", repo: "api" },
+        per_page: 100,
+        signal: controller.signal,
+        sleep: time.sleep,
+      }),
+    );
     expect(threads.map((t) => t.subject.title)).toEqual(["Api issue"]);
     expect(() => client.notifications.poll({ per_page: 51 })).toThrow(/per_page/);
   });

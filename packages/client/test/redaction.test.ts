@@ -14,15 +14,23 @@ const OLDER = "ghs_OlderTokenZYXWVUT9876543210zyxwvu999";
 /** Every way an error is shown. */
 function shown(error: unknown): string {
   const e = error as Error;
-  return [e.message, e.stack, JSON.stringify(e), inspect(e, { depth: 10 }), String(e), inspect((e as ServiceError).body, { depth: 10 })].join("\n");
+  return [
+    e.message,
+    e.stack,
+    JSON.stringify(e),
+    inspect(e, { depth: 10 }),
+    String(e),
+    inspect((e as ServiceError).body, { depth: 10 }),
+  ].join("\n");
 }
 
 async function errorFrom(handler: Parameters<typeof serve>[0]): Promise<ServiceError> {
   const url = await serve(handler);
   const client = new ShiplogClient({ baseUrl: url, token: TOKEN, retry: false });
-  const error = await client.artifacts
-    .listDeploymentRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` })
-    .then(() => expect.unreachable(), (e: unknown) => e);
+  const error = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` }).then(
+    () => expect.unreachable(),
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ServiceError);
   return error as ServiceError;
 }
@@ -53,7 +61,9 @@ describe("server text in errors is redacted", () => {
     const error = await errorFrom((req, res) => {
       res.writeHead(502, { "content-type": "text/html" });
       const padding = "x".repeat(150);
-      res.end(`<html><body><h1>502 Bad Gateway</h1><!-- ${padding} --><pre>Authorization: ${req.headers.authorization}\nHost: ${req.headers.host}</pre></body></html>`);
+      res.end(
+        `<html><body><h1>502 Bad Gateway</h1><!-- ${padding} --><pre>Authorization: ${req.headers.authorization}\nHost: ${req.headers.host}</pre></body></html>`,
+      );
     });
     expect(error.status).toBe(502);
     const text = shown(error);
@@ -81,6 +91,8 @@ describe("server text in errors is redacted", () => {
     expect(out).toContain("sha256:" + "a".repeat(64));
     expect(out).toContain("the token expired; token refresh failed");
     // Nothing held, nothing shaped: only Authorization values go.
-    expect(redactSecrets("Bearer abcdefghijkl and ghs_abcdefghij0123456789", [undefined])).toBe("Bearer [redacted] and ghs_abcdefghij0123456789");
+    expect(redactSecrets("Bearer abcdefghijkl and ghs_abcdefghij0123456789", [undefined])).toBe(
+      "Bearer [redacted] and ghs_abcdefghij0123456789",
+    );
   });
 });

@@ -28,7 +28,11 @@ describe("releaseTags", () => {
   });
 
   it("a derived name that is also given is not derived again", () => {
-    expect(releaseTags(["v1.4.0", "v1"], "major-minor", "fail").map((t) => [t.tag, t.ifExists])).toEqual([["v1.4.0", "fail"], ["v1", "fail"], ["v1.4", "update"]]);
+    expect(releaseTags(["v1.4.0", "v1"], "major-minor", "fail").map((t) => [t.tag, t.ifExists])).toEqual([
+      ["v1.4.0", "fail"],
+      ["v1", "fail"],
+      ["v1.4", "update"],
+    ]);
   });
 
   it("two versions that would move the same floating tag are refused, naming both", () => {

@@ -8,7 +8,9 @@ let emu: Emulator;
 const dotGithub = { name: ".github", id: 7005, private: false, watchers: ["octo"] };
 const fixture = {
   ...defaultFixture,
-  orgs: (defaultFixture.orgs ?? []).map((org) => (org.login === "acme" ? { ...org, repositories: [...(org.repositories ?? []), dotGithub] } : org)),
+  orgs: (defaultFixture.orgs ?? []).map((org) =>
+    org.login === "acme" ? { ...org, repositories: [...(org.repositories ?? []), dotGithub] } : org,
+  ),
 };
 
 beforeAll(async () => {
@@ -43,7 +45,9 @@ describe("a repository named .github", () => {
     const issueEvents = await collect(client("admin").issueEvents.poll(target, { signal: stop.signal, sleep }));
     expect(issueEvents.length).toBeGreaterThan(0);
     const again = new AbortController();
-    const threads = await collect(client("classic").notifications.poll({ repository: target, all: true, signal: again.signal, sleep: async () => again.abort() }));
+    const threads = await collect(
+      client("classic").notifications.poll({ repository: target, all: true, signal: again.signal, sleep: async () => again.abort() }),
+    );
     expect(threads).toHaveLength(1);
   });
 

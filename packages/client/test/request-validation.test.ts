@@ -8,7 +8,10 @@ const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", token: "t0ken"
 const digest = `sha256:${"a".repeat(64)}`;
 
 async function refused(call: Promise<unknown>): Promise<[string, string, string][]> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RequestValidationError);
   return (error as RequestValidationError).issues.map((i) => [i.field, i.rule, i.message]);
 }
@@ -33,11 +36,17 @@ describe("field issues of a refused request", () => {
   });
 
   it("an empty list, a number of the wrong kind, a type of the wrong kind", async () => {
-    expect(await refused(client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c", logical_environment: "p", deployments: [] })))
-      .toEqual([["deployments", "minItems 1", "must not be empty"]]);
-    expect(await refused(client.notifications.getThread({ thread_id: 1.5 }))).toEqual([["thread_id", "type int or type string", "must be a positive integer (a number, or its digits as a string)"]]);
-    expect(await refused(client.git.updateRef({ owner: "acme", repo: "web", ref: "tags/v1", sha: "a".repeat(40), force: "yes" as unknown as boolean })))
-      .toEqual([["force", "type boolean", "must be of type boolean"]]);
+    expect(
+      await refused(client.artifacts.setClusterDeploymentRecords({ org: "acme", cluster: "c", logical_environment: "p", deployments: [] })),
+    ).toEqual([["deployments", "minItems 1", "must not be empty"]]);
+    expect(await refused(client.notifications.getThread({ thread_id: 1.5 }))).toEqual([
+      ["thread_id", "type int or type string", "must be a positive integer (a number, or its digits as a string)"],
+    ]);
+    expect(
+      await refused(
+        client.git.updateRef({ owner: "acme", repo: "web", ref: "tags/v1", sha: "a".repeat(40), force: "yes" as unknown as boolean }),
+      ),
+    ).toEqual([["force", "type boolean", "must be of type boolean"]]);
   });
 
   it("keep the schema's own message where it has one", async () => {

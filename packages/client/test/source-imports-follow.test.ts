@@ -76,7 +76,8 @@ describe("followImport", () => {
       const step = last.nextStep;
       if (last.phase === "complete") break;
       if (step?.kind === "choose_project") await client.imports.chooseProject({ ...target, choice: step.choices[0]! });
-      else if (step?.kind === "provide_credentials") await client.imports.updateImport({ ...target, vcs_username: "octocat", vcs_password: "pw" });
+      else if (step?.kind === "provide_credentials")
+        await client.imports.updateImport({ ...target, vcs_username: "octocat", vcs_password: "pw" });
       else throw new Error(`unexpected ${last.status}`);
     }
     // The choice goes straight to importing, where the source demands the credentials.

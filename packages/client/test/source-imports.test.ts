@@ -38,7 +38,9 @@ async function reach(state: "detecting" | "importing" | "mapping" | "pushing" | 
 }
 
 /** Brings the import into a problem state: an injected failure at the next step from `from`. */
-async function reachProblem(problem: "auth_failed" | "error" | "detection_needs_auth" | "detection_found_nothing" | "detection_found_multiple") {
+async function reachProblem(
+  problem: "auth_failed" | "error" | "detection_needs_auth" | "detection_found_nothing" | "detection_found_multiple",
+) {
   emulator.imports.failNext(target.owner, target.repo, problem);
   await reach("detecting");
   step();
@@ -53,7 +55,13 @@ describe("state table of spec 3.1, row by row", () => {
   });
 
   it("(none) | PUT with vcs -> importing: commit_count and percent appear", async () => {
-    const created = await client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs: "subversion", vcs_username: "octocat", vcs_password: "s3cret-pw" });
+    const created = await client.imports.startImport({
+      ...target,
+      vcs_url: SVN_URL,
+      vcs: "subversion",
+      vcs_username: "octocat",
+      vcs_password: "s3cret-pw",
+    });
     expect(created).toMatchObject({ status: "importing", vcs: "subversion", percent: 0 });
     expect(created.commit_count).toBeGreaterThan(0);
     expect(JSON.stringify(created)).not.toContain("s3cret-pw");
@@ -208,10 +216,22 @@ describe("state table of spec 3.1, row by row", () => {
     await expect(client.imports.restartWithUrl({ ...target, vcs_url: SVN_URL })).resolves.toMatchObject({ status: "detecting" });
   });
 
-  const anyStates: (SimulatedStatus | "none")[] = ["detecting", "importing", "mapping", "pushing", "complete", "auth_failed", "error", "detection_needs_auth", "detection_found_nothing", "detection_found_multiple"];
+  const anyStates: (SimulatedStatus | "none")[] = [
+    "detecting",
+    "importing",
+    "mapping",
+    "pushing",
+    "complete",
+    "auth_failed",
+    "error",
+    "detection_needs_auth",
+    "detection_found_nothing",
+    "detection_found_multiple",
+  ];
 
   async function reachAny(state: SimulatedStatus): Promise<void> {
-    if (state === "detecting" || state === "importing" || state === "mapping" || state === "pushing" || state === "complete") return reach(state);
+    if (state === "detecting" || state === "importing" || state === "mapping" || state === "pushing" || state === "complete")
+      return reach(state);
     return reachProblem(state);
   }
 
@@ -306,8 +326,16 @@ describe("bad input, 422 and 503", () => {
     emulator.requests.clear();
     const cases: [() => Promise<unknown>, string, string][] = [
       [() => client.imports.startImport({ ...target, vcs_url: "not a url" }), "vcs_url", "format uri"],
-      [() => client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs: "cvs" as "git" }), "vcs", "one of subversion, git, mercurial, tfvc"],
-      [() => client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs_password: "hunter2-secret" }), "vcs_username", "vcs_username and vcs_password go together"],
+      [
+        () => client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs: "cvs" as "git" }),
+        "vcs",
+        "one of subversion, git, mercurial, tfvc",
+      ],
+      [
+        () => client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs_password: "hunter2-secret" }),
+        "vcs_username",
+        "vcs_username and vcs_password go together",
+      ],
       [() => client.imports.mapCommitAuthor({ ...target, author_id: 0, name: "x" }), "author_id", "minimum 1"],
       [() => client.imports.mapCommitAuthor({ ...target, author_id: 3 }), "(body)", "minProperties 1"],
       [() => client.imports.setLfsPreference({ ...target, use_lfs: "undecided" as "opt_in" }), "use_lfs", "one of opt_in, opt_out"],
@@ -338,7 +366,11 @@ describe("bad input, 422 and 503", () => {
   it("maintenance mode answers 503 on every endpoint, and the client retries before giving up", async () => {
     await reach("complete");
     emulator.imports.setMaintenance(true);
-    const retrying = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.classic, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 } });
+    const retrying = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.classic,
+      retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 },
+    });
     emulator.requests.clear();
     await expect(retrying.imports.getImportStatus(target)).rejects.toBeInstanceOf(UnavailableError);
     expect(emulator.requests.list().map((r) => r.status)).toEqual([503, 503, 503]);

@@ -35,7 +35,8 @@ describe("the token only goes to the service", () => {
     const service = await serve((req, res) => {
       calls++;
       res.setHeader("content-type", "application/json");
-      if (!req.url?.includes("page=2")) res.setHeader("link", `<http://${req.headers.host}/repos/acme/web/issues/events?page=2>; rel="next"`);
+      if (!req.url?.includes("page=2"))
+        res.setHeader("link", `<http://${req.headers.host}/repos/acme/web/issues/events?page=2>; rel="next"`);
       res.end("[]");
     });
     const client = new ShiplogClient({ baseUrl: service, token: TOKEN, retry: false });
@@ -89,7 +90,9 @@ describe("a body that fails mid-way is a typed error, retried when safe", () => 
       setTimeout(() => res.socket?.destroy(), 5);
     });
     const client = new ShiplogClient({ baseUrl: service, token: TOKEN, retry: fast });
-    const error = await client.artifacts.listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` }).catch((e: unknown) => e);
+    const error = await client.artifacts
+      .listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(calls).toBe(3);
   });
@@ -100,7 +103,9 @@ describe("a body that fails mid-way is a typed error, retried when safe", () => 
       res.write("[");
     });
     const client = new ShiplogClient({ baseUrl: service, token: TOKEN, timeoutMs: 100, retry: false });
-    const error = await client.artifacts.listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` }).catch((e: unknown) => e);
+    const error = await client.artifacts
+      .listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN);
   });
@@ -127,6 +132,25 @@ describe("client options are checked when the client is made", () => {
 });
 
 function issueEvent(id: number) {
-  const actor = { login: "octo", id: 1, node_id: "U", avatar_url: "a", gravatar_id: "", url: "u", html_url: "h", type: "User", site_admin: false };
-  return { id, node_id: `IE${id}`, url: `u/${id}`, actor, event: "closed", commit_id: null, commit_url: null, created_at: `2026-01-0${id}T00:00:00Z` };
+  const actor = {
+    login: "octo",
+    id: 1,
+    node_id: "U",
+    avatar_url: "a",
+    gravatar_id: "",
+    url: "u",
+    html_url: "h",
+    type: "User",
+    site_admin: false,
+  };
+  return {
+    id,
+    node_id: `IE${id}`,
+    url: `u/${id}`,
+    actor,
+    event: "closed",
+    commit_id: null,
+    commit_url: null,
+    created_at: `2026-01-0${id}T00:00:00Z`,
+  };
 }

@@ -1,19 +1,18 @@
 // The transport's plugin pipeline, the shared rate-limit gate and secondary rate limits, over the emulator.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  RateLimitedError,
-  ShiplogClient,
-  ShiplogError,
-  tokenProvider,
-  type TransportClock,
-  type TransportPlugin,
-} from "@shiplog/client";
+import { RateLimitedError, ShiplogClient, ShiplogError, tokenProvider, type TransportClock, type TransportPlugin } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 const STORAGE_ROUTE = "/orgs/:org/artifacts/metadata/storage-record";
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;
-const storage = (n: number) => ({ org: "acme", name: "web", digest: digest(n), registry_url: "https://ghcr.io/", github_repository: "web" });
+const storage = (n: number) => ({
+  org: "acme",
+  name: "web",
+  digest: digest(n),
+  registry_url: "https://ghcr.io/",
+  github_repository: "web",
+});
 
 let emulator: Emulator;
 beforeAll(async () => {
@@ -132,7 +131,13 @@ describe("secondary rate limits", () => {
     emulator.faults.add({ kind: "secondary_rate_limit", route: STORAGE_ROUTE, times: 1 });
     const clock = virtualClock();
     const log = sendLog(clock);
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, clock, plugins: [log], throttle: { serializeMutations: true } });
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.admin,
+      clock,
+      plugins: [log],
+      throttle: { serializeMutations: true },
+    });
     const start = clock.now();
     await Promise.all(Array.from({ length: 8 }, (_, i) => client.artifacts.createStorageRecord(storage(100 + i))));
     const statuses = emulator.requests.list().map((r) => r.status);

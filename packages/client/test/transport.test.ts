@@ -38,7 +38,11 @@ describe("transport", () => {
 
   it("selects the older API version when asked", async () => {
     const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, apiVersion: "2022-11-28" });
-    const response = await client.request({ method: "GET", route: "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records", params: { org: "acme", subject_digest: digest } });
+    const response = await client.request({
+      method: "GET",
+      route: "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
+      params: { org: "acme", subject_digest: digest },
+    });
     expect(response.headers.get("x-service-api-version-selected")).toBe("2022-11-28");
   });
 
@@ -61,7 +65,12 @@ describe("transport", () => {
   it("retries 503 answers, honouring Retry-After, until one succeeds", async () => {
     emulator.faults.add({ kind: "status", status: 503, retryAfterSeconds: 0, route: STORAGE_ROUTE, times: 2 });
     const retries: number[] = [];
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: fastRetry, hooks: { onRetry: (i) => retries.push(i.attempt) } });
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.admin,
+      retry: fastRetry,
+      hooks: { onRetry: (i) => retries.push(i.attempt) },
+    });
     const result = await client.artifacts.createStorageRecord(storageParams);
     expect(result.storage_records).toHaveLength(1);
     expect(retries).toEqual([1, 2]);
@@ -77,14 +86,24 @@ describe("transport", () => {
   it("never retries a request that is not safe to repeat", async () => {
     emulator.faults.add({ kind: "status", status: 503, route: STORAGE_ROUTE, times: 1 });
     const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: fastRetry });
-    const attempt = client.request({ method: "POST", route: "/orgs/{org}/artifacts/metadata/storage-record", params: { org: "acme" }, body: { name: "x" }, safeToRetry: false });
+    const attempt = client.request({
+      method: "POST",
+      route: "/orgs/{org}/artifacts/metadata/storage-record",
+      params: { org: "acme" },
+      body: { name: "x" },
+      safeToRetry: false,
+    });
     await expect(attempt).rejects.toBeInstanceOf(UnavailableError);
     expect(emulator.requests.count({ route: STORAGE_ROUTE })).toBe(1);
   });
 
   it("gives up with UnavailableError when 503s outlast the retries", async () => {
     emulator.faults.add({ kind: "status", status: 503, route: STORAGE_ROUTE });
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 } });
+    const client = new ShiplogClient({
+      baseUrl: emulator.url,
+      token: emulator.tokens.admin,
+      retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 },
+    });
     const error = await client.artifacts.createStorageRecord(storageParams).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ code: "service_unavailable", status: 503 });
@@ -126,7 +145,11 @@ describe("transport", () => {
 
   it("reports a refused connection as a network error", async () => {
     const port = await freePort();
-    const client = new ShiplogClient({ baseUrl: `http://127.0.0.1:${port}`, token: "secret-token-value", retry: { retries: 1, minDelayMs: 1, maxDelayMs: 1 } });
+    const client = new ShiplogClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: "secret-token-value",
+      retry: { retries: 1, minDelayMs: 1, maxDelayMs: 1 },
+    });
     const error = await client.artifacts.createStorageRecord(storageParams).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
@@ -140,7 +163,11 @@ describe("transport", () => {
 
   it("sends rate-limit headers on every answer, which the client exposes", async () => {
     const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.readOnly });
-    const response = await client.request({ method: "GET", route: "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records", params: { org: "acme", subject_digest: digest } });
+    const response = await client.request({
+      method: "GET",
+      route: "/orgs/{org}/artifacts/{subject_digest}/metadata/storage-records",
+      params: { org: "acme", subject_digest: digest },
+    });
     expect(Number(response.headers.get("x-ratelimit-limit"))).toBeGreaterThan(0);
     expect(response.headers.get("x-ratelimit-remaining")).not.toBeNull();
     expect(response.headers.get("x-ratelimit-reset")).not.toBeNull();

@@ -19,7 +19,10 @@ describe("the client's version", () => {
       res.end(JSON.stringify({ total_count: 0, storage_records: [] }));
     });
     try {
-      await new ShiplogClient({ baseUrl: url, token: "t" }).artifacts.listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` });
+      await new ShiplogClient({ baseUrl: url, token: "t" }).artifacts.listStorageRecords({
+        org: "acme",
+        subject_digest: `sha256:${"a".repeat(64)}`,
+      });
     } finally {
       await closeLoopbackServers();
     }

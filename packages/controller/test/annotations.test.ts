@@ -34,7 +34,10 @@ describe("readRecordAnnotations", () => {
   });
 
   it("skips a tag value over 100 characters, keeping the others", () => {
-    const { value, warnings } = readRecordAnnotations({ "tags.shiplog.dev/long": "x".repeat(101), "tags.shiplog.dev/ok": "y".repeat(100) }, "app");
+    const { value, warnings } = readRecordAnnotations(
+      { "tags.shiplog.dev/long": "x".repeat(101), "tags.shiplog.dev/ok": "y".repeat(100) },
+      "app",
+    );
     expect(value.tags).toEqual({ ok: "y".repeat(100) });
     expect(warnings[0]!.annotation).toBe("tags.shiplog.dev/long");
   });
@@ -48,7 +51,11 @@ describe("readRecordAnnotations", () => {
   it("skips an invalid repository, and lets a per-container repository win", () => {
     expect(readRecordAnnotations({ "shiplog.dev/repository": "acme/web" }, "app").warnings[0]!.reason).toContain("repository must be");
     expect(readRecordAnnotations({ "shiplog.dev/repository": "r".repeat(101) }, "app").value.repository).toBeUndefined();
-    const annotations = { "shiplog.dev/repository": "web", "shiplog.dev/repository.istio-proxy": "" , "shiplog.dev/repository.worker": "jobs" };
+    const annotations = {
+      "shiplog.dev/repository": "web",
+      "shiplog.dev/repository.istio-proxy": "",
+      "shiplog.dev/repository.worker": "jobs",
+    };
     expect(readRecordAnnotations(annotations, "app").value.repository).toBe("web");
     expect(readRecordAnnotations(annotations, "istio-proxy").value.repository).toBeUndefined();
     expect(readRecordAnnotations(annotations, "worker").value.repository).toBe("jobs");
@@ -60,19 +67,29 @@ describe("readRecordAnnotations", () => {
       "app",
     );
     expect(value).toEqual({});
-    expect(warnings.map((w) => w.annotation)).toEqual(["shiplog.dev/logical-environment", "shiplog.dev/physical-environment", "shiplog.dev/ignore"]);
+    expect(warnings.map((w) => w.annotation)).toEqual([
+      "shiplog.dev/logical-environment",
+      "shiplog.dev/physical-environment",
+      "shiplog.dev/ignore",
+    ]);
   });
 
-  it("reads the ignore flag in one place: only \"true\" ignores; anything but true/false is a warning", () => {
+  it('reads the ignore flag in one place: only "true" ignores; anything but true/false is a warning', () => {
     expect(readIgnore({ "shiplog.dev/ignore": "true" })).toEqual({ ignore: true });
     expect(readIgnore({ "shiplog.dev/ignore": "false" })).toEqual({ ignore: false });
     expect(readIgnore({})).toEqual({ ignore: false });
-    expect(readIgnore({ "shiplog.dev/ignore": "yes" })).toEqual({ ignore: false, warning: { annotation: "shiplog.dev/ignore", reason: 'must be "true" or "false"' } });
+    expect(readIgnore({ "shiplog.dev/ignore": "yes" })).toEqual({
+      ignore: false,
+      warning: { annotation: "shiplog.dev/ignore", reason: 'must be "true" or "false"' },
+    });
   });
 
   it("an ignored workload neither records nor holds names, whether its pods or its template say so", () => {
     const d = deploymentWithPods("web", { annotations: { "shiplog.dev/ignore": "true" } });
-    expect(computeDesiredState(snapshot({ pods: d.pods, workloads: d.workloads }), MAPPING)).toMatchObject({ records: new Map(), held: new Set() });
+    expect(computeDesiredState(snapshot({ pods: d.pods, workloads: d.workloads }), MAPPING)).toMatchObject({
+      records: new Map(),
+      held: new Set(),
+    });
     const idle = workload("Deployment", "idle", { replicas: 1 });
     idle.spec!.template!.metadata = { annotations: { "shiplog.dev/ignore": "true" } };
     expect(computeDesiredState(snapshot({ workloads: [{ kind: "Deployment", object: idle }] }), MAPPING).held.size).toBe(0);

@@ -29,7 +29,8 @@ async function setUp(names: string[]): Promise<Harness> {
   cluster = await startFakeCluster({});
   emulator = await startEmulator({ port: 0 });
   await cluster.script.ensureNamespace("shiplog");
-  for (const name of names) await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
+  for (const name of names)
+    await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
   return { cluster, emulator } as Harness;
 }
 
@@ -44,7 +45,10 @@ describe("the controller process with App installation auth", () => {
       SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "app.pem"),
     });
     await converged(h);
-    expect(controller.logs.find((l) => l.msg === "authenticating as an App installation")).toMatchObject({ auth: "app-installation", installationId: "found from organization acme" });
+    expect(controller.logs.find((l) => l.msg === "authenticating as an App installation")).toMatchObject({
+      auth: "app-installation",
+      installationId: "found from organization acme",
+    });
 
     for (let step = 1; step <= 20; step++) {
       // The token minted an hour ago on the emulator's clock is dead now; the controller's own clock barely moved.
@@ -81,7 +85,9 @@ describe("the controller process under a secondary-rate-limit storm", () => {
     h.emulator.requests.clear();
     h.emulator.faults.add({ kind: "secondary_rate_limit", route: CLUSTER_ROUTE, retryAfterSeconds: 2, times: 1 });
     h.emulator.faults.add({ kind: "secondary_rate_limit", status: 429, route: CLUSTER_ROUTE, retryAfterSeconds: 1, times: 1 });
-    const rollout = ["web", "api", "cart", "search"].map((name) => h.cluster.script.setImage("shop", name, `ghcr.io/acme/${name}:2.0`, { wait: false }));
+    const rollout = ["web", "api", "cart", "search"].map((name) =>
+      h.cluster.script.setImage("shop", name, `ghcr.io/acme/${name}:2.0`, { wait: false }),
+    );
     const readiness: number[] = [];
     const watching = (async () => {
       for (let i = 0; i < 30; i++) {

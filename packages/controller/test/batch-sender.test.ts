@@ -86,7 +86,10 @@ describe("BatchSender", () => {
     expect(result.requests).toBe(7);
     expect(result.succeeded).toBe(3);
     expect(calls.filter((c) => !c.ok)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, code: "validation_failed" })));
-    const stored = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: "bisect" }).map((r) => r.deployment_name).sort();
+    const stored = emulator.state.artifacts
+      .deploymentRecords({ org: "acme", cluster: "bisect" })
+      .map((r) => r.deployment_name)
+      .sort();
     expect(stored).toEqual(names.filter((n) => n !== "app-5"));
   });
 
@@ -110,7 +113,17 @@ describe("BatchSender", () => {
     let now = 0;
     const gate = new SendGate({ minDelayMs: 1000, maxDelayMs: 8000, random: () => 0 });
     const make = () =>
-      new BatchSender({ api: client().artifacts, org: "acme", cluster: "spam", batchSize: 4, concurrency: 2, dryRun: false, logger, gate, now: () => now });
+      new BatchSender({
+        api: client().artifacts,
+        org: "acme",
+        cluster: "spam",
+        batchSize: 4,
+        concurrency: 2,
+        dryRun: false,
+        logger,
+        gate,
+        now: () => now,
+      });
     const fault = emulator.faults.add({ kind: "status", status: 422, message: "The endpoint has been spammed.", route: CLUSTER_ROUTE });
     try {
       const first = await make().send(records);

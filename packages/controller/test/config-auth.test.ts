@@ -31,12 +31,20 @@ describe("loadConfig: authentication", () => {
     expect(config.app).toEqual({ appId: "123456", privateKeyFile: keyFile, privateKey: pem });
     expect(config.token).toBe("");
     expect(JSON.stringify(redactedConfig(config))).not.toContain(keyLine);
-    expect(loadConfig(["--app-installation-id", "3001"], { ...BASE, SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile }).app?.installationId).toBe(3001);
+    expect(
+      loadConfig(["--app-installation-id", "3001"], { ...BASE, SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile }).app
+        ?.installationId,
+    ).toBe(3001);
   });
 
   it("refuses a token and an App together, naming both", () => {
     const issues = issuesOf({ SHIPLOG_TOKEN: "ghs_x", SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile });
-    expect(issues).toEqual([expect.objectContaining({ field: "SHIPLOG_TOKEN / --token-file / SHIPLOG_TOKEN_FILE, --app-id / SHIPLOG_APP_ID", rule: "one of token or App" })]);
+    expect(issues).toEqual([
+      expect.objectContaining({
+        field: "SHIPLOG_TOKEN / --token-file / SHIPLOG_TOKEN_FILE, --app-id / SHIPLOG_APP_ID",
+        rule: "one of token or App",
+      }),
+    ]);
   });
 
   it("names what an App lacks, and a key file that is not a PEM RSA key, without showing it", () => {
@@ -45,10 +53,18 @@ describe("loadConfig: authentication", () => {
     const notPem = join(dir, "not.pem");
     writeFileSync(notPem, `${keyLine}\n`);
     expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: notPem })).toEqual([
-      { field: "--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE", rule: "PEM RSA private key", message: `${notPem} does not hold a PEM RSA private key (the App's .pem file)` },
+      {
+        field: "--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE",
+        rule: "PEM RSA private key",
+        message: `${notPem} does not hold a PEM RSA private key (the App's .pem file)`,
+      },
     ]);
-    expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "missing.pem") })[0]).toMatchObject({ rule: "readable" });
-    expect(issuesOf({ SHIPLOG_APP_ID: "12 34", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile })[0]).toMatchObject({ field: "--app-id / SHIPLOG_APP_ID" });
+    expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "missing.pem") })[0]).toMatchObject({
+      rule: "readable",
+    });
+    expect(issuesOf({ SHIPLOG_APP_ID: "12 34", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile })[0]).toMatchObject({
+      field: "--app-id / SHIPLOG_APP_ID",
+    });
   });
 
   it("still needs a token or an App", () => {

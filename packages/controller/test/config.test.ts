@@ -5,7 +5,12 @@ import { ConfigError, loadConfig, redactedConfig } from "@shiplog/controller";
 import { MAX_TIMER_MS, SETTINGS, parseDuration } from "@shiplog/controller/internal";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
-const ENV = { SHIPLOG_TOKEN: "ghs_secret_token_value", SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
+const ENV = {
+  SHIPLOG_TOKEN: "ghs_secret_token_value",
+  SHIPLOG_ORG: "acme",
+  SHIPLOG_CLUSTER: "prod-eu",
+  SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+};
 
 function issuesOf(fn: () => unknown): { field: string; rule: string; message: string }[] {
   try {
@@ -45,7 +50,13 @@ describe("loadConfig", () => {
     const defaults = loadConfig([], ENV);
     expect(defaults.leaseName).toBeUndefined();
     expect(defaults.stateConfigMap).toBeUndefined();
-    expect(defaults).toMatchObject({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2000, readyWhenStandby: true, shutdownTimeoutMs: 10_000 });
+    expect(defaults).toMatchObject({
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2000,
+      readyWhenStandby: true,
+      shutdownTimeoutMs: 10_000,
+    });
     const ha = loadConfig(["--renew-deadline", "5s"], {
       ...ENV,
       SHIPLOG_LEASE_NAME: "shiplog-controller",
@@ -54,12 +65,28 @@ describe("loadConfig", () => {
       POD_NAMESPACE: "shiplog",
       SHIPLOG_READY_WHEN_STANDBY: "false",
     });
-    expect(ha).toMatchObject({ leaseName: "shiplog-controller", stateConfigMap: "shiplog-controller-state", podName: "shiplog-controller-7d9c8b6f5-x2x4q", podNamespace: "shiplog", renewDeadlineMs: 5000, readyWhenStandby: false });
+    expect(ha).toMatchObject({
+      leaseName: "shiplog-controller",
+      stateConfigMap: "shiplog-controller-state",
+      podName: "shiplog-controller-7d9c8b6f5-x2x4q",
+      podNamespace: "shiplog",
+      renewDeadlineMs: 5000,
+      readyWhenStandby: false,
+    });
     const issues = issuesOf(() => loadConfig(["--lease-duration", "10s", "--retry-period", "9s"], ENV));
-    expect(issues.map((i) => i.message)).toEqual(["the lease duration must be longer than the renew deadline", "the renew deadline must be longer than 1.2 × the retry period"]);
-    expect(issues[0]!.field).toBe("--lease-duration / SHIPLOG_LEASE_DURATION, --renew-deadline / SHIPLOG_RENEW_DEADLINE, --retry-period / SHIPLOG_RETRY_PERIOD");
+    expect(issues.map((i) => i.message)).toEqual([
+      "the lease duration must be longer than the renew deadline",
+      "the renew deadline must be longer than 1.2 × the retry period",
+    ]);
+    expect(issues[0]!.field).toBe(
+      "--lease-duration / SHIPLOG_LEASE_DURATION, --renew-deadline / SHIPLOG_RENEW_DEADLINE, --retry-period / SHIPLOG_RETRY_PERIOD",
+    );
     expect(issuesOf(() => loadConfig(["--lease-name", "Not_A_Name"], ENV))).toEqual([
-      { field: "--lease-name / SHIPLOG_LEASE_NAME", rule: "invalid_format", message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')" },
+      {
+        field: "--lease-name / SHIPLOG_LEASE_NAME",
+        rule: "invalid_format",
+        message: "must be a Kubernetes object name (lowercase letters, digits, '-', '.')",
+      },
     ]);
   });
 
@@ -67,7 +94,11 @@ describe("loadConfig", () => {
     expect(loadConfig([], ENV).stateMaxShards).toBe(16);
     expect(loadConfig(["--state-max-shards", "64"], ENV).stateMaxShards).toBe(64);
     expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_STATE_MAX_SHARDS: "0" }))).toEqual([
-      { field: "--state-max-shards / SHIPLOG_STATE_MAX_SHARDS", rule: "integer 1..64", message: 'must be an integer from 1 to 64 (got "0")' },
+      {
+        field: "--state-max-shards / SHIPLOG_STATE_MAX_SHARDS",
+        rule: "integer 1..64",
+        message: 'must be an integer from 1 to 64 (got "0")',
+      },
     ]);
     expect(loadConfig([], { ...ENV, SHIPLOG_STATE_CONFIGMAP: "s".repeat(242) }).stateConfigMap).toHaveLength(242);
     expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_STATE_CONFIGMAP: "s".repeat(243) }))).toEqual([
@@ -81,10 +112,35 @@ describe("loadConfig", () => {
 
   it("lets flags win over the environment and parses lists, durations and booleans", () => {
     const config = loadConfig(
-      ["--org", "other", "--namespaces", "a, b", "--exclude-namespaces", "kube-system", "--flush-max-wait", "500ms", "--batch-size", "250", "--dry-run", "--http-port", "off", "--label-selector", "app=web"],
+      [
+        "--org",
+        "other",
+        "--namespaces",
+        "a, b",
+        "--exclude-namespaces",
+        "kube-system",
+        "--flush-max-wait",
+        "500ms",
+        "--batch-size",
+        "250",
+        "--dry-run",
+        "--http-port",
+        "off",
+        "--label-selector",
+        "app=web",
+      ],
       { ...ENV, SHIPLOG_FLUSH_MAX_WAIT: "9s" },
     );
-    expect(config).toMatchObject({ org: "other", namespaces: ["a", "b"], excludeNamespaces: ["kube-system"], flushMaxWaitMs: 500, batchSize: 250, dryRun: true, httpPort: "off", labelSelector: "app=web" });
+    expect(config).toMatchObject({
+      org: "other",
+      namespaces: ["a", "b"],
+      excludeNamespaces: ["kube-system"],
+      flushMaxWaitMs: 500,
+      batchSize: 250,
+      dryRun: true,
+      httpPort: "off",
+      labelSelector: "app=web",
+    });
   });
 
   it("reads the token from a file", () => {
@@ -92,12 +148,18 @@ describe("loadConfig", () => {
     writeFileSync(join(dir, "token"), "file_token\n");
     const { SHIPLOG_TOKEN: _ignored, ...env } = ENV;
     expect(loadConfig(["--token-file", join(dir, "token")], env).token).toBe("file_token");
-    expect(issuesOf(() => loadConfig(["--token-file", join(dir, "missing")], env))[0]).toMatchObject({ field: "--token-file / SHIPLOG_TOKEN_FILE", rule: "readable" });
+    expect(issuesOf(() => loadConfig(["--token-file", join(dir, "missing")], env))[0]).toMatchObject({
+      field: "--token-file / SHIPLOG_TOKEN_FILE",
+      rule: "readable",
+    });
   });
 
   it("reports every problem at once, naming flag, variable and rule", () => {
     const issues = issuesOf(() =>
-      loadConfig(["--batch-size", "1001", "--flush-window", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"], { SHIPLOG_LOGICAL_ENVIRONMENT: "production" }),
+      loadConfig(
+        ["--batch-size", "1001", "--flush-window", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"],
+        { SHIPLOG_LOGICAL_ENVIRONMENT: "production" },
+      ),
     );
     const fields = issues.map((i) => i.field);
     expect(fields).toEqual(
@@ -111,7 +173,12 @@ describe("loadConfig", () => {
       ]),
     );
     expect(issues.find((i) => i.field.startsWith("--batch-size"))!.rule).toBe("integer 1..1000");
-    expect(issues.filter((i) => i.field.startsWith("--deployment-name-template")).map((i) => i.message).join(" ")).toMatch(/unknown placeholder \{pod\}.*must contain \{workload\}/s);
+    expect(
+      issues
+        .filter((i) => i.field.startsWith("--deployment-name-template"))
+        .map((i) => i.message)
+        .join(" "),
+    ).toMatch(/unknown placeholder \{pod\}.*must contain \{workload\}/s);
   });
 
   it("refuses unknown flags and overlapping namespace lists", () => {
@@ -120,25 +187,41 @@ describe("loadConfig", () => {
   });
 
   it("parses durations", () => {
-    expect([parseDuration("250ms"), parseDuration("2"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("x")]).toEqual([250, 2000, 90_000, 3_600_000, undefined]);
+    expect([parseDuration("250ms"), parseDuration("2"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("x")]).toEqual([
+      250,
+      2000,
+      90_000,
+      3_600_000,
+      undefined,
+    ]);
   });
 
   it("validates the label selector at start, naming the flag, the variable and the rule", () => {
     expect(loadConfig(["--label-selector", "tier in (front, back),!legacy"], ENV).labelSelector).toBe("tier in (front, back),!legacy");
-    expect(loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "app.kubernetes.io/name=web" }).labelSelector).toBe("app.kubernetes.io/name=web");
+    expect(loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "app.kubernetes.io/name=web" }).labelSelector).toBe(
+      "app.kubernetes.io/name=web",
+    );
     for (const bad of ["tier in (a", "!!!", "a b"]) {
       const issues = issuesOf(() => loadConfig(["--label-selector", bad], ENV));
       expect(issues).toHaveLength(1);
       expect(issues[0]).toMatchObject({ field: "--label-selector / SHIPLOG_LABEL_SELECTOR", rule: "label selector syntax" });
       expect(issues[0]!.message).toMatch(/^not a valid Kubernetes label selector: /);
     }
-    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "Bad_Prefix/app=x" }))[0]!.field).toBe("--label-selector / SHIPLOG_LABEL_SELECTOR");
+    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_LABEL_SELECTOR: "Bad_Prefix/app=x" }))[0]!.field).toBe(
+      "--label-selector / SHIPLOG_LABEL_SELECTOR",
+    );
   });
 
   it("an empty variable is unset, booleans included: SHIPLOG_DRY_RUN= is not dry-run", () => {
     const empty = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.env, ""]));
     const config = loadConfig([], { ...empty, ...ENV });
-    expect(config).toMatchObject({ dryRun: false, readyWhenStandby: true, flushWindowMs: 100, apiUrl: "https://api.github.com", httpHost: "0.0.0.0" });
+    expect(config).toMatchObject({
+      dryRun: false,
+      readyWhenStandby: true,
+      flushWindowMs: 100,
+      apiUrl: "https://api.github.com",
+      httpHost: "0.0.0.0",
+    });
     expect(config.kubeconfig).toBeUndefined();
     expect(loadConfig(["--dry-run"], { ...ENV, SHIPLOG_DRY_RUN: "" }).dryRun).toBe(true);
     expect(loadConfig([], { ...ENV, SHIPLOG_DRY_RUN: "true" }).dryRun).toBe(true);
@@ -149,7 +232,13 @@ describe("loadConfig", () => {
     expect(durations.length).toBe(12);
     for (const setting of durations) {
       const issues = issuesOf(() => loadConfig([`--${setting.flag}`, "1000h"], ENV)).filter((i) => i.rule.startsWith("maximum"));
-      expect(issues, setting.flag).toEqual([{ field: `--${setting.flag} / ${setting.env}`, rule: `maximum ${MAX_TIMER_MS}ms`, message: expect.stringContaining("the longest a timer can wait") }]);
+      expect(issues, setting.flag).toEqual([
+        {
+          field: `--${setting.flag} / ${setting.env}`,
+          rule: `maximum ${MAX_TIMER_MS}ms`,
+          message: expect.stringContaining("the longest a timer can wait"),
+        },
+      ]);
     }
     expect(loadConfig(["--flush-max-wait", `${MAX_TIMER_MS}ms`], ENV).flushMaxWaitMs).toBe(MAX_TIMER_MS);
     // The idle timeout's default (watch timeout + 30 s) stays within the limit too.

@@ -10,7 +10,10 @@ const TRACKER = { deploymentTracker: true };
 
 describe("deployment-tracker's annotations", () => {
   it("are ignored unless the option is on", () => {
-    const { value, warnings } = readRecordAnnotations({ "metadata.github.com/team": "payments", "metadata.github.com/runtime-risks": "sensitive-data" }, "app");
+    const { value, warnings } = readRecordAnnotations(
+      { "metadata.github.com/team": "payments", "metadata.github.com/runtime-risks": "sensitive-data" },
+      "app",
+    );
     expect(value).toEqual({});
     expect(warnings).toEqual([]);
   });
@@ -29,7 +32,9 @@ describe("deployment-tracker's annotations", () => {
     // Case and spaces ignored; an unknown risk is dropped alone (deployment-tracker's ValidateRuntimeRisk), with a
     // warning, and the runtime-risks annotation is not a tag.
     expect(value).toEqual({ tags: { owner: "alice", team: "payments" }, runtimeRisks: ["internet-exposed", "sensitive-data"] });
-    expect(warnings).toEqual([{ annotation: "metadata.github.com/runtime-risks", reason: expect.stringContaining('unknown runtime risk "made-up" dropped') }]);
+    expect(warnings).toEqual([
+      { annotation: "metadata.github.com/runtime-risks", reason: expect.stringContaining('unknown runtime risk "made-up" dropped') },
+    ]);
   });
 
   it("next to shiplog's own: shiplog's tag wins a shared key, risks are joined, at most 5 tags with shiplog's first", () => {
@@ -58,7 +63,11 @@ describe("deployment-tracker's annotations", () => {
 
   it("limits keys and values to 100 characters, counted as deployment-tracker counts them (code points)", () => {
     const { value, warnings } = readRecordAnnotations(
-      { "metadata.github.com/emoji": "🚀".repeat(100), "metadata.github.com/long": "x".repeat(101), [`metadata.github.com/${"k".repeat(101)}`]: "v" },
+      {
+        "metadata.github.com/emoji": "🚀".repeat(100),
+        "metadata.github.com/long": "x".repeat(101),
+        [`metadata.github.com/${"k".repeat(101)}`]: "v",
+      },
       "app",
       TRACKER,
     );
@@ -67,17 +76,26 @@ describe("deployment-tracker's annotations", () => {
   });
 
   it("reach the records through the desired state, workload and pod annotations merged", () => {
-    const d = deploymentWithPods("web", { namespace: "shop", annotations: { "metadata.github.com/team": "payments", "metadata.github.com/runtime-risks": "internet-exposed" } });
+    const d = deploymentWithPods("web", {
+      namespace: "shop",
+      annotations: { "metadata.github.com/team": "payments", "metadata.github.com/runtime-risks": "internet-exposed" },
+    });
     const options = { ...MAPPING, deploymentNameTemplate: "{namespace}/{workload}/{container}", deploymentTrackerAnnotations: true };
     const records = [...computeDesiredState(snapshot({ pods: d.pods, workloads: d.workloads }), options).records.values()];
-    expect(records.map((r) => [r.entry.deployment_name, r.entry.tags, r.entry.runtime_risks])).toEqual([["shop/web/app", { team: "payments" }, ["internet-exposed"]]]);
+    expect(records.map((r) => [r.entry.deployment_name, r.entry.tags, r.entry.runtime_risks])).toEqual([
+      ["shop/web/app", { team: "payments" }, ["internet-exposed"]],
+    ]);
   });
 });
 
 describe("deployment-tracker's deployment-name template", () => {
   it("its syntax is read as ours, and its default gives its names", () => {
-    expect(loadConfig(["--deployment-name-template", "{{namespace}}/{{deploymentName}}/{{containerName}}"], ENV).deploymentNameTemplate).toBe("{namespace}/{workload}/{container}");
-    expect(loadConfig([], { ...ENV, SHIPLOG_DEPLOYMENT_NAME_TEMPLATE: "{namespace}/{workload}/{container}" }).deploymentNameTemplate).toBe("{namespace}/{workload}/{container}");
+    expect(
+      loadConfig(["--deployment-name-template", "{{namespace}}/{{deploymentName}}/{{containerName}}"], ENV).deploymentNameTemplate,
+    ).toBe("{namespace}/{workload}/{container}");
+    expect(loadConfig([], { ...ENV, SHIPLOG_DEPLOYMENT_NAME_TEMPLATE: "{namespace}/{workload}/{container}" }).deploymentNameTemplate).toBe(
+      "{namespace}/{workload}/{container}",
+    );
   });
 
   it("a template without the workload or the container is refused, in either syntax", () => {
@@ -88,6 +106,8 @@ describe("deployment-tracker's deployment-name template", () => {
     expect(loadConfig([], ENV).deploymentTrackerAnnotations).toBe(false);
     expect(loadConfig(["--deployment-tracker-annotations"], ENV).deploymentTrackerAnnotations).toBe(true);
     expect(loadConfig([], { ...ENV, SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS: "true" }).deploymentTrackerAnnotations).toBe(true);
-    expect(() => loadConfig([], { ...ENV, SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS: "perhaps" })).toThrow(/SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS: must be true or false/);
+    expect(() => loadConfig([], { ...ENV, SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS: "perhaps" })).toThrow(
+      /SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS: must be true or false/,
+    );
   });
 });

@@ -16,9 +16,33 @@ const digest = (c: string) => `sha256:${c.repeat(64)}`;
 
 /** What runs, and the record deployment-tracker wrote for each container (name without tag, as it sends it). */
 const CONTAINERS = [
-  { namespace: "shop", workload: "web", container: "nginx", image: "nginx:1.25", digest: digest("1"), tags: { team: "payments", tier: "frontend" }, risks: ["internet-exposed", "sensitive-data"] },
-  { namespace: "shop", workload: "api", container: "app", image: "ghcr.io/acme/api:2.0", digest: digest("2"), tags: { team: "core" }, risks: ["critical-resource"] },
-  { namespace: "shop", workload: "api", container: "proxy", image: "docker.io/envoyproxy/envoy:v1.30.1", digest: digest("3"), tags: { team: "core" }, risks: ["critical-resource"] },
+  {
+    namespace: "shop",
+    workload: "web",
+    container: "nginx",
+    image: "nginx:1.25",
+    digest: digest("1"),
+    tags: { team: "payments", tier: "frontend" },
+    risks: ["internet-exposed", "sensitive-data"],
+  },
+  {
+    namespace: "shop",
+    workload: "api",
+    container: "app",
+    image: "ghcr.io/acme/api:2.0",
+    digest: digest("2"),
+    tags: { team: "core" },
+    risks: ["critical-resource"],
+  },
+  {
+    namespace: "shop",
+    workload: "api",
+    container: "proxy",
+    image: "docker.io/envoyproxy/envoy:v1.30.1",
+    digest: digest("3"),
+    tags: { team: "core" },
+    risks: ["critical-resource"],
+  },
   { namespace: "ops", workload: "agent", container: "agent", image: "ghcr.io/acme/agent:1.0", digest: digest("4"), tags: {}, risks: [] },
 ];
 
@@ -27,7 +51,17 @@ function recordsByName(emulator: Emulator) {
   return new Map(
     emulator.state.artifacts
       .deploymentRecords({ cluster: CLUSTER })
-      .map((r) => [r.deployment_name, { id: r.id, status: r.status, digest: r.digest, tags: r.tags, risks: [...(r.runtime_risks ?? [])].sort(), env: [r.logical_environment, r.physical_environment] }]),
+      .map((r) => [
+        r.deployment_name,
+        {
+          id: r.id,
+          status: r.status,
+          digest: r.digest,
+          tags: r.tags,
+          risks: [...(r.runtime_risks ?? [])].sort(),
+          env: [r.logical_environment, r.physical_environment],
+        },
+      ]),
   );
 }
 
@@ -49,7 +83,11 @@ describe("taking over from github/deployment-tracker", () => {
       name: "web",
       image: "nginx:1.25",
       replicas: 2,
-      annotations: { "metadata.github.com/team": "payments", "metadata.github.com/tier": "frontend", "metadata.github.com/runtime-risks": "internet-exposed, Sensitive-Data" },
+      annotations: {
+        "metadata.github.com/team": "payments",
+        "metadata.github.com/tier": "frontend",
+        "metadata.github.com/runtime-risks": "internet-exposed, Sensitive-Data",
+      },
     });
     await cluster.script.createDeployment({
       namespace: "shop",
@@ -60,14 +98,23 @@ describe("taking over from github/deployment-tracker", () => {
       ],
       annotations: { "metadata.github.com/team": "core", "metadata.github.com/runtime-risks": "critical-resource" },
     });
-    await cluster.script.createDaemonSet({ namespace: "ops", name: "agent", containers: [{ name: "agent", image: "ghcr.io/acme/agent:1.0" }] });
+    await cluster.script.createDaemonSet({
+      namespace: "ops",
+      name: "agent",
+      containers: [{ name: "agent", image: "ghcr.io/acme/agent:1.0" }],
+    });
 
     // What deployment-tracker posted: one record per call to the single-record endpoint.
     for (const c of CONTAINERS) {
       const [name, version] = [c.image.slice(0, c.image.lastIndexOf(":")), c.image.slice(c.image.lastIndexOf(":") + 1)];
       const response = await fetch(`${emulator.url}/orgs/${ORG}/artifacts/metadata/deployment-record`, {
         method: "POST",
-        headers: { authorization: `Bearer ${emulator.tokens.admin}`, accept: "application/vnd.service+json", "content-type": "application/json", "x-service-api-version": "2026-03-10" },
+        headers: {
+          authorization: `Bearer ${emulator.tokens.admin}`,
+          accept: "application/vnd.service+json",
+          "content-type": "application/json",
+          "x-service-api-version": "2026-03-10",
+        },
         body: JSON.stringify({
           name,
           digest: c.digest,
@@ -107,7 +154,10 @@ describe("taking over from github/deployment-tracker", () => {
       wouldSend = controller!.logs.filter((l) => l.msg === "would send deployment records").flatMap((l) => l.deployments as Entry[]);
       expect(wouldSend).toHaveLength(CONTAINERS.length);
     }, WAIT);
-    const comparable = (tags: Record<string, string> | undefined, risks: readonly string[] | undefined) => ({ tags: tags ?? {}, risks: [...(risks ?? [])].sort() });
+    const comparable = (tags: Record<string, string> | undefined, risks: readonly string[] | undefined) => ({
+      tags: tags ?? {},
+      risks: [...(risks ?? [])].sort(),
+    });
     expect(new Map(wouldSend.map((e) => [e.deployment_name, { digest: e.digest, ...comparable(e.tags, e.runtime_risks) }]))).toEqual(
       new Map([...before].map(([name, r]) => [name, { digest: r.digest, ...comparable(r.tags, r.risks) }])),
     );
@@ -118,12 +168,20 @@ describe("taking over from github/deployment-tracker", () => {
 
   it("live, updates deployment-tracker's records in place: no duplicates, tags and risks preserved", async () => {
     controller = startControllerProcess(cluster, emulator, TAKEOVER);
-    await vi.waitFor(async () => expect(await controller!.metric("shiplog_controller_records_accepted_total")).toBe(CONTAINERS.length), WAIT);
+    await vi.waitFor(
+      async () => expect(await controller!.metric("shiplog_controller_records_accepted_total")).toBe(CONTAINERS.length),
+      WAIT,
+    );
     expect(emulator.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBeGreaterThan(0);
     const after = recordsByName(emulator);
     expect(after).toEqual(before);
     for (const c of CONTAINERS) {
-      expect(after.get(`${c.namespace}/${c.workload}/${c.container}`)).toMatchObject({ status: "deployed", tags: c.tags, risks: c.risks, env: ["production", PHYSICAL] });
+      expect(after.get(`${c.namespace}/${c.workload}/${c.container}`)).toMatchObject({
+        status: "deployed",
+        tags: c.tags,
+        risks: c.risks,
+        env: ["production", PHYSICAL],
+      });
     }
 
     // The annotations stay live after the switch: a changed deployment-tracker tag reaches the same record.
@@ -133,7 +191,14 @@ describe("taking over from github/deployment-tracker", () => {
       body: JSON.stringify({ metadata: { annotations: { "metadata.github.com/tier": "edge" } } }),
     });
     expect(patched.status).toBe(200);
-    await vi.waitFor(() => expect(recordsByName(emulator).get("shop/web/nginx")).toMatchObject({ id: before.get("shop/web/nginx")!.id, tags: { team: "payments", tier: "edge" } }), WAIT);
+    await vi.waitFor(
+      () =>
+        expect(recordsByName(emulator).get("shop/web/nginx")).toMatchObject({
+          id: before.get("shop/web/nginx")!.id,
+          tags: { team: "payments", tier: "edge" },
+        }),
+      WAIT,
+    );
     expect(recordsByName(emulator).size).toBe(CONTAINERS.length);
   });
 });

@@ -41,7 +41,10 @@ if (!selector.ok) throw new Error(selector.reason);
 const VARIANTS: [string, DesiredStateOptions][] = [
   ["default options", MAPPING],
   ["names without the namespace (conflicts across namespaces)", { ...MAPPING, deploymentNameTemplate: "{workload}-{container}" }],
-  ["a namespace filter and the label selector", { ...MAPPING, namespaceAllowed: (ns) => ns !== "b", podLabelsMatch: selector.value.matches }],
+  [
+    "a namespace filter and the label selector",
+    { ...MAPPING, namespaceAllowed: (ns) => ns !== "b", podLabelsMatch: selector.value.matches },
+  ],
   [
     "deployment-tracker annotations, {kind} in names",
     { ...MAPPING, deploymentTrackerAnnotations: true, deploymentNameTemplate: "{kind}-{namespace}-{workload}-{container}" },
@@ -110,7 +113,10 @@ describe("DesiredStateTracker", () => {
     const deployments: Workload[] = [];
     for (let i = 0; i < 200; i++) {
       const deployment = workload("Deployment", `svc-${i}`, { replicas: 3 });
-      const rs = workload("ReplicaSet", `svc-${i}-rs`, { revision: 1, owners: [owner("Deployment", `svc-${i}`, deployment.metadata.uid!)] });
+      const rs = workload("ReplicaSet", `svc-${i}-rs`, {
+        revision: 1,
+        owners: [owner("Deployment", `svc-${i}`, deployment.metadata.uid!)],
+      });
       cluster.put("Deployment", deployment);
       cluster.put("ReplicaSet", rs);
       const owners = [owner("ReplicaSet", rs.metadata.name, rs.metadata.uid!)];

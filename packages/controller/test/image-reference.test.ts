@@ -35,21 +35,33 @@ describe("parseImageReference", () => {
 });
 
 describe("digestFromImageId", () => {
-  it.each([
-    [`docker.io/library/nginx@sha256:${HEX}`],
-    [`docker-pullable://nginx@sha256:${HEX}`],
-  ])("takes the sha256 digest from %s", (imageId) => {
-    expect(digestFromImageId(imageId)).toEqual({ ok: true, value: `sha256:${HEX}` });
-  });
+  it.each([[`docker.io/library/nginx@sha256:${HEX}`], [`docker-pullable://nginx@sha256:${HEX}`]])(
+    "takes the sha256 digest from %s",
+    (imageId) => {
+      expect(digestFromImageId(imageId)).toEqual({ ok: true, value: `sha256:${HEX}` });
+    },
+  );
 
-  it.each([[`sha256:${HEX}`], [`docker://sha256:${HEX}`]])("refuses the bare image config ID %s: it is not a registry manifest digest", (imageId) => {
-    expect(digestFromImageId(imageId)).toEqual({ ok: false, reason: `image ID "${imageId}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)` });
-  });
+  it.each([[`sha256:${HEX}`], [`docker://sha256:${HEX}`]])(
+    "refuses the bare image config ID %s: it is not a registry manifest digest",
+    (imageId) => {
+      expect(digestFromImageId(imageId)).toEqual({
+        ok: false,
+        reason: `image ID "${imageId}" is the image's local config ID, not a registry manifest digest (no repository@sha256:…)`,
+      });
+    },
+  );
 
   it("runningDigest: a bare config ID in imageID, with the status image pinned by digest, takes the image's digest", () => {
     const OTHER = "b".repeat(64);
-    expect(runningDigest({ image: `quay.io/acme/web@sha256:${OTHER}`, imageID: `sha256:${HEX}` })).toEqual({ ok: true, value: `sha256:${OTHER}` });
-    expect(runningDigest({ image: "quay.io/acme/web:1.0", imageID: `quay.io/acme/web@sha256:${HEX}` })).toEqual({ ok: true, value: `sha256:${HEX}` });
+    expect(runningDigest({ image: `quay.io/acme/web@sha256:${OTHER}`, imageID: `sha256:${HEX}` })).toEqual({
+      ok: true,
+      value: `sha256:${OTHER}`,
+    });
+    expect(runningDigest({ image: "quay.io/acme/web:1.0", imageID: `quay.io/acme/web@sha256:${HEX}` })).toEqual({
+      ok: true,
+      value: `sha256:${HEX}`,
+    });
     // Neither carries a repository digest (a locally built image): skipped with the reason.
     const local = runningDigest({ image: "web:dev", imageID: `docker://sha256:${HEX}` });
     expect(local).toMatchObject({ ok: false });

@@ -10,7 +10,6 @@ import { runProcess, type Run } from "../../../test/kit/process.js";
 import { WAIT } from "../../../test/kit/wait.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
-
 function run(args: string[], env: Record<string, string>): Promise<Run> {
   return runProcess(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
 }
@@ -40,18 +39,24 @@ describe("node packages/controller/dist/main.js", () => {
       const dir = tempDir("shiplog-main-");
       writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
       writeFileSync(join(dir, "token"), `${emulator.tokens.admin}\n`);
-      const child = startControllerCommand([process.execPath, MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-max-wait", "200ms"], {
-        SHIPLOG_API_URL: emulator.url,
-        SHIPLOG_TOKEN_FILE: join(dir, "token"),
-        SHIPLOG_ORG: "acme",
-        SHIPLOG_CLUSTER: "main-test",
-        SHIPLOG_LOGICAL_ENVIRONMENT: "production",
-        KUBECONFIG: join(dir, "kubeconfig"),
-      });
+      const child = startControllerCommand(
+        [process.execPath, MAIN, "--http-host", "127.0.0.1", "--http-port", "0", "--flush-max-wait", "200ms"],
+        {
+          SHIPLOG_API_URL: emulator.url,
+          SHIPLOG_TOKEN_FILE: join(dir, "token"),
+          SHIPLOG_ORG: "acme",
+          SHIPLOG_CLUSTER: "main-test",
+          SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+          KUBECONFIG: join(dir, "kubeconfig"),
+        },
+      );
       const url = await child.url();
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       await vi.waitFor(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200), WAIT);
-      await vi.waitFor(() => expect(emulator.state.artifacts.deploymentRecords({ cluster: "main-test" }).map((r) => r.status)).toEqual(["deployed"]), WAIT);
+      await vi.waitFor(
+        () => expect(emulator.state.artifacts.deploymentRecords({ cluster: "main-test" }).map((r) => r.status)).toEqual(["deployed"]),
+        WAIT,
+      );
       const metrics = await (await fetch(`${url}/metrics`)).text();
       expect(metrics).toMatch(/shiplog_controller_records_accepted_total\{status="deployed"\} 1/);
       expect((await fetch(`${url}/nope`)).status).toBe(404);
@@ -60,7 +65,9 @@ describe("node packages/controller/dist/main.js", () => {
       expect(lines.join("\n")).not.toContain(emulator.tokens.admin!);
       expect(lines.some((l) => l.includes('"token":"[redacted]"'))).toBe(true);
       // No state ConfigMap configured: said at start, as a warning (pino level 40).
-      const warning = lines.map((l) => JSON.parse(l) as { level: number; msg: string; setting?: string }).find((l) => l.msg.startsWith("no state ConfigMap"));
+      const warning = lines
+        .map((l) => JSON.parse(l) as { level: number; msg: string; setting?: string })
+        .find((l) => l.msg.startsWith("no state ConfigMap"));
       expect(warning).toMatchObject({ level: 40, setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" });
       expect(warning!.msg).toContain("deleted while the controller was down are never decommissioned");
     } finally {

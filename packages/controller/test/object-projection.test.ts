@@ -25,7 +25,13 @@ describe("slimObject", () => {
     expect(p.metadata.uid).toBeUndefined();
     expect(p.spec!.initContainers!.map((c) => c.name)).toEqual(["mesh"]);
     expect(p.status!.initContainerStatuses!.map((c) => c.name)).toEqual(["mesh"]);
-    const running = { name: "app", image: "nginx:1.25", imageID: `docker.io/library/nginx@${DIGEST_A}`, ready: true, state: { running: {} } };
+    const running = {
+      name: "app",
+      image: "nginx:1.25",
+      imageID: `docker.io/library/nginx@${DIGEST_A}`,
+      ready: true,
+      state: { running: {} },
+    };
     expect(p.status!.containerStatuses![0]).toEqual(running);
   });
 
@@ -59,7 +65,10 @@ describe("slimObject", () => {
     const raw = { metadata: { name: "w", namespace: "shop", uid: "w-uid" }, spec: { replicas: 2, template } };
     expect((slimObject("Deployment", raw, { templateLabels: false }) as Workload).spec!.template!.metadata).toBeUndefined();
     expect((slimObject("Deployment", raw) as Workload).spec!.template!.metadata!.labels).toEqual({ app: "w" });
-    const conditions = [{ type: "Suspended", status: "True" }, { type: "Complete", status: "True" }];
+    const conditions = [
+      { type: "Suspended", status: "True" },
+      { type: "Complete", status: "True" },
+    ];
     const job = slimObject("Job", { metadata: { name: "j", namespace: "shop", uid: "j" }, status: { conditions } });
     expect((job as { status?: unknown }).status).toEqual({ conditions: [{ type: "Complete", status: "True" }] });
   });

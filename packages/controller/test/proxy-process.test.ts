@@ -34,7 +34,27 @@ afterEach(async () => {
 
 /** A TLS front for the emulator on `host`: records the source port of every request it passes on. */
 async function tlsFront(host: string, target: string, dir: string) {
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", "1", "-subj", `/CN=${host}`, "-addext", `subjectAltName=IP:${host}`], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      join(dir, "key.pem"),
+      "-out",
+      join(dir, "cert.pem"),
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${host}`,
+      "-addext",
+      `subjectAltName=IP:${host}`,
+    ],
+    { stdio: "ignore" },
+  );
   const sourcePorts: number[] = [];
   const server = createHttpsServer({ key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) }, (req, res) => {
     sourcePorts.push(req.socket.remotePort!);
@@ -45,7 +65,13 @@ async function tlsFront(host: string, target: string, dir: string) {
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  closers.push(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
   return { url: `https://${host}:${(server.address() as { port: number }).port}`, sourcePorts, caFile: join(dir, "cert.pem") };
 }
 
@@ -68,7 +94,13 @@ async function connectProxy() {
     sockets.push(client, upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(() => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(resolve); }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(resolve);
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, tunnels, upstreamPorts };
 }
 
@@ -78,7 +110,8 @@ describe.skipIf(!address)("the controller process behind a proxy", () => {
     emulator = await startEmulator({ port: 0 });
     const h = { cluster, emulator } as Harness;
     await cluster.script.ensureNamespace("shiplog");
-    for (const name of ["web", "api"]) await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
+    for (const name of ["web", "api"])
+      await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
     const front = await tlsFront(address!, emulator.url, tempDir("shiplog-proxy-"));
     const proxy = await connectProxy();
     const env = { SHIPLOG_API_URL: front.url, NODE_EXTRA_CA_CERTS: front.caFile, HTTPS_PROXY: proxy.url };

@@ -61,7 +61,8 @@ export class PlainCluster implements TrackedSnapshot {
 
   *workloads(): Iterable<{ kind: WorkloadKind; object: Workload | Job | CronJob }> {
     this.reads.iterations += 1;
-    for (const kind of WORKLOAD_KINDS) for (const object of this.objects.get(kind)?.values() ?? []) yield { kind, object: object as Workload };
+    for (const kind of WORKLOAD_KINDS)
+      for (const object of this.objects.get(kind)?.values() ?? []) yield { kind, object: object as Workload };
   }
 
   all(kind: WatchedKind): AnyObject[] {
@@ -84,10 +85,14 @@ export function randomEvent(cluster: PlainCluster, next: () => number): void {
     if (chance(0.1)) out["metadata.github.com/owner"] = "ops";
     return out;
   };
-  const containers = () => (chance(0.5) ? ["app"] : ["app", "side"]).map((c) => ({ name: c, image: `${pick(NAMES)}:1.${Math.floor(next() * 3)}` }));
+  const containers = () =>
+    (chance(0.5) ? ["app"] : ["app", "side"]).map((c) => ({ name: c, image: `${pick(NAMES)}:1.${Math.floor(next() * 3)}` }));
   const template = () => ({
     metadata: { labels: chance(0.2) ? { tier: "internal" } : { tier: "public" }, annotations: chance(0.3) ? annotations() : {} },
-    spec: { containers: containers(), ...(chance(0.2) ? { initContainers: [{ name: "mesh", image: "envoy:1", restartPolicy: "Always" }] } : {}) },
+    spec: {
+      containers: containers(),
+      ...(chance(0.2) ? { initContainers: [{ name: "mesh", image: "envoy:1", restartPolicy: "Always" }] } : {}),
+    },
   });
   const meta = (objectName: string, owner?: OwnerReference) => ({
     name: objectName,
@@ -97,7 +102,11 @@ export function randomEvent(cluster: PlainCluster, next: () => number): void {
     ...(owner ? { ownerReferences: [owner] } : {}),
     ...(chance(0.08) ? { deletionTimestamp: "2026-01-01T00:00:00Z" } : {}),
   });
-  const ref = (kind: string, ownerName: string, apiVersion = kind === "Job" || kind === "CronJob" ? "batch/v1" : "apps/v1"): OwnerReference => {
+  const ref = (
+    kind: string,
+    ownerName: string,
+    apiVersion = kind === "Job" || kind === "CronJob" ? "batch/v1" : "apps/v1",
+  ): OwnerReference => {
     const existing = cluster.get(kind as never, namespace, ownerName) as AnyObject | undefined;
     // Usually the live owner's uid; sometimes a stale one (the owner was recreated) or none yet.
     const uid = existing && chance(0.85) ? existing.metadata.uid! : `stale-${cluster.uid()}`;

@@ -55,7 +55,8 @@ const records = () => emulator!.state.artifacts.deploymentRecords({ org: ORG, cl
 const stateData = () => (cluster!.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data;
 const lease = () =>
   cluster!.store.get("leases", "shiplog", LEASE) as
-    { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } } | undefined;
+    | { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } }
+    | undefined;
 
 describe("controller processes", () => {
   it("restart: deletions while down are decommissioned, rolled workloads updated, and nothing unchanged is posted again", async () => {

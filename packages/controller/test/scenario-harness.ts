@@ -27,7 +27,9 @@ export interface ControllerStartOptions {
 }
 
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
-export async function startHarness(options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster, emulator: Emulator) => Promise<void>; faultSeed?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  options: ControllerStartOptions & { beforeStart?: (cluster: FakeCluster, emulator: Emulator) => Promise<void>; faultSeed?: number } = {},
+): Promise<Harness> {
   const cluster = await startFakeCluster({ nodes: ["node-1", "node-2"] });
   const emulator = await startEmulator({ port: 0, ...(options.faultSeed !== undefined ? { faultSeed: options.faultSeed } : {}) });
   await options.beforeStart?.(cluster, emulator);
@@ -54,18 +56,30 @@ export async function startController(
 ): Promise<{ controller: Controller; config: ControllerConfig }> {
   const config = loadConfig(
     [
-      "--api-url", emulator.url,
-      "--org", ORG,
-      "--cluster", CLUSTER,
-      "--logical-environment", "production",
-      "--physical-environment", "eu-west-1",
-      "--flush-window", "20ms",
-      "--flush-max-wait", "100ms",
-      "--retry-min-delay", "50ms",
-      "--retry-max-delay", "400ms",
-      "--request-timeout", "2s",
-      "--watch-timeout", "30s",
-      "--http-port", "off",
+      "--api-url",
+      emulator.url,
+      "--org",
+      ORG,
+      "--cluster",
+      CLUSTER,
+      "--logical-environment",
+      "production",
+      "--physical-environment",
+      "eu-west-1",
+      "--flush-window",
+      "20ms",
+      "--flush-max-wait",
+      "100ms",
+      "--retry-min-delay",
+      "50ms",
+      "--retry-max-delay",
+      "400ms",
+      "--request-timeout",
+      "2s",
+      "--watch-timeout",
+      "30s",
+      "--http-port",
+      "off",
       ...(options.flags ?? []),
     ],
     { SHIPLOG_TOKEN: emulator.tokens.admin!, ...(options.env ?? {}) },
@@ -81,10 +95,19 @@ export async function startController(
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
 function controllerRef(obj: Obj): { kind: string; name: string; uid?: string } | undefined {
-  return (obj.metadata.ownerReferences as { kind: string; name: string; uid?: string; controller?: boolean }[] | undefined)?.find((r) => r.controller);
+  return (obj.metadata.ownerReferences as { kind: string; name: string; uid?: string; controller?: boolean }[] | undefined)?.find(
+    (r) => r.controller,
+  );
 }
 
-const RESOURCE: Record<string, string> = { ReplicaSet: "replicasets", Deployment: "deployments", StatefulSet: "statefulsets", DaemonSet: "daemonsets", Job: "jobs", CronJob: "cronjobs" };
+const RESOURCE: Record<string, string> = {
+  ReplicaSet: "replicasets",
+  Deployment: "deployments",
+  StatefulSet: "statefulsets",
+  DaemonSet: "daemonsets",
+  Job: "jobs",
+  CronJob: "cronjobs",
+};
 
 /**
  * What the cluster runs now, as deployment name -> digest: every running container of every Running pod whose
@@ -111,7 +134,10 @@ export function expectedRecords(cluster: FakeCluster): Map<string, string> {
     ];
     for (const status of statuses) {
       if (!status.state?.running || !status.imageID) continue;
-      expected.set(`${pod.metadata.namespace}-${top.metadata.name}-${status.name}`, status.imageID.slice(status.imageID.lastIndexOf("@") + 1));
+      expected.set(
+        `${pod.metadata.namespace}-${top.metadata.name}-${status.name}`,
+        status.imageID.slice(status.imageID.lastIndexOf("@") + 1),
+      );
     }
   }
   return expected;
@@ -120,7 +146,8 @@ export function expectedRecords(cluster: FakeCluster): Map<string, string> {
 /** The emulator's deployed records of the test cluster, as deployment name -> digest. */
 export function deployedRecords(emulator: Emulator): Map<string, string> {
   const out = new Map<string, string>();
-  for (const r of emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER })) if (r.status === "deployed") out.set(r.deployment_name, r.digest);
+  for (const r of emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }))
+    if (r.status === "deployed") out.set(r.deployment_name, r.digest);
   return out;
 }
 

@@ -115,7 +115,12 @@ describe("controller scenarios: faults", () => {
     // A refused entry waits from --retry-max-delay before it goes again unchanged: longer than this test.
     h = await startHarness({ flags: ["--retry-max-delay", "30s"] });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "stray", image: "redis:7", annotations: { "shiplog.dev/repository": "no-such-repo" } });
+    await h.cluster.script.createDeployment({
+      namespace: "shop",
+      name: "stray",
+      image: "redis:7",
+      annotations: { "shiplog.dev/repository": "no-such-repo" },
+    });
     await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"), WAIT);
     await vi.waitFor(async () => expect(await metricValue(h!, "shiplog_controller_records_rejected_total")).toBe(1), WAIT);
     expect(recordOf(h.emulator, "shop-stray-redis")).toBeUndefined();

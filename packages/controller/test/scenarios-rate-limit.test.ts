@@ -36,19 +36,48 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     const cluster = await startFakeCluster({});
     const emulator = await startEmulator({ port: 0 });
     const names = ["web", "api", "cart", "search"];
-    for (const name of names) await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
+    for (const name of names)
+      await cluster.script.createDeployment({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO });
     const flags = ["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production"];
-    const config = loadConfig([...flags, "--flush-window", "20ms", "--flush-max-wait", "100ms", "--retry-min-delay", "50ms", "--retry-max-delay", "400ms", "--http-port", "off", "--batch-size", "1"], {
-      SHIPLOG_TOKEN: emulator.tokens.admin!,
-    });
+    const config = loadConfig(
+      [
+        ...flags,
+        "--flush-window",
+        "20ms",
+        "--flush-max-wait",
+        "100ms",
+        "--retry-min-delay",
+        "50ms",
+        "--retry-max-delay",
+        "400ms",
+        "--http-port",
+        "off",
+        "--batch-size",
+        "1",
+      ],
+      {
+        SHIPLOG_TOKEN: emulator.tokens.admin!,
+      },
+    );
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfig);
     const logger = pino({ level: "silent" });
     const clock = virtualClock();
     // Every attempt as it leaves, on the client's (virtual) time.
     const sent: { at: number; status: number }[] = [];
-    const sendLog: TransportPlugin = { name: "send log", after: (response) => void sent.push({ at: clock.now(), status: response.status }) };
-    const api = createServiceClient({ baseUrl: emulator.url, auth: staticToken(emulator.tokens.admin!), mayPost: () => true, logger, clock, plugins: [sendLog], retry: { retries: 2, minDelayMs: 50, maxDelayMs: 400 } }).artifacts;
+    const sendLog: TransportPlugin = {
+      name: "send log",
+      after: (response) => void sent.push({ at: clock.now(), status: response.status }),
+    };
+    const api = createServiceClient({
+      baseUrl: emulator.url,
+      auth: staticToken(emulator.tokens.admin!),
+      mayPost: () => true,
+      logger,
+      clock,
+      plugins: [sendLog],
+      retry: { retries: 2, minDelayMs: 50, maxDelayMs: 400 },
+    }).artifacts;
     const controller = new Controller({ config, kubeConfig, logger, api });
     stop = async () => {
       await controller.stop();

@@ -35,7 +35,11 @@ afterEach(async () => {
 describe("acknowledged state loading", () => {
   it("sends nothing while the state cannot be loaded, retries with backoff, then converges", async () => {
     const store = new FlakyStore(Number.POSITIVE_INFINITY);
-    h = await startHarness({ store, beforeStart: (cluster) => cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO }).then(() => undefined) });
+    h = await startHarness({
+      store,
+      beforeStart: (cluster) =>
+        cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO }).then(() => undefined),
+    });
     await expect(h.controller.flush()).rejects.toBeInstanceOf(StateNotLoadedError);
     await expect(h.controller.flush()).rejects.toMatchObject({ code: "acknowledged_state_not_loaded" });
     // The loop keeps trying (with backoff), and sends nothing meanwhile.

@@ -102,7 +102,9 @@ describe("readiness with a refused token", () => {
     await vi.waitFor(async () => expect((await readyz()).body).toContain("refused the API token"), WAIT);
     const refused = await readyz();
     expect(refused.status).toBe(503);
-    expect(refused.body).toContain(`the service refused the API token (403) on every call of the last ${TOKEN_REFUSED_FLUSHES_UNREADY} flushes`);
+    expect(refused.body).toContain(
+      `the service refused the API token (403) on every call of the last ${TOKEN_REFUSED_FLUSHES_UNREADY} flushes`,
+    );
     expect(refused.body).not.toContain(h.emulator.tokens.readOnly!);
     expect(clusterCalls(h).length).toBeGreaterThanOrEqual(TOKEN_REFUSED_FLUSHES_UNREADY);
     expect(clusterCalls(h).every((r) => r.status === 403)).toBe(true);

@@ -20,7 +20,12 @@ describe("controller scenarios: workloads", () => {
     await h.cluster.script.setImage("shop", "web", "nginx:1.26");
     await converged(h);
     const after = recordOf(h.emulator, "shop-web-nginx")!;
-    expect(after).toMatchObject({ id: before.id, version: "1.26", status: "deployed", digest: h.cluster.imageIdFor("nginx:1.26").split("@")[1] });
+    expect(after).toMatchObject({
+      id: before.id,
+      version: "1.26",
+      status: "deployed",
+      digest: h.cluster.imageIdFor("nginx:1.26").split("@")[1],
+    });
     expect(after.digest).not.toBe(before.digest);
     // Never decommissioned on the way, even for a moment.
     const sent = await h.controller.metrics.recordsAccepted.get();
@@ -29,7 +34,13 @@ describe("controller scenarios: workloads", () => {
 
   it("scale to zero decommissions; scaling back up redeploys", async () => {
     h = await startHarness();
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "api", image: "ghcr.io/acme/api:2.0", replicas: 2, annotations: REPO });
+    await h.cluster.script.createDeployment({
+      namespace: "shop",
+      name: "api",
+      image: "ghcr.io/acme/api:2.0",
+      replicas: 2,
+      annotations: REPO,
+    });
     await converged(h);
     await h.cluster.script.scale("deployments", "shop", "api", 0);
     await converged(h, { allowEmpty: true });
@@ -114,7 +125,9 @@ describe("controller scenarios: workloads", () => {
       const job = await h.cluster.script.triggerCronJob("batch", "report");
       await converged(h);
       expect(recordOf(h.emulator, "batch-report-report")).toMatchObject({ status: "deployed", version: "1.0" });
-      const pods = h.cluster.store.list("pods", { namespace: "batch" }).filter((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === job.metadata.name);
+      const pods = h.cluster.store
+        .list("pods", { namespace: "batch" })
+        .filter((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === job.metadata.name);
       for (const p of pods) await h.cluster.script.completePod("batch", p.metadata.name!);
       await h.controller.flush();
       expect(recordOf(h.emulator, "batch-report-report")!.status).toBe("deployed");
@@ -122,7 +135,9 @@ describe("controller scenarios: workloads", () => {
       // finalizer on the pod keeps the CronJob there, being deleted: it must not hold its name meanwhile.
       const second = await h.cluster.script.triggerCronJob("batch", "report");
       await converged(h);
-      const running = h.cluster.store.list("pods", { namespace: "batch" }).find((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === second.metadata.name)!;
+      const running = h.cluster.store
+        .list("pods", { namespace: "batch" })
+        .find((p) => (p.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name === second.metadata.name)!;
       if (propagationPolicy === "Foreground") {
         const kubeConfig = new KubeConfig();
         kubeConfig.loadFromString(h.cluster.kubeconfig);
@@ -153,7 +168,11 @@ describe("controller scenarios: workloads", () => {
     h.cluster.script.setImageDigest("alpine:3.20", `sha256:${"7".repeat(64)}`);
     await h.cluster.script.repullImage("tools", "toolbox");
     await converged(h);
-    expect(recordOf(h.emulator, "tools-toolbox-alpine")).toMatchObject({ id: first.id, digest: `sha256:${"7".repeat(64)}`, status: "deployed" });
+    expect(recordOf(h.emulator, "tools-toolbox-alpine")).toMatchObject({
+      id: first.id,
+      digest: `sha256:${"7".repeat(64)}`,
+      status: "deployed",
+    });
     await h.cluster.script.delete("pods", "tools", "toolbox");
     await converged(h, { allowEmpty: true });
     expect(recordOf(h.emulator, "tools-toolbox-alpine")!.status).toBe("decommissioned");
@@ -163,12 +182,25 @@ describe("controller scenarios: workloads", () => {
 describe("controller scenarios: names and modes", () => {
   it("a Deployment and a StatefulSet both called web: reported, never merged", async () => {
     h = await startHarness();
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", containers: [{ name: "app", image: "nginx:1.25" }], annotations: REPO });
+    await h.cluster.script.createDeployment({
+      namespace: "shop",
+      name: "web",
+      containers: [{ name: "app", image: "nginx:1.25" }],
+      annotations: REPO,
+    });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "other", image: "redis:7", annotations: REPO });
     await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")?.status).toBe("deployed"), WAIT);
     const deploymentDigest = recordOf(h.emulator, "shop-web-app")!.digest;
-    await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
-    await vi.waitFor(() => expect(h!.controller.status().conflicts.map((c) => c.workloads.map((w) => w.kind))).toEqual([["Deployment", "StatefulSet"]]), WAIT);
+    await h.cluster.script.createStatefulSet({
+      namespace: "shop",
+      name: "web",
+      containers: [{ name: "app", image: "postgres:16" }],
+      annotations: REPO,
+    });
+    await vi.waitFor(
+      () => expect(h!.controller.status().conflicts.map((c) => c.workloads.map((w) => w.kind))).toEqual([["Deployment", "StatefulSet"]]),
+      WAIT,
+    );
     await h.controller.flush();
     // Held as it was: not overwritten by the StatefulSet's digest, not decommissioned.
     expect(recordOf(h.emulator, "shop-web-app")).toMatchObject({ status: "deployed", digest: deploymentDigest });
@@ -186,7 +218,12 @@ describe("controller scenarios: names and modes", () => {
 
   it("the label selector applies to workloads: a Deployment relabelled out of it is decommissioned, and cannot conflict", async () => {
     h = await startHarness({ flags: ["--label-selector", "tier!=internal"] });
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "web", containers: [{ name: "app", image: "nginx:1.25" }], annotations: REPO });
+    await h.cluster.script.createDeployment({
+      namespace: "shop",
+      name: "web",
+      containers: [{ name: "app", image: "nginx:1.25" }],
+      annotations: REPO,
+    });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "keep", image: "redis:7", annotations: REPO });
     await converged(h);
     // The template gains tier=internal: the rollout's pods are outside the selector, the old ones go.
@@ -200,8 +237,16 @@ describe("controller scenarios: names and modes", () => {
     await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")!.status).toBe("decommissioned"), WAIT);
     expect(h.cluster.store.get("deployments", "shop", "web")).toBeDefined();
     // A selected StatefulSet of the same name is recorded, not held in a conflict with the excluded Deployment.
-    await h.cluster.script.createStatefulSet({ namespace: "shop", name: "web", containers: [{ name: "app", image: "postgres:16" }], annotations: REPO });
-    await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-app")).toMatchObject({ status: "deployed", name: "docker.io/library/postgres" }), WAIT);
+    await h.cluster.script.createStatefulSet({
+      namespace: "shop",
+      name: "web",
+      containers: [{ name: "app", image: "postgres:16" }],
+      annotations: REPO,
+    });
+    await vi.waitFor(
+      () => expect(recordOf(h!.emulator, "shop-web-app")).toMatchObject({ status: "deployed", name: "docker.io/library/postgres" }),
+      WAIT,
+    );
     expect(h.controller.status().conflicts).toEqual([]);
     expect(recordOf(h.emulator, "shop-keep-redis")!.status).toBe("deployed");
   });
@@ -209,7 +254,13 @@ describe("controller scenarios: names and modes", () => {
   it("namespace filters and the label selector limit what is recorded", async () => {
     h = await startHarness({ flags: ["--exclude-namespaces", "kube-system", "--label-selector", "tier!=internal"] });
     await h.cluster.script.createDeployment({ namespace: "kube-system", name: "dns", image: "coredns/coredns:1.11", annotations: REPO });
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "hidden", image: "redis:7", labels: { app: "hidden", tier: "internal" }, annotations: REPO });
+    await h.cluster.script.createDeployment({
+      namespace: "shop",
+      name: "hidden",
+      image: "redis:7",
+      labels: { app: "hidden", tier: "internal" },
+      annotations: REPO,
+    });
     await h.cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
     await vi.waitFor(() => expect(recordOf(h!.emulator, "shop-web-nginx")?.status).toBe("deployed"), WAIT);
     await h.controller.flush();

@@ -14,7 +14,8 @@ class FailingWrites extends InMemoryAcknowledgedStore {
   writes = 0;
   override async persist(): Promise<void> {
     this.writes += 1;
-    if (this.failing) throw Object.assign(new Error("configmaps \"shiplog-state\" not found (404)"), { code: "acknowledged_state_write_failed" });
+    if (this.failing)
+      throw Object.assign(new Error('configmaps "shiplog-state" not found (404)'), { code: "acknowledged_state_write_failed" });
   }
 }
 
@@ -39,9 +40,13 @@ describe("write-ahead state", () => {
     // Retried by the loop on its own (no new change needed), never sent without the intent on record.
     expect(store.writes).toBeGreaterThan(STATE_WRITE_FAILURES_UNREADY);
     expect(h.emulator.requests.count({ method: "POST", route: CLUSTER_ROUTE })).toBe(calls);
-    expect(await metricValue(h, "shiplog_controller_state_writes_total", { result: "failure" })).toBeGreaterThanOrEqual(STATE_WRITE_FAILURES_UNREADY);
+    expect(await metricValue(h, "shiplog_controller_state_writes_total", { result: "failure" })).toBeGreaterThanOrEqual(
+      STATE_WRITE_FAILURES_UNREADY,
+    );
     expect(h.controller.ready).toBe(false);
-    expect(h.controller.notReadyReason()).toMatch(/^writing the state ConfigMap failed \d+ times in a row \(configmaps "shiplog-state" not found \(404\)\)/);
+    expect(h.controller.notReadyReason()).toMatch(
+      /^writing the state ConfigMap failed \d+ times in a row \(configmaps "shiplog-state" not found \(404\)\)/,
+    );
 
     store.failing = false;
     await converged(h);
@@ -54,18 +59,35 @@ describe("the sender-wide gate", () => {
   it("a spammed 422 storm: calls stay within the bound, nothing is bisected or rejected, every record lands after", async () => {
     const concurrency = 3;
     h = await startHarness({ flags: ["--batch-size", "5", "--concurrency", String(concurrency)] });
-    const fault = h.emulator.faults.add({ kind: "status", status: 422, message: "The endpoint has been spammed.", route: CLUSTER_ROUTE, method: "POST" });
+    const fault = h.emulator.faults.add({
+      kind: "status",
+      status: 422,
+      message: "The endpoint has been spammed.",
+      route: CLUSTER_ROUTE,
+      method: "POST",
+    });
     await h.cluster.script.createDeployments(
-      Array.from({ length: 30 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `ghcr.io/acme/svc-${i}:1.0`, annotations: REPO })),
+      Array.from({ length: 30 }, (_, i) => ({
+        namespace: "shop",
+        name: `svc-${i}`,
+        image: `ghcr.io/acme/svc-${i}:1.0`,
+        annotations: REPO,
+      })),
     );
     // The fault stays on for several backoff rounds.
-    await vi.waitFor(async () => expect(await metricValue(h!, "shiplog_controller_sender_backoffs_total", { reason: "spammed" })).toBeGreaterThanOrEqual(5), WAIT);
+    await vi.waitFor(
+      async () =>
+        expect(await metricValue(h!, "shiplog_controller_sender_backoffs_total", { reason: "spammed" })).toBeGreaterThanOrEqual(5),
+      WAIT,
+    );
     h.emulator.faults.remove(fault);
     const closures = await metricValue(h, "shiplog_controller_sender_backoffs_total", { reason: "spammed" });
     const refused = h.emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE }).filter((r) => r.status === 422);
     // Each attempt ends at the first refusal: at most `concurrency` calls were already on their way.
     const bound = (closures + 1) * concurrency;
-    console.log(`spammed 422 storm: 30 records in 6 batches, ${refused.length} calls refused in ${closures} back-offs (bound ${bound}); bisection would have made ~${6 * 9} per attempt`);
+    console.log(
+      `spammed 422 storm: 30 records in 6 batches, ${refused.length} calls refused in ${closures} back-offs (bound ${bound}); bisection would have made ~${6 * 9} per attempt`,
+    );
     expect(refused.length).toBeLessThanOrEqual(bound);
     await converged(h);
     expect(deployedRecords(h.emulator).size).toBe(30);

@@ -10,14 +10,20 @@ describe("classifyFailure", () => {
       errors: [{ field: "deployments[deployment_name=shop-web-app].github_repository", code: "missing_field" }],
     });
     expect(named).toEqual({ kind: "reject-named", names: new Set(["shop-web-app"]) });
-    expect(classifyFailure({ status: 422, code: "validation_failed", errors: [{ field: "deployments[3].digest" }] })).toEqual({ kind: "bisect" });
+    expect(classifyFailure({ status: 422, code: "validation_failed", errors: [{ field: "deployments[3].digest" }] })).toEqual({
+      kind: "bisect",
+    });
     expect(classifyFailure({ code: "invalid_request" })).toEqual({ kind: "bisect" });
-    expect(classifyFailure({ status: 422, code: "validation_failed", message: "Validation Failed", errors: [] })).toEqual({ kind: "probe" });
+    expect(classifyFailure({ status: 422, code: "validation_failed", message: "Validation Failed", errors: [] })).toEqual({
+      kind: "probe",
+    });
   });
 
   it("a 422 saying the endpoint is spammed backs off the sender, whether in the message or a field error", () => {
     expect(classifyFailure({ status: 422, message: "The endpoint has been spammed." })).toEqual({ kind: "spammed" });
-    expect(classifyFailure({ status: 422, message: "Validation Failed", errors: [{ message: "endpoint spammed", code: "custom" }] })).toEqual({ kind: "spammed" });
+    expect(
+      classifyFailure({ status: 422, message: "Validation Failed", errors: [{ message: "endpoint spammed", code: "custom" }] }),
+    ).toEqual({ kind: "spammed" });
   });
 
   it("any other refusal is a whole-call failure", () => {

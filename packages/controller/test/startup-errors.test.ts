@@ -30,7 +30,10 @@ beforeAll(async () => {
   );
   writeFileSync(
     join(dir, "missing-ca-kubeconfig"),
-    readFileSync(kubeconfig, "utf8").replace('server: "https://127.0.0.1:1"', 'server: "https://127.0.0.1:1", certificate-authority: /nonexistent/ca.crt'),
+    readFileSync(kubeconfig, "utf8").replace(
+      'server: "https://127.0.0.1:1"',
+      'server: "https://127.0.0.1:1", certificate-authority: /nonexistent/ca.crt',
+    ),
   );
   writeFileSync(join(dir, "bad-server-kubeconfig"), readFileSync(kubeconfig, "utf8").replace('"https://127.0.0.1:1"', '"not a url"'));
   writeFileSync(join(dir, "broken-kubeconfig"), "apiVersion: v1\nusers: [{name: u, user: {token: kube-token-never-printed}\n");
@@ -62,11 +65,36 @@ function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 const CASES: { name: string; args?: string[]; env?: Record<string, string>; setting: string; rule: string; also?: RegExp }[] = [
-  { name: "--flush-max-wait 1000h", args: ["--flush-max-wait", "1000h"], setting: "--flush-max-wait / SHIPLOG_FLUSH_MAX_WAIT", rule: "maximum 2147483647ms" },
-  { name: "--request-timeout 1000h", args: ["--request-timeout", "1000h"], setting: "--request-timeout / SHIPLOG_REQUEST_TIMEOUT", rule: "maximum 2147483647ms" },
-  { name: "--resync-interval 1000h", args: ["--resync-interval", "1000h"], setting: "--resync-interval / SHIPLOG_RESYNC_INTERVAL", rule: "maximum 2147483647ms" },
-  { name: "SHIPLOG_LEASE_DURATION=1000h", env: { SHIPLOG_LEASE_DURATION: "1000h" }, setting: "--lease-duration / SHIPLOG_LEASE_DURATION", rule: "maximum 2147483647ms" },
-  { name: "SHIPLOG_RENEW_DEADLINE=1000h", env: { SHIPLOG_RENEW_DEADLINE: "1000h" }, setting: "--renew-deadline / SHIPLOG_RENEW_DEADLINE", rule: "maximum 2147483647ms" },
+  {
+    name: "--flush-max-wait 1000h",
+    args: ["--flush-max-wait", "1000h"],
+    setting: "--flush-max-wait / SHIPLOG_FLUSH_MAX_WAIT",
+    rule: "maximum 2147483647ms",
+  },
+  {
+    name: "--request-timeout 1000h",
+    args: ["--request-timeout", "1000h"],
+    setting: "--request-timeout / SHIPLOG_REQUEST_TIMEOUT",
+    rule: "maximum 2147483647ms",
+  },
+  {
+    name: "--resync-interval 1000h",
+    args: ["--resync-interval", "1000h"],
+    setting: "--resync-interval / SHIPLOG_RESYNC_INTERVAL",
+    rule: "maximum 2147483647ms",
+  },
+  {
+    name: "SHIPLOG_LEASE_DURATION=1000h",
+    env: { SHIPLOG_LEASE_DURATION: "1000h" },
+    setting: "--lease-duration / SHIPLOG_LEASE_DURATION",
+    rule: "maximum 2147483647ms",
+  },
+  {
+    name: "SHIPLOG_RENEW_DEADLINE=1000h",
+    env: { SHIPLOG_RENEW_DEADLINE: "1000h" },
+    setting: "--renew-deadline / SHIPLOG_RENEW_DEADLINE",
+    rule: "maximum 2147483647ms",
+  },
   { name: '--api-url "not a url"', args: ["--api-url", "not a url"], setting: "--api-url / SHIPLOG_API_URL", rule: "absolute http(s) URL" },
   {
     name: "--api-url with user:password@",
@@ -74,13 +102,44 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     setting: "--api-url / SHIPLOG_API_URL",
     rule: "no credentials in the URL",
   },
-  { name: "--api-url http to a remote host", args: ["--api-url", "http://api.service.example"], setting: "--api-url / SHIPLOG_API_URL", rule: "https unless loopback" },
-  { name: "--http-host with a space", args: ["--http-host", "not a host"], setting: "--http-host / SHIPLOG_HTTP_HOST", rule: "IP address or host name" },
-  { name: "--http-host that does not resolve", args: ["--http-host", "nowhere.invalid"], setting: "--http-host / SHIPLOG_HTTP_HOST", rule: "resolvable host name" },
-  { name: "--http-host not of this machine", args: ["--http-host", "192.0.2.1"], setting: "--http-host / SHIPLOG_HTTP_HOST", rule: "address of this machine" },
-  { name: "--kubeconfig missing", args: ["--kubeconfig", "/nonexistent/kubeconfig"], setting: "--kubeconfig / KUBECONFIG", rule: "readable kubeconfig file", also: /ENOENT/ },
+  {
+    name: "--api-url http to a remote host",
+    args: ["--api-url", "http://api.service.example"],
+    setting: "--api-url / SHIPLOG_API_URL",
+    rule: "https unless loopback",
+  },
+  {
+    name: "--http-host with a space",
+    args: ["--http-host", "not a host"],
+    setting: "--http-host / SHIPLOG_HTTP_HOST",
+    rule: "IP address or host name",
+  },
+  {
+    name: "--http-host that does not resolve",
+    args: ["--http-host", "nowhere.invalid"],
+    setting: "--http-host / SHIPLOG_HTTP_HOST",
+    rule: "resolvable host name",
+  },
+  {
+    name: "--http-host not of this machine",
+    args: ["--http-host", "192.0.2.1"],
+    setting: "--http-host / SHIPLOG_HTTP_HOST",
+    rule: "address of this machine",
+  },
+  {
+    name: "--kubeconfig missing",
+    args: ["--kubeconfig", "/nonexistent/kubeconfig"],
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "readable kubeconfig file",
+    also: /ENOENT/,
+  },
   // Empty is unset, and without ~/.kube/config outside a pod there is no cluster (not client-node's localhost:8080).
-  { name: "no kubeconfig at all (KUBECONFIG empty)", env: { KUBECONFIG: "" }, setting: "--kubeconfig / KUBECONFIG", rule: "a cluster to watch" },
+  {
+    name: "no kubeconfig at all (KUBECONFIG empty)",
+    env: { KUBECONFIG: "" },
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "a cluster to watch",
+  },
   {
     name: "kubeconfig naming a CA file that does not exist",
     env: { KUBECONFIG: "$DIR/missing-ca-kubeconfig" },
@@ -88,7 +147,12 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     rule: "readable referenced files",
     also: /certificate-authority \/nonexistent\/ca\.crt .* cannot be read \(ENOENT\)/,
   },
-  { name: "kubeconfig whose server is not a URL", env: { KUBECONFIG: "$DIR/bad-server-kubeconfig" }, setting: "--kubeconfig / KUBECONFIG", rule: "cluster server URL" },
+  {
+    name: "kubeconfig whose server is not a URL",
+    env: { KUBECONFIG: "$DIR/bad-server-kubeconfig" },
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "cluster server URL",
+  },
   { name: "unknown flag", args: ["--flush-windw", "5s"], setting: "arguments", rule: "known flags" },
 ];
 
@@ -110,7 +174,9 @@ describe.concurrent("a bad setting stops the controller with one line, exit code
   it("a port in use names --http-port", async () => {
     const result = await run(["--http-port", String(busyPort)]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`shiplog-controller: cannot start: --http-port / SHIPLOG_HTTP_PORT: 127.0.0.1:${busyPort} is already in use [rule: free port]\n`);
+    expect(result.stderr).toBe(
+      `shiplog-controller: cannot start: --http-port / SHIPLOG_HTTP_PORT: 127.0.0.1:${busyPort} is already in use [rule: free port]\n`,
+    );
   });
 
   it("a kubeconfig that is not YAML names the file and the line, never its content", async () => {

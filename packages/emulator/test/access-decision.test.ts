@@ -17,9 +17,26 @@ const fixture = fixtureSchema.parse({
   tokens: [
     { name: "classicRepo", token: "classic_repo_000", type: "classic", user: "octo", scopes: ["repo"] },
     { name: "classicNotifications", token: "classic_notif_000", type: "classic", user: "octo", scopes: ["notifications"] },
-    { name: "fineGrained", token: "fine_grained_000", type: "fine_grained", user: "octo", grants: [{ org: "acme", permissions: { issues: "read", contents: "write" } }] },
-    { name: "fineGrainedWebOnly", token: "fine_grained_web0", type: "fine_grained", user: "octo", grants: [{ org: "acme", repositories: ["web"], permissions: { issues: "read" } }] },
-    { name: "installation", token: "installation_000", type: "app_installation", grants: [{ org: "acme", permissions: { metadata: "read" } }] },
+    {
+      name: "fineGrained",
+      token: "fine_grained_000",
+      type: "fine_grained",
+      user: "octo",
+      grants: [{ org: "acme", permissions: { issues: "read", contents: "write" } }],
+    },
+    {
+      name: "fineGrainedWebOnly",
+      token: "fine_grained_web0",
+      type: "fine_grained",
+      user: "octo",
+      grants: [{ org: "acme", repositories: ["web"], permissions: { issues: "read" } }],
+    },
+    {
+      name: "installation",
+      token: "installation_000",
+      type: "app_installation",
+      grants: [{ org: "acme", permissions: { metadata: "read" } }],
+    },
   ],
 });
 const access = new AccessControl(fixture);
@@ -48,11 +65,21 @@ describe("decideAccess", () => {
 
   it("anonymous: a public resource is readable; a private or missing one is not found; a non-public route is 401", () => {
     expect(decideAccess(access, { principal: anonymous, rule: issueEventsRead, params: repo("web") })).toEqual({ allow: true });
-    expect(decideAccess(access, { principal: anonymous, rule: issueEventsRead, params: repo("api") })).toMatchObject({ allow: false, status: 404 });
-    expect(decideAccess(access, { principal: anonymous, rule: issueEventsRead, params: repo("nope") })).toMatchObject({ allow: false, status: 404 });
+    expect(decideAccess(access, { principal: anonymous, rule: issueEventsRead, params: repo("api") })).toMatchObject({
+      allow: false,
+      status: 404,
+    });
+    expect(decideAccess(access, { principal: anonymous, rule: issueEventsRead, params: repo("nope") })).toMatchObject({
+      allow: false,
+      status: 404,
+    });
     // Not publicly readable at all: 401 whether or not the repository exists, so nothing is revealed.
     for (const name of ["web", "api", "nope"]) {
-      expect(decideAccess(access, { principal: anonymous, rule: tagCreate, params: repo(name) })).toMatchObject({ allow: false, status: 401, message: "Requires authentication" });
+      expect(decideAccess(access, { principal: anonymous, rule: tagCreate, params: repo(name) })).toMatchObject({
+        allow: false,
+        status: 401,
+        message: "Requires authentication",
+      });
     }
   });
 
@@ -60,7 +87,13 @@ describe("decideAccess", () => {
     for (const name of ["classicNotifications", "classicRepo", "fineGrained", "installation"]) {
       expect(decideAccess(access, { principal: caller(name), rule: issueEventsRead, params: repo("web") })).toEqual({ allow: true });
     }
-    expect(decideAccess(access, { principal: caller("classicRepo"), rule: { ...issueEventsRead, tokenTypes: ["fine_grained"] }, params: repo("web") })).toEqual({ allow: true });
+    expect(
+      decideAccess(access, {
+        principal: caller("classicRepo"),
+        rule: { ...issueEventsRead, tokenTypes: ["fine_grained"] },
+        params: repo("web"),
+      }),
+    ).toEqual({ allow: true });
   });
 
   it("private resources: scopes, visibility, then permissions", () => {
@@ -72,7 +105,11 @@ describe("decideAccess", () => {
     expect(decideAccess(access, { principal: caller("classicRepo"), rule: issueEventsRead, params: repo("api") })).toEqual({ allow: true });
     expect(decideAccess(access, { principal: caller("fineGrained"), rule: issueEventsRead, params: repo("api") })).toEqual({ allow: true });
     // Not granted the repository: not found, like a missing one.
-    expect(decideAccess(access, { principal: caller("fineGrainedWebOnly"), rule: issueEventsRead, params: repo("api") })).toEqual({ allow: false, status: 404, message: "Not Found" });
+    expect(decideAccess(access, { principal: caller("fineGrainedWebOnly"), rule: issueEventsRead, params: repo("api") })).toEqual({
+      allow: false,
+      status: 404,
+      message: "Not Found",
+    });
     expect(decideAccess(access, { principal: caller("installation"), rule: issueEventsRead, params: repo("api") })).toEqual({
       allow: false,
       status: 403,
@@ -89,12 +126,18 @@ describe("decideAccess", () => {
       message: "Resource not accessible by personal access token",
     });
     expect(decideAccess(access, { principal: caller("fineGrained"), rule: tagCreate, params: repo("web") })).toEqual({ allow: true });
-    expect(decideAccess(access, { principal: caller("fineGrained"), rule: tagCreate, params: repo("nope") })).toMatchObject({ allow: false, status: 404 });
+    expect(decideAccess(access, { principal: caller("fineGrained"), rule: tagCreate, params: repo("nope") })).toMatchObject({
+      allow: false,
+      status: 404,
+    });
   });
 
   it("organization routes: a missing organization is not found", () => {
     const orgRule: AccessRule = { anyOf: [[{ permission: "contents", access: "write" }]], tokenTypes: ["fine_grained"] };
     expect(decideAccess(access, { principal: caller("fineGrained"), rule: orgRule, params: { org: "acme" } })).toEqual({ allow: true });
-    expect(decideAccess(access, { principal: caller("fineGrained"), rule: orgRule, params: { org: "initech" } })).toMatchObject({ allow: false, status: 404 });
+    expect(decideAccess(access, { principal: caller("fineGrained"), rule: orgRule, params: { org: "initech" } })).toMatchObject({
+      allow: false,
+      status: 404,
+    });
   });
 });

@@ -11,7 +11,13 @@ const fixture = {
   tokens: [
     ...(defaultFixture.tokens ?? []),
     // Can see acme's repositories but lacks the organization's Events permission.
-    { name: "noEvents", token: "emu_fg_noevents_00000000000000", type: "fine_grained" as const, user: "octo", grants: [{ org: "acme", permissions: { metadata: "read" as const } }] },
+    {
+      name: "noEvents",
+      token: "emu_fg_noevents_00000000000000",
+      type: "fine_grained" as const,
+      user: "octo",
+      grants: [{ org: "acme", permissions: { metadata: "read" as const } }],
+    },
   ],
 };
 
@@ -20,10 +26,14 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-const client = (token?: string) => new ShiplogClient({ baseUrl: emu.url, token: token === undefined ? undefined : emu.tokens[token], retry: false });
+const client = (token?: string) =>
+  new ShiplogClient({ baseUrl: emu.url, token: token === undefined ? undefined : emu.tokens[token], retry: false });
 
 async function get(path: string, token?: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${emu.url}${path}`, { headers: { ...(token ? { authorization: `Bearer ${emu.tokens[token]}` } : {}), ...headers }, redirect: "manual" });
+  const response = await fetch(`${emu.url}${path}`, {
+    headers: { ...(token ? { authorization: `Bearer ${emu.tokens[token]}` } : {}), ...headers },
+    redirect: "manual",
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -96,7 +106,11 @@ describe("feed rules (6.1)", () => {
   it("every answer carries the rate-limit headers", async () => {
     for (const path of ["/events", "/orgs/acme/events", "/users/octo/events", "/repos/acme/web/issues/events"]) {
       const { headers } = await get(path, "admin");
-      expect([headers.get("x-ratelimit-limit"), headers.get("x-ratelimit-remaining") !== null, headers.get("x-ratelimit-reset") !== null]).toEqual(["5000", true, true]);
+      expect([
+        headers.get("x-ratelimit-limit"),
+        headers.get("x-ratelimit-remaining") !== null,
+        headers.get("x-ratelimit-reset") !== null,
+      ]).toEqual(["5000", true, true]);
     }
   });
 });
@@ -108,7 +122,10 @@ describe("visibility and access (4.4)", () => {
     emu.activity.push({ actor: "octo", repo: "acme/web" });
     const types = (events: ActivityEvent[]) => events.map((e) => `${e.repo.name}:${e.public}`);
     // octo's own tokens see both; hubot (and anonymous callers) see only the public one.
-    expect(types(await collect(client("classic").activity.listEventsForUser({ username: "octo" })))).toEqual(["acme/web:true", "acme/api:false"]);
+    expect(types(await collect(client("classic").activity.listEventsForUser({ username: "octo" })))).toEqual([
+      "acme/web:true",
+      "acme/api:false",
+    ]);
     expect(types(await collect(client("classicHubot").activity.listEventsForUser({ username: "octo" })))).toEqual(["acme/web:true"]);
     expect(types(await collect(client().activity.listEventsForUser({ username: "octo" })))).toEqual(["acme/web:true"]);
     expect(types(await collect(client("classic").activity.listPublicEventsForUser({ username: "octo" })))).toEqual(["acme/web:true"]);
@@ -117,20 +134,33 @@ describe("visibility and access (4.4)", () => {
     // Received events: hubot watches web; octo watches web and api, and does not receive their own.
     emu.activity.push({ actor: "hubot", repo: "acme/api" });
     emu.activity.star({ actor: "hubot", repo: "acme/web" });
-    expect(types(await collect(client("classic").activity.listReceivedEventsForUser({ username: "octo" })))).toEqual(["acme/web:true", "acme/api:false"]);
-    expect(types(await collect(client("classicHubot").activity.listReceivedEventsForUser({ username: "octo" })))).toEqual(["acme/web:true"]);
-    expect(types(await collect(client("classic").activity.listReceivedPublicEventsForUser({ username: "octo" })))).toEqual(["acme/web:true"]);
+    expect(types(await collect(client("classic").activity.listReceivedEventsForUser({ username: "octo" })))).toEqual([
+      "acme/web:true",
+      "acme/api:false",
+    ]);
+    expect(types(await collect(client("classicHubot").activity.listReceivedEventsForUser({ username: "octo" })))).toEqual([
+      "acme/web:true",
+    ]);
+    expect(types(await collect(client("classic").activity.listReceivedPublicEventsForUser({ username: "octo" })))).toEqual([
+      "acme/web:true",
+    ]);
   });
 
   it("the organization feed of a user: only that user, with the organization's Events read", async () => {
     const events = await collect(client("admin").activity.listOrgEventsForUser({ username: "octo", org: "acme" }));
     expect(events.some((e) => !e.public)).toBe(true);
     expect(events.every((e) => e.org?.login === "acme")).toBe(true);
-    await expect(collect(client("admin").activity.listOrgEventsForUser({ username: "hubot", org: "acme" }))).rejects.toBeInstanceOf(NotFoundError);
-    const refused = await collect(client("noEvents").activity.listOrgEventsForUser({ username: "octo", org: "acme" })).catch((e: unknown) => e);
+    await expect(collect(client("admin").activity.listOrgEventsForUser({ username: "hubot", org: "acme" }))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const refused = await collect(client("noEvents").activity.listOrgEventsForUser({ username: "octo", org: "acme" })).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ForbiddenError);
     expect((refused as ForbiddenError).acceptedPermissions).toEqual([[{ permission: "organization_events", access: "read" }]]);
-    await expect(collect(client("installation").activity.listOrgEventsForUser({ username: "octo", org: "acme" }))).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(collect(client("installation").activity.listOrgEventsForUser({ username: "octo", org: "acme" }))).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     expect((await get("/users/octo/events/orgs/acme")).status).toBe(401);
   });
 
@@ -139,7 +169,9 @@ describe("visibility and access (4.4)", () => {
     // Anonymous: a private repository is not found (its existence stays hidden), not 401.
     expect((await get("/repos/acme/api/events")).status).toBe(404);
     await expect(collect(client("noGrants").activity.listRepoEvents({ owner: "acme", repo: "api" }))).rejects.toBeInstanceOf(NotFoundError);
-    expect((await collect(client("readOnly").activity.listRepoEvents({ owner: "acme", repo: "api" }))).every((e) => e.repo.name === "acme/api")).toBe(true);
+    expect(
+      (await collect(client("readOnly").activity.listRepoEvents({ owner: "acme", repo: "api" }))).every((e) => e.repo.name === "acme/api"),
+    ).toBe(true);
     await expect(collect(client().activity.listEventsForUser({ username: "nobody-here" }))).rejects.toBeInstanceOf(NotFoundError);
   });
 

@@ -27,11 +27,20 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-async function status(method: string, path: string, token: string | undefined, init: { body?: unknown; headers?: Record<string, string> } = {}) {
+async function status(
+  method: string,
+  path: string,
+  token: string | undefined,
+  init: { body?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(`${emu.url}${path}`, {
     method,
     redirect: "manual",
-    headers: { ...(token ? { authorization: `Bearer ${emu.tokens[token]}` } : {}), ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${emu.tokens[token]}` } : {}),
+      ...(init.body ? { "content-type": "application/json" } : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   await response.arrayBuffer();
@@ -56,8 +65,8 @@ it("301 Moved permanently, 304 Not modified", async () => {
 
 it("401, 403, 404, 410, 422 and 503, each mapped to its error class", async () => {
   const anonymous = new ShiplogClient({ baseUrl: emu.url, retry: false });
-  const fine = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], retry: false });
-  const classic = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classic"], retry: false });
+  const fine = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
+  const classic = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classic, retry: false });
   const first = async (items: AsyncIterable<unknown>) => {
     for await (const item of items) return item;
     return undefined;
@@ -66,7 +75,7 @@ it("401, 403, 404, 410, 422 and 503, each mapped to its error class", async () =
   await expect(first(fine.notifications.list())).rejects.toBeInstanceOf(ForbiddenError);
   await expect(classic.notifications.getThread({ thread_id: 987654 })).rejects.toBeInstanceOf(NotFoundError);
   await expect(fine.issueEvents.get({ owner: "acme", repo: "web", event_id: deletedEventId })).rejects.toBeInstanceOf(GoneError);
-  const invalid = await fetch(`${emu.url}/notifications?all=maybe`, { headers: { authorization: `Bearer ${emu.tokens["classic"]}` } });
+  const invalid = await fetch(`${emu.url}/notifications?all=maybe`, { headers: { authorization: `Bearer ${emu.tokens.classic}` } });
   expect(invalid.status).toBe(422);
   const error = await classic.request({ method: "GET", route: "/notifications", query: { before: "not-a-time" } }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ServiceValidationError);

@@ -42,7 +42,10 @@ describe("admin API with curl", () => {
     expect(pushed.status).toBe(201);
     const feed = json("GET", `${service}/repos/acme/web/events`);
     expect(feed.status).toBe(200);
-    expect((feed.body as { type: string; created_at: string }[])[0]).toMatchObject({ type: "PushEvent", created_at: "2026-03-10T08:00:00Z" });
+    expect((feed.body as { type: string; created_at: string }[])[0]).toMatchObject({
+      type: "PushEvent",
+      created_at: "2026-03-10T08:00:00Z",
+    });
     // As the README shows it: `curl -d` without a content type (form encoding) is read as JSON.
     expect(curl(["-X", "POST", `${admin}/clock`, "-d", '{"advance_ms":3600000}']).body).toEqual({ now: "2026-03-10T09:00:00Z" });
     expect(json("POST", `${admin}/activity`, { kind: "explode" }).status).toBe(400);
@@ -65,7 +68,9 @@ describe("admin API with curl", () => {
     json("GET", `${service}/notifications`, undefined, ["-H", `authorization: Bearer ${CLASSIC}`]);
     const log = json("GET", `${admin}/requests?route=/notifications`);
     expect(log.status).toBe(200);
-    expect((log.body as { requests: unknown[] }).requests).toEqual([expect.objectContaining({ method: "GET", status: 200, tokenName: "classic" })]);
+    expect((log.body as { requests: unknown[] }).requests).toEqual([
+      expect.objectContaining({ method: "GET", status: 200, tokenName: "classic" }),
+    ]);
     expect(JSON.stringify(log.body)).not.toContain(CLASSIC);
     expect(json("DELETE", `${admin}/requests`).status).toBe(204);
     expect((json("GET", `${admin}/requests`).body as { requests: unknown[] }).requests).toEqual([]);
@@ -77,7 +82,9 @@ describe("admin API with curl", () => {
     json("POST", `${admin}/clock`, { set: "2024-03-01T00:00:00Z", freeze: true });
     const started = json("PUT", `${service}/repos/acme/api/import`, { vcs_url: "https://svn.example.com/api", vcs: "subversion" }, auth);
     expect(started.status).toBe(201);
-    expect((json("POST", `${admin}/imports/step`, { owner: "acme", repo: "api" }).body as { status: string }).status).toMatch(/^(importing|mapping)$/);
+    expect((json("POST", `${admin}/imports/step`, { owner: "acme", repo: "api" }).body as { status: string }).status).toMatch(
+      /^(importing|mapping)$/,
+    );
     expect(json("POST", `${admin}/imports/step`, { owner: "acme", repo: "api", to_completion: true }).body).toEqual({ status: "complete" });
     expect((json("GET", `${service}/repos/acme/api/import`, undefined, auth).body as { status: string }).status).toBe("complete");
   });
@@ -134,7 +141,9 @@ describe("admin API with curl", () => {
       { deployment_name: "c", cluster: "east", status: "decommissioned" },
       { deployment_name: "a", cluster: "west", status: "deployed" },
     ]);
-    const rest = json("GET", `${admin}/deployment-records?limit=4&after=${first.next_after}`).body as { records: { deployment_name: string }[] };
+    const rest = json("GET", `${admin}/deployment-records?limit=4&after=${first.next_after}`).body as {
+      records: { deployment_name: string }[];
+    };
     expect(rest.records.map((r) => r.deployment_name)).toEqual(["b", "c"]);
     expect(rest).not.toHaveProperty("next_after");
     const bad = json("GET", `${admin}/deployment-records?limit=0&fields=digest,secret`);
@@ -182,9 +191,15 @@ describe("CLI mistakes: one line, exit 64", () => {
     };
     oneLine(run(["--port", "0", "--fixture", file("null.json", null)]), "fixture");
     const twice = { name: "a", token: "secret_value_1234", type: "classic" };
-    const bad = run(["--port", "0", "--fixture", file("bad.json", { orgz: [], tokens: [twice, { ...twice, token: "has space 123", grants: [{ org: "nope" }] }, twice] })]);
+    const bad = run([
+      "--port",
+      "0",
+      "--fixture",
+      file("bad.json", { orgz: [], tokens: [twice, { ...twice, token: "has space 123", grants: [{ org: "nope" }] }, twice] }),
+    ]);
     oneLine(bad, "fixture.orgz");
-    for (const path of ["fixture.tokens[1].token", "fixture.tokens[2].token", "fixture.tokens[2].name", "fixture.tokens[1].grants[0].org"]) expect(bad.stderr).toContain(path);
+    for (const path of ["fixture.tokens[1].token", "fixture.tokens[2].token", "fixture.tokens[2].name", "fixture.tokens[1].grants[0].org"])
+      expect(bad.stderr).toContain(path);
     expect(bad.stderr).not.toContain("secret_value_1234");
   });
 });

@@ -12,7 +12,7 @@ const entry = { name: "web", digest: `sha256:${"3".repeat(64)}`, deployment_name
 async function postCluster(cluster: string) {
   const response = await fetch(`${emu.url}/orgs/acme/artifacts/metadata/deployment-record/cluster/${encodeURIComponent(cluster)}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${emu.tokens.installation}`, "content-type": "application/json" },
     body: JSON.stringify({ logical_environment: "prod", deployments: [entry] }),
   });
   return { status: response.status, body: (await response.json()) as { errors?: { field: string; code: string; message: string }[] } };
@@ -21,7 +21,7 @@ async function postCluster(cluster: string) {
 describe("storage records", () => {
   it("the listing carries storage_records only (spec 2.3); the create answer has total_count", async () => {
     const digest = `sha256:${"4".repeat(64)}`;
-    const auth = { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" };
+    const auth = { authorization: `Bearer ${emu.tokens.installation}`, "content-type": "application/json" };
     const created = await fetch(`${emu.url}/orgs/acme/artifacts/metadata/storage-record`, {
       method: "POST",
       headers: auth,
@@ -37,7 +37,10 @@ describe("storage records", () => {
 
 describe("the cluster in the path", () => {
   it("is checked with the OpenAPI's cluster parameter schema (pattern, 128 characters at most)", async () => {
-    for (const [cluster, rule] of [["prod 1", "pattern"], ["c".repeat(129), "128"]] as const) {
+    for (const [cluster, rule] of [
+      ["prod 1", "pattern"],
+      ["c".repeat(129), "128"],
+    ] as const) {
       const answer = await postCluster(cluster);
       expect(answer.status).toBe(422);
       expect(answer.body.errors).toEqual([expect.objectContaining({ field: "cluster", code: "invalid" })]);
@@ -52,10 +55,15 @@ describe("a deployment record's identity", () => {
     const post = (org: string, cluster: string, deployment_name: string) =>
       fetch(`${emu.url}/orgs/${org}/artifacts/metadata/deployment-record/cluster/${cluster}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${emu.tokens["installation"]}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${emu.tokens.installation}`, "content-type": "application/json" },
         body: JSON.stringify({ logical_environment: "prod", deployments: [{ ...entry, deployment_name }] }),
       });
-    for (const [org, cluster, name] of [["acme", "ident", "api"], ["ACME", "ident", "api"], ["acme", "ident", "API"], ["acme", "IDENT", "api"]]) {
+    for (const [org, cluster, name] of [
+      ["acme", "ident", "api"],
+      ["ACME", "ident", "api"],
+      ["acme", "ident", "API"],
+      ["acme", "IDENT", "api"],
+    ]) {
       expect((await post(org!, cluster!, name!)).status).toBe(200);
     }
     const records = emu.state.artifacts.deploymentRecords({ org: "acme" }).filter((r) => r.cluster.toLowerCase() === "ident");

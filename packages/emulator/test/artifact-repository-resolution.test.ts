@@ -33,7 +33,10 @@ describe("resolveArtifactRepository", () => {
   });
 
   it("another organization's attestation is ignored", () => {
-    expect(resolveArtifactRepository(write({ githubRepository: "web" }), facts)).toEqual({ ok: true, value: { repository: "web", repositoryId: 1, attestationId: null } });
+    expect(resolveArtifactRepository(write({ githubRepository: "web" }), facts)).toEqual({
+      ok: true,
+      value: { repository: "web", repositoryId: 1, attestationId: null },
+    });
   });
 
   it("github_repository names the repository, case-insensitively, answered in its own spelling", () => {
@@ -41,20 +44,41 @@ describe("resolveArtifactRepository", () => {
   });
 
   it("without either, one earlier link decides; none or several leave it open", () => {
-    expect(resolveArtifactRepository(write({ linkedRepositories: ["web"] }), facts)).toMatchObject({ ok: true, value: { repository: "web" } });
+    expect(resolveArtifactRepository(write({ linkedRepositories: ["web"] }), facts)).toMatchObject({
+      ok: true,
+      value: { repository: "web" },
+    });
     expect(resolveArtifactRepository(write({}), facts)).toEqual({ ok: false, failure: "no_attestation" });
-    expect(resolveArtifactRepository(write({ linkedRepositories: ["web", "api"] }), facts)).toEqual({ ok: false, failure: "no_attestation" });
+    expect(resolveArtifactRepository(write({ linkedRepositories: ["web", "api"] }), facts)).toEqual({
+      ok: false,
+      failure: "no_attestation",
+    });
     // github_repository wins over a link.
-    expect(resolveArtifactRepository(write({ githubRepository: "api", linkedRepositories: ["web"] }), facts)).toMatchObject({ ok: true, value: { repository: "api" } });
+    expect(resolveArtifactRepository(write({ githubRepository: "api", linkedRepositories: ["web"] }), facts)).toMatchObject({
+      ok: true,
+      value: { repository: "api" },
+    });
   });
 
   it("a repository the organization does not have is not found, by the name given", () => {
-    expect(resolveArtifactRepository(write({ githubRepository: "nope" }), facts)).toEqual({ ok: false, failure: "repository_not_found", repository: "nope" });
+    expect(resolveArtifactRepository(write({ githubRepository: "nope" }), facts)).toEqual({
+      ok: false,
+      failure: "repository_not_found",
+      repository: "nope",
+    });
   });
 
   it("write needs Artifact metadata write or admin on the repository; refused by the repository's id", () => {
-    expect(resolveArtifactRepository(write({ githubRepository: "docs" }), facts)).toEqual({ ok: false, failure: "unauthorized", repository: 3 });
-    expect(resolveArtifactRepository(write({ githubRepository: "infra" }), facts)).toEqual({ ok: false, failure: "unauthorized", repository: 4 });
+    expect(resolveArtifactRepository(write({ githubRepository: "docs" }), facts)).toEqual({
+      ok: false,
+      failure: "unauthorized",
+      repository: 3,
+    });
+    expect(resolveArtifactRepository(write({ githubRepository: "infra" }), facts)).toEqual({
+      ok: false,
+      failure: "unauthorized",
+      repository: 4,
+    });
     expect(resolveArtifactRepository(write({ githubRepository: "api" }), facts)).toMatchObject({ ok: true });
   });
 });

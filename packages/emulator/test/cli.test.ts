@@ -40,13 +40,17 @@ describe("shiplog-emulator", () => {
 
   it("prints the values too with --show-tokens", async () => {
     const { stdout } = await run(["--show-tokens"]);
-    for (const token of defaultFixture.tokens ?? []) expect(stdout).toMatch(new RegExp(`^ {2}token ${token.name} +${token.type} +${token.token}$`, "m"));
+    for (const token of defaultFixture.tokens ?? [])
+      expect(stdout).toMatch(new RegExp(`^ {2}token ${token.name} +${token.type} +${token.token}$`, "m"));
   });
 
   it("refuses a bad fixture with exit code 64, naming the fields and not echoing a token", async () => {
     const dir = tempDir("emulator-cli-");
     const file = join(dir, "world.json");
-    await writeFile(file, JSON.stringify({ orgs: [{ login: "acme" }], tokens: [{ name: "mine", token: "real_looking_secret_123", type: "personal" }] }));
+    await writeFile(
+      file,
+      JSON.stringify({ orgs: [{ login: "acme" }], tokens: [{ name: "mine", token: "real_looking_secret_123", type: "personal" }] }),
+    );
     const { code, stderr, stdout } = await run(["--fixture", file]);
     expect(code).toBe(64);
     expect(stdout).toBe("");

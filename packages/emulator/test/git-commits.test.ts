@@ -13,7 +13,10 @@ let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
   client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.readOnly, retry: false });
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
 });
 afterAll(() => emulator.stop());
 
@@ -49,10 +52,16 @@ describe("git/get-commit", () => {
   it("404 for an id that is no commit, 409 for an empty repository; a malformed id is refused before sending", async () => {
     const tree = (await client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: commits[0]! })).tree.sha;
     await expect(client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: tree })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: "f".repeat(40) })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(client.call("git/get-commit", { owner: "acme", repo: "empty", commit_sha: "f".repeat(40) })).rejects.toBeInstanceOf(ConflictError);
+    await expect(client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: "f".repeat(40) })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(client.call("git/get-commit", { owner: "acme", repo: "empty", commit_sha: "f".repeat(40) })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
     const sent = emulator.requests.list().length;
-    await expect(client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: "HEAD" })).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(client.call("git/get-commit", { owner: "acme", repo: "web", commit_sha: "HEAD" })).rejects.toBeInstanceOf(
+      RequestValidationError,
+    );
     expect(emulator.requests.list()).toHaveLength(sent);
   });
 });

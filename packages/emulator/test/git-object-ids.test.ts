@@ -18,7 +18,9 @@ afterAll(() => emulator.stop());
 
 /** git's own id for a tag object's content. */
 function gitHashTag(content: string): string {
-  return execFileSync("git", ["hash-object", "-t", "tag", "--stdin"], { input: Buffer.from(content, "utf8") }).toString().trim();
+  return execFileSync("git", ["hash-object", "-t", "tag", "--stdin"], { input: Buffer.from(content, "utf8") })
+    .toString()
+    .trim();
 }
 
 /** An ISO timestamp with the given offset, for a moment given in epoch seconds (built independently of the emulator). */
@@ -35,8 +37,28 @@ function gitOffset(offsetMinutes: number): string {
   return `${offsetMinutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}${String(abs % 60).padStart(2, "0")}`;
 }
 
-const NAMES = ["Zoë Ünïcödé", "李小龍", "O'Brien, Jr.", "Anne-Marie d’Arc", "dependabot[bot]", "A", "Ελένη Παπαδοπούλου", "José 🚀 Ramírez", "x y  z"];
-const EMAILS = ["zoe@example.com", "li@例え.jp", "ob+tags@example.org", "am@x.io", "49699333+dependabot[bot]@users.noreply.example", "a@b", "eleni@example.gr", "jose@example.mx", "xyz@example.net"];
+const NAMES = [
+  "Zoë Ünïcödé",
+  "李小龍",
+  "O'Brien, Jr.",
+  "Anne-Marie d’Arc",
+  "dependabot[bot]",
+  "A",
+  "Ελένη Παπαδοπούλου",
+  "José 🚀 Ramírez",
+  "x y  z",
+];
+const EMAILS = [
+  "zoe@example.com",
+  "li@例え.jp",
+  "ob+tags@example.org",
+  "am@x.io",
+  "49699333+dependabot[bot]@users.noreply.example",
+  "a@b",
+  "eleni@example.gr",
+  "jose@example.mx",
+  "xyz@example.net",
+];
 const MESSAGES = [
   "Release 1.0.0",
   "Release 1.0.0\n",
@@ -51,7 +73,18 @@ const MESSAGES = [
   "Signed release\n-----BEGIN PGP SIGNATURE-----\n\niQEzBAABCAAdFiEEq5ps2Jx0K0Yg9xS0aGzDHw7uNgoFAmYAAAAACgkQaGzDHw7u\n=abcd\n-----END PGP SIGNATURE-----\n",
   "No final newline after the block\n-----BEGIN PGP SIGNATURE-----\n\nnot base64 at all!\n-----END PGP SIGNATURE-----",
 ];
-const TAG_NAMES = ["v1.0.0", "v2.0.0-rc.1", "release/2026.03", "v1.2.3+build.7", "ünï-tag", "日本-1", "deploy/prod/42", "v0.0.1_alpha", "x", "a.b.c"];
+const TAG_NAMES = [
+  "v1.0.0",
+  "v2.0.0-rc.1",
+  "release/2026.03",
+  "v1.2.3+build.7",
+  "ünï-tag",
+  "日本-1",
+  "deploy/prod/42",
+  "v0.0.1_alpha",
+  "x",
+  "a.b.c",
+];
 const OFFSETS = [0, 60, -420, 330, -210, 765, -720, 840, 45, -60];
 
 describe("tag object ids equal git hash-object -t tag", () => {
@@ -94,7 +127,11 @@ describe("tag object ids equal git hash-object -t tag", () => {
       const signed = body.indexOf("-----BEGIN PGP SIGNATURE-----");
       if (signed < 0) expect(read.verification).toMatchObject({ verified: false, reason: "unsigned", signature: null, payload: null });
       else {
-        expect(read.verification).toMatchObject({ verified: false, signature: body.slice(signed), payload: fromFields.slice(0, fromFields.length - body.length + signed) });
+        expect(read.verification).toMatchObject({
+          verified: false,
+          signature: body.slice(signed),
+          payload: fromFields.slice(0, fromFields.length - body.length + signed),
+        });
         expect(read.verification!.reason).toBe(body.includes("not base64") ? "malformed_signature" : "unknown_key");
       }
     });
@@ -103,7 +140,15 @@ describe("tag object ids equal git hash-object -t tag", () => {
   it("a tag of a tree and of a blob hash like git's too; a tag of a tag is outside the OpenAPI's enum (422)", async () => {
     const repo = emulator.state.git.repository("acme", "web")!;
     const head = repo.commits().at(-1)!;
-    const first = await client.git.createTag({ owner: "acme", repo: "web", tag: "inner", message: "inner", object: head.sha, type: "commit", tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" } });
+    const first = await client.git.createTag({
+      owner: "acme",
+      repo: "web",
+      tag: "inner",
+      message: "inner",
+      object: head.sha,
+      type: "commit",
+      tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" },
+    });
     const blobSha = execFileSync("git", ["hash-object", "--stdin"], { input: "# web\n" }).toString().trim();
     const ofTag = { tag: "of-tag", message: "m", object: first.sha, type: "tag", tagger: { name: "T", email: "t@e" } };
     const refused = await fetch(`${emulator.url}/repos/acme/web/git/tags`, {
@@ -113,10 +158,23 @@ describe("tag object ids equal git hash-object -t tag", () => {
     });
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { errors: { field: string }[] }).errors[0]).toMatchObject({ field: "type" });
-    for (const [object, type] of [[head.tree, "tree"], [blobSha, "blob"]] as const) {
-      const created = await client.git.createTag({ owner: "acme", repo: "web", tag: `of-${type}`, message: `of a ${type}`, object, type, tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" } });
+    for (const [object, type] of [
+      [head.tree, "tree"],
+      [blobSha, "blob"],
+    ] as const) {
+      const created = await client.git.createTag({
+        owner: "acme",
+        repo: "web",
+        tag: `of-${type}`,
+        message: `of a ${type}`,
+        object,
+        type,
+        tagger: { name: "T", email: "t@e", date: "2026-03-10T12:00:00Z" },
+      });
       expect(created.object).toMatchObject({ type, sha: object });
-      expect(created.sha).toBe(gitHashTag(`object ${object}\ntype ${type}\ntag of-${type}\ntagger T <t@e> 1773144000 +0000\n\nof a ${type}\n`));
+      expect(created.sha).toBe(
+        gitHashTag(`object ${object}\ntype ${type}\ntag of-${type}\ntagger T <t@e> 1773144000 +0000\n\nof a ${type}\n`),
+      );
     }
   });
 });
@@ -135,7 +193,9 @@ describe("fixture history", () => {
           const work = join(dir, `${org.login}-${repoFixture.name}`);
           mkdirSync(work);
           execFileSync("git", ["init", "-q", "-b", "main", work]);
-          const commits = repoFixture.git?.commits?.length ? repoFixture.git.commits : [{ message: "Initial commit", files: { "README.md": `# ${repoFixture.name}\n` } }];
+          const commits = repoFixture.git?.commits?.length
+            ? repoFixture.git.commits
+            : [{ message: "Initial commit", files: { "README.md": `# ${repoFixture.name}\n` } }];
           const emulated = repo.commits();
           expect(emulated).toHaveLength(commits.length);
           commits.forEach((commit, index) => {
@@ -154,7 +214,11 @@ describe("fixture history", () => {
               GIT_COMMITTER_DATE: date,
             };
             execFileSync("git", ["-C", work, "add", "-A"], { env });
-            execFileSync("git", ["-C", work, "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", commit.message], { env });
+            execFileSync(
+              "git",
+              ["-C", work, "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "--cleanup=verbatim", "-m", commit.message],
+              { env },
+            );
             const sha = execFileSync("git", ["-C", work, "rev-parse", "HEAD"]).toString().trim();
             expect(emulated[index]!.sha, `${org.login}/${repoFixture.name} commit ${index}`).toBe(sha);
           });

@@ -9,8 +9,16 @@ let emulator: Emulator;
 let commits: string[];
 beforeAll(async () => {
   emulator = await startEmulator();
-  commits = emulator.state.git.repository("acme", "web")!.commits().map((c) => c.sha);
-  for (const [ref, sha] of [["refs/tags/v1", commits[0]], ["refs/tags/v1.4", commits[1]], ["refs/tags/v10", commits[2]], ["refs/heads/feature", commits[0]]] as const) {
+  commits = emulator.state.git
+    .repository("acme", "web")!
+    .commits()
+    .map((c) => c.sha);
+  for (const [ref, sha] of [
+    ["refs/tags/v1", commits[0]],
+    ["refs/tags/v1.4", commits[1]],
+    ["refs/tags/v10", commits[2]],
+    ["refs/heads/feature", commits[0]],
+  ] as const) {
     emulator.state.git.repository("acme", "web")!.createRef(ref, sha!);
   }
 });
@@ -27,7 +35,9 @@ describe("GET git/matching-refs/{ref}", () => {
     expect(res.status).toBe(200);
     expect(validateResponse("GET", MATCHING, 200, res.body)).toEqual([]);
     expect(res.body.map((r: { ref: string }) => r.ref)).toEqual(["refs/tags/v1", "refs/tags/v1.4", "refs/tags/v10"]);
-    expect(res.body[0]).toMatchObject({ object: { type: "commit", sha: commits[0], url: `${emulator.url}/repos/acme/web/git/commits/${commits[0]}` } });
+    expect(res.body[0]).toMatchObject({
+      object: { type: "commit", sha: commits[0], url: `${emulator.url}/repos/acme/web/git/commits/${commits[0]}` },
+    });
   });
 
   it("answers an empty array when nothing matches, every branch for `heads`, 409 for an empty repository", async () => {
@@ -84,12 +94,18 @@ describe("PATCH git/refs/{ref}", () => {
   });
 
   it("needs contents write: 403 naming it for a read-only token, 401 anonymous", async () => {
-    const readOnly = await call("PATCH", "/repos/acme/web/git/refs/tags/v1.4", { token: emulator.tokens.readOnly, body: { sha: commits[1] } });
+    const readOnly = await call("PATCH", "/repos/acme/web/git/refs/tags/v1.4", {
+      token: emulator.tokens.readOnly,
+      body: { sha: commits[1] },
+    });
     expect(readOnly.status).toBe(403);
     expect(readOnly.headers.get("x-accepted-service-permissions")).toContain("contents=write");
     expect((await call("PATCH", "/repos/acme/web/git/refs/tags/v1.4", { token: null, body: { sha: commits[1] } })).status).toBe(401);
     for (const token of ["installation", "appUser", "webOnly"]) {
-      expect((await call("PATCH", "/repos/acme/web/git/refs/tags/v1.4", { token: emulator.tokens[token], body: { sha: commits[1] } })).status, token).toBe(200);
+      expect(
+        (await call("PATCH", "/repos/acme/web/git/refs/tags/v1.4", { token: emulator.tokens[token], body: { sha: commits[1] } })).status,
+        token,
+      ).toBe(200);
     }
   });
 });

@@ -36,17 +36,19 @@ describe("POST /repos/{owner}/{repo}/git/tags", () => {
       object: { type: "commit", sha: head, url: `${emulator.url}/repos/acme/web/git/commits/${head}` },
       verification: { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null },
     });
-    expect(res.body["sha"]).toMatch(/^[0-9a-f]{40}$/);
-    expect(res.headers.get("location")).toBe(`${emulator.url}/repos/acme/web/git/tags/${res.body["sha"]}`);
-    expect(Buffer.from(res.body["node_id"], "base64").toString()).toBe(`03:Tag${res.body["sha"]}`);
+    expect(res.body.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(res.headers.get("location")).toBe(`${emulator.url}/repos/acme/web/git/tags/${res.body.sha}`);
+    expect(Buffer.from(res.body.node_id, "base64").toString()).toBe(`03:Tag${res.body.sha}`);
   });
 
   it("without a tagger, tags as the token's user at the emulator's time", async () => {
     emulator.clock.set("2026-03-10T08:00:00Z", { freeze: true });
     try {
-      const res = await call("POST", "/repos/acme/web/git/tags", { body: { tag: "no-tagger", message: "m", object: head, type: "commit" } });
+      const res = await call("POST", "/repos/acme/web/git/tags", {
+        body: { tag: "no-tagger", message: "m", object: head, type: "commit" },
+      });
       expect(res.status).toBe(201);
-      expect(res.body["tagger"]).toEqual({ name: "octo", email: "1001+octo@users.noreply.service.example", date: "2026-03-10T08:00:00Z" });
+      expect(res.body.tagger).toEqual({ name: "octo", email: "1001+octo@users.noreply.service.example", date: "2026-03-10T08:00:00Z" });
     } finally {
       emulator.clock.reset();
     }
@@ -55,14 +57,16 @@ describe("POST /repos/{owner}/{repo}/git/tags", () => {
   it("answers 422 naming each missing or invalid field", async () => {
     const missing = await call("POST", "/repos/acme/web/git/tags", { body: { tag: "v9" } });
     expect(missing.status).toBe(422);
-    expect(missing.body["errors"].map((e: { field: string }) => e.field).sort()).toEqual(["message", "object", "type"]);
-    expect(missing.body["errors"].find((e: { field: string }) => e.field === "object")).toMatchObject({ code: "missing_field" });
+    expect(missing.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["message", "object", "type"]);
+    expect(missing.body.errors.find((e: { field: string }) => e.field === "object")).toMatchObject({ code: "missing_field" });
     const invalid = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("bad..name", { type: "branch", object: "xyz" }) });
     expect(invalid.status).toBe(422);
-    expect(invalid.body["errors"].map((e: { field: string }) => e.field).sort()).toEqual(["object", "tag", "type"]);
-    expect(JSON.stringify(invalid.body["errors"])).toContain("must not contain ..");
-    const badDate = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("v9", { tagger: { name: "a", email: "b", date: "yesterday" } }) });
-    expect(badDate.body["errors"]).toEqual([expect.objectContaining({ field: "tagger.date", code: "invalid" })]);
+    expect(invalid.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["object", "tag", "type"]);
+    expect(JSON.stringify(invalid.body.errors)).toContain("must not contain ..");
+    const badDate = await call("POST", "/repos/acme/web/git/tags", {
+      body: tagBody("v9", { tagger: { name: "a", email: "b", date: "yesterday" } }),
+    });
+    expect(badDate.body.errors).toEqual([expect.objectContaining({ field: "tagger.date", code: "invalid" })]);
   });
 
   it("answers 422 for an object the repository does not have, or of another type", async () => {
@@ -70,17 +74,19 @@ describe("POST /repos/{owner}/{repo}/git/tags", () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({ message: "Object does not exist", errors: [{ field: "object", code: "invalid" }] });
     // acme/api's head is not in acme/web.
-    const elsewhere = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("v9", { object: emulator.state.git.repository("acme", "api")!.head() }) });
+    const elsewhere = await call("POST", "/repos/acme/web/git/tags", {
+      body: tagBody("v9", { object: emulator.state.git.repository("acme", "api")!.head() }),
+    });
     expect(elsewhere.status).toBe(422);
     const wrongType = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("v9", { type: "tree" }) });
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body["errors"][0]).toMatchObject({ field: "type", message: `object ${head} is a commit, not a tree` });
+    expect(wrongType.body.errors[0]).toMatchObject({ field: "type", message: `object ${head} is a commit, not a tree` });
   });
 
   it("answers 409 for an empty repository", async () => {
     const res = await call("POST", "/repos/acme/empty/git/tags", { body: tagBody("v1") });
     expect(res.status).toBe(409);
-    expect(res.body["message"]).toBe("Git Repository is empty.");
+    expect(res.body.message).toBe("Git Repository is empty.");
   });
 
   it("needs contents write: 403 names it, 404 for repositories the token cannot see, 401 anonymous", async () => {
@@ -109,7 +115,7 @@ describe("POST /repos/{owner}/{repo}/git/tags", () => {
 describe("GET /repos/{owner}/{repo}/git/tags/{tag_sha}", () => {
   it("answers 200 with the same tag object, 404 for an unknown sha, 409 for an empty repository", async () => {
     const created = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("get-me") });
-    const read = await call("GET", `/repos/acme/web/git/tags/${created.body["sha"]}`);
+    const read = await call("GET", `/repos/acme/web/git/tags/${created.body.sha}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
     expect(validateResponse("GET", "/repos/{owner}/{repo}/git/tags/{tag_sha}", 200, read.body)).toEqual([]);
@@ -121,53 +127,56 @@ describe("GET /repos/{owner}/{repo}/git/tags/{tag_sha}", () => {
 
   it("reads a public repository's tag anonymously, but not a private one's", async () => {
     const created = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("public-read") });
-    expect((await call("GET", `/repos/acme/web/git/tags/${created.body["sha"]}`, { token: null })).status).toBe(200);
+    expect((await call("GET", `/repos/acme/web/git/tags/${created.body.sha}`, { token: null })).status).toBe(200);
     const apiHead = emulator.state.git.repository("acme", "api")!.head();
     const privateTag = await call("POST", "/repos/acme/api/git/tags", { body: tagBody("private", { object: apiHead }) });
     expect(privateTag.status).toBe(201);
     // Anonymous: a private repository is not found (its existence stays hidden), not 401.
-    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body["sha"]}`, { token: null })).status).toBe(404);
-    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body["sha"]}`, { token: emulator.tokens.readOnly })).status).toBe(200);
+    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body.sha}`, { token: null })).status).toBe(404);
+    expect((await call("GET", `/repos/acme/api/git/tags/${privateTag.body.sha}`, { token: emulator.tokens.readOnly })).status).toBe(200);
   });
 });
 
 describe("references", () => {
   it("POST git/refs answers 201; the ref reads back through GET git/ref/{ref} with the tag object's type", async () => {
     const tag = await call("POST", "/repos/acme/web/git/tags", { body: tagBody("ref-me") });
-    const created = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "refs/tags/ref-me", sha: tag.body["sha"] } });
+    const created = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "refs/tags/ref-me", sha: tag.body.sha } });
     expect(created.status).toBe(201);
     expect(validateResponse("POST", "/repos/{owner}/{repo}/git/refs", 201, created.body)).toEqual([]);
     expect(created.body).toMatchObject({
       ref: "refs/tags/ref-me",
       url: `${emulator.url}/repos/acme/web/git/refs/tags/ref-me`,
-      object: { type: "tag", sha: tag.body["sha"], url: `${emulator.url}/repos/acme/web/git/tags/${tag.body["sha"]}` },
+      object: { type: "tag", sha: tag.body.sha, url: `${emulator.url}/repos/acme/web/git/tags/${tag.body.sha}` },
     });
-    expect(created.headers.get("location")).toBe(created.body["url"]);
+    expect(created.headers.get("location")).toBe(created.body.url);
     const read = await call("GET", "/repos/acme/web/git/ref/tags/ref-me", { token: emulator.tokens.readOnly });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
-    expect((await call("GET", "/repos/acme/web/git/ref/heads/main")).body["object"]).toMatchObject({ type: "commit", sha: head });
+    expect((await call("GET", "/repos/acme/web/git/ref/heads/main")).body.object).toMatchObject({ type: "commit", sha: head });
     expect((await call("GET", "/repos/acme/web/git/ref/tags/nope")).status).toBe(404);
   });
 
   it("answers 422 when the reference exists, is malformed, or names an unknown object; 409 when empty", async () => {
     const exists = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "refs/heads/main", sha: head } });
     expect(exists.status).toBe(422);
-    expect(exists.body["message"]).toBe("Reference already exists");
+    expect(exists.body.message).toBe("Reference already exists");
     const malformed = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "tags/v1", sha: head } });
     expect(malformed.status).toBe(422);
-    expect(malformed.body["errors"][0]).toMatchObject({ field: "ref" });
+    expect(malformed.body.errors[0]).toMatchObject({ field: "ref" });
     const lock = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "refs/tags/x.lock", sha: head } });
     expect(lock.status).toBe(422);
     const unknown = await call("POST", "/repos/acme/web/git/refs", { body: { ref: "refs/tags/ghost", sha: "1".repeat(40) } });
     expect(unknown.status).toBe(422);
-    expect(unknown.body["message"]).toBe("Object does not exist");
+    expect(unknown.body.message).toBe("Object does not exist");
     expect((await call("POST", "/repos/acme/empty/git/refs", { body: { ref: "refs/tags/v1", sha: head } })).status).toBe(409);
     expect((await call("GET", "/repos/acme/empty/git/ref/tags/v1")).status).toBe(409);
   });
 
   it("creating a ref needs contents write", async () => {
-    const res = await call("POST", "/repos/acme/web/git/refs", { token: emulator.tokens.readOnly, body: { ref: "refs/tags/ro", sha: head } });
+    const res = await call("POST", "/repos/acme/web/git/refs", {
+      token: emulator.tokens.readOnly,
+      body: { ref: "refs/tags/ro", sha: head },
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("x-accepted-service-permissions")).toBe("contents=write");
   });

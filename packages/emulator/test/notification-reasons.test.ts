@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 async function inbox(): Promise<{ reason: string; subject: { title: string; type: string; url: string | null } }[]> {
-  const response = await fetch(`${emu.url}/notifications?all=true&per_page=50`, { headers: { authorization: `Bearer ${emu.tokens["classic"]}` } });
+  const response = await fetch(`${emu.url}/notifications?all=true&per_page=50`, {
+    headers: { authorization: `Bearer ${emu.tokens.classic}` },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as never;
 }

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ForbiddenError, MarkReadTimeoutError, NotFoundError, RequestValidationError, ShiplogClient, TokenTypeRefusedError, type NotificationThread } from "@shiplog/client";
+import {
+  ForbiddenError,
+  MarkReadTimeoutError,
+  NotFoundError,
+  RequestValidationError,
+  ShiplogClient,
+  TokenTypeRefusedError,
+  type NotificationThread,
+} from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
 import { collect } from "./collect.js";
 
@@ -17,7 +25,7 @@ const fixture = {
 
 beforeAll(async () => {
   emu = await startEmulator({ fixture });
-  octo = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classic"], retry: false });
+  octo = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classic, retry: false });
 });
 afterAll(() => emu.stop());
 beforeEach(() => {
@@ -112,7 +120,9 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
     emu.state.notifications.backgroundBatch = 1;
     try {
       Array.from({ length: 3 }, () => threadForOcto("acme/api"));
-      const error = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { timeoutMs: 0, sleep: async () => {} }).catch((e: unknown) => e);
+      const error = await octo.notifications
+        .markAllAsReadAndWait({ owner: "acme", repo: "api" }, { timeoutMs: 0, sleep: async () => {} })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MarkReadTimeoutError);
       expect(error).toMatchObject({ code: "mark_read_timeout" });
       expect((error as MarkReadTimeoutError).pending).toBeGreaterThan(0);
@@ -249,7 +259,7 @@ describe("listing filters and polling headers", () => {
   });
 
   it("Last-Modified sent back exactly gives 304 without using the rate limit; a change gives 200", async () => {
-    const headers = { authorization: `Bearer ${emu.tokens["classic"]}` };
+    const headers = { authorization: `Bearer ${emu.tokens.classic}` };
     const first = await fetch(`${emu.url}/notifications`, { headers });
     const lastModified = first.headers.get("last-modified")!;
     expect(new Date(lastModified).toUTCString()).toBe(lastModified);
@@ -266,7 +276,9 @@ describe("listing filters and polling headers", () => {
   });
 
   it("bad filters answer 422 naming the field; per_page above 50 is refused by the client before sending", async () => {
-    const response = await fetch(`${emu.url}/notifications?since=yesterday`, { headers: { authorization: `Bearer ${emu.tokens["classic"]}` } });
+    const response = await fetch(`${emu.url}/notifications?since=yesterday`, {
+      headers: { authorization: `Bearer ${emu.tokens.classic}` },
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { errors: { field: string }[] }).errors[0]?.field).toBe("since");
     const before = emu.requests.count();
@@ -285,28 +297,35 @@ describe("token rules (5.1)", () => {
       expect(error).toBeInstanceOf(ForbiddenError);
       expect((error as ForbiddenError).serviceMessage).toMatch(/not accessible by (personal access token|integration)/);
     }
-    const noScope = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classicNoScope"], retry: false });
+    const noScope = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classicNoScope, retry: false });
     await expect(collect(noScope.notifications.list())).rejects.toThrow(/notifications, repo/);
     // hubot's classic token has only `notifications`: enough.
-    const hubot = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classicHubot"], retry: false });
+    const hubot = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classicHubot, retry: false });
     expect(Array.isArray(await collect(hubot.notifications.list()))).toBe(true);
   });
 
   it("a client told its token type refuses locally, sending nothing", async () => {
     const before = emu.requests.count();
-    const fine = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["admin"], tokenInfo: { type: "fine_grained" } });
+    const fine = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, tokenInfo: { type: "fine_grained" } });
     const listing = fine.notifications.list()[Symbol.asyncIterator]();
-    const error = await listing.next().then(() => undefined, (e: unknown) => e as Error);
+    const error = await listing.next().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(TokenTypeRefusedError);
     await expect(fine.notifications.markAllAsRead()).rejects.toMatchObject({ code: "token_type_refused", acceptedTypes: ["classic"] });
     await expect(fine.notifications.poll()[Symbol.asyncIterator]().next()).rejects.toThrow(/personal access token \(classic\)/);
-    const classicNoScope = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens["classicNoScope"], tokenInfo: { type: "classic", scopes: ["read:org"] } });
+    const classicNoScope = new ShiplogClient({
+      baseUrl: emu.url,
+      token: emu.tokens.classicNoScope,
+      tokenInfo: { type: "classic", scopes: ["read:org"] },
+    });
     await expect(classicNoScope.notifications.getThread({ thread_id: 1 })).rejects.toMatchObject({
       code: "permission_missing",
       missing: [{ kind: "scope", anyOf: ["notifications", "repo"] }],
     });
     expect(emu.requests.count()).toBe(before);
     // The message never carries the token.
-    expect(JSON.stringify(error) + error?.message).not.toContain(emu.tokens["admin"]);
+    expect(JSON.stringify(error) + error?.message).not.toContain(emu.tokens.admin);
   });
 });

@@ -36,13 +36,19 @@ const payloadValidators = new Map<string, ValidateFunction>();
  */
 function payloadErrors(event: { type: string; payload: unknown }): string[] {
   if (!payloadValidators.has(event.type)) {
-    const item = (operation("GET", "/events").responses["200"]!.content!["application/json"]!.schema as { items: { properties: { payload: { oneOf: { title: string }[] } } } }).items;
+    const item = (
+      operation("GET", "/events").responses["200"]!.content!["application/json"]!.schema as {
+        items: { properties: { payload: { oneOf: { title: string }[] } } };
+      }
+    ).items;
     const branch = item.properties.payload.oneOf.find((b) => b.title === event.type);
     if (!branch) return [`no payload schema for ${event.type}`];
     payloadValidators.set(event.type, ajv.compile(toJsonSchema(branch) as object));
   }
   const validate = payloadValidators.get(event.type)!;
-  return validate(event.payload) ? [] : (validate.errors ?? []).slice(0, 3).map((e) => `${event.type} payload${e.instancePath} ${e.message}`);
+  return validate(event.payload)
+    ? []
+    : (validate.errors ?? []).slice(0, 3).map((e) => `${event.type} payload${e.instancePath} ${e.message}`);
 }
 
 /** The schema errors of one answer, or undefined when the OpenAPI defines no JSON body for that status. */
@@ -66,7 +72,8 @@ function client(token: string): Octokit {
   const octokit = new Octokit({ baseUrl: emu.url, auth: token, request: { retries: 0 } });
   const check = (method: string, url: string, status: number, data: unknown) => {
     const errors = schemaErrors(method, url, status, data);
-    if (errors !== undefined && status !== 204 && status !== 205 && status !== 304) bodies.push({ call: `${method} ${url}`, status, errors });
+    if (errors !== undefined && status !== 204 && status !== 205 && status !== 304)
+      bodies.push({ call: `${method} ${url}`, status, errors });
   };
   octokit.hook.after("request", (response, options) => check(options.method, options.url, response.status, response.data));
   octokit.hook.error("request", (error, options) => {
@@ -122,45 +129,159 @@ describe("@octokit/rest against the emulator", () => {
   it("artifact metadata (4.1)", async () => {
     const octokit = client(emu.tokens.admin!);
     const org = "acme";
-    await behaviour("deployment record 200", () => octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
-      org, name: "web", digest: DIGEST, status: "deployed", logical_environment: "prod", deployment_name: "ns-web-app", github_repository: "web", tags: { team: "a" },
-    }), (o) => o.status === 200);
-    await behaviour("cluster records 200", () => octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
-      org, cluster: "prod-eu", logical_environment: "prod", deployments: [{ name: "web", digest: DIGEST, deployment_name: "ns-web-app", github_repository: "web" }],
-    }), (o) => o.status === 200);
-    await behaviour("cluster entry with 6 tags refused 422", () => octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
-      org, cluster: "prod-eu", logical_environment: "prod",
-      deployments: [{ name: "web", digest: DIGEST, deployment_name: "x", github_repository: "web", tags: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, "v"])) }],
-    }), (o) => o.status === 422);
-    await behaviour("NUL in deployment_name refused 422", () => octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
-      org, name: "web", digest: DIGEST, status: "deployed", logical_environment: "prod", deployment_name: "a\u0000b", github_repository: "web",
-    }), (o) => o.status === 422 && JSON.stringify(o.data).includes("deployment_name"));
-    await behaviour("__proto__ tag key kept as a key", () => octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
-      org, name: "web", digest: DIGEST, status: "deployed", logical_environment: "prod", deployment_name: "proto", github_repository: "web",
-      tags: JSON.parse('{"__proto__": "x"}'), return_records: true,
-    }), (o) => o.status === 200 && JSON.stringify(o.data).includes('"__proto__":"x"'));
-    await behaviour("unknown body field ignored", () => octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", {
-      org, name: "web", digest: DIGEST, registry_url: "https://reg.example.com/", github_repository: "web", no_such_field: 1,
-    }), (o) => o.status === 200);
-    await behaviour("storage records listing (octokit method)", () => octokit.rest.orgs.listArtifactStorageRecords({ org, subject_digest: DIGEST }), (o) => o.status === 200);
-    await behaviour("deployment records listing", () => octokit.request("GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", { org, subject_digest: DIGEST }), (o) => o.status === 200);
+    await behaviour(
+      "deployment record 200",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "ns-web-app",
+          github_repository: "web",
+          tags: { team: "a" },
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "cluster records 200",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
+          org,
+          cluster: "prod-eu",
+          logical_environment: "prod",
+          deployments: [{ name: "web", digest: DIGEST, deployment_name: "ns-web-app", github_repository: "web" }],
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "cluster entry with 6 tags refused 422",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
+          org,
+          cluster: "prod-eu",
+          logical_environment: "prod",
+          deployments: [
+            {
+              name: "web",
+              digest: DIGEST,
+              deployment_name: "x",
+              github_repository: "web",
+              tags: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, "v"])),
+            },
+          ],
+        }),
+      (o) => o.status === 422,
+    );
+    await behaviour(
+      "NUL in deployment_name refused 422",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "a\u0000b",
+          github_repository: "web",
+        }),
+      (o) => o.status === 422 && JSON.stringify(o.data).includes("deployment_name"),
+    );
+    await behaviour(
+      "__proto__ tag key kept as a key",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "proto",
+          github_repository: "web",
+          tags: JSON.parse('{"__proto__": "x"}'),
+          return_records: true,
+        }),
+      (o) => o.status === 200 && JSON.stringify(o.data).includes('"__proto__":"x"'),
+    );
+    await behaviour(
+      "unknown body field ignored",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          registry_url: "https://reg.example.com/",
+          github_repository: "web",
+          no_such_field: 1,
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "storage records listing (octokit method)",
+      () => octokit.rest.orgs.listArtifactStorageRecords({ org, subject_digest: DIGEST }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "deployment records listing",
+      () => octokit.request("GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", { org, subject_digest: DIGEST }),
+      (o) => o.status === 200,
+    );
   });
 
   it("git tags and refs (4.2)", async () => {
     const octokit = client(emu.tokens.admin!);
     const head = emu.state.git.repository("acme", "web")!.head()!;
-    const tag = await behaviour("createTag 201", () => octokit.rest.git.createTag({
-      owner: "acme", repo: "web", tag: "v1", message: "one", object: head, type: "commit", tagger: { name: "T", email: "t@e", date: "2024-02-01T10:00:00+02:00" },
-    }), (o) => o.status === 201 && (o.data as { message: string }).message === "one\n");
+    const tag = await behaviour(
+      "createTag 201",
+      () =>
+        octokit.rest.git.createTag({
+          owner: "acme",
+          repo: "web",
+          tag: "v1",
+          message: "one",
+          object: head,
+          type: "commit",
+          tagger: { name: "T", email: "t@e", date: "2024-02-01T10:00:00+02:00" },
+        }),
+      (o) => o.status === 201 && (o.data as { message: string }).message === "one\n",
+    );
     const sha = (tag.data as { sha: string }).sha;
-    await behaviour("getTag 200", () => octokit.rest.git.getTag({ owner: "acme", repo: "web", tag_sha: sha }), (o) => o.status === 200);
-    await behaviour("tag dated 1969 refused 422", () => octokit.rest.git.createTag({
-      owner: "acme", repo: "web", tag: "old", message: "m", object: head, type: "commit", tagger: { name: "T", email: "t@e", date: "1969-12-31T23:59:59Z" },
-    }), (o) => o.status === 422);
-    await behaviour("createRef 201", () => octokit.rest.git.createRef({ owner: "acme", repo: "web", ref: "refs/tags/v1", sha }), (o) => o.status === 201);
-    await behaviour("getRef 200", () => octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "tags/v1" }), (o) => o.status === 200);
+    await behaviour(
+      "getTag 200",
+      () => octokit.rest.git.getTag({ owner: "acme", repo: "web", tag_sha: sha }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "tag dated 1969 refused 422",
+      () =>
+        octokit.rest.git.createTag({
+          owner: "acme",
+          repo: "web",
+          tag: "old",
+          message: "m",
+          object: head,
+          type: "commit",
+          tagger: { name: "T", email: "t@e", date: "1969-12-31T23:59:59Z" },
+        }),
+      (o) => o.status === 422,
+    );
+    await behaviour(
+      "createRef 201",
+      () => octokit.rest.git.createRef({ owner: "acme", repo: "web", ref: "refs/tags/v1", sha }),
+      (o) => o.status === 201,
+    );
+    await behaviour(
+      "getRef 200",
+      () => octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "tags/v1" }),
+      (o) => o.status === 200,
+    );
     const classic = client(emu.tokens.classic!);
-    await behaviour("classic token with repo may create a tag", () => classic.rest.git.createTag({ owner: "acme", repo: "web", tag: "v2", message: "m", object: head, type: "commit" }), (o) => o.status === 201);
+    await behaviour(
+      "classic token with repo may create a tag",
+      () => classic.rest.git.createTag({ owner: "acme", repo: "web", tag: "v2", message: "m", object: head, type: "commit" }),
+      (o) => o.status === 201,
+    );
   });
 
   it("notifications (4.3)", async () => {
@@ -168,18 +289,63 @@ describe("@octokit/rest against the emulator", () => {
     const threads = await octokit.paginate(octokit.rest.activity.listNotificationsForAuthenticatedUser, { all: true, per_page: 50 });
     behaviours.push({ name: "paginate notifications", agrees: threads.length > 0, detail: String(threads.length) });
     const first = await octokit.rest.activity.listNotificationsForAuthenticatedUser();
-    await behaviour("If-Modified-Since gives 304", () => octokit.rest.activity.listNotificationsForAuthenticatedUser({ headers: { "if-modified-since": first.headers["last-modified"]! } }), (o) => o.status === 304);
-    await behaviour("per_page=51 on /notifications refused 422", () => octokit.rest.activity.listNotificationsForAuthenticatedUser({ per_page: 51 }), (o) => o.status === 422);
+    await behaviour(
+      "If-Modified-Since gives 304",
+      () =>
+        octokit.rest.activity.listNotificationsForAuthenticatedUser({ headers: { "if-modified-since": first.headers["last-modified"]! } }),
+      (o) => o.status === 304,
+    );
+    await behaviour(
+      "per_page=51 on /notifications refused 422",
+      () => octokit.rest.activity.listNotificationsForAuthenticatedUser({ per_page: 51 }),
+      (o) => o.status === 422,
+    );
     const id = Number(threads[0]!.id);
-    await behaviour("getThread", () => octokit.rest.activity.getThread({ thread_id: id }), (o) => o.status === 200);
-    await behaviour("setThreadSubscription", () => octokit.rest.activity.setThreadSubscription({ thread_id: id, ignored: false }), (o) => o.status === 200);
-    await behaviour("getThreadSubscription", () => octokit.rest.activity.getThreadSubscriptionForAuthenticatedUser({ thread_id: id }), (o) => o.status === 200);
-    await behaviour("deleteThreadSubscription", () => octokit.rest.activity.deleteThreadSubscription({ thread_id: id }), (o) => o.status === 204);
-    await behaviour("markThreadAsRead", () => octokit.rest.activity.markThreadAsRead({ thread_id: id }), (o) => o.status === 205);
-    await behaviour("markRepoNotificationsAsRead", () => octokit.rest.activity.markRepoNotificationsAsRead({ owner: "acme", repo: "web" }), (o) => o.status === 205 || o.status === 202);
-    await behaviour("markNotificationsAsRead() with no arguments", () => octokit.rest.activity.markNotificationsAsRead(), (o) => o.status === 205 || o.status === 202);
-    await behaviour("markThreadAsDone", () => octokit.rest.activity.markThreadAsDone({ thread_id: id }), (o) => o.status === 204);
-    await behaviour("repository notifications", () => octokit.rest.activity.listRepoNotificationsForAuthenticatedUser({ owner: "acme", repo: "web", all: true }), (o) => o.status === 200);
+    await behaviour(
+      "getThread",
+      () => octokit.rest.activity.getThread({ thread_id: id }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "setThreadSubscription",
+      () => octokit.rest.activity.setThreadSubscription({ thread_id: id, ignored: false }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "getThreadSubscription",
+      () => octokit.rest.activity.getThreadSubscriptionForAuthenticatedUser({ thread_id: id }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "deleteThreadSubscription",
+      () => octokit.rest.activity.deleteThreadSubscription({ thread_id: id }),
+      (o) => o.status === 204,
+    );
+    await behaviour(
+      "markThreadAsRead",
+      () => octokit.rest.activity.markThreadAsRead({ thread_id: id }),
+      (o) => o.status === 205,
+    );
+    await behaviour(
+      "markRepoNotificationsAsRead",
+      () => octokit.rest.activity.markRepoNotificationsAsRead({ owner: "acme", repo: "web" }),
+      (o) => o.status === 205 || o.status === 202,
+    );
+    await behaviour(
+      "markNotificationsAsRead() with no arguments",
+      () => octokit.rest.activity.markNotificationsAsRead(),
+      (o) => o.status === 205 || o.status === 202,
+    );
+    await behaviour(
+      "markThreadAsDone",
+      () => octokit.rest.activity.markThreadAsDone({ thread_id: id }),
+      (o) => o.status === 204,
+    );
+    await behaviour(
+      "repository notifications",
+      () => octokit.rest.activity.listRepoNotificationsForAuthenticatedUser({ owner: "acme", repo: "web", all: true }),
+      (o) => o.status === 200,
+    );
   });
 
   it("activity events (4.4, 6.1, 8)", async () => {
@@ -188,18 +354,37 @@ describe("@octokit/rest against the emulator", () => {
     const types = new Set(events.map((e) => e.type));
     behaviours.push({ name: "repository feed holds every generated type", agrees: types.size >= 5, detail: [...types].join(",") });
     const page = await octokit.rest.activity.listRepoEvents({ owner: "acme", repo: "web" });
-    await behaviour("If-None-Match with the ETag gives 304", () => octokit.rest.activity.listRepoEvents({ owner: "acme", repo: "web", headers: { "if-none-match": page.headers.etag! } }), (o) => o.status === 304);
+    await behaviour(
+      "If-None-Match with the ETag gives 304",
+      () => octokit.rest.activity.listRepoEvents({ owner: "acme", repo: "web", headers: { "if-none-match": page.headers.etag! } }),
+      (o) => o.status === 304,
+    );
     const opaque = page.headers.etag!.replace(/^W\//, "");
-    await behaviour("If-None-Match with the opaque tag gives 304 (weak comparison)", () => octokit.rest.activity.listRepoEvents({ owner: "acme", repo: "web", headers: { "if-none-match": opaque } }), (o) => o.status === 304);
-    for (const [query, value] of [["per_page", 101], ["page", 0], ["per_page", "abc"]] as const) {
-      await behaviour(`feed ${query}=${value} refused 422`, () => octokit.request("GET /repos/{owner}/{repo}/events", { owner: "acme", repo: "web", [query]: value }), (o) => o.status === 422);
+    await behaviour(
+      "If-None-Match with the opaque tag gives 304 (weak comparison)",
+      () => octokit.rest.activity.listRepoEvents({ owner: "acme", repo: "web", headers: { "if-none-match": opaque } }),
+      (o) => o.status === 304,
+    );
+    for (const [query, value] of [
+      ["per_page", 101],
+      ["page", 0],
+      ["per_page", "abc"],
+    ] as const) {
+      await behaviour(
+        `feed ${query}=${value} refused 422`,
+        () => octokit.request("GET /repos/{owner}/{repo}/events", { owner: "acme", repo: "web", [query]: value }),
+        (o) => o.status === 422,
+      );
     }
     const calls: [string, () => Promise<unknown>][] = [
       ["listPublicEvents", () => octokit.rest.activity.listPublicEvents()],
       ["listPublicEventsForRepoNetwork", () => octokit.rest.activity.listPublicEventsForRepoNetwork({ owner: "acme", repo: "web" })],
       ["listPublicOrgEvents", () => octokit.rest.activity.listPublicOrgEvents({ org: "acme" })],
       ["listEventsForAuthenticatedUser", () => octokit.rest.activity.listEventsForAuthenticatedUser({ username: "octo" })],
-      ["listOrgEventsForAuthenticatedUser", () => octokit.rest.activity.listOrgEventsForAuthenticatedUser({ username: "octo", org: "acme" })],
+      [
+        "listOrgEventsForAuthenticatedUser",
+        () => octokit.rest.activity.listOrgEventsForAuthenticatedUser({ username: "octo", org: "acme" }),
+      ],
       ["listPublicEventsForUser", () => octokit.rest.activity.listPublicEventsForUser({ username: "hubot" })],
       ["listReceivedEventsForUser", () => octokit.rest.activity.listReceivedEventsForUser({ username: "octo" })],
       ["listReceivedPublicEventsForUser", () => octokit.rest.activity.listReceivedPublicEventsForUser({ username: "octo" })],
@@ -211,23 +396,64 @@ describe("@octokit/rest against the emulator", () => {
     const octokit = client(emu.tokens.admin!);
     const all = await octokit.paginate(octokit.rest.issues.listEventsForRepo, { owner: "acme", repo: "web" });
     behaviours.push({ name: "paginate issue events", agrees: all.length > 0, detail: String(all.length) });
-    await behaviour("getEvent", () => octokit.rest.issues.getEvent({ owner: "acme", repo: "web", event_id: all[0]!.id }), (o) => o.status === 200);
-    await behaviour("listEvents of one issue", () => octokit.rest.issues.listEvents({ owner: "acme", repo: "web", issue_number: 1 }), (o) => o.status === 200);
+    await behaviour(
+      "getEvent",
+      () => octokit.rest.issues.getEvent({ owner: "acme", repo: "web", event_id: all[0]!.id }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "listEvents of one issue",
+      () => octokit.rest.issues.listEvents({ owner: "acme", repo: "web", issue_number: 1 }),
+      (o) => o.status === 200,
+    );
   });
 
   it("source imports (4.4b)", async () => {
     const octokit = client(emu.tokens.classic!);
     const target = { owner: "acme", repo: "api" };
-    await behaviour("start import 201", () => octokit.request("PUT /repos/{owner}/{repo}/import", { ...target, vcs_url: "https://svn.example.com/api", vcs: "subversion" }), (o) => o.status === 201);
-    await behaviour("import status, use_lfs as the samples show", () => octokit.request("GET /repos/{owner}/{repo}/import", target), (o) => o.status === 200 && typeof (o.data as { use_lfs: unknown }).use_lfs === "boolean");
-    await behaviour("PATCH import with no body restarts (200)", () => octokit.request("PATCH /repos/{owner}/{repo}/import", target), (o) => o.status === 200);
+    await behaviour(
+      "start import 201",
+      () => octokit.request("PUT /repos/{owner}/{repo}/import", { ...target, vcs_url: "https://svn.example.com/api", vcs: "subversion" }),
+      (o) => o.status === 201,
+    );
+    await behaviour(
+      "import status, use_lfs as the samples show",
+      () => octokit.request("GET /repos/{owner}/{repo}/import", target),
+      (o) => o.status === 200 && typeof (o.data as { use_lfs: unknown }).use_lfs === "boolean",
+    );
+    await behaviour(
+      "PATCH import with no body restarts (200)",
+      () => octokit.request("PATCH /repos/{owner}/{repo}/import", target),
+      (o) => o.status === 200,
+    );
     emu.imports.runToCompletion("acme", "api");
-    const authors = await behaviour("commit authors", () => octokit.request("GET /repos/{owner}/{repo}/import/authors", target), (o) => o.status === 200);
+    const authors = await behaviour(
+      "commit authors",
+      () => octokit.request("GET /repos/{owner}/{repo}/import/authors", target),
+      (o) => o.status === 200,
+    );
     const author = (authors.data as { id: number }[])[0];
-    if (author) await behaviour("map author", () => octokit.request("PATCH /repos/{owner}/{repo}/import/authors/{author_id}", { ...target, author_id: author.id, name: "Octo" }), (o) => o.status === 200);
-    await behaviour("large files", () => octokit.request("GET /repos/{owner}/{repo}/import/large_files", target), (o) => o.status === 200);
-    await behaviour("lfs preference", () => octokit.request("PATCH /repos/{owner}/{repo}/import/lfs", { ...target, use_lfs: "opt_in" }), (o) => o.status === 200);
-    await behaviour("cancel import", () => octokit.request("DELETE /repos/{owner}/{repo}/import", target), (o) => o.status === 204);
+    if (author)
+      await behaviour(
+        "map author",
+        () => octokit.request("PATCH /repos/{owner}/{repo}/import/authors/{author_id}", { ...target, author_id: author.id, name: "Octo" }),
+        (o) => o.status === 200,
+      );
+    await behaviour(
+      "large files",
+      () => octokit.request("GET /repos/{owner}/{repo}/import/large_files", target),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "lfs preference",
+      () => octokit.request("PATCH /repos/{owner}/{repo}/import/lfs", { ...target, use_lfs: "opt_in" }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "cancel import",
+      () => octokit.request("DELETE /repos/{owner}/{repo}/import", target),
+      (o) => o.status === 204,
+    );
   });
 
   it("every behaviour agrees and every body validates", () => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { RequestLog } from "@shiplog/emulator/internal";
 
-const entry = (n: number) => ({ method: n % 2 ? "GET" : "POST", url: `/r/${n}`, route: "/r/:n", status: 200, tokenName: undefined, apiVersion: undefined, userAgent: undefined, accept: undefined, time: "" });
+const entry = (n: number) => ({
+  method: n % 2 ? "GET" : "POST",
+  url: `/r/${n}`,
+  route: "/r/:n",
+  status: 200,
+  tokenName: undefined,
+  apiVersion: undefined,
+  userAgent: undefined,
+  accept: undefined,
+  time: "",
+});
 
 describe("RequestLog (a ring buffer)", () => {
   it("keeps the newest entries, oldest first, filters, counts and clears", () => {

@@ -13,8 +13,18 @@ import { operation } from "../../../test/support/openapi-contract.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 type Schema = {
-  type?: string; enum?: unknown[]; format?: string; pattern?: string; minLength?: number; maxLength?: number;
-  minimum?: number; maximum?: number; items?: Schema; properties?: Record<string, Schema>; required?: string[]; nullable?: boolean;
+  type?: string;
+  enum?: unknown[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  nullable?: boolean;
 };
 type Request = { query: Record<string, string>; body: unknown; label: string; field?: string };
 
@@ -27,10 +37,19 @@ const printed: string[] = [];
 /** A value the schema allows, with names the emulator's world can resolve (repository, object, source URL). */
 function sample(schema: Schema, name: string, all: boolean): unknown {
   const known: Record<string, () => unknown> = {
-    digest: () => DIGEST, github_repository: () => "web", object: () => head, sha: () => head, type: () => "commit",
-    tag: () => `gen-${++counter}`, ref: () => `refs/tags/gen-${++counter}`, deployment_name: () => `gen-${++counter}`,
-    vcs_url: () => "https://svn.example.com/gen", vcs: () => "subversion", registry_url: () => "https://reg.example.com/",
-    artifact_url: () => "https://reg.example.com/a", use_lfs: () => "opt_in",
+    digest: () => DIGEST,
+    github_repository: () => "web",
+    object: () => head,
+    sha: () => head,
+    type: () => "commit",
+    tag: () => `gen-${++counter}`,
+    ref: () => `refs/tags/gen-${++counter}`,
+    deployment_name: () => `gen-${++counter}`,
+    vcs_url: () => "https://svn.example.com/gen",
+    vcs: () => "subversion",
+    registry_url: () => "https://reg.example.com/",
+    artifact_url: () => "https://reg.example.com/a",
+    use_lfs: () => "opt_in",
   };
   if (known[name] && schema.type !== "object" && schema.type !== "array") return known[name]!();
   if (schema.enum) return schema.enum[0];
@@ -47,7 +66,7 @@ function sample(schema: Schema, name: string, all: boolean): unknown {
       for (const [key, value] of Object.entries(schema.properties ?? {})) {
         if (all || schema.required?.includes(key)) out[key] = sample(value, key, all);
       }
-      if (!schema.properties) out["key"] = "value";
+      if (!schema.properties) out.key = "value";
       return out;
     }
     default:
@@ -90,7 +109,12 @@ function generate(method: string, path: string): { allowed: Request[]; refused: 
     allowed.push({ query: {}, body: { ...(sample(body, "", false) as object), zz_unknown_field: 1 }, label: "an unknown field (ignored)" });
     for (const [field, schema] of Object.entries(body.properties ?? {})) {
       for (const [value, rule] of forbidden(schema, false)) {
-        refused.push({ query: {}, body: { ...(sample(body, "", false) as object), [field]: value }, label: `${field} breaks ${rule}`, field });
+        refused.push({
+          query: {},
+          body: { ...(sample(body, "", false) as object), [field]: value },
+          label: `${field} breaks ${rule}`,
+          field,
+        });
       }
     }
     for (const field of body.required ?? []) {
@@ -100,11 +124,20 @@ function generate(method: string, path: string): { allowed: Request[]; refused: 
     }
   } else if (query.length > 0) {
     allowed.push({ query: {}, body: undefined, label: "no parameters" });
-    allowed.push({ query: Object.fromEntries(query.map((p) => [p.name, String(sample(p.schema, p.name, true))])), body: undefined, label: "every parameter" });
+    allowed.push({
+      query: Object.fromEntries(query.map((p) => [p.name, String(sample(p.schema, p.name, true))])),
+      body: undefined,
+      label: "every parameter",
+    });
     allowed.push({ query: { zz_unknown: "1" }, body: undefined, label: "an unknown parameter (ignored)" });
-    for (const p of query) for (const [value, rule] of forbidden(p.schema, true)) refused.push({ query: { [p.name]: String(value) }, body: undefined, label: `${p.name} breaks ${rule}`, field: p.name });
+    for (const p of query)
+      for (const [value, rule] of forbidden(p.schema, true))
+        refused.push({ query: { [p.name]: String(value) }, body: undefined, label: `${p.name} breaks ${rule}`, field: p.name });
   } else {
-    allowed.push({ query: {}, body: undefined, label: "as is" }, { query: { zz_unknown: "1" }, body: undefined, label: "an unknown parameter (ignored)" });
+    allowed.push(
+      { query: {}, body: undefined, label: "as is" },
+      { query: { zz_unknown: "1" }, body: undefined, label: "an unknown parameter (ignored)" },
+    );
   }
   // Several fields rather than one field's many rules, so the three cover what they can.
   const byField = [...new Map(refused.map((r) => [r.field, r])).values()];
@@ -112,7 +145,15 @@ function generate(method: string, path: string): { allowed: Request[]; refused: 
   return { allowed, refused: spread.slice(0, Math.max(3, byField.length)) };
 }
 
-const PARAMS: Record<string, string> = { org: "acme", owner: "acme", cluster: "prod-eu", subject_digest: DIGEST, username: "octo", issue_number: "1", ref: "heads/main" };
+const PARAMS: Record<string, string> = {
+  org: "acme",
+  owner: "acme",
+  cluster: "prod-eu",
+  subject_digest: DIGEST,
+  username: "octo",
+  issue_number: "1",
+  ref: "heads/main",
+};
 
 beforeAll(async () => {
   // An attestation links the digest to acme/web, so requests without github_repository resolve (spec 4.1).
@@ -141,17 +182,34 @@ async function send(method: string, path: string, request: Request): Promise<{ s
     emu.activity.mention({ actor: "hubot", repo: "acme/web", issue: 1, user: "octo" });
     emu.state.notifications.list("octo", { all: true });
   }
-  if (path.includes("{thread_id}")) params["thread_id"] = String(emu.state.notifications.list("octo", { all: true, participating: false })[0]!.id);
-  if (path.includes("{tag_sha}")) params["tag_sha"] = emu.state.git.repository("acme", "web")!.createTag({ tag: "t", message: "m", object: head, type: "commit", tagger: { name: "a", email: "b", seconds: 1, offset: "+0000" } }).sha;
-  if (path.includes("{commit_sha}")) params["commit_sha"] = head;
-  if (path.includes("{event_id}")) params["event_id"] = String(emu.state.issueEvents.repoEvents("acme", "web")[0]!.id);
+  if (path.includes("{thread_id}"))
+    params.thread_id = String(emu.state.notifications.list("octo", { all: true, participating: false })[0]!.id);
+  if (path.includes("{tag_sha}"))
+    params.tag_sha = emu.state.git
+      .repository("acme", "web")!
+      .createTag({
+        tag: "t",
+        message: "m",
+        object: head,
+        type: "commit",
+        tagger: { name: "a", email: "b", seconds: 1, offset: "+0000" },
+      }).sha;
+  if (path.includes("{commit_sha}")) params.commit_sha = head;
+  if (path.includes("{event_id}")) params.event_id = String(emu.state.issueEvents.repoEvents("acme", "web")[0]!.id);
   if (imports && method === "PUT") emu.imports.reset();
   if (imports && method !== "PUT" && !emu.imports.get("acme", "api")) {
-    await send("PUT", "/repos/{owner}/{repo}/import", { query: {}, body: { vcs_url: "https://svn.example.com/gen", vcs: "subversion" }, label: "setup" });
+    await send("PUT", "/repos/{owner}/{repo}/import", {
+      query: {},
+      body: { vcs_url: "https://svn.example.com/gen", vcs: "subversion" },
+      label: "setup",
+    });
     emu.imports.runToCompletion("acme", "api");
   }
-  if (path.includes("{author_id}")) params["author_id"] = String(emu.imports.get("acme", "api")!.state.authors[0]?.id ?? 1);
-  const url = new URL(path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!).replace(/%2F/g, "/")), emu.url);
+  if (path.includes("{author_id}")) params.author_id = String(emu.imports.get("acme", "api")!.state.authors[0]?.id ?? 1);
+  const url = new URL(
+    path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name]!).replace(/%2F/g, "/")),
+    emu.url,
+  );
   for (const [k, v] of Object.entries(request.query)) url.searchParams.set(k, v);
   const token = classic ? emu.tokens.classic : emu.tokens.admin;
   const response = await fetch(url, {
@@ -183,7 +241,9 @@ describe("requests generated from the official request schemas", () => {
       expect(answer.status, `${key} ${request.label}`).toBe(422);
       expect(answer.body.errors?.map((e) => e.field).join(" "), `${key} ${request.label}`).toContain(request.field);
     }
-    printed.push(`  ${key}: ${allowed.length} allowed accepted, ${refused.length} forbidden refused with 422 naming the field${refused.length === 0 ? " (no body or query: nothing the schema forbids)" : ""}`);
+    printed.push(
+      `  ${key}: ${allowed.length} allowed accepted, ${refused.length} forbidden refused with 422 naming the field${refused.length === 0 ? " (no body or query: nothing the schema forbids)" : ""}`,
+    );
   });
 });
 
@@ -195,7 +255,8 @@ describe("the shipped validators", () => {
   it("need neither ajv nor the OpenAPI description at run time", () => {
     const dist = resolve(here, "../dist");
     const files = readdirSync(dist, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"));
-    for (const file of files) expect(readFileSync(join(dist, file), "utf8"), file).not.toMatch(/(from |require\()["'](ajv|@octokit\/openapi)/);
+    for (const file of files)
+      expect(readFileSync(join(dist, file), "utf8"), file).not.toMatch(/(from |require\()["'](ajv|@octokit\/openapi)/);
     const pkg = JSON.parse(readFileSync(resolve(here, "../package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).not.toContain("ajv");
   });
@@ -210,9 +271,17 @@ describe("leniency where the service is lenient", () => {
       body: JSON.stringify({ name: "web", digest: DIGEST, registry_url: "https://reg.example.com/" }),
     });
     expect(form.status).toBe(200);
-    const empty = await fetch(`${emu.url}/notifications`, { method: "PUT", headers: { authorization: `Bearer ${emu.tokens.classic}`, "content-type": "text/plain" }, body: "" });
+    const empty = await fetch(`${emu.url}/notifications`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${emu.tokens.classic}`, "content-type": "text/plain" },
+      body: "",
+    });
     expect(empty.status).toBe(205);
-    const notJson = await fetch(`${emu.url}/notifications`, { method: "PUT", headers: { authorization: `Bearer ${emu.tokens.classic}` }, body: "last_read_at=now" });
+    const notJson = await fetch(`${emu.url}/notifications`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${emu.tokens.classic}` },
+      body: "last_read_at=now",
+    });
     expect(notJson.status).toBe(400);
   });
 });

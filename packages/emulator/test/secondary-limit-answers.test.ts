@@ -70,14 +70,21 @@ describe("content creation: 80 requests in any minute per caller", () => {
     e.clock.advance(20_000);
     const refused = await createStorageRecord(e);
     expect(refused.status).toBe(403);
-    expect(refused.body["message"]).toMatch(/^You have exceeded a secondary rate limit and have been temporarily blocked from content creation\./);
+    expect(refused.body.message).toMatch(
+      /^You have exceeded a secondary rate limit and have been temporarily blocked from content creation\./,
+    );
     // The request id in the message is the answer's own.
-    expect(refused.body["message"]).toContain(`request ID ${refused.headers.get("x-service-request-id")}.`);
-    expect(refused.body["documentation_url"]).toMatch(/rate-limits-for-the-rest-api#about-secondary-rate-limits$/);
+    expect(refused.body.message).toContain(`request ID ${refused.headers.get("x-service-request-id")}.`);
+    expect(refused.body.documentation_url).toMatch(/rate-limits-for-the-rest-api#about-secondary-rate-limits$/);
     expect(refused.headers.get("retry-after")).toBe("40");
     // The primary limit is not spent: a client must not read this as "wait for x-ratelimit-reset".
     expect(Number(refused.headers.get("x-ratelimit-remaining"))).toBeGreaterThan(0);
-    expect(e.requests.list({ method: "POST" }).map((r) => r.status).slice(-1)).toEqual([403]);
+    expect(
+      e.requests
+        .list({ method: "POST" })
+        .map((r) => r.status)
+        .slice(-1),
+    ).toEqual([403]);
 
     e.clock.advance(39_000);
     expect((await createStorageRecord(e)).status).toBe(403);
@@ -106,7 +113,7 @@ describe("content creation: 80 requests in any minute per caller", () => {
     await createMany(e, 80, "admin");
     const sameUser = await createStorageRecord(e, "classic"); // also octo's
     expect(sameUser.status).toBe(403);
-    expect(sameUser.body["message"]).toMatch(/secondary rate limit/);
+    expect(sameUser.body.message).toMatch(/secondary rate limit/);
     expect((await createStorageRecord(e, "installation")).status).toBe(200);
   });
 });
@@ -115,16 +122,18 @@ describe("the other limits", () => {
   it("admits 900 points a minute on one endpoint (900 reads), then refuses with the general wording", async () => {
     const e = await start();
     const list = `${e.url}/orgs/acme/artifacts/${DIGEST}/metadata/storage-records`;
-    const read = () => fetch(list, { headers: { authorization: `Bearer ${e.tokens["admin"]}` } });
+    const read = () => fetch(list, { headers: { authorization: `Bearer ${e.tokens.admin}` } });
     const statuses: number[] = [];
     for (let i = 0; i < 900; i++) statuses.push((await read()).status);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const refused = await read();
     expect(refused.status).toBe(403);
     expect(refused.headers.get("retry-after")).toBe("60");
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^You have exceeded a secondary rate limit\. Please wait a few minutes/);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^You have exceeded a secondary rate limit\. Please wait a few minutes/,
+    );
     // Another endpoint has its own budget.
-    expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).status).toBe(200);
+    expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.classic}` } })).status).toBe(200);
     expect(e.secondaryLimits.counts().refused).toMatchObject({ endpoint_points: 1, total: 1 });
   });
 
@@ -136,7 +145,7 @@ describe("the other limits", () => {
       const request = httpRequest(`${e.url}/notifications`, {
         method: "PUT",
         agent: false,
-        headers: { authorization: `Bearer ${e.tokens["classic"]}`, "content-type": "application/json", "content-length": "100" },
+        headers: { authorization: `Bearer ${e.tokens.classic}`, "content-type": "application/json", "content-length": "100" },
       });
       request.on("error", () => {}); // destroyed below
       request.flushHeaders();
@@ -144,7 +153,7 @@ describe("the other limits", () => {
     }
     await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 100, WAIT);
     // Another token of the same user (admin is octo's too): the limit is the user's.
-    const refused = await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["admin"]}` } });
+    const refused = await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.admin}` } });
     expect(refused.status).toBe(403);
     expect(refused.headers.has("retry-after")).toBe(false);
     expect(((await refused.json()) as { message: string }).message).toMatch(/secondary rate limit/);
@@ -152,7 +161,7 @@ describe("the other limits", () => {
 
     held.pop()!.destroy();
     await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 99, WAIT);
-    expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).status).toBe(200);
+    expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.classic}` } })).status).toBe(200);
     for (const request of held) request.destroy();
     await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
   });
@@ -162,7 +171,7 @@ describe("the other limits", () => {
     e.faults.add({ kind: "drop", route: "/notifications", times: 3 });
     e.faults.add({ kind: "drop_after", route: "/orgs/:org/artifacts/metadata/storage-record", times: 3 });
     for (let i = 0; i < 3; i++) {
-      await expect(fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens["classic"]}` } })).rejects.toThrow();
+      await expect(fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.classic}` } })).rejects.toThrow();
       await expect(createStorageRecord(e)).rejects.toThrow();
     }
     await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
@@ -194,6 +203,8 @@ describe("switches", () => {
   });
 
   it("refuses bad settings at start naming the setting", async () => {
-    await expect(startEmulator({ secondaryLimits: { contentPerHour: 0 } })).rejects.toThrow(/startEmulator: secondaryLimits.contentPerHour/);
+    await expect(startEmulator({ secondaryLimits: { contentPerHour: 0 } })).rejects.toThrow(
+      /startEmulator: secondaryLimits.contentPerHour/,
+    );
   });
 });

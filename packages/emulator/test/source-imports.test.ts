@@ -41,23 +41,46 @@ describe("simulated importer (pure)", () => {
 
   it("keeps a detection failure pending outside detecting, and uses auth_failed in any working state", () => {
     const importing = createImport({ vcs_url: "https://git.example.com/r.git", vcs: "git" }, source);
-    expect(advance(importing, source, { status: "detection_found_nothing" }, nextId)).toMatchObject({ usedFailure: false, state: { status: "importing" } });
-    expect(advance(importing, source, { status: "auth_failed" }, nextId)).toMatchObject({ usedFailure: true, state: { status: "auth_failed" } });
+    expect(advance(importing, source, { status: "detection_found_nothing" }, nextId)).toMatchObject({
+      usedFailure: false,
+      state: { status: "importing" },
+    });
+    expect(advance(importing, source, { status: "auth_failed" }, nextId)).toMatchObject({
+      usedFailure: true,
+      state: { status: "auth_failed" },
+    });
   });
 
   it("renders the spec's and the OpenAPI's names for progress and errors, never the credentials", () => {
-    const state = createImport({ vcs_url: "https://git.example.com/r.git", vcs: "git", vcs_username: "u", vcs_password: "pw-never-shown" }, source);
+    const state = createImport(
+      { vcs_url: "https://git.example.com/r.git", vcs: "git", vcs_username: "u", vcs_password: "pw-never-shown" },
+      source,
+    );
     const failed = advance(state, source, { status: "error", message: "boom" }, nextId).state;
     const body = renderImport(failed, { api: "http://x/repos/o/r/import", web: "http://x/o/r/import", repository: "http://x/repos/o/r" });
-    expect(body).toMatchObject({ status: "error", failed_step: "raw", message: "boom", error_message: "boom", authors_url: "http://x/repos/o/r/import/authors" });
+    expect(body).toMatchObject({
+      status: "error",
+      failed_step: "raw",
+      message: "boom",
+      error_message: "boom",
+      authors_url: "http://x/repos/o/r/import/authors",
+    });
     expect(JSON.stringify(body)).not.toContain("pw-never-shown");
     const working = renderImport(state, { api: "a", web: "w", repository: "r" });
     expect(working).toMatchObject({ percent: 0, import_percent: 0, commit_count: 10 });
   });
 
   it("refuses a project choice that was not offered", () => {
-    const multiple = advance(createImport({ vcs_url: "https://tfs.example.com/tfs/c" }, source), source, { status: "detection_found_multiple" }, nextId).state;
-    expect(updateImport(multiple, { vcs: "tfvc", tfvc_project: "missing" }, source)).toMatchObject({ ok: false, refusal: { field: "project_choices" } });
+    const multiple = advance(
+      createImport({ vcs_url: "https://tfs.example.com/tfs/c" }, source),
+      source,
+      { status: "detection_found_multiple" },
+      nextId,
+    ).state;
+    expect(updateImport(multiple, { vcs: "tfvc", tfvc_project: "missing" }, source)).toMatchObject({
+      ok: false,
+      refusal: { field: "project_choices" },
+    });
   });
 
   it("guesses the version-control type from the URL", () => {
@@ -73,7 +96,12 @@ describe("simulated importer (pure)", () => {
 
 interface Received {
   headers: IncomingHttpHeaders;
-  body: { status: string; previous_status: string | null; repository: { id: number; full_name: string }; import: Record<string, unknown> | null };
+  body: {
+    status: string;
+    previous_status: string | null;
+    repository: { id: number; full_name: string };
+    import: Record<string, unknown> | null;
+  };
 }
 
 let emulator: Emulator;
@@ -121,7 +149,14 @@ describe("responses against the official schemas", () => {
   const R = "/repos/{owner}/{repo}/import";
   it("every status of every operation validates", async () => {
     const checked: string[] = [];
-    const check = async (method: string, template: string, path: string, expected: number, body?: unknown, headers?: Record<string, string>) => {
+    const check = async (
+      method: string,
+      template: string,
+      path: string,
+      expected: number,
+      body?: unknown,
+      headers?: Record<string, string>,
+    ) => {
       const answer = await call(method, path, body, headers);
       expect(answer.status, `${method} ${path}`).toBe(expected);
       if (expected !== 204) expect(schemaErrors(method, template, expected, answer.body), `${method} ${path} ${expected}`).toEqual([]);
@@ -135,7 +170,9 @@ describe("responses against the official schemas", () => {
     await check("PUT", R, "/repos/acme/infra/import", 422, { vcs_url: "https://svn.example.com/svn/p" });
     await check("PUT", R, "/repos/acme/api/import", 422, { vcs_url: "https://svn.example.com/p", vcs: "cvs" });
     await check("PUT", R, "/repos/acme/nope/import", 404, { vcs_url: "https://svn.example.com/svn/p" });
-    const created = (await check("PUT", R, "/repos/acme/api/import", 201, { vcs_url: "https://svn.example.com/svn/p" })) as { use_lfs: unknown };
+    const created = (await check("PUT", R, "/repos/acme/api/import", 201, { vcs_url: "https://svn.example.com/svn/p" })) as {
+      use_lfs: unknown;
+    };
     expect(created.use_lfs).toBe(true);
     emulator.imports.failNext("acme", "api", "detection_found_multiple");
     emulator.imports.step("acme", "api");
@@ -181,7 +218,12 @@ describe("responses against the official schemas", () => {
     const gone = await call("GET", "/repos/acme/api/import");
     expect(gone.status).toBe(410);
     expect(gone.body).toMatchObject({ message: expect.stringContaining("2024-04-12T00:00:00Z"), documentation_url: expect.any(String) });
-    const fineGrained = await call("PUT", "/repos/acme/api/import", { vcs_url: "https://h/r" }, { authorization: `Bearer ${emulator.tokens.admin}` });
+    const fineGrained = await call(
+      "PUT",
+      "/repos/acme/api/import",
+      { vcs_url: "https://h/r" },
+      { authorization: `Bearer ${emulator.tokens.admin}` },
+    );
     expect(fineGrained.status).toBe(410);
     expect((await call("GET", "/repos/acme/api/import", undefined, { authorization: "Bearer not-a-token" })).status).toBe(401);
     emulator.clock.set("2024-04-11T23:59:59Z", { freeze: true });
@@ -197,7 +239,11 @@ describe("responses against the official schemas", () => {
 
 describe("RepositoryImportEvent webhooks", () => {
   it("delivers one event per status change, in order, with the import and without credentials", async () => {
-    await call("PUT", "/repos/acme/api/import", { vcs_url: "https://svn.example.com/svn/p", vcs_username: "u", vcs_password: "pw-secret-1" });
+    await call("PUT", "/repos/acme/api/import", {
+      vcs_url: "https://svn.example.com/svn/p",
+      vcs_username: "u",
+      vcs_password: "pw-secret-1",
+    });
     emulator.imports.failNext("acme", "api", "detection_needs_auth");
     emulator.imports.step("acme", "api");
     await call("PATCH", "/repos/acme/api/import", { vcs_username: "u", vcs_password: "pw-secret-2" });

@@ -44,9 +44,15 @@ describe("EmulatorUsageError", () => {
   });
 
   it("faults.add names the rule's field, and refuses a route the emulator does not have", () => {
-    expect(usageError(() => emu.faults.add({ kind: "drop", rate: 1.5 })).issues).toEqual([expect.objectContaining({ argument: "rule.rate", rule: "maximum 1" })]);
-    expect(usageError(() => emu.faults.add({ kind: "explode" } as unknown as FaultRule)).issues).toEqual([expect.objectContaining({ argument: "rule.kind" })]);
-    expect(usageError(() => emu.faults.add({ kind: "status", times: 0 })).issues).toEqual([expect.objectContaining({ argument: "rule.times", rule: "minimum 1" })]);
+    expect(usageError(() => emu.faults.add({ kind: "drop", rate: 1.5 })).issues).toEqual([
+      expect.objectContaining({ argument: "rule.rate", rule: "maximum 1" }),
+    ]);
+    expect(usageError(() => emu.faults.add({ kind: "explode" } as unknown as FaultRule)).issues).toEqual([
+      expect.objectContaining({ argument: "rule.kind" }),
+    ]);
+    expect(usageError(() => emu.faults.add({ kind: "status", times: 0 })).issues).toEqual([
+      expect.objectContaining({ argument: "rule.times", rule: "minimum 1" }),
+    ]);
     const route = usageError(() => emu.faults.add({ kind: "drop", route: "/repos/{owner}/{repo}/git/tags" }));
     expect(route.issues).toEqual([expect.objectContaining({ argument: "rule.route", rule: "a route template of the emulator" })]);
     expect(() => emu.faults.add({ kind: "drop", route: "/repos/:owner/:repo/git/tags", times: 1 })).not.toThrow();
@@ -54,11 +60,13 @@ describe("EmulatorUsageError", () => {
   });
 
   it("imports.step and runToCompletion name the repository without an import and the step budget", async () => {
-    expect(usageError(() => emu.imports.step("acme", "web")).issues).toEqual([expect.objectContaining({ argument: "repo", rule: "has an import" })]);
+    expect(usageError(() => emu.imports.step("acme", "web")).issues).toEqual([
+      expect.objectContaining({ argument: "repo", rule: "has an import" }),
+    ]);
     emu.clock.set("2024-04-01T00:00:00Z");
     const started = await fetch(`${emu.url}/repos/acme/api/import`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${emu.tokens["classic"]}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${emu.tokens.classic}`, "content-type": "application/json" },
       body: JSON.stringify({ vcs_url: "https://svn.example.com/api", vcs: "subversion" }),
     });
     expect(started.status).toBe(201);
@@ -79,8 +87,14 @@ describe("EmulatorUsageError", () => {
   });
 
   it("poll intervals and simulated load name the argument", () => {
-    expect(usageError(() => emu.state.events.setPollInterval(-1)).issues).toEqual([expect.objectContaining({ argument: "seconds", rule: "minimum 0" })]);
-    expect(usageError(() => emu.state.events.simulateLoad(0.5)).issues).toEqual([expect.objectContaining({ argument: "factor", rule: "minimum 1" })]);
-    expect(usageError(() => emu.state.notifications.setPollInterval(Number.NaN)).issues).toEqual([expect.objectContaining({ argument: "seconds" })]);
+    expect(usageError(() => emu.state.events.setPollInterval(-1)).issues).toEqual([
+      expect.objectContaining({ argument: "seconds", rule: "minimum 0" }),
+    ]);
+    expect(usageError(() => emu.state.events.simulateLoad(0.5)).issues).toEqual([
+      expect.objectContaining({ argument: "factor", rule: "minimum 1" }),
+    ]);
+    expect(usageError(() => emu.state.notifications.setPollInterval(Number.NaN)).issues).toEqual([
+      expect.objectContaining({ argument: "seconds" }),
+    ]);
   });
 });

@@ -9,14 +9,28 @@ const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: "apps/v1",
   kind: "Deployment",
   metadata: { name },
-  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "main", image: "nginx:1.25" }] } }, ...spec },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "main", image: "nginx:1.25" }] } },
+    ...spec,
+  },
 });
 
 describe("API server fidelity over HTTP", () => {
   let cluster: FakeCluster;
   /** fetch, with bodies read as plain JSON (Status, objects). */
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Omit<Response, "json"> & { json(): Promise<any> }> =>
-    fetch(`${cluster.url}${path}`, { method, headers: { "Content-Type": "application/json", ...headers }, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const call = (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Omit<Response, "json"> & { json(): Promise<any> }> =>
+    fetch(`${cluster.url}${path}`, {
+      method,
+      headers: { "Content-Type": "application/json", ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
   const deployments = "/apis/apps/v1/namespaces/default/deployments";
 
   beforeAll(async () => {
@@ -32,13 +46,23 @@ describe("API server fidelity over HTTP", () => {
     const res = await call("POST", deployments, deployment("bad", { replicas: -5, selector: { matchLabels: { app: "other" } } }));
     expect(res.status).toBe(422);
     const status = await res.json();
-    expect(status).toMatchObject({ kind: "Status", status: "Failure", reason: "Invalid", code: 422, details: { name: "bad", group: "apps", kind: "Deployment" } });
+    expect(status).toMatchObject({
+      kind: "Status",
+      status: "Failure",
+      reason: "Invalid",
+      code: 422,
+      details: { name: "bad", group: "apps", kind: "Deployment" },
+    });
     expect(status.message).toBe(
       'Deployment.apps "bad" is invalid: [spec.replicas: Invalid value: -5: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: {"app":"bad"}: `selector` does not match template `labels`]',
     );
     expect(status.details.causes).toEqual([
       { reason: "FieldValueInvalid", field: "spec.replicas", message: "Invalid value: -5: must be greater than or equal to 0" },
-      { reason: "FieldValueInvalid", field: "spec.template.metadata.labels", message: 'Invalid value: {"app":"bad"}: `selector` does not match template `labels`' },
+      {
+        reason: "FieldValueInvalid",
+        field: "spec.template.metadata.labels",
+        message: 'Invalid value: {"app":"bad"}: `selector` does not match template `labels`',
+      },
     ]);
     expect(cluster.store.get("deployments", "default", "bad")).toBeUndefined();
   });
@@ -50,7 +74,12 @@ describe("API server fidelity over HTTP", () => {
     expect((await res.json()).message).toBe(
       'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
-    const patch = await call("PATCH", `${deployments}/web`, { spec: { replicas: "three" } }, { "Content-Type": "application/merge-patch+json" });
+    const patch = await call(
+      "PATCH",
+      `${deployments}/web`,
+      { spec: { replicas: "three" } },
+      { "Content-Type": "application/merge-patch+json" },
+    );
     expect(patch.status).toBe(400);
     await cluster.settle();
     expect(cluster.store.resourceVersion()).toBe(rv);
@@ -70,18 +99,30 @@ describe("API server fidelity over HTTP", () => {
     expect((await warned.json()).spec.bogusField).toBeUndefined();
     const strict = await call("POST", `${deployments}?fieldValidation=Strict`, deployment("strict", { bogusField: 1 }));
     expect(strict.status).toBe(400);
-    expect((await strict.json()).message).toBe('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogusField"');
+    expect((await strict.json()).message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogusField"',
+    );
   });
 
   it("dryRun=All validates and answers but stores nothing and sends no watch event", async () => {
-    const watch = await rawWatch(`${cluster.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${cluster.store.resourceVersion()}`);
+    const watch = await rawWatch(
+      `${cluster.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${cluster.store.resourceVersion()}`,
+    );
     const rv = cluster.store.resourceVersion();
     const created = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", { metadata: { name: "dry" }, data: { k: "v" } });
     expect(created.status).toBe(201);
     expect((await created.json()).metadata).toMatchObject({ name: "dry", namespace: "default" });
-    const invalid = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", { metadata: { name: "dry" }, data: { "a/b": "v" } });
+    const invalid = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", {
+      metadata: { name: "dry" },
+      data: { "a/b": "v" },
+    });
     expect(invalid.status).toBe(422);
-    const patched = await call("PATCH", `${deployments}/web?dryRun=All`, { spec: { replicas: 7 } }, { "Content-Type": "application/merge-patch+json" });
+    const patched = await call(
+      "PATCH",
+      `${deployments}/web?dryRun=All`,
+      { spec: { replicas: 7 } },
+      { "Content-Type": "application/merge-patch+json" },
+    );
     expect((await patched.json()).spec.replicas).toBe(7);
     const deleted = await call("DELETE", `${deployments}/web?dryRun=All`);
     expect(deleted.status).toBe(200);
@@ -96,8 +137,19 @@ describe("API server fidelity over HTTP", () => {
 
   it("serves the scale subresource and 404 for subresources that do not exist", async () => {
     const scale = await (await call("GET", `${deployments}/web/scale`)).json();
-    expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", metadata: { name: "web" }, spec: { replicas: 1 }, status: { selector: "app=web" } });
-    const patched = await call("PATCH", `${deployments}/web/scale`, { spec: { replicas: 2 } }, { "Content-Type": "application/merge-patch+json" });
+    expect(scale).toMatchObject({
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      metadata: { name: "web" },
+      spec: { replicas: 1 },
+      status: { selector: "app=web" },
+    });
+    const patched = await call(
+      "PATCH",
+      `${deployments}/web/scale`,
+      { spec: { replicas: 2 } },
+      { "Content-Type": "application/merge-patch+json" },
+    );
     expect((await patched.json()).spec.replicas).toBe(2);
     const put = await call("PUT", `${deployments}/web/scale`, { ...scale, spec: { replicas: 3 } });
     expect(put.status).toBe(409); // the GET's resourceVersion is stale after the PATCH
@@ -109,10 +161,21 @@ describe("API server fidelity over HTTP", () => {
   });
 
   it("answers Tables with kubectl's columns", async () => {
-    const res = await call("GET", `${deployments}?fieldSelector=metadata.name%3Dweb`, undefined, { Accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json" });
+    const res = await call("GET", `${deployments}?fieldSelector=metadata.name%3Dweb`, undefined, {
+      Accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+    });
     const table = await res.json();
     expect(table.kind).toBe("Table");
-    expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Ready", "Up-to-date", "Available", "Age", "Containers", "Images", "Selector"]);
+    expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
+      "Name",
+      "Ready",
+      "Up-to-date",
+      "Available",
+      "Age",
+      "Containers",
+      "Images",
+      "Selector",
+    ]);
     expect(table.rows[0].cells.slice(0, 4)).toEqual(["web", expect.stringMatching(/^\d\/2$/), expect.any(Number), expect.any(Number)]);
     expect(table.rows[0].object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "web" } });
   });
@@ -137,7 +200,9 @@ describe("API server fidelity over HTTP", () => {
   });
 
   it("refuses protobuf bodies and server-side apply with 415 and says so", async () => {
-    const proto = await call("POST", "/api/v1/namespaces/default/configmaps", "k8s\0", { "Content-Type": "application/vnd.kubernetes.protobuf" });
+    const proto = await call("POST", "/api/v1/namespaces/default/configmaps", "k8s\0", {
+      "Content-Type": "application/vnd.kubernetes.protobuf",
+    });
     expect(proto.status).toBe(415);
     expect((await proto.json()).message).toMatch(/protobuf .* not supported by the shiplog fake cluster/);
     const apply = await call("PATCH", `${deployments}/web?fieldManager=me`, "{}", { "Content-Type": "application/apply-patch+yaml" });

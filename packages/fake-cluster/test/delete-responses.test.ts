@@ -20,7 +20,10 @@ afterAll(async () => {
   await cluster.stop();
 });
 
-const configMap = (name: string, finalizers?: string[]) => ({ metadata: { name, namespace: "del", ...(finalizers && { finalizers }) }, data: {} });
+const configMap = (name: string, finalizers?: string[]) => ({
+  metadata: { name, namespace: "del", ...(finalizers && { finalizers }) },
+  data: {},
+});
 const deployment = (name: string) => ({
   metadata: { name, namespace: "del" },
   spec: {
@@ -30,7 +33,10 @@ const deployment = (name: string) => ({
   },
 });
 const rawDelete = async (path: string, body?: unknown) => {
-  const response = await fetch(`${cluster.url}${path}`, { method: "DELETE", ...(body !== undefined && { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }) });
+  const response = await fetch(`${cluster.url}${path}`, {
+    method: "DELETE",
+    ...(body !== undefined && { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+  });
   return { status: response.status, body: (await response.json()) as any };
 };
 
@@ -44,7 +50,16 @@ describe("DELETE", () => {
 
     await cluster.script.create("configmaps", configMap("raw"));
     const raw = await rawDelete("/api/v1/namespaces/del/configmaps/raw");
-    expect(raw).toEqual({ status: 200, body: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { name: "raw", kind: "configmaps", uid: expect.any(String) } } });
+    expect(raw).toEqual({
+      status: 200,
+      body: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Success",
+        details: { name: "raw", kind: "configmaps", uid: expect.any(String) },
+      },
+    });
     // A named group is given.
     await cluster.script.create("deployments", deployment("gone"));
     const gone = await apps.deleteNamespacedDeploymentWithHttpInfo({ namespace: "del", name: "gone", propagationPolicy: "Background" });
@@ -56,7 +71,10 @@ describe("DELETE", () => {
     await cluster.script.create("configmaps", configMap("held", ["example.com/hold"]));
     const raw = await rawDelete("/api/v1/namespaces/del/configmaps/held");
     expect(raw.status).toBe(200);
-    expect(raw.body).toMatchObject({ kind: "ConfigMap", metadata: { name: "held", finalizers: ["example.com/hold"], deletionTimestamp: expect.any(String) } });
+    expect(raw.body).toMatchObject({
+      kind: "ConfigMap",
+      metadata: { name: "held", finalizers: ["example.com/hold"], deletionTimestamp: expect.any(String) },
+    });
     const again = await core.deleteNamespacedConfigMapWithHttpInfo({ namespace: "del", name: "held" });
     expect(again.httpStatusCode).toBe(200);
     await cluster.script.removeFinalizers("configmaps", "del", "held");
@@ -69,16 +87,25 @@ describe("DELETE", () => {
     await cluster.script.create("deployments", deployment("fg-raw"));
     const raw = await rawDelete("/apis/apps/v1/namespaces/del/deployments/fg-raw", { propagationPolicy: "Foreground" });
     expect(raw.status).toBe(200);
-    expect(raw.body).toMatchObject({ kind: "Deployment", metadata: { name: "fg-raw", deletionTimestamp: expect.any(String), finalizers: ["foregroundDeletion"] } });
+    expect(raw.body).toMatchObject({
+      kind: "Deployment",
+      metadata: { name: "fg-raw", deletionTimestamp: expect.any(String), finalizers: ["foregroundDeletion"] },
+    });
   });
 
   it("pods: the pod comes back, terminating (200) or deleted (200)", async () => {
-    await cluster.script.create("pods", { metadata: { name: "running", namespace: "del" }, spec: { containers: [{ name: "main", image: "busybox:1.36" }] } });
+    await cluster.script.create("pods", {
+      metadata: { name: "running", namespace: "del" },
+      spec: { containers: [{ name: "main", image: "busybox:1.36" }] },
+    });
     const graceful = await core.deleteNamespacedPodWithHttpInfo({ namespace: "del", name: "running" });
     expect(graceful.httpStatusCode).toBe(200);
     expect(graceful.data.metadata?.deletionTimestamp).toBeDefined();
     expect(graceful.data.metadata?.deletionGracePeriodSeconds).toBe(30);
-    await cluster.script.create("pods", { metadata: { name: "forced", namespace: "del" }, spec: { containers: [{ name: "main", image: "busybox:1.36" }] } });
+    await cluster.script.create("pods", {
+      metadata: { name: "forced", namespace: "del" },
+      spec: { containers: [{ name: "main", image: "busybox:1.36" }] },
+    });
     const forced = await core.deleteNamespacedPodWithHttpInfo({ namespace: "del", name: "forced", gracePeriodSeconds: 0 });
     expect(forced.httpStatusCode).toBe(200);
     expect(forced.data.kind).toBe("Pod");
@@ -101,7 +128,11 @@ describe("DELETE", () => {
     await cluster.script.create("configmaps", configMap("both"));
     const raw = await rawDelete("/api/v1/namespaces/del/configmaps/both", { orphanDependents: true, propagationPolicy: "Background" });
     expect(raw.status).toBe(422);
-    expect(raw.body).toMatchObject({ kind: "Status", reason: "Invalid", message: expect.stringContaining("orphanDependents and deletionPropagation cannot be both set") });
+    expect(raw.body).toMatchObject({
+      kind: "Status",
+      reason: "Invalid",
+      message: expect.stringContaining("orphanDependents and deletionPropagation cannot be both set"),
+    });
     expect(cluster.store.get("configmaps", "del", "both")).toBeDefined();
   });
 });

@@ -41,7 +41,11 @@ describe("fault hooks", () => {
     await expect(fetch(`${cluster.url}/version`)).rejects.toThrow();
     // Poll until the listener is back; the assertion is on the outcome, not on how long it took.
     let status = 0;
-    while (status === 0) status = await fetch(`${cluster.url}/version`).then((r) => r.status, () => 0);
+    while (status === 0)
+      status = await fetch(`${cluster.url}/version`).then(
+        (r) => r.status,
+        () => 0,
+      );
     expect(status).toBe(200);
   });
 
@@ -110,7 +114,7 @@ describe("fault hooks", () => {
     fresh.abort();
   });
 
-  it("a watch ahead of the server waits, then gets 200 + ERROR 504 Timeout \"Too large resource version\" as the API server's", async () => {
+  it('a watch ahead of the server waits, then gets 200 + ERROR 504 Timeout "Too large resource version" as the API server\'s', async () => {
     const current = Number(cluster.store.resourceVersion());
     const ahead = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${current + 1000}`);
     // A watch at a version the store reaches while it waits is served as usual.
@@ -146,7 +150,10 @@ describe("fault hooks", () => {
     expect(restarted).toBe(5);
     expect(await open.ended()).toBe(true);
     expect(cluster.store.resourceVersion()).toBe("5");
-    const list = (await (await fetch(`${cluster.url}/api/v1/pods`)).json()) as { metadata: { resourceVersion: string }; items: { metadata: { resourceVersion: string } }[] };
+    const list = (await (await fetch(`${cluster.url}/api/v1/pods`)).json()) as {
+      metadata: { resourceVersion: string };
+      items: { metadata: { resourceVersion: string } }[];
+    };
     expect(list.metadata.resourceVersion).toBe("5");
     expect(list.items.map((p) => p.metadata.resourceVersion)).toEqual(["5"]);
     const resumed = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&resourceVersion=${before}`);

@@ -39,7 +39,14 @@ describe("garbage collection and deletion order", () => {
           path,
           { resourceVersion: rv },
           (type, obj) => {
-            log.push({ resource, type, name: obj.metadata.name, rv: Number(obj.metadata.resourceVersion), deletionTimestamp: obj.metadata.deletionTimestamp, finalizers: obj.metadata.finalizers ?? [] });
+            log.push({
+              resource,
+              type,
+              name: obj.metadata.name,
+              rv: Number(obj.metadata.resourceVersion),
+              deletionTimestamp: obj.metadata.deletionTimestamp,
+              finalizers: obj.metadata.finalizers ?? [],
+            });
           },
           () => undefined,
         ),
@@ -74,7 +81,9 @@ describe("garbage collection and deletion order", () => {
     await w.untilLog((log) => log.filter((l) => l.resource === "pods" && l.type === "DELETED").length === 2);
     const events = w.sorted();
     const at = (p: (l: Logged) => boolean) => events.findIndex(p);
-    const ownerMarked = at((l) => l.resource === "deployments" && l.type === "MODIFIED" && !!l.deletionTimestamp && l.finalizers.includes("foregroundDeletion"));
+    const ownerMarked = at(
+      (l) => l.resource === "deployments" && l.type === "MODIFIED" && !!l.deletionTimestamp && l.finalizers.includes("foregroundDeletion"),
+    );
     const rsMarked = at((l) => l.resource === "replicasets" && l.type === "MODIFIED" && !!l.deletionTimestamp);
     const podsDeleted = events.map((l, i) => (l.resource === "pods" && l.type === "DELETED" ? i : -1)).filter((i) => i >= 0);
     const rsDeleted = at((l) => l.resource === "replicasets" && l.type === "DELETED");
@@ -119,7 +128,10 @@ describe("garbage collection and deletion order", () => {
   });
 
   it("keeps an object with finalizers (deletionTimestamp set) until they are removed", async () => {
-    await cluster.script.create("configmaps", { metadata: { name: "held", namespace: "default", finalizers: ["example.com/hold"] }, data: {} });
+    await cluster.script.create("configmaps", {
+      metadata: { name: "held", namespace: "default", finalizers: ["example.com/hold"] },
+      data: {},
+    });
     const marked = await cluster.script.delete("configmaps", "default", "held");
     expect(marked.metadata.deletionTimestamp).toBeDefined();
     expect(cluster.store.get("configmaps", "default", "held")).toBeDefined();

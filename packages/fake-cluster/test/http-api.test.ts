@@ -10,7 +10,11 @@ describe("HTTP API details", () => {
   beforeAll(async () => {
     cluster = await startFakeCluster({ nodes: ["node-1"], bookmarkIntervalMs: 3_600_000 });
     core = kubeConfigFor(cluster).makeApiClient(CoreV1Api);
-    for (const name of ["a", "b", "c", "d", "e"]) await cluster.script.create("configmaps", { metadata: { name, namespace: "pages", labels: { set: name < "c" ? "low" : "high" } }, data: {} });
+    for (const name of ["a", "b", "c", "d", "e"])
+      await cluster.script.create("configmaps", {
+        metadata: { name, namespace: "pages", labels: { set: name < "c" ? "low" : "high" } },
+        data: {},
+      });
   });
   afterAll(async () => {
     await cluster.stop();
@@ -23,25 +27,43 @@ describe("HTTP API details", () => {
     expect(first.items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
     expect(first.metadata?.remainingItemCount).toBe(3);
     // Changes after the first page: none of them may show on the later pages.
-    await core.patchNamespacedConfigMap({ namespace: "paging", name: "c", body: { data: { v: "2" } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: "paging", name: "c", body: { data: { v: "2" } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
     await core.deleteNamespacedConfigMap({ namespace: "paging", name: "d" });
     await core.createNamespacedConfigMap({ namespace: "paging", body: cm("bb") });
     await core.createNamespacedConfigMap({ namespace: "paging", body: cm("f") });
-    await core.patchNamespacedConfigMap({ namespace: "paging", name: "e", body: { metadata: { labels: { v: "2" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: "paging", name: "e", body: { metadata: { labels: { v: "2" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
     const second = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2, _continue: first.metadata!._continue! });
-    expect(second.items.map((i) => [i.metadata?.name, i.data?.["v"]])).toEqual([
+    expect(second.items.map((i) => [i.metadata?.name, i.data?.v])).toEqual([
       ["c", "1"],
       ["d", "1"],
     ]);
     expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
     expect(second.metadata?.remainingItemCount).toBe(1);
-    const third = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2, labelSelector: "v=1", _continue: second.metadata!._continue! });
+    const third = await core.listNamespacedConfigMap({
+      namespace: "paging",
+      limit: 2,
+      labelSelector: "v=1",
+      _continue: second.metadata!._continue!,
+    });
     // e is selected by the label it had then (it carries v=2 now), in its version of then.
-    expect(third.items.map((i) => [i.metadata?.name, i.metadata?.labels?.["v"]])).toEqual([["e", "1"]]);
+    expect(third.items.map((i) => [i.metadata?.name, i.metadata?.labels?.v])).toEqual([["e", "1"]]);
     expect(Number(third.items[0]!.metadata!.resourceVersion)).toBeLessThanOrEqual(Number(first.metadata!.resourceVersion));
     expect(third.metadata?._continue).toBeUndefined();
     // A fresh list sees the changes.
-    expect((await core.listNamespacedConfigMap({ namespace: "paging" })).items.map((i) => i.metadata?.name)).toEqual(["a", "b", "bb", "c", "e", "f"]);
+    expect((await core.listNamespacedConfigMap({ namespace: "paging" })).items.map((i) => i.metadata?.name)).toEqual([
+      "a",
+      "b",
+      "bb",
+      "c",
+      "e",
+      "f",
+    ]);
   });
 
   it("a continue token whose resourceVersion is compacted: 410 Expired with a token to go on from the current state", async () => {
@@ -61,8 +83,16 @@ describe("HTTP API details", () => {
   });
 
   it("filters lists by set-based label selectors and field selectors", async () => {
-    expect((await core.listNamespacedConfigMap({ namespace: "pages", labelSelector: "set in (low),set!=high" })).items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
-    expect((await core.listConfigMapForAllNamespaces({ fieldSelector: "metadata.name=d,metadata.namespace=pages" })).items.map((i) => i.metadata?.name)).toEqual(["d"]);
+    expect(
+      (await core.listNamespacedConfigMap({ namespace: "pages", labelSelector: "set in (low),set!=high" })).items.map(
+        (i) => i.metadata?.name,
+      ),
+    ).toEqual(["a", "b"]);
+    expect(
+      (await core.listConfigMapForAllNamespaces({ fieldSelector: "metadata.name=d,metadata.namespace=pages" })).items.map(
+        (i) => i.metadata?.name,
+      ),
+    ).toEqual(["d"]);
     const bad = await fetch(`${cluster.url}/api/v1/configmaps?labelSelector=${encodeURIComponent("a in b")}`);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ kind: "Status", reason: "BadRequest" });
@@ -81,8 +111,14 @@ describe("HTTP API details", () => {
   it("turns label transitions into ADDED/DELETED on a selector watch", async () => {
     const rv = cluster.store.resourceVersion();
     const w = await rawWatch(`${cluster.url}/api/v1/namespaces/pages/configmaps?watch=true&resourceVersion=${rv}&labelSelector=set%3Dlow`);
-    await core.patchNamespacedConfigMap({ namespace: "pages", name: "c", body: { metadata: { labels: { set: "low" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
-    await core.patchNamespacedConfigMap({ namespace: "pages", name: "c", body: { metadata: { labels: { set: "high" } } } }, setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: "pages", name: "c", body: { metadata: { labels: { set: "low" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    await core.patchNamespacedConfigMap(
+      { namespace: "pages", name: "c", body: { metadata: { labels: { set: "high" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
+    );
     await w.until((e) => e.length >= 2);
     expect(w.events.map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels.set])).toEqual([
       ["ADDED", "c", "low"],
@@ -96,7 +132,9 @@ describe("HTTP API details", () => {
     const w = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=1&allowWatchBookmarks=true`);
     expect(w.response.headers.get("content-type")).toBe("application/json");
     await w.ended();
-    expect(w.events).toEqual([{ type: "BOOKMARK", object: { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: cluster.store.resourceVersion() } } }]);
+    expect(w.events).toEqual([
+      { type: "BOOKMARK", object: { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: cluster.store.resourceVersion() } } },
+    ]);
   });
 
   it("sends BOOKMARKs on demand only to watches that allow them", async () => {
@@ -129,7 +167,10 @@ describe("HTTP API details", () => {
 
   it("applies JSON patches and answers 422 when a test op fails", async () => {
     // `data: {}` is not stored (omitempty, as the API server), so the patch adds the whole map.
-    await core.patchNamespacedConfigMap({ namespace: "pages", name: "a", body: [{ op: "add", path: "/data", value: { k: "v" } }] }, setHeaderOptions("Content-Type", PatchStrategy.JsonPatch));
+    await core.patchNamespacedConfigMap(
+      { namespace: "pages", name: "a", body: [{ op: "add", path: "/data", value: { k: "v" } }] },
+      setHeaderOptions("Content-Type", PatchStrategy.JsonPatch),
+    );
     expect(cluster.store.get("configmaps", "pages", "a")!.data).toEqual({ k: "v" });
     const failed = await fetch(`${cluster.url}/api/v1/namespaces/pages/configmaps/a`, {
       method: "PATCH",

@@ -104,7 +104,12 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
   it("honours label and field selectors written into the watch path", async () => {
     const kc = kubeConfigFor(cluster);
     const core = kc.makeApiClient(CoreV1Api);
-    const informer = makeInformer<V1Pod>(kc, "/api/v1/namespaces/default/pods", () => core.listNamespacedPod({ namespace: "default", labelSelector: "tier=web" }), "tier=web");
+    const informer = makeInformer<V1Pod>(
+      kc,
+      "/api/v1/namespaces/default/pods",
+      () => core.listNamespacedPod({ namespace: "default", labelSelector: "tier=web" }),
+      "tier=web",
+    );
     const names: string[] = [];
     informer.on("add", (p) => {
       names.push(p.metadata!.name!);

@@ -30,11 +30,19 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
 
   const lease = (name: string, holder: string, renewTime: Date) => ({
     metadata: { name, namespace: "default" },
-    spec: { holderIdentity: holder, leaseDurationSeconds: 15, acquireTime: new V1MicroTime(renewTime.getTime()), renewTime: new V1MicroTime(renewTime.getTime()) },
+    spec: {
+      holderIdentity: holder,
+      leaseDurationSeconds: 15,
+      acquireTime: new V1MicroTime(renewTime.getTime()),
+      renewTime: new V1MicroTime(renewTime.getTime()),
+    },
   });
 
   it("creates a Lease with 6-digit MicroTimes and reads it back", async () => {
-    const created = await leases.createNamespacedLease({ namespace: "default", body: lease("leader", "a", new Date("2025-01-02T03:04:05.678Z")) });
+    const created = await leases.createNamespacedLease({
+      namespace: "default",
+      body: lease("leader", "a", new Date("2025-01-02T03:04:05.678Z")),
+    });
     expect(created.metadata?.resourceVersion).toMatch(/^\d+$/);
     const read = await leases.readNamespacedLease({ namespace: "default", name: "leader" });
     expect(read.spec?.holderIdentity).toBe("a");
@@ -66,7 +74,10 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
   });
 
   it("rejects a renewTime sent as a plain Date (3 fractional digits) with 400, like the real server", async () => {
-    const body = { metadata: { name: "millis", namespace: "default" }, spec: { holderIdentity: "a", renewTime: new Date() as unknown as V1MicroTime } };
+    const body = {
+      metadata: { name: "millis", namespace: "default" },
+      spec: { holderIdentity: "a", renewTime: new Date() as unknown as V1MicroTime },
+    };
     const err = await apiError(leases.createNamespacedLease({ namespace: "default", body }));
     expect(err.code).toBe(400);
     expect(JSON.parse(err.body).reason).toBe("BadRequest");
@@ -75,10 +86,14 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
 
   it("applies the same concurrency rules to ConfigMaps", async () => {
     const cm = await core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "state" }, data: { a: "1" } } });
-    expect((await apiError(core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "state" } } }))).code).toBe(409);
+    expect((await apiError(core.createNamespacedConfigMap({ namespace: "default", body: { metadata: { name: "state" } } }))).code).toBe(
+      409,
+    );
     const next = { ...cm, data: { a: "2" } };
     await core.replaceNamespacedConfigMap({ namespace: "default", name: "state", body: next });
-    expect((await apiError(core.replaceNamespacedConfigMap({ namespace: "default", name: "state", body: { ...cm, data: { a: "3" } } }))).code).toBe(409);
+    expect(
+      (await apiError(core.replaceNamespacedConfigMap({ namespace: "default", name: "state", body: { ...cm, data: { a: "3" } } }))).code,
+    ).toBe(409);
     expect((await core.readNamespacedConfigMap({ namespace: "default", name: "state" })).data).toEqual({ a: "2" });
   });
 

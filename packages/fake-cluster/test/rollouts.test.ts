@@ -29,7 +29,12 @@ describe("rolling-update arithmetic (plain data)", () => {
     expect(newReplicaSetTarget(defaults, 10, { replicas: 0, available: 0 }, [{ replicas: 10, available: 10 }])).toBe(3);
     expect(oldReplicaSetTargets(defaults, 10, { replicas: 3, available: 0 }, [{ replicas: 10, available: 10 }])).toEqual([8]);
     // Unhealthy old replicas go first (4 - 1 of the oldest), then available ones, oldest first, down to 8 available.
-    expect(oldReplicaSetTargets(defaults, 10, { replicas: 3, available: 3 }, [{ replicas: 4, available: 1 }, { replicas: 6, available: 6 }])).toEqual([0, 5]);
+    expect(
+      oldReplicaSetTargets(defaults, 10, { replicas: 3, available: 3 }, [
+        { replicas: 4, available: 1 },
+        { replicas: 6, available: 6 },
+      ]),
+    ).toEqual([0, 5]);
     // Scaling up without a template change is one step.
     expect(newReplicaSetTarget(defaults, 10, { replicas: 4, available: 4 }, [])).toBe(10);
   });
@@ -60,8 +65,12 @@ describe("rollouts", () => {
   /** Replays pod events: the most pods alive at once and the fewest ready ones, over the rollout. */
   function podHistory(events: WatchLine[], initial: PodView[]) {
     const pods = new Map(initial.map((p) => [p.metadata.name!, p]));
-    const alive = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed");
-    const ready = () => [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"));
+    const alive = () =>
+      [...pods.values()].filter((p) => !p.metadata.deletionTimestamp && p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed");
+    const ready = () =>
+      [...pods.values()].filter(
+        (p) => !p.metadata.deletionTimestamp && p.status?.conditions?.some((c) => c.type === "Ready" && c.status === "True"),
+      );
     let mostAlive = alive().length;
     let fewestReady = ready().length;
     const samples: { alive: number; ready: number; owners: Set<string> }[] = [];
@@ -70,7 +79,11 @@ describe("rollouts", () => {
       else if (e.type === "ADDED" || e.type === "MODIFIED") pods.set(e.object.metadata.name, e.object);
       mostAlive = Math.max(mostAlive, alive().length);
       fewestReady = Math.min(fewestReady, ready().length);
-      samples.push({ alive: alive().length, ready: ready().length, owners: new Set([...pods.values()].map((p) => p.metadata.ownerReferences![0]!.name)) });
+      samples.push({
+        alive: alive().length,
+        ready: ready().length,
+        owners: new Set([...pods.values()].map((p) => p.metadata.ownerReferences![0]!.name)),
+      });
     }
     return { mostAlive, fewestReady, samples };
   }
@@ -92,7 +105,9 @@ describe("rollouts", () => {
     const rv = cluster.store.resourceVersion();
     const initialPods = cluster.store.list("pods", { namespace: "roll" });
     const pods = await rawWatch(`${cluster.url}/api/v1/namespaces/roll/pods?watch=true&allowWatchBookmarks=true&resourceVersion=${rv}`);
-    const sets = await rawWatch(`${cluster.url}/apis/apps/v1/namespaces/roll/replicasets?watch=true&allowWatchBookmarks=true&resourceVersion=${rv}`);
+    const sets = await rawWatch(
+      `${cluster.url}/apis/apps/v1/namespaces/roll/replicasets?watch=true&allowWatchBookmarks=true&resourceVersion=${rv}`,
+    );
     const done = await cluster.script.setImage("roll", name, image);
     // A bookmark follows every event sent before it: once it arrives, the watch has seen the whole rollout.
     cluster.sendBookmarks();
@@ -104,7 +119,10 @@ describe("rollouts", () => {
   }
 
   it("RollingUpdate maxSurge 1, maxUnavailable 0: one new pod at a time, never fewer than 4 ready nor more than 5 pods", async () => {
-    await cluster.script.create("deployments", deployment("web", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }));
+    await cluster.script.create(
+      "deployments",
+      deployment("web", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }),
+    );
     const [oldRs] = cluster.store.list("replicasets", { namespace: "roll" });
     const { done, podEvents, setEvents, initialPods } = await rollWatched("web", "nginx:1.26");
     expect(done.status).toMatchObject({ replicas: 4, updatedReplicas: 4, availableReplicas: 4 });
@@ -116,15 +134,23 @@ describe("rollouts", () => {
     const history = podHistory(podEvents, initialPods);
     expect(history.mostAlive).toBe(5);
     expect(history.fewestReady).toBe(4);
-    expect(newRs.metadata.annotations).toMatchObject({ "deployment.kubernetes.io/desired-replicas": "4", "deployment.kubernetes.io/max-replicas": "5", "deployment.kubernetes.io/revision": "2" });
+    expect(newRs.metadata.annotations).toMatchObject({
+      "deployment.kubernetes.io/desired-replicas": "4",
+      "deployment.kubernetes.io/max-replicas": "5",
+      "deployment.kubernetes.io/revision": "2",
+    });
   });
 
   it("default strategy (25%/25%) at 10 replicas: 3 new pods first, at least 8 ready, at most 13 pods", async () => {
     await cluster.script.create("deployments", deployment("api", 10));
-    expect(cluster.store.get("deployments", "roll", "api")!.spec!.strategy).toEqual({ type: "RollingUpdate", rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" } });
+    expect(cluster.store.get("deployments", "roll", "api")!.spec!.strategy).toEqual({
+      type: "RollingUpdate",
+      rollingUpdate: { maxSurge: "25%", maxUnavailable: "25%" },
+    });
     const [oldRs] = cluster.store.list("replicasets", { namespace: "roll" });
     const { podEvents, setEvents, initialPods } = await rollWatched("api", "nginx:1.26");
-    const newName = cluster.store.list("replicasets", { namespace: "roll" }).find((rs) => rs.metadata.name !== oldRs!.metadata.name)!.metadata.name!;
+    const newName = cluster.store.list("replicasets", { namespace: "roll" }).find((rs) => rs.metadata.name !== oldRs!.metadata.name)!
+      .metadata.name!;
     const steps = replicaSteps(setEvents);
     expect(steps.get(newName)![0]).toBe(3);
     expect(steps.get(newName)!.at(-1)).toBe(10);
@@ -132,11 +158,16 @@ describe("rollouts", () => {
     const history = podHistory(podEvents, initialPods);
     expect(history.mostAlive).toBeLessThanOrEqual(13);
     expect(history.fewestReady).toBeGreaterThanOrEqual(8);
-    expect(cluster.store.list("pods", { namespace: "roll" }).filter((p) => p.metadata.ownerReferences![0]!.name === newName)).toHaveLength(10);
+    expect(cluster.store.list("pods", { namespace: "roll" }).filter((p) => p.metadata.ownerReferences![0]!.name === newName)).toHaveLength(
+      10,
+    );
   });
 
   it("steps only as new pods become ready: with the kubelet paused the rollout waits at the surge", async () => {
-    await cluster.script.create("deployments", deployment("slow", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }));
+    await cluster.script.create(
+      "deployments",
+      deployment("slow", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }),
+    );
     const [oldRs] = cluster.store.list("replicasets", { namespace: "roll" });
     cluster.script.pauseKubelet();
     const waiting = await cluster.script.setImage("roll", "slow", "nginx:1.26");
@@ -150,11 +181,16 @@ describe("rollouts", () => {
     await cluster.settle();
     expect(cluster.store.get("replicasets", "roll", newRs.metadata.name!)!.spec!.replicas).toBe(4);
     expect(cluster.store.get("replicasets", "roll", oldRs!.metadata.name!)!.spec!.replicas).toBe(0);
-    expect(cluster.store.get("deployments", "roll", "slow")!.status!.conditions).toContainEqual(expect.objectContaining({ type: "Progressing", reason: "NewReplicaSetAvailable" }));
+    expect(cluster.store.get("deployments", "roll", "slow")!.status!.conditions).toContainEqual(
+      expect.objectContaining({ type: "Progressing", reason: "NewReplicaSetAvailable" }),
+    );
   });
 
   it("maxUnavailable lets old pods go before new ones are ready (maxSurge 0)", async () => {
-    await cluster.script.create("deployments", deployment("tight", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 0, maxUnavailable: 2 } }));
+    await cluster.script.create(
+      "deployments",
+      deployment("tight", 4, { type: "RollingUpdate", rollingUpdate: { maxSurge: 0, maxUnavailable: 2 } }),
+    );
     const { podEvents, initialPods } = await rollWatched("tight", "nginx:1.26");
     const history = podHistory(podEvents, initialPods);
     expect(history.mostAlive).toBe(4);
@@ -183,9 +219,21 @@ describe("rollouts", () => {
       return { status: response.status, message: ((await response.json()) as { message: string }).message };
     };
     await cluster.script.ensureNamespace("roll");
-    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxSurge: 0, maxUnavailable: "0%" } })).toEqual({ status: 422, message: expect.stringContaining("may not be 0 when `maxSurge` is 0") });
-    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxSurge: "1/4" } })).toEqual({ status: 422, message: expect.stringContaining("spec.strategy.rollingUpdate.maxSurge") });
-    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxUnavailable: "150%" } })).toEqual({ status: 422, message: expect.stringContaining("must not be greater than 100%") });
-    expect(await refused({ type: "Recreate", rollingUpdate: { maxSurge: 1 } })).toEqual({ status: 422, message: expect.stringContaining("may not be specified when strategy `type` is 'Recreate'") });
+    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxSurge: 0, maxUnavailable: "0%" } })).toEqual({
+      status: 422,
+      message: expect.stringContaining("may not be 0 when `maxSurge` is 0"),
+    });
+    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxSurge: "1/4" } })).toEqual({
+      status: 422,
+      message: expect.stringContaining("spec.strategy.rollingUpdate.maxSurge"),
+    });
+    expect(await refused({ type: "RollingUpdate", rollingUpdate: { maxUnavailable: "150%" } })).toEqual({
+      status: 422,
+      message: expect.stringContaining("must not be greater than 100%"),
+    });
+    expect(await refused({ type: "Recreate", rollingUpdate: { maxSurge: 1 } })).toEqual({
+      status: 422,
+      message: expect.stringContaining("may not be specified when strategy `type` is 'Recreate'"),
+    });
   });
 });

@@ -11,7 +11,16 @@ const pod = () => ({
   metadata: { name: "p", finalizers: ["a/one"], labels: { app: "web", tier: "front" } },
   spec: {
     containers: [
-      { name: "app", image: "app:1", env: [{ name: "A", value: "1" }, { name: "B", value: "2" }], ports: [{ containerPort: 80 }, { containerPort: 443 }], volumeMounts: [{ name: "data", mountPath: "/data" }] },
+      {
+        name: "app",
+        image: "app:1",
+        env: [
+          { name: "A", value: "1" },
+          { name: "B", value: "2" },
+        ],
+        ports: [{ containerPort: 80 }, { containerPort: 443 }],
+        volumeMounts: [{ name: "data", mountPath: "/data" }],
+      },
       { name: "sidecar", image: "proxy:1", args: ["--a", "--b"] },
     ],
     volumes: [{ name: "data", emptyDir: {} }],
@@ -28,12 +37,26 @@ describe("strategicMergePatch (plain data)", () => {
   it("merges env by name, ports by containerPort, volumeMounts by mountPath, volumes by name; appends new keys", () => {
     const out = strategicMergePatch(pod(), {
       spec: {
-        containers: [{ name: "app", env: [{ name: "B", value: "two" }, { name: "C", value: "3" }], ports: [{ containerPort: 443, name: "https" }, { containerPort: 8080 }], volumeMounts: [{ mountPath: "/data", readOnly: true }] }],
+        containers: [
+          {
+            name: "app",
+            env: [
+              { name: "B", value: "two" },
+              { name: "C", value: "3" },
+            ],
+            ports: [{ containerPort: 443, name: "https" }, { containerPort: 8080 }],
+            volumeMounts: [{ mountPath: "/data", readOnly: true }],
+          },
+        ],
         volumes: [{ name: "cache", emptyDir: {} }],
       },
     }) as any;
     const app = out.spec.containers[0];
-    expect(app.env).toEqual([{ name: "A", value: "1" }, { name: "B", value: "two" }, { name: "C", value: "3" }]);
+    expect(app.env).toEqual([
+      { name: "A", value: "1" },
+      { name: "B", value: "two" },
+      { name: "C", value: "3" },
+    ]);
     expect(app.ports).toEqual([{ containerPort: 80 }, { containerPort: 443, name: "https" }, { containerPort: 8080 }]);
     expect(app.volumeMounts).toEqual([{ name: "data", mountPath: "/data", readOnly: true }]);
     expect(out.spec.volumes.map((v: any) => v.name)).toEqual(["data", "cache"]);
@@ -41,24 +64,45 @@ describe("strategicMergePatch (plain data)", () => {
   });
 
   it("$patch: delete removes a keyed element, $patch: replace replaces a list or a map; other lists are replaced; null deletes", () => {
-    expect((strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", $patch: "delete" }] } }) as any).spec.containers.map((c: any) => c.name)).toEqual(["app"]);
-    expect((strategicMergePatch(pod(), { spec: { volumes: [{ $patch: "replace" }, { name: "only", emptyDir: {} }] } }) as any).spec.volumes).toEqual([{ name: "only", emptyDir: {} }]);
-    expect((strategicMergePatch(pod(), { metadata: { labels: { $patch: "replace", app: "api" } } }) as any).metadata.labels).toEqual({ app: "api" });
-    expect((strategicMergePatch(pod(), { spec: { tolerations: [{ key: "y", operator: "Exists" }] } }) as any).spec.tolerations).toEqual([{ key: "y", operator: "Exists" }]);
-    expect((strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", args: ["--c"] }] } }) as any).spec.containers[1].args).toEqual(["--c"]);
+    expect(
+      (strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", $patch: "delete" }] } }) as any).spec.containers.map(
+        (c: any) => c.name,
+      ),
+    ).toEqual(["app"]);
+    expect(
+      (strategicMergePatch(pod(), { spec: { volumes: [{ $patch: "replace" }, { name: "only", emptyDir: {} }] } }) as any).spec.volumes,
+    ).toEqual([{ name: "only", emptyDir: {} }]);
+    expect((strategicMergePatch(pod(), { metadata: { labels: { $patch: "replace", app: "api" } } }) as any).metadata.labels).toEqual({
+      app: "api",
+    });
+    expect((strategicMergePatch(pod(), { spec: { tolerations: [{ key: "y", operator: "Exists" }] } }) as any).spec.tolerations).toEqual([
+      { key: "y", operator: "Exists" },
+    ]);
+    expect(
+      (strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", args: ["--c"] }] } }) as any).spec.containers[1].args,
+    ).toEqual(["--c"]);
     expect((strategicMergePatch(pod(), { metadata: { labels: { tier: null } } }) as any).metadata.labels).toEqual({ app: "web" });
   });
 
   it("metadata.finalizers merge as a set; $deleteFromPrimitiveList and $setElementOrder; an element without its key is refused", () => {
-    expect((strategicMergePatch(pod(), { metadata: { finalizers: ["b/two", "a/one"] } }) as any).metadata.finalizers).toEqual(["a/one", "b/two"]);
-    expect((strategicMergePatch(pod(), { metadata: { "$deleteFromPrimitiveList/finalizers": ["a/one"] } }) as any).metadata.finalizers).toEqual([]);
-    const reordered = strategicMergePatch(pod(), { spec: { "$setElementOrder/containers": [{ name: "sidecar" }, { name: "app" }], containers: [{ name: "app", image: "app:2" }] } }) as any;
+    expect((strategicMergePatch(pod(), { metadata: { finalizers: ["b/two", "a/one"] } }) as any).metadata.finalizers).toEqual([
+      "a/one",
+      "b/two",
+    ]);
+    expect(
+      (strategicMergePatch(pod(), { metadata: { "$deleteFromPrimitiveList/finalizers": ["a/one"] } }) as any).metadata.finalizers,
+    ).toEqual([]);
+    const reordered = strategicMergePatch(pod(), {
+      spec: { "$setElementOrder/containers": [{ name: "sidecar" }, { name: "app" }], containers: [{ name: "app", image: "app:2" }] },
+    }) as any;
     expect(reordered.spec.containers.map((c: any) => [c.name, c.image])).toEqual([
       ["sidecar", "proxy:1"],
       ["app", "app:2"],
     ]);
     expect(JSON.stringify(reordered)).not.toContain("$setElementOrder");
-    expect(() => strategicMergePatch(pod(), { spec: { containers: [{ image: "nameless:1" }] } })).toThrow(/does not contain declared merge key: name/);
+    expect(() => strategicMergePatch(pod(), { spec: { containers: [{ image: "nameless:1" }] } })).toThrow(
+      /does not contain declared merge key: name/,
+    );
   });
 });
 

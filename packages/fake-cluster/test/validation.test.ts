@@ -8,7 +8,12 @@ const deployment = (spec: Record<string, unknown> = {}, metadata: Record<string,
   apiVersion: "apps/v1",
   kind: "Deployment",
   metadata: { name: "web", namespace: "shop", ...metadata },
-  spec: { replicas: 1, selector: { matchLabels: { app: "web" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } }, ...spec },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: "web" } },
+    template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } },
+    ...spec,
+  },
 });
 const fields = (errors: { field: string }[]) => errors.map((e) => e.field);
 const messageOf = (errors: { field: string; message: string }[], field: string) => errors.find((e) => e.field === field)?.message;
@@ -19,21 +24,37 @@ describe("decodeObject", () => {
       new DecodeError("json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"),
     );
     expect(() => decodeObject("deployments", deployment({ replicas: 2.5 }))).toThrow(/cannot unmarshal number 2.5 .* of type int32/);
-    expect(() => decodeObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: "15" } })).toThrow(/LeaseSpec.spec.leaseDurationSeconds of type int32/);
-    expect(() => decodeObject("configmaps", { metadata: { name: "c", labels: { a: 1 } } })).toThrow(/ObjectMeta.metadata.labels of type string/);
+    expect(() => decodeObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: "15" } })).toThrow(
+      /LeaseSpec.spec.leaseDurationSeconds of type int32/,
+    );
+    expect(() => decodeObject("configmaps", { metadata: { name: "c", labels: { a: 1 } } })).toThrow(
+      /ObjectMeta.metadata.labels of type string/,
+    );
   });
 
   it("drops unknown fields and lists their paths; drops empty lists and maps as the Go types' omitempty does", () => {
-    const decoded = decodeObject("deployments", deployment({ bogusField: 1, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "a", image: "b", env: [], extra: 1 }] } } }));
+    const decoded = decodeObject(
+      "deployments",
+      deployment({
+        bogusField: 1,
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "a", image: "b", env: [], extra: 1 }] } },
+      }),
+    );
     expect([...decoded.unknownFields].sort()).toEqual(["spec.bogusField", "spec.template.spec.containers[0].extra"]);
     expect((decoded.value as any).spec.bogusField).toBeUndefined();
     expect((decoded.value as any).spec.template.spec.containers[0]).toEqual({ name: "a", image: "b" });
   });
 
   it("refuses binaryData that is not base64 and Lease times that are not MicroTime", () => {
-    expect(() => decodeObject("configmaps", { metadata: { name: "c" }, binaryData: { k: "not base64!" } })).toThrow(/illegal base64 data at input byte 3/);
-    expect(() => decodeObject("leases", { metadata: { name: "l" }, spec: { renewTime: "2024-01-01T00:00:00Z" } })).toThrow(/RFC 3339 time with microseconds/);
-    expect(decodeObject("leases", { metadata: { name: "l" }, spec: { renewTime: "2024-01-01T00:00:00.123456Z" } }).unknownFields).toEqual([]);
+    expect(() => decodeObject("configmaps", { metadata: { name: "c" }, binaryData: { k: "not base64!" } })).toThrow(
+      /illegal base64 data at input byte 3/,
+    );
+    expect(() => decodeObject("leases", { metadata: { name: "l" }, spec: { renewTime: "2024-01-01T00:00:00Z" } })).toThrow(
+      /RFC 3339 time with microseconds/,
+    );
+    expect(decodeObject("leases", { metadata: { name: "l" }, spec: { renewTime: "2024-01-01T00:00:00.123456Z" } }).unknownFields).toEqual(
+      [],
+    );
   });
 
   it("gives up on absurd nesting instead of overflowing the stack", () => {
@@ -55,7 +76,11 @@ describe("validateObject", () => {
     const errors = validateObject(
       "deployments",
       deployment(
-        { replicas: -5, selector: { matchLabels: { app: "other" } }, template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "a" }, { name: "web" }] } } },
+        {
+          replicas: -5,
+          selector: { matchLabels: { app: "other" } },
+          template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "a" }, { name: "web" }] } },
+        },
         { labels: { "x/y/z": "1", "bad label": "v" } },
       ) as any,
     );
@@ -68,7 +93,9 @@ describe("validateObject", () => {
       "spec.template.spec.containers[1].image",
     ]);
     expect(messageOf(errors, "spec.replicas")).toBe("Invalid value: -5: must be greater than or equal to 0");
-    expect(messageOf(errors, "spec.template.metadata.labels")).toBe('Invalid value: {"app":"web"}: `selector` does not match template `labels`');
+    expect(messageOf(errors, "spec.template.metadata.labels")).toBe(
+      'Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    );
     expect(messageOf(errors, "spec.template.spec.containers[1].name")).toBe('Duplicate value: "web"');
     expect(messageOf(errors, "spec.template.spec.containers[1].image")).toBe("Required value");
     expect(errors[0]!.message).toMatch(/^Invalid value: "x\/y\/z": a qualified name must consist of/);
@@ -85,13 +112,20 @@ describe("validateObject", () => {
 
   it("makes apps/v1 selectors immutable", () => {
     const old = deployment() as any;
-    const changed = deployment({ selector: { matchLabels: { app: "web", x: "y" } }, template: { metadata: { labels: { app: "web", x: "y" } }, spec: old.spec.template.spec } }) as any;
+    const changed = deployment({
+      selector: { matchLabels: { app: "web", x: "y" } },
+      template: { metadata: { labels: { app: "web", x: "y" } }, spec: old.spec.template.spec },
+    }) as any;
     expect(fields(validateObject("deployments", changed, old))).toEqual(["spec.selector"]);
     expect(validateObject("deployments", changed, old)[0]!.message).toMatch(/: field is immutable$/);
   });
 
   it("checks ConfigMap keys, overlap with binaryData and the 1 MiB total", () => {
-    const errors = validateObject("configmaps", { metadata: { name: "c" }, data: { "a/b": "x", k: "1" }, binaryData: { k: "MQ==" } } as any);
+    const errors = validateObject("configmaps", {
+      metadata: { name: "c" },
+      data: { "a/b": "x", k: "1" },
+      binaryData: { k: "MQ==" },
+    } as any);
     expect(fields(errors)).toEqual(["data[a/b]", "data[k]"]);
     expect(messageOf(errors, "data[k]")).toBe('Invalid value: "k": duplicate of key present in binaryData');
     const big = validateObject("configmaps", { metadata: { name: "c" }, data: { a: "x".repeat(1024 * 1024 + 1) } } as any);
@@ -99,20 +133,40 @@ describe("validateObject", () => {
   });
 
   it("checks annotation totals, Lease ranges, Job restart policies and CronJob schedules", () => {
-    expect(messageOf(validateObject("configmaps", { metadata: { name: "c", annotations: { a: "x".repeat(262144) } } } as any), "metadata.annotations")).toBe(
-      "Too long: must have at most 262144 bytes",
+    expect(
+      messageOf(
+        validateObject("configmaps", { metadata: { name: "c", annotations: { a: "x".repeat(262144) } } } as any),
+        "metadata.annotations",
+      ),
+    ).toBe("Too long: must have at most 262144 bytes");
+    expect(
+      messageOf(
+        validateObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } } as any),
+        "spec.leaseDurationSeconds",
+      ),
+    ).toBe("Invalid value: 0: must be greater than 0");
+    const job = {
+      metadata: { name: "j" },
+      spec: { template: { spec: { restartPolicy: "Always", containers: [{ name: "a", image: "b" }] } } },
+    };
+    expect(messageOf(validateObject("jobs", job as any), "spec.template.spec.restartPolicy")).toBe(
+      'Unsupported value: "Always": supported values: "OnFailure", "Never"',
     );
-    expect(messageOf(validateObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } } as any), "spec.leaseDurationSeconds")).toBe(
-      "Invalid value: 0: must be greater than 0",
+    const cron = {
+      metadata: { name: "c" },
+      spec: {
+        schedule: "* * *",
+        jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "a", image: "b" }] } } } },
+      },
+    };
+    expect(messageOf(validateObject("cronjobs", cron as any), "spec.schedule")).toBe(
+      'Invalid value: "* * *": expected exactly 5 fields, found 3: * * *',
     );
-    const job = { metadata: { name: "j" }, spec: { template: { spec: { restartPolicy: "Always", containers: [{ name: "a", image: "b" }] } } } };
-    expect(messageOf(validateObject("jobs", job as any), "spec.template.spec.restartPolicy")).toBe('Unsupported value: "Always": supported values: "OnFailure", "Never"');
-    const cron = { metadata: { name: "c" }, spec: { schedule: "* * *", jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "a", image: "b" }] } } } } } };
-    expect(messageOf(validateObject("cronjobs", cron as any), "spec.schedule")).toBe('Invalid value: "* * *": expected exactly 5 fields, found 3: * * *');
   });
 
   it("parses cron schedules as the CronJob controller's parser does", () => {
-    for (const ok of ["*/5 * * * *", "0 0 1 jan mon-fri", "@hourly", "@every 1h", "0,30 9-17 * * 1-5"]) expect(validateCronSchedule(ok)).toBeUndefined();
+    for (const ok of ["*/5 * * * *", "0 0 1 jan mon-fri", "@hourly", "@every 1h", "0,30 9-17 * * 1-5"])
+      expect(validateCronSchedule(ok)).toBeUndefined();
     expect(validateCronSchedule("60 * * * *")).toBe("end of range (60) above maximum (59): 60");
     expect(validateCronSchedule("x * * * *")).toMatch(/^failed to parse int from x/);
     expect(validateCronSchedule("@sometimes")).toBe("unrecognized descriptor: @sometimes");

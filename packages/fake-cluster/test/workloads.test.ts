@@ -8,7 +8,7 @@ import { kubeConfigFor } from "./kube-clients.js";
 /** The pod fields the image checks read. */
 type PodView = KubeObject & { status?: { containerStatuses?: { imageID?: string }[] } };
 const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
-const imageIds = (pods: PodView[]) => pods.map((p) => p.status!.containerStatuses!.map((s) => s.imageID)).flat();
+const imageIds = (pods: PodView[]) => pods.flatMap((p) => p.status!.containerStatuses!.map((s) => s.imageID));
 
 describe("simulated controllers and kubelet", () => {
   let cluster: FakeCluster;
@@ -25,7 +25,9 @@ describe("simulated controllers and kubelet", () => {
     const [rs] = cluster.store.list("replicasets", { namespace: "shop" });
     const hash = rs!.metadata.labels!["pod-template-hash"]!;
     expect(rs!.metadata.name).toBe(`web-${hash}`);
-    expect(rs!.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: "Deployment", name: "web", uid: d.metadata.uid, controller: true })]);
+    expect(rs!.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: "Deployment", name: "web", uid: d.metadata.uid, controller: true }),
+    ]);
     const pods = cluster.store.list("pods", { namespace: "shop" });
     expect(pods).toHaveLength(3);
     for (const pod of pods) {
@@ -33,7 +35,12 @@ describe("simulated controllers and kubelet", () => {
       expect(pod.metadata.ownerReferences?.[0]).toMatchObject({ kind: "ReplicaSet", name: rs!.metadata.name, controller: true });
       expect(pod.status!.phase).toBe("Running");
       expect(pod.status!.conditions).toContainEqual(expect.objectContaining({ type: "Ready", status: "True" }));
-      expect(pod.status!.containerStatuses![0]).toMatchObject({ name: "nginx", image: "docker.io/library/nginx:1.25", ready: true, restartCount: 0 });
+      expect(pod.status!.containerStatuses![0]).toMatchObject({
+        name: "nginx",
+        image: "docker.io/library/nginx:1.25",
+        ready: true,
+        restartCount: 0,
+      });
     }
     expect(new Set(imageIds(pods))).toEqual(new Set([`docker.io/library/nginx@${sha("docker.io/library/nginx:1.25")}`]));
     expect(cluster.imageIdFor("nginx:1.25")).toBe(`docker.io/library/nginx@${sha("docker.io/library/nginx:1.25")}`);
@@ -44,7 +51,11 @@ describe("simulated controllers and kubelet", () => {
     const [oldRs] = cluster.store.list("replicasets", { namespace: "shop" });
     const apps = kubeConfigFor(cluster).makeApiClient(AppsV1Api);
     await apps.patchNamespacedDeployment(
-      { namespace: "shop", name: "web", body: [{ op: "replace", path: "/spec/template/spec/containers/0/image", value: "ghcr.io/acme/web:2.0" }] },
+      {
+        namespace: "shop",
+        name: "web",
+        body: [{ op: "replace", path: "/spec/template/spec/containers/0/image", value: "ghcr.io/acme/web:2.0" }],
+      },
       setHeaderOptions("Content-Type", PatchStrategy.JsonPatch),
     );
     await cluster.settle();
@@ -100,7 +111,9 @@ describe("simulated controllers and kubelet", () => {
     expect(init.proxy!.imageID).toBe(cluster.imageIdFor("envoyproxy/envoy:v1.30"));
     expect(init.proxy!.imageID).toMatch(/^docker\.io\/envoyproxy\/envoy@sha256:[0-9a-f]{64}$/);
     pod = await cluster.script.addEphemeralContainer("default", "rich", { name: "debug", image: "busybox:1.36" });
-    expect(pod.status!.ephemeralContainerStatuses).toEqual([expect.objectContaining({ name: "debug", imageID: cluster.imageIdFor("busybox:1.36") })]);
+    expect(pod.status!.ephemeralContainerStatuses).toEqual([
+      expect.objectContaining({ name: "debug", imageID: cluster.imageIdFor("busybox:1.36") }),
+    ]);
   });
 
   it("runs StatefulSet pods <name>-0..n-1 and updates them to a new image", async () => {
@@ -127,7 +140,9 @@ describe("simulated controllers and kubelet", () => {
     const [pod] = cluster.store.list("pods", { namespace: "batch" });
     expect(pod!.metadata.ownerReferences?.[0]).toMatchObject({ kind: "Job", name: job.metadata.name });
     expect(pod!.status!.phase).toBe("Running");
-    expect(cluster.store.get("cronjobs", "batch", "report")!.status!.active).toEqual([expect.objectContaining({ name: job.metadata.name })]);
+    expect(cluster.store.get("cronjobs", "batch", "report")!.status!.active).toEqual([
+      expect.objectContaining({ name: job.metadata.name }),
+    ]);
     await cluster.script.completePod("batch", pod!.metadata.name!);
     const done = cluster.store.get("jobs", "batch", job.metadata.name!)!;
     expect(done.status!.conditions).toContainEqual(expect.objectContaining({ type: "Complete", status: "True" }));
@@ -145,7 +160,12 @@ describe("simulated controllers and kubelet", () => {
   });
 
   it("creates thousands of pods through the bulk path", async () => {
-    const specs = Array.from({ length: 500 }, (_, i) => ({ namespace: `team-${i % 5}`, name: `svc-${i}`, image: `ghcr.io/acme/svc-${i % 7}:1`, replicas: 2 }));
+    const specs = Array.from({ length: 500 }, (_, i) => ({
+      namespace: `team-${i % 5}`,
+      name: `svc-${i}`,
+      image: `ghcr.io/acme/svc-${i % 7}:1`,
+      replicas: 2,
+    }));
     await cluster.script.createDeployments(specs, { wait: false });
     await cluster.settle();
     expect(cluster.store.count("pods")).toBe(1000);
