@@ -168,7 +168,7 @@ describe.skipIf(!toolchain.ok && !inCI)("Helm chart charts/shiplog-controller", 
         capabilities: { drop: ["ALL"] },
       });
       expect(container.securityContext?.privileged).not.toBe(true);
-      expect((container.securityContext?.capabilities as { add?: string[] }).add ?? []).toEqual([]);
+      expect((container.securityContext?.capabilities as { add?: string[] } | undefined)?.add ?? []).toEqual([]);
       // The restricted standard allows only these volume types.
       for (const volume of pod.volumes)
         expect(Object.keys(volume).filter((k) => k !== "name")).toSatisfy((types: string[]) =>

@@ -31,10 +31,11 @@ function instructions(text: string): { keyword: string; args: string }[] {
 
 describe("controller image: the Dockerfile", () => {
   const all = instructions(dockerfile);
-  const stages = all.reduce<{ keyword: string; args: string }[][]>(
-    (acc, i) => (i.keyword === "FROM" ? [...acc, [i]] : (acc.at(-1)!.push(i), acc)),
-    [],
-  );
+  const stages: { keyword: string; args: string }[][] = [];
+  for (const instruction of all) {
+    if (instruction.keyword === "FROM") stages.push([instruction]);
+    else stages.at(-1)!.push(instruction);
+  }
   const runtime = stages.at(-1)!;
 
   it("builds and runs on Node 24 images with explicit tags, never latest", () => {

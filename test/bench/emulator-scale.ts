@@ -37,7 +37,9 @@ const limited = await start("limits on ", []);
 const unlimited = await start("limits off", ["--no-secondary-limits"]);
 const sides = [limited, unlimited];
 // The emulators go with this process, however it ends.
-process.once("exit", () => sides.forEach((side) => side.emulator.child.kill()));
+process.once("exit", () => {
+  for (const side of sides) side.emulator.child.kill();
+});
 
 /** Resident memory of an emulator process now and at its peak, MB (Linux /proc). */
 function memory(side: Side): { rss: number; peak: number } {
@@ -198,7 +200,10 @@ console.log(
 for (const side of sides) await side.emulator.stop();
 
 // The request log is a ring of the newest 100,000 requests: its memory when full, measured here (a long run fills it).
-const heap = () => (global.gc?.(), process.memoryUsage().heapUsed);
+const heap = () => {
+  global.gc?.();
+  return process.memoryUsage().heapUsed;
+};
 const ring = new RequestLog();
 const heapBefore = heap();
 const route = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";

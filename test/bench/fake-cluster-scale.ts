@@ -131,7 +131,8 @@ async function readUntilMarker(response: Response): Promise<{ events: number; by
     const text = carry + decoder.decode(chunk, { stream: true });
     first ||= text.slice(0, 300);
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) events++;
-    if ((found = text.includes('"name":"replay-marker'))) break;
+    found = text.includes('"name":"replay-marker');
+    if (found) break;
     carry = text.slice(-40);
   }
   await response.body?.cancel();

@@ -247,7 +247,7 @@ function list(res: ServerResponse, path: string, query: URLSearchParams): void {
 
 const podWatches = new Set<ServerResponse>();
 
-function watch(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): void {
+function watch(_req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): void {
   res.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
   res.flushHeaders();
   const timeout = setTimeout(() => res.end(), Number(query.get("timeoutSeconds") ?? 300) * 1000);

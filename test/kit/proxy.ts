@@ -11,7 +11,7 @@ export interface ProxiedRequest {
 }
 
 /** A running proxy. */
-export interface Proxy {
+export interface TestProxy {
   url: string;
   /** Requests received so far, in order. */
   requests: ProxiedRequest[];
@@ -27,7 +27,7 @@ export interface ProxyOptions {
 }
 
 /** Starts a proxy on 127.0.0.1 that forwards to `target`. */
-export async function startProxy(target: string, options: ProxyOptions = {}): Promise<Proxy> {
+export async function startProxy(target: string, options: ProxyOptions = {}): Promise<TestProxy> {
   const upstream = new URL(target);
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();

@@ -10,6 +10,9 @@ import { runOutputs } from "../src/run-report.js";
 import { evaluateDefault, inputEnvName, runnerInputEnv } from "./runner-inputs.js";
 import { readActionInputs } from "./local-runner.js";
 
+/** A GitHub Actions expression as action.yml writes it (`${{ github.token }}`). */
+const expression = (name: string) => `\${{ ${name} }}`;
+
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const action = parse(readFileSync(join(root, "action.yml"), "utf8")) as {
   inputs: Record<string, { description?: string; default?: string; required?: boolean }>;
@@ -28,9 +31,9 @@ describe("action.yml", () => {
       expect(name).toMatch(/^[a-z]+(-[a-z]+)*$/);
       expect(input.description?.length, name).toBeGreaterThan(20);
     }
-    expect(action.inputs.token?.default).toBe("${{ github.token }}");
-    expect(action.inputs["api-url"]?.default).toBe("${{ github.api_url }}");
-    expect(action.inputs["tag-object"]?.default).toBe("${{ github.sha }}");
+    expect(action.inputs.token?.default).toBe(expression("github.token"));
+    expect(action.inputs["api-url"]?.default).toBe(expression("github.api_url"));
+    expect(action.inputs["tag-object"]?.default).toBe(expression("github.sha"));
     expect(action.inputs["if-tag-exists"]?.default).toBe("skip");
   });
 
@@ -108,7 +111,9 @@ describe("action.yml", () => {
     });
     expect(inputEnvName("my input-name")).toBe("INPUT_MY_INPUT-NAME");
     expect(() => runnerInputEnv(declared, { "tag-typo": "x" }, { token: undefined, env: {} })).toThrow(/unexpected input\(s\) 'tag-typo'/);
-    expect(() => evaluateDefault("x", "${{ secrets.TOKEN }}", { token: undefined, env: {} })).toThrow(/only github\.<name> expressions/);
+    expect(() => evaluateDefault("x", expression("secrets.TOKEN"), { token: undefined, env: {} })).toThrow(
+      /only github\.<name> expressions/,
+    );
   });
 
   it("declares exactly the outputs the action sets", () => {

@@ -4,6 +4,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
@@ -104,7 +105,7 @@ describe("zsh", () => {
       ].join("\n"),
     );
     // The terminal's escapes and carriage returns out: what a user reads.
-    const screen = (await shell("zsh", ["-f", driver, scripts.zsh, words])).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "\n");
+    const screen = stripVTControlCharacters(await shell("zsh", ["-f", driver, scripts.zsh, words])).replace(/\r/g, "\n");
     const line = /^BUF:(.*)$/m.exec(screen)?.[1] ?? "";
     return { listing: screen.slice(0, screen.indexOf("BUF:shiplog")), line: line.trimEnd() };
   }

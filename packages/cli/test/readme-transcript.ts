@@ -42,7 +42,7 @@ const env = (token: string | undefined) => ({
 });
 const out: string[] = [];
 const show = (args: string[], text: string, code: number | null, whole = false) => {
-  const shown = args.map((a) => (a.includes(dir) ? a.replace(dir + "/", "") : /\s/.test(a) ? `'${a}'` : a)).join(" ");
+  const shown = args.map((a) => (a.includes(dir) ? a.replace(`${dir}/`, "") : /\s/.test(a) ? `'${a}'` : a)).join(" ");
   const lines = text.trimEnd().replaceAll(emulator.url, "http://127.0.0.1:8080").split("\n");
   // Long JSON is cut to its start: the README shows its shape, the command prints it all.
   const shownLines = !whole && lines.length > 24 ? [...lines.slice(0, 20), `… (${lines.length - 20} more lines)`] : lines;
@@ -108,8 +108,11 @@ const tty = (
 ).text;
 out.push("```console", `$ shiplog records set-cluster --org acme --cluster stage-2 --file deployments.json`, lastFrame(tty), "```", "");
 /** What a terminal shows at the end: the bar's last frame (redrawn with \r), then the table. */
+/** A terminal escape (CSI sequence, or cursor save/restore); ESC is written by code so the pattern holds no control character. */
+const TERMINAL_ESCAPE = new RegExp(`${String.fromCharCode(27)}(\\[[0-9;?]*[A-Za-z]|[78])`, "g");
+
 function lastFrame(raw: string): string {
-  const clean = raw.replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "\n");
+  const clean = raw.replace(TERMINAL_ESCAPE, "\n");
   const bar = clean.match(/[=-]{40} 2500\/2500 entries [^\n]*/g)?.at(-1) ?? "";
   const table = clean.split(/\r?\n/).filter((l) => /^(CLUSTER|stage-2)/.test(l.replace(/^.*\r/, "")));
   return [bar.trim(), ...table.map((l) => l.replace(/^.*\r/, ""))].join("\n");

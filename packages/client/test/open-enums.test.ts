@@ -8,7 +8,7 @@ import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 afterEach(closeLoopbackServers);
 
 const SHA256_TAG = "5e1a".repeat(16);
-const SHA256_COMMIT = "c0ffee".repeat(10) + "c0ff";
+const SHA256_COMMIT = `${"c0ffee".repeat(10)}c0ff`;
 const user = {
   login: "octo",
   id: 2,

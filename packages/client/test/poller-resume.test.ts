@@ -250,7 +250,10 @@ describe("late events (the emulator's latency mode)", () => {
     emu.state.events.setPollInterval(300);
     const generated: string[] = [];
     let state = 18;
-    const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 4294967296;
+    const random = () => {
+      state = (state * 1664525 + 1013904223) >>> 0;
+      return state / 4294967296;
+    };
     const generate = (count: number) => {
       for (let i = 0; i < count && generated.length < 1000; i++) {
         const n = generated.length;

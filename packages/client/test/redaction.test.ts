@@ -81,14 +81,14 @@ describe("server text in errors is redacted", () => {
       `Authorization: Basic ${Buffer.from(`x:${TOKEN}`).toString("base64")}`,
       `authorization=bearer%20${TOKEN}`,
       `a ghs_ token of 20 chars: ghs_abcdefghij0123456789`,
-      "sha256:" + "a".repeat(64),
+      `sha256:${"a".repeat(64)}`,
       "the token expired; token refresh failed",
     ].join("\n");
     const out = redactSecrets(text, [TOKEN]);
     expect(out).not.toMatch(/EchoedToken|ghs_abcdefghij/);
     expect(out).not.toContain(Buffer.from(TOKEN).toString("base64").slice(0, 20));
     expect(out).toContain("Authorization: Basic [redacted]");
-    expect(out).toContain("sha256:" + "a".repeat(64));
+    expect(out).toContain(`sha256:${"a".repeat(64)}`);
     expect(out).toContain("the token expired; token refresh failed");
     // Nothing held, nothing shaped: only Authorization values go.
     expect(redactSecrets("Bearer abcdefghijkl and ghs_abcdefghij0123456789", [undefined])).toBe(

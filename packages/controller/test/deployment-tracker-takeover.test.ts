@@ -49,19 +49,17 @@ const CONTAINERS = [
 /** The keys and metadata of the records at the emulator, by deployment name. */
 function recordsByName(emulator: Emulator) {
   return new Map(
-    emulator.state.artifacts
-      .deploymentRecords({ cluster: CLUSTER })
-      .map((r) => [
-        r.deployment_name,
-        {
-          id: r.id,
-          status: r.status,
-          digest: r.digest,
-          tags: r.tags,
-          risks: [...(r.runtime_risks ?? [])].sort(),
-          env: [r.logical_environment, r.physical_environment],
-        },
-      ]),
+    emulator.state.artifacts.deploymentRecords({ cluster: CLUSTER }).map((r) => [
+      r.deployment_name,
+      {
+        id: r.id,
+        status: r.status,
+        digest: r.digest,
+        tags: r.tags,
+        risks: [...(r.runtime_risks ?? [])].sort(),
+        env: [r.logical_environment, r.physical_environment],
+      },
+    ]),
   );
 }
 

@@ -5,11 +5,11 @@ import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind 
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startProxy, type Proxy } from "../../../test/kit/proxy.js";
+import { startProxy, type TestProxy } from "../../../test/kit/proxy.js";
 import { WAIT } from "../../../test/kit/wait.js";
 
 let cluster: FakeCluster | undefined;
-let proxy: Proxy | undefined;
+let proxy: TestProxy | undefined;
 let informers: ClusterInformers | undefined;
 afterEach(async () => {
   await informers?.stop();

@@ -255,7 +255,10 @@ describe("LeaderElector (virtual time)", () => {
       b.elector.start();
       const times: number[] = [];
       const get = b.lock.get.bind(b.lock);
-      b.lock.get = (signal) => (times.push(clock.now()), get(signal));
+      b.lock.get = (signal) => {
+        times.push(clock.now());
+        return get(signal);
+      };
       await clock.advance(20_000);
       return times.slice(1).map((t, i) => t - times[i]!);
     };

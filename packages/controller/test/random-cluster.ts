@@ -36,7 +36,10 @@ export class PlainCluster implements TrackedSnapshot {
   put(kind: WatchedKind, object: AnyObject): void {
     object.metadata.resourceVersion = String(++this.#version);
     let byKey = this.objects.get(kind);
-    if (!byKey) this.objects.set(kind, (byKey = new Map()));
+    if (!byKey) {
+      byKey = new Map();
+      this.objects.set(kind, byKey);
+    }
     byKey.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
     this.onChange(kind, object.metadata.namespace ?? "", object.metadata.name);
   }

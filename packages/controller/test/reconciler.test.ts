@@ -144,7 +144,10 @@ describe("planRound", () => {
   it("with the keys that changed, diffs only those (and the in-flight set) and carries the rest: same result as diffing all", () => {
     // A random walk of changes; two worlds, one told the changed keys, one diffing everything, must send the same.
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const full = new World();
     const keyed = new World();
     let current = new Map<string, DesiredRecord>();

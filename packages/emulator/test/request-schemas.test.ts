@@ -185,15 +185,13 @@ async function send(method: string, path: string, request: Request): Promise<{ s
   if (path.includes("{thread_id}"))
     params.thread_id = String(emu.state.notifications.list("octo", { all: true, participating: false })[0]!.id);
   if (path.includes("{tag_sha}"))
-    params.tag_sha = emu.state.git
-      .repository("acme", "web")!
-      .createTag({
-        tag: "t",
-        message: "m",
-        object: head,
-        type: "commit",
-        tagger: { name: "a", email: "b", seconds: 1, offset: "+0000" },
-      }).sha;
+    params.tag_sha = emu.state.git.repository("acme", "web")!.createTag({
+      tag: "t",
+      message: "m",
+      object: head,
+      type: "commit",
+      tagger: { name: "a", email: "b", seconds: 1, offset: "+0000" },
+    }).sha;
   if (path.includes("{commit_sha}")) params.commit_sha = head;
   if (path.includes("{event_id}")) params.event_id = String(emu.state.issueEvents.repoEvents("acme", "web")[0]!.id);
   if (imports && method === "PUT") emu.imports.reset();

@@ -90,7 +90,7 @@ describe("simulated controllers and kubelet", () => {
     cluster.script.setImageDigest("nginx:1.25", moved);
     const pod = await cluster.script.repullImage("default", "solo", "nginx");
     expect(pod.status!.containerStatuses![0]).toMatchObject({ imageID: `docker.io/library/nginx@${moved}`, restartCount: 1 });
-    const direct = await cluster.script.setContainerImageId("default", "solo", "nginx", "docker.io/library/nginx@sha256:" + "c".repeat(64));
+    const direct = await cluster.script.setContainerImageId("default", "solo", "nginx", `docker.io/library/nginx@sha256:${"c".repeat(64)}`);
     expect(direct.status!.containerStatuses![0]!.imageID).toMatch(/c{64}$/);
     expect(() => cluster.script.setImageDigest("nginx", "sha256:short")).toThrow(/digest/);
   });
