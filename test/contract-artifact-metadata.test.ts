@@ -25,6 +25,13 @@ describe("the client's answer schemas", () => {
   });
 });
 
+/** The fields the tests read from an answer (validateResponse checks the whole body against the official schema). */
+interface AnswerBody {
+  message: { repositories: unknown[] };
+  total_count: number;
+  storage_records: unknown[];
+}
+
 describe("every emulator response validates against the official schema", () => {
   let emulator: Emulator;
   let client: ShiplogClient;
@@ -46,7 +53,7 @@ describe("every emulator response validates against the official schema", () => 
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as AnswerBody };
   }
 
   it("POST deployment-record", async () => {
@@ -106,7 +113,7 @@ describe("every emulator response validates against the official schema", () => 
     });
     expect(unauthorized.status).toBe(403);
     const [, , example403] = responseExamples("POST", ROUTES.cluster).find(([s]) => s === "403")!;
-    const body403 = (await unauthorized.json()) as any;
+    const body403 = (await unauthorized.json()) as AnswerBody;
     expect(Object.keys(body403.message).sort()).toEqual(Object.keys((example403 as { message: object }).message).sort());
     expect(body403.message.repositories).toEqual([7002]);
   });

@@ -1,7 +1,8 @@
 // Answers a real API server gives over HTTP: validation Status bodies, decoding, unknown fields, dryRun, the scale
 // subresource, Table answers, selectors, media types.
+import type { V1APIResourceList, V1Scale, V1Status } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
-import type { FakeCluster } from "@shiplog/fake-cluster";
+import type { FakeCluster, KubeObject } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawWatch } from "./kube-clients.js";
 
@@ -17,20 +18,31 @@ const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
   },
 });
 
+/** An HTTP answer: status, headers, and the body as JSON of the type the reader names. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  json<T>(): Promise<T>;
+}
+
+/** The fields the tests read from a Table answer. */
+interface Table {
+  kind: string;
+  columnDefinitions: { name: string }[];
+  rows: { cells: unknown[]; object: unknown }[];
+}
+
 describe("API server fidelity over HTTP", () => {
   let cluster: FakeCluster;
-  /** fetch, with bodies read as plain JSON (Status, objects). */
-  const call = (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Omit<Response, "json"> & { json(): Promise<any> }> =>
-    fetch(`${cluster.url}${path}`, {
+  /** fetch, with the body read as plain JSON of the type the caller names (a Status, an object). */
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+    const response = await fetch(`${cluster.url}${path}`, {
       method,
       headers: { "Content-Type": "application/json", ...headers },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
+    return { status: response.status, headers: response.headers, json: <T>() => response.json() as Promise<T> };
+  };
   const deployments = "/apis/apps/v1/namespaces/default/deployments";
 
   beforeAll(async () => {
@@ -45,7 +57,7 @@ describe("API server fidelity over HTTP", () => {
   it("answers 422 Invalid with a cause per field, in the API server's words", async () => {
     const res = await call("POST", deployments, deployment("bad", { replicas: -5, selector: { matchLabels: { app: "other" } } }));
     expect(res.status).toBe(422);
-    const status = await res.json();
+    const status = await res.json<V1Status>();
     expect(status).toMatchObject({
       kind: "Status",
       status: "Failure",
@@ -56,7 +68,7 @@ describe("API server fidelity over HTTP", () => {
     expect(status.message).toBe(
       'Deployment.apps "bad" is invalid: [spec.replicas: Invalid value: -5: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: {"app":"bad"}: `selector` does not match template `labels`]',
     );
-    expect(status.details.causes).toEqual([
+    expect(status.details?.causes).toEqual([
       { reason: "FieldValueInvalid", field: "spec.replicas", message: "Invalid value: -5: must be greater than or equal to 0" },
       {
         reason: "FieldValueInvalid",
@@ -71,7 +83,7 @@ describe("API server fidelity over HTTP", () => {
     const rv = cluster.store.resourceVersion();
     const res = await call("POST", deployments, deployment("three", { replicas: "three" }));
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe(
+    expect((await res.json<V1Status>()).message).toBe(
       'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
     );
     const patch = await call(
@@ -89,17 +101,17 @@ describe("API server fidelity over HTTP", () => {
     const deep = `{"metadata":{"name":"deep"},"data":{"k":"v"},"x":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
     const res = await call("POST", "/api/v1/namespaces/default/configmaps", deep);
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toMatch(/exceeded max depth/);
+    expect((await res.json<V1Status>()).message).toMatch(/exceeded max depth/);
   });
 
   it("drops unknown fields with a Warning header, refuses them with fieldValidation=Strict", async () => {
     const warned = await call("POST", deployments, deployment("unknown", { bogusField: 1 }));
     expect(warned.status).toBe(201);
     expect(warned.headers.get("warning")).toBe('299 - "unknown field \\"spec.bogusField\\""');
-    expect((await warned.json()).spec.bogusField).toBeUndefined();
+    expect((await warned.json<KubeObject>()).spec).not.toHaveProperty("bogusField");
     const strict = await call("POST", `${deployments}?fieldValidation=Strict`, deployment("strict", { bogusField: 1 }));
     expect(strict.status).toBe(400);
-    expect((await strict.json()).message).toBe(
+    expect((await strict.json<V1Status>()).message).toBe(
       'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.bogusField"',
     );
   });
@@ -111,7 +123,7 @@ describe("API server fidelity over HTTP", () => {
     const rv = cluster.store.resourceVersion();
     const created = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", { metadata: { name: "dry" }, data: { k: "v" } });
     expect(created.status).toBe(201);
-    expect((await created.json()).metadata).toMatchObject({ name: "dry", namespace: "default" });
+    expect((await created.json<KubeObject>()).metadata).toMatchObject({ name: "dry", namespace: "default" });
     const invalid = await call("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", {
       metadata: { name: "dry" },
       data: { "a/b": "v" },
@@ -123,7 +135,7 @@ describe("API server fidelity over HTTP", () => {
       { spec: { replicas: 7 } },
       { "Content-Type": "application/merge-patch+json" },
     );
-    expect((await patched.json()).spec.replicas).toBe(7);
+    expect((await patched.json<KubeObject>()).spec?.replicas).toBe(7);
     const deleted = await call("DELETE", `${deployments}/web?dryRun=All`);
     expect(deleted.status).toBe(200);
     await call("POST", "/api/v1/namespaces/default/configmaps", { metadata: { name: "real" } });
@@ -136,7 +148,7 @@ describe("API server fidelity over HTTP", () => {
   });
 
   it("serves the scale subresource and 404 for subresources that do not exist", async () => {
-    const scale = await (await call("GET", `${deployments}/web/scale`)).json();
+    const scale = await (await call("GET", `${deployments}/web/scale`)).json<V1Scale>();
     expect(scale).toMatchObject({
       kind: "Scale",
       apiVersion: "autoscaling/v1",
@@ -150,7 +162,7 @@ describe("API server fidelity over HTTP", () => {
       { spec: { replicas: 2 } },
       { "Content-Type": "application/merge-patch+json" },
     );
-    expect((await patched.json()).spec.replicas).toBe(2);
+    expect((await patched.json<V1Scale>()).spec?.replicas).toBe(2);
     const put = await call("PUT", `${deployments}/web/scale`, { ...scale, spec: { replicas: 3 } });
     expect(put.status).toBe(409); // the GET's resourceVersion is stale after the PATCH
     const negative = await call("PUT", `${deployments}/web/scale`, { metadata: { name: "web" }, spec: { replicas: -1 } });
@@ -164,7 +176,7 @@ describe("API server fidelity over HTTP", () => {
     const res = await call("GET", `${deployments}?fieldSelector=metadata.name%3Dweb`, undefined, {
       Accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
     });
-    const table = await res.json();
+    const table = await res.json<Table>();
     expect(table.kind).toBe("Table");
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).toEqual([
       "Name",
@@ -176,8 +188,8 @@ describe("API server fidelity over HTTP", () => {
       "Images",
       "Selector",
     ]);
-    expect(table.rows[0].cells.slice(0, 4)).toEqual(["web", expect.stringMatching(/^\d\/2$/), expect.any(Number), expect.any(Number)]);
-    expect(table.rows[0].object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "web" } });
+    expect(table.rows[0]!.cells.slice(0, 4)).toEqual(["web", expect.stringMatching(/^\d\/2$/), expect.any(Number), expect.any(Number)]);
+    expect(table.rows[0]!.object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "web" } });
   });
 
   it("answers 400 for invalid label selectors and unsupported field selectors", async () => {
@@ -204,18 +216,18 @@ describe("API server fidelity over HTTP", () => {
       "Content-Type": "application/vnd.kubernetes.protobuf",
     });
     expect(proto.status).toBe(415);
-    expect((await proto.json()).message).toMatch(/protobuf .* not supported by the shiplog fake cluster/);
+    expect((await proto.json<V1Status>()).message).toMatch(/protobuf .* not supported by the shiplog fake cluster/);
     const apply = await call("PATCH", `${deployments}/web?fieldManager=me`, "{}", { "Content-Type": "application/apply-patch+yaml" });
     expect(apply.status).toBe(415);
-    expect((await apply.json()).message).toMatch(/server-side apply .* is not supported/);
+    expect((await apply.json<V1Status>()).message).toMatch(/server-side apply .* is not supported/);
   });
 
   it("lists short names, the all category and the scale subresource in discovery", async () => {
-    const apps = await (await call("GET", "/apis/apps/v1")).json();
-    const byName = new Map<string, any>(apps.resources.map((r: any) => [r.name, r]));
+    const apps = await (await call("GET", "/apis/apps/v1")).json<V1APIResourceList>();
+    const byName = new Map(apps.resources.map((r) => [r.name, r]));
     expect(byName.get("deployments")).toMatchObject({ shortNames: ["deploy"], categories: ["all"] });
     expect(byName.get("deployments/scale")).toMatchObject({ kind: "Scale", group: "autoscaling", version: "v1" });
-    const core = await (await call("GET", "/api/v1")).json();
-    expect(core.resources.find((r: any) => r.name === "namespaces").shortNames).toEqual(["ns"]);
+    const core = await (await call("GET", "/api/v1")).json<V1APIResourceList>();
+    expect(core.resources.find((r) => r.name === "namespaces")?.shortNames).toEqual(["ns"]);
   });
 });

@@ -37,7 +37,7 @@ const rawDelete = async (path: string, body?: unknown) => {
     method: "DELETE",
     ...(body !== undefined && { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }),
   });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as unknown };
 };
 
 describe("DELETE", () => {

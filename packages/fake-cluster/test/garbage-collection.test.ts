@@ -58,7 +58,9 @@ describe("garbage collection and deletion order", () => {
       /** Resolves once every predicate matches some event (streams deliver independently). */
       untilAll: (...ps: ((l: Logged) => boolean)[]) => vi.waitUntil(() => ps.every((p) => log.some(p)), WAIT),
       untilLog: (p: (log: Logged[]) => boolean) => vi.waitUntil(() => p(log), WAIT),
-      stop: () => aborts.forEach((a) => a.abort()),
+      stop: () => {
+        for (const a of aborts) a.abort();
+      },
     };
   }
 

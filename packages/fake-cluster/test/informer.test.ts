@@ -1,12 +1,14 @@
 import { CoreV1Api, makeInformer } from "@kubernetes/client-node";
-import type { KubernetesObject, V1Pod } from "@kubernetes/client-node";
+import type { V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { WAIT } from "../../../test/kit/wait.js";
 import { kubeConfigFor } from "./kube-clients.js";
 
-type Seen = { type: "add" | "update" | "delete" | "error"; name: string | undefined; obj: any };
+/** What the informer reported: a pod event, or an error (kept, never waited for). */
+type PodEvent = { type: "add" | "update" | "delete"; name: string | undefined; obj: V1Pod };
+type Seen = PodEvent | { type: "error"; name: undefined; obj: unknown };
 
 describe("informer (real @kubernetes/client-node 1.4) against the fake cluster", () => {
   let cluster: FakeCluster;
@@ -22,14 +24,17 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     const core = kc.makeApiClient(CoreV1Api);
     const informer = makeInformer<V1Pod>(kc, path, () => core.listPodForAllNamespaces());
     const seen: Seen[] = [];
-    const record = (type: Seen["type"]) => (obj: KubernetesObject | unknown) => {
-      seen.push({ type, name: (obj as KubernetesObject | undefined)?.metadata?.name, obj });
+    const record = (type: PodEvent["type"]) => (obj: V1Pod) => {
+      seen.push({ type, name: obj.metadata?.name, obj });
     };
     informer.on("add", record("add"));
     informer.on("update", record("update"));
     informer.on("delete", record("delete"));
-    informer.on("error", record("error"));
-    const waitFor = (predicate: (s: Seen) => boolean) => vi.waitUntil(() => seen.find(predicate), WAIT);
+    informer.on("error", (error: unknown) => {
+      seen.push({ type: "error", name: undefined, obj: error });
+    });
+    const waitFor = (predicate: (s: PodEvent) => boolean) =>
+      vi.waitUntil(() => seen.find((s): s is PodEvent => s.type !== "error" && predicate(s)), WAIT);
     return { informer, seen, waitFor };
   }
 
@@ -43,11 +48,11 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     await cluster.script.createPod({ name: "after", image: "busybox:1.36" });
     await waitFor((s) => s.type === "add" && s.name === "after");
     const running = await waitFor((s) => s.type === "update" && s.name === "after" && s.obj.status?.phase === "Running");
-    expect(running.obj.status.containerStatuses[0].imageID).toBe(cluster.imageIdFor("busybox:1.36"));
+    expect(running.obj.status?.containerStatuses?.[0]?.imageID).toBe(cluster.imageIdFor("busybox:1.36"));
 
     await cluster.script.delete("pods", "default", "after");
     const deleted = await waitFor((s) => s.type === "delete" && s.name === "after");
-    expect(Number(deleted.obj.metadata.resourceVersion)).toBeGreaterThan(Number(running.obj.metadata.resourceVersion));
+    expect(Number(deleted.obj.metadata?.resourceVersion)).toBeGreaterThan(Number(running.obj.metadata?.resourceVersion));
     expect(informer.list().map((p) => p.metadata?.name)).toEqual(["before"]);
     await informer.stop();
   });
@@ -67,7 +72,7 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     cluster.faults.releaseWatches();
 
     const deleted = await waitFor((s) => s.type === "delete" && s.name === "gone-later");
-    expect(deleted.obj.metadata.name).toBe("gone-later");
+    expect(deleted.obj.metadata?.name).toBe("gone-later");
     expect(cluster.stats().lists.pods).toBe(2);
     expect(informer.list()).toEqual([]);
     await informer.stop();

@@ -1,5 +1,5 @@
 import { KubeConfig } from "@kubernetes/client-node";
-import type { FakeCluster } from "@shiplog/fake-cluster";
+import type { FakeCluster, KubeObject, ObjectMeta } from "@shiplog/fake-cluster";
 import { vi } from "vitest";
 import { WAIT } from "../../../test/kit/wait.js";
 
@@ -10,10 +10,20 @@ export function kubeConfigFor(cluster: FakeCluster): KubeConfig {
   return kc;
 }
 
+/**
+ * A watched object as the tests read it. Which fields it has depends on the kind (a ConfigMap has no spec, an ERROR
+ * line carries a Status); a test that reads an absent one fails, as it should.
+ */
+export interface WatchedObject extends KubeObject {
+  metadata: ObjectMeta & { name: string; resourceVersion: string; labels: Record<string, string> };
+  spec: Record<string, unknown> & { replicas: number };
+  status?: Record<string, unknown> & { phase?: string; conditions?: { type: string; status: string }[] };
+}
+
 /** One parsed watch line. */
 export interface WatchLine {
   type: string;
-  object: any;
+  object: WatchedObject;
 }
 
 /** Opens a raw watch with fetch and collects events; `until` resolves when a predicate holds. */
@@ -29,8 +39,7 @@ export async function rawWatch(url: string) {
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
+        for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
           const line = buffer.slice(0, nl).trim();
           buffer = buffer.slice(nl + 1);
           if (line) events.push(JSON.parse(line) as WatchLine);

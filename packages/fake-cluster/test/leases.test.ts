@@ -1,10 +1,11 @@
 import { ApiException, CoordinationV1Api, CoreV1Api, V1MicroTime } from "@kubernetes/client-node";
+import type { V1Status } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";
 
-async function apiError(promise: Promise<unknown>): Promise<ApiException<any>> {
+async function apiError(promise: Promise<unknown>): Promise<ApiException<unknown>> {
   try {
     await promise;
   } catch (error) {
@@ -12,6 +13,11 @@ async function apiError(promise: Promise<unknown>): Promise<ApiException<any>> {
     throw error;
   }
   throw new Error("expected an ApiException");
+}
+
+/** The Status an ApiException carries: the client keeps the answer's body as text. */
+function statusOf(error: ApiException<unknown>): V1Status {
+  return JSON.parse(String(error.body)) as V1Status;
 }
 
 describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
@@ -46,13 +52,13 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
     expect(created.metadata?.resourceVersion).toMatch(/^\d+$/);
     const read = await leases.readNamespacedLease({ namespace: "default", name: "leader" });
     expect(read.spec?.holderIdentity).toBe("a");
-    expect(cluster.store.get("leases", "default", "leader")?.spec!.renewTime).toBe("2025-01-02T03:04:05.678000Z");
+    expect(cluster.store.get("leases", "default", "leader")?.spec?.renewTime).toBe("2025-01-02T03:04:05.678000Z");
   });
 
   it("answers 409 AlreadyExists on create when the Lease exists", async () => {
     const err = await apiError(leases.createNamespacedLease({ namespace: "default", body: lease("leader", "b", new Date()) }));
     expect(err.code).toBe(409);
-    expect(JSON.parse(err.body).reason).toBe("AlreadyExists");
+    expect(statusOf(err).reason).toBe("AlreadyExists");
   });
 
   it("updates with the current resourceVersion and answers 409 Conflict on a stale one", async () => {
@@ -68,9 +74,9 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
     stale.spec!.renewTime = new V1MicroTime();
     const err = await apiError(leases.replaceNamespacedLease({ namespace: "default", name: "leader", body: stale }));
     expect(err.code).toBe(409);
-    const status = JSON.parse(err.body);
+    const status = statusOf(err);
     expect(status).toMatchObject({ kind: "Status", status: "Failure", reason: "Conflict", code: 409 });
-    expect(cluster.store.get("leases", "default", "leader")?.spec!.holderIdentity).toBe("b");
+    expect(cluster.store.get("leases", "default", "leader")?.spec?.holderIdentity).toBe("b");
   });
 
   it("rejects a renewTime sent as a plain Date (3 fractional digits) with 400, like the real server", async () => {
@@ -80,7 +86,7 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
     };
     const err = await apiError(leases.createNamespacedLease({ namespace: "default", body }));
     expect(err.code).toBe(400);
-    expect(JSON.parse(err.body).reason).toBe("BadRequest");
+    expect(statusOf(err).reason).toBe("BadRequest");
     expect(cluster.store.get("leases", "default", "millis")).toBeUndefined();
   });
 
@@ -100,7 +106,7 @@ describe("Leases and ConfigMaps: optimistic concurrency and MicroTime", () => {
   it("answers 404 NotFound with a Status body for missing objects and namespaces", async () => {
     const err = await apiError(leases.readNamespacedLease({ namespace: "default", name: "nope" }));
     expect(err.code).toBe(404);
-    expect(JSON.parse(err.body)).toMatchObject({ kind: "Status", reason: "NotFound", code: 404 });
+    expect(statusOf(err)).toMatchObject({ kind: "Status", reason: "NotFound", code: 404 });
     const ns = await apiError(core.createNamespacedConfigMap({ namespace: "missing-ns", body: { metadata: { name: "x" } } }));
     expect(ns.code).toBe(404);
   });

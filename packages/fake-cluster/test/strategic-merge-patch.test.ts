@@ -28,14 +28,27 @@ const pod = () => ({
   },
 });
 
+/** The fields the tests read from a patched pod. */
+interface PatchedPod {
+  metadata: { labels: Record<string, string>; finalizers: string[] };
+  spec: {
+    containers: { name: string; image: string; args: string[]; env: unknown[]; ports: unknown[]; volumeMounts: unknown[] }[];
+    volumes: { name: string }[];
+    tolerations: unknown[];
+  };
+}
+
+/** `pod()` with `patch` applied. */
+const patched = (patch: unknown) => strategicMergePatch(pod(), patch) as PatchedPod;
+
 describe("strategicMergePatch (plain data)", () => {
   it("merges containers by name: one image changes, the other container is kept", () => {
-    const out = strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", image: "proxy:2" }] } }) as any;
+    const out = patched({ spec: { containers: [{ name: "sidecar", image: "proxy:2" }] } });
     expect(out.spec.containers).toEqual([pod().spec.containers[0], { name: "sidecar", image: "proxy:2", args: ["--a", "--b"] }]);
   });
 
   it("merges env by name, ports by containerPort, volumeMounts by mountPath, volumes by name; appends new keys", () => {
-    const out = strategicMergePatch(pod(), {
+    const out = patched({
       spec: {
         containers: [
           {
@@ -50,8 +63,8 @@ describe("strategicMergePatch (plain data)", () => {
         ],
         volumes: [{ name: "cache", emptyDir: {} }],
       },
-    }) as any;
-    const app = out.spec.containers[0];
+    });
+    const app = out.spec.containers[0]!;
     expect(app.env).toEqual([
       { name: "A", value: "1" },
       { name: "B", value: "two" },
@@ -59,43 +72,32 @@ describe("strategicMergePatch (plain data)", () => {
     ]);
     expect(app.ports).toEqual([{ containerPort: 80 }, { containerPort: 443, name: "https" }, { containerPort: 8080 }]);
     expect(app.volumeMounts).toEqual([{ name: "data", mountPath: "/data", readOnly: true }]);
-    expect(out.spec.volumes.map((v: any) => v.name)).toEqual(["data", "cache"]);
+    expect(out.spec.volumes.map((v) => v.name)).toEqual(["data", "cache"]);
     expect(out.spec.containers[1]).toEqual(pod().spec.containers[1]);
   });
 
   it("$patch: delete removes a keyed element, $patch: replace replaces a list or a map; other lists are replaced; null deletes", () => {
-    expect(
-      (strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", $patch: "delete" }] } }) as any).spec.containers.map(
-        (c: any) => c.name,
-      ),
-    ).toEqual(["app"]);
-    expect(
-      (strategicMergePatch(pod(), { spec: { volumes: [{ $patch: "replace" }, { name: "only", emptyDir: {} }] } }) as any).spec.volumes,
-    ).toEqual([{ name: "only", emptyDir: {} }]);
-    expect((strategicMergePatch(pod(), { metadata: { labels: { $patch: "replace", app: "api" } } }) as any).metadata.labels).toEqual({
+    expect(patched({ spec: { containers: [{ name: "sidecar", $patch: "delete" }] } }).spec.containers.map((c) => c.name)).toEqual(["app"]);
+    expect(patched({ spec: { volumes: [{ $patch: "replace" }, { name: "only", emptyDir: {} }] } }).spec.volumes).toEqual([
+      { name: "only", emptyDir: {} },
+    ]);
+    expect(patched({ metadata: { labels: { $patch: "replace", app: "api" } } }).metadata.labels).toEqual({
       app: "api",
     });
-    expect((strategicMergePatch(pod(), { spec: { tolerations: [{ key: "y", operator: "Exists" }] } }) as any).spec.tolerations).toEqual([
+    expect(patched({ spec: { tolerations: [{ key: "y", operator: "Exists" }] } }).spec.tolerations).toEqual([
       { key: "y", operator: "Exists" },
     ]);
-    expect(
-      (strategicMergePatch(pod(), { spec: { containers: [{ name: "sidecar", args: ["--c"] }] } }) as any).spec.containers[1].args,
-    ).toEqual(["--c"]);
-    expect((strategicMergePatch(pod(), { metadata: { labels: { tier: null } } }) as any).metadata.labels).toEqual({ app: "web" });
+    expect(patched({ spec: { containers: [{ name: "sidecar", args: ["--c"] }] } }).spec.containers[1]!.args).toEqual(["--c"]);
+    expect(patched({ metadata: { labels: { tier: null } } }).metadata.labels).toEqual({ app: "web" });
   });
 
   it("metadata.finalizers merge as a set; $deleteFromPrimitiveList and $setElementOrder; an element without its key is refused", () => {
-    expect((strategicMergePatch(pod(), { metadata: { finalizers: ["b/two", "a/one"] } }) as any).metadata.finalizers).toEqual([
-      "a/one",
-      "b/two",
-    ]);
-    expect(
-      (strategicMergePatch(pod(), { metadata: { "$deleteFromPrimitiveList/finalizers": ["a/one"] } }) as any).metadata.finalizers,
-    ).toEqual([]);
-    const reordered = strategicMergePatch(pod(), {
+    expect(patched({ metadata: { finalizers: ["b/two", "a/one"] } }).metadata.finalizers).toEqual(["a/one", "b/two"]);
+    expect(patched({ metadata: { "$deleteFromPrimitiveList/finalizers": ["a/one"] } }).metadata.finalizers).toEqual([]);
+    const reordered = patched({
       spec: { "$setElementOrder/containers": [{ name: "sidecar" }, { name: "app" }], containers: [{ name: "app", image: "app:2" }] },
-    }) as any;
-    expect(reordered.spec.containers.map((c: any) => [c.name, c.image])).toEqual([
+    });
+    expect(reordered.spec.containers.map((c) => [c.name, c.image])).toEqual([
       ["sidecar", "proxy:1"],
       ["app", "app:2"],
     ]);

@@ -6,7 +6,7 @@ import http from "node:http";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, describe, expect, it } from "vitest";
-import { rawWatch } from "./kube-clients.js";
+import { rawWatch, type WatchLine } from "./kube-clients.js";
 
 const payload = "x".repeat(10_000);
 
@@ -14,14 +14,13 @@ const payload = "x".repeat(10_000);
 async function pausedWatch(url: string) {
   const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(url, resolve).on("error", reject));
   res.pause();
-  const lines: { type: string; object: any }[] = [];
+  const lines: WatchLine[] = [];
   let buffer = "";
   res.setEncoding("utf8");
   res.on("data", (chunk: string) => {
     buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      lines.push(JSON.parse(buffer.slice(0, nl)));
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+      lines.push(JSON.parse(buffer.slice(0, nl)) as WatchLine);
       buffer = buffer.slice(nl + 1);
     }
     res.emit("lines");

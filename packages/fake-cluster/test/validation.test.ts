@@ -15,6 +15,10 @@ const deployment = (spec: Record<string, unknown> = {}, metadata: Record<string,
     ...spec,
   },
 });
+/** The fields the decoding test reads from a decoded Deployment. */
+interface DecodedDeployment {
+  spec: { bogusField?: unknown; template: { spec: { containers: unknown[] } } };
+}
 const fields = (errors: { field: string }[]) => errors.map((e) => e.field);
 const messageOf = (errors: { field: string; message: string }[], field: string) => errors.find((e) => e.field === field)?.message;
 
@@ -41,8 +45,9 @@ describe("decodeObject", () => {
       }),
     );
     expect([...decoded.unknownFields].sort()).toEqual(["spec.bogusField", "spec.template.spec.containers[0].extra"]);
-    expect((decoded.value as any).spec.bogusField).toBeUndefined();
-    expect((decoded.value as any).spec.template.spec.containers[0]).toEqual({ name: "a", image: "b" });
+    const value = decoded.value as DecodedDeployment;
+    expect(value.spec.bogusField).toBeUndefined();
+    expect(value.spec.template.spec.containers[0]).toEqual({ name: "a", image: "b" });
   });
 
   it("refuses binaryData that is not base64 and Lease times that are not MicroTime", () => {
@@ -69,7 +74,7 @@ describe("decodeObject", () => {
 
 describe("validateObject", () => {
   it("accepts a valid Deployment", () => {
-    expect(validateObject("deployments", deployment() as any)).toEqual([]);
+    expect(validateObject("deployments", deployment())).toEqual([]);
   });
 
   it("names every broken field of a Deployment at once", () => {
@@ -82,7 +87,7 @@ describe("validateObject", () => {
           template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "a" }, { name: "web" }] } },
         },
         { labels: { "x/y/z": "1", "bad label": "v" } },
-      ) as any,
+      ),
     );
     expect(fields(errors)).toEqual([
       "metadata.labels",
@@ -102,20 +107,20 @@ describe("validateObject", () => {
   });
 
   it("refuses names that are no DNS subdomain or too long, and a missing selector", () => {
-    const long = validateObject("deployments", deployment({}, { name: "a".repeat(254) }) as any);
+    const long = validateObject("deployments", deployment({}, { name: "a".repeat(254) }));
     expect(messageOf(long, "metadata.name")).toBe(`Invalid value: "${"a".repeat(254)}": must be no more than 253 characters`);
-    const upper = validateObject("configmaps", { metadata: { name: "Bad_Name" } } as any);
+    const upper = validateObject("configmaps", { metadata: { name: "Bad_Name" } });
     expect(messageOf(upper, "metadata.name")).toMatch(/a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters/);
-    expect(messageOf(validateObject("namespaces", { metadata: { name: "a.b" } } as any), "metadata.name")).toMatch(/RFC 1123 label/);
-    expect(messageOf(validateObject("deployments", deployment({ selector: undefined }) as any), "spec.selector")).toBe("Required value");
+    expect(messageOf(validateObject("namespaces", { metadata: { name: "a.b" } }), "metadata.name")).toMatch(/RFC 1123 label/);
+    expect(messageOf(validateObject("deployments", deployment({ selector: undefined })), "spec.selector")).toBe("Required value");
   });
 
   it("makes apps/v1 selectors immutable", () => {
-    const old = deployment() as any;
+    const old = deployment();
     const changed = deployment({
       selector: { matchLabels: { app: "web", x: "y" } },
       template: { metadata: { labels: { app: "web", x: "y" } }, spec: old.spec.template.spec },
-    }) as any;
+    });
     expect(fields(validateObject("deployments", changed, old))).toEqual(["spec.selector"]);
     expect(validateObject("deployments", changed, old)[0]!.message).toMatch(/: field is immutable$/);
   });
@@ -125,31 +130,25 @@ describe("validateObject", () => {
       metadata: { name: "c" },
       data: { "a/b": "x", k: "1" },
       binaryData: { k: "MQ==" },
-    } as any);
+    });
     expect(fields(errors)).toEqual(["data[a/b]", "data[k]"]);
     expect(messageOf(errors, "data[k]")).toBe('Invalid value: "k": duplicate of key present in binaryData');
-    const big = validateObject("configmaps", { metadata: { name: "c" }, data: { a: "x".repeat(1024 * 1024 + 1) } } as any);
+    const big = validateObject("configmaps", { metadata: { name: "c" }, data: { a: "x".repeat(1024 * 1024 + 1) } });
     expect(big).toEqual([{ reason: "FieldValueTooLong", field: "[]", message: "Too long: must have at most 1048576 bytes" }]);
   });
 
   it("checks annotation totals, Lease ranges, Job restart policies and CronJob schedules", () => {
     expect(
-      messageOf(
-        validateObject("configmaps", { metadata: { name: "c", annotations: { a: "x".repeat(262144) } } } as any),
-        "metadata.annotations",
-      ),
+      messageOf(validateObject("configmaps", { metadata: { name: "c", annotations: { a: "x".repeat(262144) } } }), "metadata.annotations"),
     ).toBe("Too long: must have at most 262144 bytes");
     expect(
-      messageOf(
-        validateObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } } as any),
-        "spec.leaseDurationSeconds",
-      ),
+      messageOf(validateObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } }), "spec.leaseDurationSeconds"),
     ).toBe("Invalid value: 0: must be greater than 0");
     const job = {
       metadata: { name: "j" },
       spec: { template: { spec: { restartPolicy: "Always", containers: [{ name: "a", image: "b" }] } } },
     };
-    expect(messageOf(validateObject("jobs", job as any), "spec.template.spec.restartPolicy")).toBe(
+    expect(messageOf(validateObject("jobs", job), "spec.template.spec.restartPolicy")).toBe(
       'Unsupported value: "Always": supported values: "OnFailure", "Never"',
     );
     const cron = {
@@ -159,7 +158,7 @@ describe("validateObject", () => {
         jobTemplate: { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "a", image: "b" }] } } } },
       },
     };
-    expect(messageOf(validateObject("cronjobs", cron as any), "spec.schedule")).toBe(
+    expect(messageOf(validateObject("cronjobs", cron), "spec.schedule")).toBe(
       'Invalid value: "* * *": expected exactly 5 fields, found 3: * * *',
     );
   });
