@@ -23,7 +23,11 @@ const INTEGRATION = [
   "packages/action/test/release-flow.test.ts",
   // The CLI run as `node dist/cli.js`.
   "packages/cli/test/app-credentials.test.ts",
-  "packages/cli/test/cli-commands.test.ts",
+  "packages/cli/test/cli-import.test.ts",
+  "packages/cli/test/cli-records.test.ts",
+  "packages/cli/test/cli-tag.test.ts",
+  "packages/cli/test/cli-tails.test.ts",
+  "packages/cli/test/cli-usage.test.ts",
   "packages/cli/test/completion.test.ts",
   "packages/cli/test/permissions-command.test.ts",
   // The client: packed and installed, or loaded from dist in child processes.
