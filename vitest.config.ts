@@ -49,10 +49,13 @@ const INTEGRATION = [
   "packages/emulator/test/request-schemas.test.ts",
   "packages/fake-cluster/test/cli.test.ts",
   // The chart rendered and its controller run from dist or the image's bundle; Prometheus against the process.
-  "test/chart.test.ts",
   "test/chart-auth.test.ts",
+  "test/chart-controller-run.test.ts",
   "test/chart-heap.test.ts",
   "test/chart-monitoring.test.ts",
+  "test/chart-rbac.test.ts",
+  "test/chart-rendering.test.ts",
+  "test/chart-schema.test.ts",
   "test/controller-image.test.ts",
   "test/prometheus.e2e.test.ts",
   // The README's example run by tsx, importing the built client as a user's script does.
