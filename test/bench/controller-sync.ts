@@ -48,6 +48,8 @@ const STATE_NAMESPACE = "shiplog";
 const STATE_CONFIGMAP = "shiplog-controller-state";
 const CLUSTER = "bench";
 const BUDGET = DEFAULT_WRITE_BUDGET;
+// A heap cap that scales with the cluster (384 MB at 150,000 pods: the chart's cap for a 768Mi limit); the chart's
+// default is half its 512Mi limit (256), so a deployment at 10,000 pods has more room than this bench gives it.
 const heapMb = Number(flags["controller-heap"] ?? Math.max(128, Math.round((PODS / 150_000) * 384)));
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -108,7 +110,7 @@ async function converge(deadlineMs: number): Promise<boolean> {
 }
 
 // ---- the controller process ----------------------------------------------------------------------------------------
-// The chart's heap cap; BENCH_CHILD_NODE_FLAGS adds node flags (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+// The heap cap; BENCH_CHILD_NODE_FLAGS adds node flags (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
 const nodeFlags = [`--max-old-space-size=${heapMb}`, ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean)];
 const flushEnv = {
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
@@ -116,7 +118,7 @@ const flushEnv = {
 };
 console.log(
   `controller: node ${nodeFlags.join(" ")} packages/controller/dist/main.js ${JSON.stringify(flushEnv)} ` +
-    "(the chart's heap cap; defaults otherwise)",
+    "(heap cap scaled to the cluster, --controller-heap to change; defaults otherwise)",
 );
 const startController = (podName: string) =>
   startBenchController({
