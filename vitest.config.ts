@@ -23,7 +23,11 @@ const INTEGRATION = [
   "packages/action/test/release-flow.test.ts",
   // The CLI run as `node dist/cli.js`.
   "packages/cli/test/app-credentials.test.ts",
-  "packages/cli/test/cli-commands.test.ts",
+  "packages/cli/test/cli-import.test.ts",
+  "packages/cli/test/cli-records.test.ts",
+  "packages/cli/test/cli-tag.test.ts",
+  "packages/cli/test/cli-tails.test.ts",
+  "packages/cli/test/cli-usage.test.ts",
   "packages/cli/test/completion.test.ts",
   "packages/cli/test/permissions-command.test.ts",
   // The client: packed and installed, or loaded from dist in child processes.
@@ -45,10 +49,13 @@ const INTEGRATION = [
   "packages/emulator/test/request-schemas.test.ts",
   "packages/fake-cluster/test/cli.test.ts",
   // The chart rendered and its controller run from dist or the image's bundle; Prometheus against the process.
-  "test/chart.test.ts",
   "test/chart-auth.test.ts",
+  "test/chart-controller-run.test.ts",
   "test/chart-heap.test.ts",
   "test/chart-monitoring.test.ts",
+  "test/chart-rbac.test.ts",
+  "test/chart-rendering.test.ts",
+  "test/chart-schema.test.ts",
   "test/controller-image.test.ts",
   "test/prometheus.e2e.test.ts",
   // The README's example run by tsx, importing the built client as a user's script does.

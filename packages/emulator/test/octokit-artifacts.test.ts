@@ -1,0 +1,117 @@
+// The emulator's artifact metadata endpoints (spec 4.1) judged by @octokit/rest and the official OpenAPI
+// (octokit-conformance-setup.ts): every behaviour as the service's, every body valid.
+import { describe, expect, it } from "vitest";
+import { behaviour, behaviours, bodies, client, DIGEST, emu, useConformanceEmulator } from "./octokit-conformance-setup.js";
+
+useConformanceEmulator();
+
+describe("@octokit/rest against the emulator", () => {
+  it("artifact metadata (4.1)", async () => {
+    const octokit = client(emu.tokens.admin!);
+    const org = "acme";
+    await behaviour(
+      "deployment record 200",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "ns-web-app",
+          github_repository: "web",
+          tags: { team: "a" },
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "cluster records 200",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
+          org,
+          cluster: "prod-eu",
+          logical_environment: "prod",
+          deployments: [{ name: "web", digest: DIGEST, deployment_name: "ns-web-app", github_repository: "web" }],
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "cluster entry with 6 tags refused 422",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}", {
+          org,
+          cluster: "prod-eu",
+          logical_environment: "prod",
+          deployments: [
+            {
+              name: "web",
+              digest: DIGEST,
+              deployment_name: "x",
+              github_repository: "web",
+              tags: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, "v"])),
+            },
+          ],
+        }),
+      (o) => o.status === 422,
+    );
+    await behaviour(
+      "NUL in deployment_name refused 422",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "a\u0000b",
+          github_repository: "web",
+        }),
+      (o) => o.status === 422 && JSON.stringify(o.data).includes("deployment_name"),
+    );
+    await behaviour(
+      "__proto__ tag key kept as a key",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/deployment-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          status: "deployed",
+          logical_environment: "prod",
+          deployment_name: "proto",
+          github_repository: "web",
+          tags: JSON.parse('{"__proto__": "x"}'),
+          return_records: true,
+        }),
+      (o) => o.status === 200 && JSON.stringify(o.data).includes('"__proto__":"x"'),
+    );
+    await behaviour(
+      "unknown body field ignored",
+      () =>
+        octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", {
+          org,
+          name: "web",
+          digest: DIGEST,
+          registry_url: "https://reg.example.com/",
+          github_repository: "web",
+          no_such_field: 1,
+        }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "storage records listing (octokit method)",
+      () => octokit.rest.orgs.listArtifactStorageRecords({ org, subject_digest: DIGEST }),
+      (o) => o.status === 200,
+    );
+    await behaviour(
+      "deployment records listing",
+      () => octokit.request("GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", { org, subject_digest: DIGEST }),
+      (o) => o.status === 200,
+    );
+  });
+
+  it("every behaviour agrees and every body validates", () => {
+    expect(behaviours.filter((b) => !b.agrees)).toEqual([]);
+    expect(bodies.filter((b) => b.errors.length > 0)).toEqual([]);
+    expect(bodies.length).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,78 @@
+// The Helm chart charts/shiplog-controller's values schema and its own checks (test/chart-setup.ts): bad values
+// refused with Helm's message naming each field, the required values named, values.yaml documenting every key.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHART_DIR, renderChart } from "./chart/helm-renderer.js";
+import { RELEASE, SKIP_CHART, useChart } from "./chart-setup.js";
+
+describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
+  const { render, renderer } = useChart();
+
+  it("a values file that breaks the schema fails with Helm's message naming each field", () => {
+    const result = render({ files: ["invalid-batch-size.yaml"] });
+    expect(result.ok).toBe(false);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(
+      "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nshiplog-controller:\n",
+    );
+    expect(result.stderr).toContain("- config.batchSize: Must be less than or equal to 1000");
+    expect(result.stderr).toContain("- replicaCount: Invalid type. Expected: integer, given: string");
+  });
+
+  it.each([
+    [{ confg: { org: "x" } }, "- (root): Additional property confg is not allowed"],
+    [{ config: { org: "-acme" } }, "- config.org: Does not match pattern"],
+    [{ config: { cluster: "prod eu" } }, "- config.cluster: Does not match pattern"],
+    [{ config: { namespaces: ["Team_A"] } }, "- config.namespaces.0: Does not match pattern"],
+    [{ config: { flushWindow: "soon" } }, "- config.flushWindow: Does not match pattern"],
+    [{ config: { concurrency: 0 } }, "- config.concurrency: Must be greater than or equal to 1"],
+    [{ image: { digest: "sha256:abc" } }, "- image.digest: Does not match pattern"],
+    [{ token: { value: "" } }, "token: set token.existingSecret (the name of a Secret holding the API token) or token.value"],
+    [{ token: { existingSecret: "mine" } }, "token: set either token.existingSecret or token.value, not both"],
+    [{ leaderElection: { enabled: false } }, "replicaCount: more than one replica needs leaderElection.enabled=true"],
+    [
+      { config: { deploymentNameTemplate: "{namespace}-{workload}" } },
+      "config.deploymentNameTemplate: must contain {workload} and {container}",
+    ],
+    [{ config: { namespaces: ["a"], excludeNamespaces: ["b"] } }, "config.excludeNamespaces: only applies when config.namespaces is empty"],
+    [{ leaderElection: { renewDeadline: "15s" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
+    [
+      { leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } },
+      "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration",
+    ],
+    [{ leaderElection: { retryPeriod: "9s" } }, "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod"],
+    [
+      { leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } },
+      "leaderElection.leaseDuration: must be at least 1s",
+    ],
+    [{ leaderElection: { leaseDuration: "soon" } }, "- leaderElection.leaseDuration: Does not match pattern"],
+  ])("refuses %j: %s", (values, message) => {
+    const result = render({ values: [values] });
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toContain(message);
+  });
+
+  it("without the required values, the message names org, cluster and logicalEnvironment", () => {
+    const result = renderChart(renderer(), { ...RELEASE, values: [{ token: { value: "t" } }] });
+    expect(result.ok).toBe(false);
+    expect(result.stderr).toContain("- config.org: ");
+    expect(result.stderr).toContain("- config.cluster: ");
+    expect(result.stderr).toContain("- config.logicalEnvironment: String length must be greater than or equal to 1");
+  });
+
+  it("values.yaml documents every key the schema knows, and the schema closes every object it describes", () => {
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, "values.schema.json"), "utf8")) as {
+      $schema: string;
+      additionalProperties: boolean;
+      properties: Record<string, { additionalProperties?: unknown; type: string; properties?: object }>;
+    };
+    expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
+    expect(schema.additionalProperties).toBe(false);
+    for (const [key, property] of Object.entries(schema.properties)) {
+      if (property.type === "object" && property.properties) expect(property.additionalProperties, key).toBe(false);
+    }
+    const valuesText = readFileSync(join(CHART_DIR, "values.yaml"), "utf8");
+    for (const key of Object.keys(schema.properties)) expect(valuesText, key).toMatch(new RegExp(`^${key}:`, "m"));
+  });
+});

@@ -1,0 +1,119 @@
+// The setup the chart tests of charts/shiplog-controller share: the renderer built once per file, the chart rendered
+// with the required values and the test values files, and the grants the RBAC is expected to hold.
+import { join } from "node:path";
+import { slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
+import { beforeAll } from "vitest";
+import { buildRenderer, findToolchain, REPO_ROOT, renderChart, type Manifest, type RenderOptions } from "./chart/helm-renderer.js";
+import { one, type Container } from "./chart/kube-manifests.js";
+
+const VALUES = join(REPO_ROOT, "test/chart/values");
+const REQUIRED = join(VALUES, "required.yaml");
+export const RELEASE = { releaseName: "shiplog", namespace: "shiplog" } as const;
+export const FULLNAME = "shiplog-shiplog-controller";
+/** The state's shard slots with the default state.maxShards (16): two fixed names per shard. */
+const SHARD_SLOTS = slotNames(`${FULLNAME}-state`, 16);
+/**
+ * The controller's own objects in the release namespace (leader election, and the acknowledged state: the head,
+ * patched with journal segments, and its shard slots), by design.
+ */
+export const STATE_GRANTS = [
+  { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "create" },
+  { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "get", resourceNames: [FULLNAME] },
+  { scope: "shiplog", group: "coordination.k8s.io", resource: "leases", verb: "update", resourceNames: [FULLNAME] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "create" },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: [`${FULLNAME}-state`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: [`${FULLNAME}-state`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "patch", resourceNames: [`${FULLNAME}-state`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: SHARD_SLOTS },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: SHARD_SLOTS },
+];
+/** A grant or a recorded call as one line; any shard slot is written `<slot>`. */
+export const stateLine = (g: { group: string; resource: string; verb: string }, name: string | undefined) =>
+  `${g.group} ${g.resource} ${g.verb} ${name !== undefined && SHARD_SLOTS.includes(name) ? "<slot>" : (name ?? "")}`;
+const GROUP_OF_KIND: Record<string, string> = {
+  Pod: "",
+  ReplicaSet: "apps",
+  Deployment: "apps",
+  StatefulSet: "apps",
+  DaemonSet: "apps",
+  Job: "batch",
+  CronJob: "batch",
+};
+
+const toolchain = findToolchain();
+const inCI = process.env.CI === "true";
+/** Whether the chart tests are skipped: without the renderer's toolchain, outside CI (which fails instead). */
+export const SKIP_CHART = !toolchain.ok && !inCI;
+if (!toolchain.ok && !inCI) {
+  const bar = "!".repeat(100);
+  console.warn(
+    `\n${bar}\n!! SKIPPED: the Helm chart tests (test/chart-*.test.ts) need Go and three Debian Go libraries to build the chart renderer.\n` +
+      `!! ${toolchain.reason}\n!! CI installs them (.ci/run) and fails instead of skipping.\n${bar}\n`,
+  );
+}
+
+export type Deployment = Manifest & {
+  spec: {
+    replicas: number;
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+      spec: {
+        securityContext: Record<string, unknown>;
+        containers: Container[];
+        volumes: { name: string; secret?: { secretName: string; items: { key: string; path: string }[] } }[];
+        topologySpreadConstraints?: { labelSelector: { matchLabels: Record<string, string> } }[];
+        serviceAccountName: string;
+        automountServiceAccountToken?: boolean;
+      };
+    };
+  };
+};
+
+/** The chart rendered by the renderer the file's hook builds. */
+export interface Chart {
+  /** The renderer binary, once the hook has run. */
+  renderer(): string;
+  /** Renders with the required values, then the named test values files, then `options.values`. */
+  render(options?: RenderOptions & { files?: string[] }): ReturnType<typeof renderChart>;
+  /** The manifests of `render`; throws Helm's message when it fails. */
+  rendered(options?: RenderOptions & { files?: string[] }): Manifest[];
+}
+
+/** Registers the file's hook that builds the renderer (in CI, failing when it cannot be built). */
+export function useChart(): Chart {
+  let renderer: string;
+  beforeAll(() => {
+    if (!toolchain.ok) throw new Error(`CI=true, so the chart tests must run, but the renderer cannot be built: ${toolchain.reason}`);
+    renderer = buildRenderer(toolchain.go);
+  });
+  const render = (options: RenderOptions & { files?: string[] } = {}) =>
+    renderChart(renderer, { ...RELEASE, ...options, valueFiles: [REQUIRED, ...(options.files ?? []).map((f) => join(VALUES, f))] });
+  const rendered = (options: RenderOptions & { files?: string[] } = {}) => {
+    const result = render(options);
+    if (!result.ok) throw new Error(result.stderr);
+    return result.manifests;
+  };
+  return { renderer: () => renderer, render, rendered };
+}
+
+/** The controller's container in the rendered Deployment. */
+export const controllerContainer = (manifests: Manifest[]) => one<Deployment>(manifests, "Deployment").spec.template.spec.containers[0]!;
+
+/** The controller's environment variables that have a plain value. */
+export const envOf = (manifests: Manifest[]) =>
+  Object.fromEntries((controllerContainer(manifests).env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+
+/** The list and watch grants of every watched kind in `scope` (a namespace, or `*` cluster-wide). */
+export function expectedWatchGrants(scope: string): { scope: string; group: string; resource: string; verb: string }[] {
+  return WATCHED_KINDS.flatMap((kind) =>
+    ["list", "watch"].map((verb) => ({ scope, group: GROUP_OF_KIND[kind]!, resource: `${kind.toLowerCase()}s`, verb })),
+  );
+}
+
+/** Grants in one order, to compare lists. */
+export function sortGrants<T extends { scope: string; group: string; resource: string; verb: string }>(list: T[]): T[] {
+  return [...list].sort((a, b) =>
+    `${a.scope} ${a.group} ${a.resource} ${a.verb}`.localeCompare(`${b.scope} ${b.group} ${b.resource} ${b.verb}`),
+  );
+}
