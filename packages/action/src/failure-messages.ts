@@ -86,7 +86,10 @@ export function explainFailure(error: unknown, step: FailedStep): FailureExplana
     }
     return {
       title: "Not found",
-      message: `${doing} failed: ${error.method} ${error.route} answered 404. The ${step.kind === "tag" ? "repository" : "organization"} does not exist or the token cannot see it; check the token's repository access.`,
+      message:
+        `${doing} failed: ${error.method} ${error.route} answered 404. ` +
+        `The ${step.kind === "tag" ? "repository" : "organization"} does not exist or the token cannot see it; ` +
+        "check the token's repository access.",
     };
   }
   if (error instanceof ConflictError) {

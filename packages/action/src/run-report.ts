@@ -96,7 +96,8 @@ export function renderSummary(report: RunReport): string {
       const id = r.record?.id;
       const status = (r.record?.status as string | undefined) ?? r.status ?? "";
       lines.push(
-        `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(status)} | ${cell(r.github_repository)} | ${r.outcome} | ${id === undefined ? "" : cell(String(id))} |`,
+        `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(status)} | ` +
+          `${cell(r.github_repository)} | ${r.outcome} | ${id === undefined ? "" : cell(String(id))} |`,
       );
     }
     lines.push("");

@@ -131,7 +131,9 @@ function nextStepOf(body: SourceImport, progress: ImportUpdate["progress"]): Imp
       const step: ImportNextStep = {
         kind: "restart_or_contact_support",
         status: "error",
-        message: `The import failed${failedStep ? ` at step ${failedStep}` : ""}${error ? `: ${error}` : ""}; restart it (an update with no parameters) or contact support`,
+        message:
+          `The import failed${failedStep ? ` at step ${failedStep}` : ""}${error ? `: ${error}` : ""}; ` +
+          "restart it (an update with no parameters) or contact support",
       };
       if (failedStep) step.failed_step = failedStep;
       if (error) step.error = error;

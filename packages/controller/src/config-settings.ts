@@ -39,7 +39,10 @@ export const SETTINGS = {
   deploymentNameTemplate: {
     flag: "deployment-name-template",
     env: "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
-    help: `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}; deployment-tracker's {{namespace}} {{deploymentName}} {{containerName}} are read as {namespace} {workload} {container}`,
+    help:
+      `deployment name template (default ${DEFAULT_DEPLOYMENT_NAME_TEMPLATE}); ` +
+      `placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}; ` +
+      "deployment-tracker's {{namespace}} {{deploymentName}} {{containerName}} are read as {namespace} {workload} {container}",
   },
   deploymentTrackerAnnotations: {
     flag: "deployment-tracker-annotations",

@@ -99,7 +99,8 @@ export class ActivityGenerator extends IssueActivity {
     const repo = this.fixture.repo(input.repo);
     const actor = this.fixture.user(input.actor, "actor");
     const runId = this.#runId++;
-    const title = `${input.workflow ?? "CI"} workflow run ${input.conclusion === "failure" ? "failed" : input.conclusion === "cancelled" ? "cancelled" : "succeeded"} for main branch`;
+    const outcome = input.conclusion === "failure" ? "failed" : input.conclusion === "cancelled" ? "cancelled" : "succeeded";
+    const title = `${input.workflow ?? "CI"} workflow run ${outcome} for main branch`;
     this.notifications.deliver({
       user: actor.login,
       subjectKey: `${repo.owner}/${repo.name}@run-${runId}`.toLowerCase(),

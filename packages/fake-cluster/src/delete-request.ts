@@ -93,6 +93,7 @@ function deletedList(reply: FastifyReply, ctx: RouteContext, target: Target, ite
   return sendJson(
     reply,
     200,
-    `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`,
+    `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}",` +
+      `"metadata":{"resourceVersion":"${ctx.store.currentRv()}"},"items":[${items.map(objectJson).join(",")}]}`,
   );
 }

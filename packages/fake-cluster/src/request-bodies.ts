@@ -25,7 +25,8 @@ export function unsupportedMediaType(type: string): ApiError {
     return new ApiError(
       415,
       "UnsupportedMediaType",
-      "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; use client-side apply (kubectl apply --server-side=false)",
+      "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; " +
+        "use client-side apply (kubectl apply --server-side=false)",
     );
   }
   if (type.includes("protobuf")) {
@@ -38,7 +39,8 @@ export function unsupportedMediaType(type: string): ApiError {
   return new ApiError(
     415,
     "UnsupportedMediaType",
-    `the body of the request was in an unknown format - accepted media types include: application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+    "the body of the request was in an unknown format - accepted media types include: " +
+      "application/json, application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json",
   );
 }
 

@@ -78,9 +78,10 @@ export function notificationsCommand(ctx: CommandContext): Command {
           }
           const result = await api.markAllAsReadAndWait({ ...options.repo }, { signal: ctx.signal });
           if (options.json) return ctx.io.stdout(json(result));
-          ctx.io.stdout(
-            `${options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all"} notifications marked read${result.background ? ` (in the background; done after ${result.checks} check${result.checks === 1 ? "" : "s"})` : ""}\n`,
-          );
+          const whose = options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all";
+          const checks = `${result.checks} check${result.checks === 1 ? "" : "s"}`;
+          const background = result.background ? ` (in the background; done after ${checks})` : "";
+          ctx.io.stdout(`${whose} notifications marked read${background}\n`);
         }),
       "shiplog notifications read 42",
       "shiplog notifications read --all --repo acme/web",
