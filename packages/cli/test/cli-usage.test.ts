@@ -34,15 +34,18 @@ describe("permissions, help, completion, usage", () => {
     ["permissions"],
     ["completion"],
   ];
-  it.each(commands)("%s %s --help shows an example and the exit codes", async (...command) => {
-    const run = await shiplog([...command.filter(Boolean), "--help"], null);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/\nExamples?:\n {2}(source <\()?shiplog /);
-    expect(run.stdout).toContain("2    bad usage: nothing was sent");
-    expect(run.stdout).toContain("130  interrupted (Ctrl-C) before the command was done");
-    // Each command's help lists the options that apply to every command: --json and the credentials.
-    expect(run.stdout).toMatch(/Global Options:\n[\s\S]*--app-private-key-file <path>[\s\S]*--json/);
-  });
+  it.each(commands.map((command) => [command.join(" "), command] as const))(
+    "%s --help shows an example and the exit codes",
+    async (_name, command) => {
+      const run = await shiplog([...command, "--help"], null);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/\nExamples?:\n {2}(source <\()?shiplog /);
+      expect(run.stdout).toContain("2    bad usage: nothing was sent");
+      expect(run.stdout).toContain("130  interrupted (Ctrl-C) before the command was done");
+      // Each command's help lists the options that apply to every command: --json and the credentials.
+      expect(run.stdout).toMatch(/Global Options:\n[\s\S]*--app-private-key-file <path>[\s\S]*--json/);
+    },
+  );
 
   const usage: [string, string[], RegExp][] = [
     ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, completion \(/],
