@@ -7,7 +7,7 @@ useCliEmulator();
 
 describe("tag create", () => {
   it("creates v1.4.0 and moves v1 and v1.4 (table), a re-run is skipped (--json)", async () => {
-    const run = await shiplog([
+    const release = [
       "tag",
       "create",
       "acme/web",
@@ -18,25 +18,14 @@ describe("tag create", () => {
       "major-minor",
       "--message",
       "Release 1.4.0",
-    ]);
+    ];
+    const run = await shiplog(release);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^TAG\s+OUTCOME\s+TAG OBJECT\s+OBJECT\s+DERIVED\n/);
     expect(run.stdout).toMatch(/refs\/tags\/v1\.4\.0\s+created/);
     expect(run.stdout).toMatch(/refs\/tags\/v1\s+created\s+\w{12}\s+commit \w{12}\s+from v1\.4\.0/);
-    const again = await shiplog([
-      "tag",
-      "create",
-      "acme/web",
-      "v1.4.0",
-      "--object",
-      commits.at(-1)!,
-      "--derived-tags",
-      "major-minor",
-      "--message",
-      "Release 1.4.0",
-      "--json",
-    ]);
+    const again = await shiplog([...release, "--json"]);
     expect((JSON.parse(again.stdout) as { outcome: string }[]).map((t) => t.outcome)).toEqual(["skipped", "skipped", "skipped"]);
   });
 
