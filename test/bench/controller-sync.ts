@@ -165,7 +165,10 @@ if (phases.has("cold")) {
     "caches synced and desired state computed",
     controller.firstRoundAt ? s(controller.firstRoundAt - controller.spawnedAt) : "?",
     large ? "<= 30 s" : "report",
-    "process start to the first round's diff",
+    "process start to the first round's diff" +
+      (controller.firstPartialRoundAt
+        ? `; posting began while the pods were listing, ${s(controller.firstPartialRoundAt - controller.spawnedAt)} after start`
+        : ""),
   );
   console.log(`  write-ahead: ${await writeAheadCost(controller.metric)}`);
   console.log(`  a round's time, mean: ${phaseLine({}, await roundPhases(controller.metric))}`);

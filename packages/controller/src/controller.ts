@@ -233,6 +233,7 @@ export class Controller {
       leading: mayPost,
       leadershipSignal: () => this.#leadership.signal,
       synced: () => this.#informers.synced,
+      ownersSynced: () => this.#informers.ownersSynced,
       onTick: () => {
         const status = this.#informers.status();
         for (const kind of WATCHED_KINDS)
@@ -245,7 +246,16 @@ export class Controller {
     // informers stop, and the Lease is released last.
     this.#manager = new Manager(logger)
       .add({ name: "leadership", start: () => this.#leadership.start(), stop: () => this.#leadership.stop({ release: true }) })
-      .add({ name: "informers", start: () => this.#informers.start(), stop: () => this.#informers.stop() })
+      .add({
+        name: "informers",
+        start: () => {
+          this.#informers.start();
+          // The loop may post once the workloads are listed, and decommission once the pods are too.
+          void this.#informers.waitForOwners().then(() => this.#loop.cachesSynced());
+          void this.#informers.waitForSync().then(() => this.#loop.cachesSynced());
+        },
+        stop: () => this.#informers.stop(),
+      })
       .add({
         name: "flush loop",
         start: () => this.#loop.start(),

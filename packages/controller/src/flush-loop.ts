@@ -41,15 +41,21 @@ export interface FlushLoopOptions extends RoundContext {
   leading: () => boolean;
   /** Aborted when this leadership ends. */
   leadershipSignal: () => AbortSignal | undefined;
-  /** The informer caches have synced. */
+  /** Every informer cache has its first list: what is not desired may be decommissioned. */
   synced: () => boolean;
+  /**
+   * The workload caches have their first list while the pods may still be listing: rounds may already post what the
+   * listed pods run (partial rounds: desired records only, no decommission), so the cold sync's calls overlap the
+   * pod list. Absent: rounds wait for `synced`.
+   */
+  ownersSynced?: () => boolean;
   /** Called at every wake (metrics that follow the informers and the election). */
   onTick?: () => void;
 }
 
 /** What the loop knows now. */
 export interface FlushLoopStatus {
-  /** A round has run since this replica became the leader. */
+  /** A round with every cache listed has run since this replica became the leader. */
   flushed: boolean;
   /** Entries waiting to be sent after the last round (failed, or held back by the budget). */
   pending: number;
@@ -76,6 +82,8 @@ export class FlushLoop {
   #started = false;
   #stopped = false;
   #flushed = false;
+  /** A round with every cache listed has run since this replica became the leader. */
+  #flushedComplete = false;
   #firstChangeAt: number | undefined;
   #lastChangeAt: number | undefined;
   /** Changes (informer events) since the last round began, for the debug log. */
@@ -85,6 +93,8 @@ export class FlushLoop {
   #notBefore = 0;
   #nextResyncAt: number | undefined;
   #consecutiveFailures = 0;
+  /** How long (on the clock) the last round that sent took to get ready to send: a held round starts that early. */
+  #prepareMs = 0;
   #lastTickAt = 0;
   #requests = 0;
   #recordsSent = 0;
@@ -106,6 +116,11 @@ export class FlushLoop {
     if (this.#firstChangeAt === now) this.#reschedule();
   }
 
+  /** The caches (all, or the workloads') have their first list: a round may be due now. */
+  cachesSynced(): void {
+    this.#reschedule();
+  }
+
   start(): void {
     if (this.#started) return;
     this.#started = true;
@@ -119,6 +134,7 @@ export class FlushLoop {
     this.#o.sender.gate.reset();
     this.#state = initialReconcilerState();
     this.#flushed = false;
+    this.#flushedComplete = false;
     this.#backlog = false;
     this.#consecutiveFailures = 0;
     this.#notBefore = 0;
@@ -177,7 +193,7 @@ export class FlushLoop {
 
   status(): FlushLoopStatus {
     return {
-      flushed: this.#flushed,
+      flushed: this.#flushedComplete,
       pending: this.#state.backlog.size,
       consecutiveFailures: this.#consecutiveFailures,
       lastTickAt: this.#lastTickAt,
@@ -194,9 +210,10 @@ export class FlushLoop {
     return nextWake(
       {
         now,
-        active: this.#o.leading() && this.#o.synced(),
+        active: this.#o.leading() && (this.#o.synced() || (this.#o.ownersSynced?.() ?? false)),
         stateLoaded: persistence.loaded,
-        firstRound: !this.#flushed,
+        // Also the first round once every cache is listed: the one that may decommission.
+        firstRound: !this.#flushed || (!this.#flushedComplete && this.#o.synced()),
         firstChangeAt: this.#firstChangeAt,
         lastChangeAt: this.#lastChangeAt,
         backlog: this.#backlog,
@@ -205,6 +222,7 @@ export class FlushLoop {
         notBefore: Math.max(this.#notBefore, persistence.notBefore),
         gateOpensAt: sender.gate.notBefore,
         budgetSlotAt: settings.dryRun ? 0 : budget.nextSlot(now),
+        prepareMs: this.#prepareMs,
       },
       settings,
     );
@@ -286,13 +304,20 @@ export class FlushLoop {
     const leadership = this.#o.leadershipSignal();
     const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership]) : this.#abort.signal;
     if (this.#consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
+    const partial = !this.#o.synced();
     const first = !this.#flushed;
+    const firstComplete = !partial && !this.#flushedComplete;
     const result = await runRound(this.#o, this.#state, {
       now,
       calls,
       signal,
       previousWrite: this.#answerWrite,
+      // An explicit round returns with its answers on disk; otherwise they may ride with the next round's intents.
+      nextCallSoon: !explicit && !settings.dryRun && budget.hourRemaining(now) > calls,
+      // Never more than one budget interval early: a slow round must not hold its calls' entries for long.
+      onPrepared: () => (this.#prepareMs = Math.min(clock.now() - now, budget.intervalMs)),
       ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}),
+      ...(partial ? { partial } : {}),
     });
     this.#state = result.state;
     this.#dueAt = result.plan.nextDueAt;
@@ -312,10 +337,15 @@ export class FlushLoop {
       if (explicit) await answer;
     }
     this.#flushed = true;
-    if (first) {
-      const { desired, pending } = result.summary;
-      logger.info({ desired, pending, calls: Math.ceil(pending / this.#o.reconciler.batchSize) }, "first round: desired state computed");
-    }
+    if (!partial) this.#flushedComplete = true;
+    const { desired, pending: needed } = result.summary;
+    if (first && partial)
+      logger.info({ desired, pending: needed }, "first round while the pods are still listing: posting what is listed so far");
+    if (firstComplete)
+      logger.info(
+        { desired, pending: needed, calls: Math.ceil(needed / this.#o.reconciler.batchSize) },
+        "first round: desired state computed",
+      );
     metrics.deferredCalls.set({ reason: "budget" }, result.plan.deferredCalls.budget);
     metrics.deferredCalls.set({ reason: "resync_share" }, result.plan.deferredCalls.resyncShare);
     if (result.sent) this.#afterCalls(result.sent, leadership);

@@ -4,7 +4,10 @@
 //      succeeds: an intent not on disk must not be acted on);
 //   3. the calls;
 //   4. the answer write: accepted entries move to the acknowledged set and leave the in-flight set. It runs while the
-//      next round plans; the next round waits for it before its own intent write, so writes stay in order.
+//      next round plans; the next round waits for it before its own intent write, so writes stay in order. When
+//      more is left to send and the budget has a call for it soon, it is left to the next round's intent write, which
+//      carries both (one state write a round in a long backlog instead of two; answers not yet on disk at a crash
+//      only mean those entries are sent again, never that one is lost).
 import type { Logger } from "pino";
 import type { BatchSender, SendResult } from "./batch-sender.js";
 import type { DesiredStateReport } from "./desired-state-report.js";
@@ -51,10 +54,16 @@ export interface RoundRequest {
   calls: number;
   /** Start a resync slice of this many records. */
   resyncSlice?: number;
+  /** The pod cache is still being listed: desired records only, no decommission. */
+  partial?: boolean;
   /** Aborted when the controller stops or this replica stops leading. */
   signal: AbortSignal;
   /** The previous round's answer write, if still running: awaited before this round writes. */
   previousWrite?: Promise<unknown> | undefined;
+  /** The budget has room for another call soon: answers may wait for the next round's intent write. */
+  nextCallSoon?: boolean;
+  /** Called when the round is ready to send (plan made, intents on disk), right before its calls wait for their slot. */
+  onPrepared?: () => void;
 }
 
 /** What a round did. */
@@ -91,6 +100,7 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
       now: request.now,
       calls: request.calls,
       ...(request.resyncSlice !== undefined ? { resyncSlice: request.resyncSlice } : {}),
+      ...(request.partial ? { partial: true } : {}),
     },
     ctx.reconciler,
   );
@@ -113,6 +123,7 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.timings.intentWriteMs = lap();
   if (!written || plan.batches.length === 0) return { summary, plan, state: plan.state };
 
+  request.onPrepared?.();
   const batches = plan.batches.map((b) => b.records);
   ctx.crash?.consider(batches.flatMap((b) => b.map((r) => r.entry.deployment_name)));
   ctx.crash?.reached("before-send");
@@ -141,6 +152,8 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.rejected = sent.rejected.length;
   summary.failed = sent.failed.length;
   if (sent.accepted.length === 0) return { summary, plan, state: next, sent };
+  const nextRoundWrites = request.nextCallSoon === true && next.backlog.size > 0 && sent.failed.length === 0 && (sent.held ?? 0) === 0;
+  if (nextRoundWrites) return { summary, plan, state: next, sent };
   const answerWrite = persistence.write().then(() => Math.round(performance.now() - mark));
   return { summary, plan, state: next, sent, answerWrite };
 }

@@ -5,7 +5,10 @@
 // `maxWaitMs` after the first change, so a lone change goes out within the window while a rollout of thousands
 // gathers into full batches. Work already known (a backlog the budget held back, a first round, a state write to
 // retry) goes as soon as the gates allow. Nothing goes before the failure backoff, the sender's gate and the write
-// budget's next slot. Between rounds the loop still ticks every `heartbeatMs` (liveness for /healthz).
+// budget's next slot. A round held by the budget starts early by the time the last round took to prepare (its plan
+// and intent write), so its call leaves at the slot rather than that long after it: the budget's pace, not the sum
+// of pace and preparation, sets the rate of a long backlog. Between rounds the loop still ticks every `heartbeatMs`
+// (liveness for /healthz).
 
 /** What the schedule looks at. */
 export interface ScheduleSnapshot {
@@ -30,6 +33,8 @@ export interface ScheduleSnapshot {
   /** The sender-wide gate and the write budget's next slot: no call before them. */
   gateOpensAt: number;
   budgetSlotAt: number;
+  /** How long the last round took to prepare its calls (plan and intent write, ms): how early a held round starts. */
+  prepareMs: number;
 }
 
 /** Timings of the schedule. */
@@ -69,7 +74,8 @@ export function nextWake(s: ScheduleSnapshot, t: ScheduleTimings): Wake {
   // A state write alone needs no call, so neither the sender's gate nor the budget holds it.
   const calls = first.reason !== "state-write";
   const gated = Math.max(first.at, s.notBefore, calls ? s.gateOpensAt : 0);
-  const at = Math.max(gated, calls ? s.budgetSlotAt : 0);
+  // The round's calls wait in the pacer for the slot itself; the preparation may not start before the gates.
+  const at = Math.max(gated, calls ? s.budgetSlotAt - s.prepareMs : 0);
   return pick({ at, reason: first.reason, heldByBudget: at > gated }, heartbeat);
 }
 

@@ -34,6 +34,8 @@ export interface InformerOptions {
 export class ClusterInformers implements TrackedSnapshot {
   readonly #reflectors = new Map<WatchedKind, Reflector[]>();
   readonly #syncWaiters: (() => void)[] = [];
+  readonly #ownerWaiters: (() => void)[] = [];
+  #stopped = false;
 
   constructor(private readonly options: InformerOptions) {
     const scopes = options.namespaces.length > 0 ? [...options.namespaces] : [undefined];
@@ -66,6 +68,7 @@ export class ClusterInformers implements TrackedSnapshot {
   }
 
   #checkSynced(): void {
+    if (this.ownersSynced) for (const resolve of this.#ownerWaiters.splice(0)) resolve();
     if (!this.synced) return;
     this.options.logger.info({ informers: this.#all().length }, "informer caches synced");
     for (const resolve of this.#syncWaiters.splice(0)) resolve();
@@ -76,9 +79,22 @@ export class ClusterInformers implements TrackedSnapshot {
     return this.#all().every((r) => r.synced);
   }
 
-  /** Starts every informer; returns at once (see waitForSync). */
+  /** True once every cache but the pods' has its first list (pods resolve to their workloads from here on). */
+  get ownersSynced(): boolean {
+    return [...this.#reflectors].every(([kind, reflectors]) => kind === "Pod" || reflectors.every((r) => r.synced));
+  }
+
+  /**
+   * Starts every informer, the pods' once the workloads are listed; returns at once (see waitForSync). The
+   * workloads go first so that the pods listed next resolve to them at once and rounds can post while the pod list,
+   * by far the longest, goes on (flush-loop.ts, partial rounds).
+   */
   start(): void {
-    for (const reflector of this.#all()) reflector.start();
+    if (this.#stopped) return;
+    for (const [kind, reflectors] of this.#reflectors) if (kind !== "Pod") for (const r of reflectors) r.start();
+    void this.waitForOwners().then(() => {
+      if (!this.#stopped) for (const r of this.#reflectors.get("Pod")!) r.start();
+    });
   }
 
   /** Resolves once every cache has been filled by a first list. */
@@ -87,7 +103,15 @@ export class ClusterInformers implements TrackedSnapshot {
     return new Promise((resolve) => this.#syncWaiters.push(resolve));
   }
 
+  /** Resolves once every cache but the pods' has been filled by a first list. */
+  waitForOwners(): Promise<void> {
+    if (this.ownersSynced) return Promise.resolve();
+    return new Promise((resolve) => this.#ownerWaiters.push(resolve));
+  }
+
   async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const resolve of this.#ownerWaiters.splice(0)) resolve();
     await Promise.all(this.#all().map((r) => r.stop()));
   }
 

@@ -8,6 +8,8 @@
 //   again; the backlog carries the rest. Without them every round diffs everything.
 // - An entry the service refused on its merits waits a growing delay (from retryMaxDelay, doubling up to 16 times
 //   that) before it goes again, or goes at once when it changes.
+// - While the pod cache is still being listed (a partial round), only desired records go, never a decommission: a
+//   record missing from a partial view may only not have been listed yet. The first complete round diffs everything.
 // - The resync resends a slice of the desired records each interval (a rotation over the sorted keys), only with
 //   calls no change needs, and within its share of the hourly budget.
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
@@ -51,6 +53,8 @@ export interface ReconcilerState {
   fullDiffDue: boolean;
   /** The acknowledged map the last round diffed against: another one (the store read its state again) means a full diff. */
   acknowledgedSeen?: ReadonlyMap<string, AcknowledgedRecord> | undefined;
+  /** The last round was partial: the next complete one diffs everything (the decommissions it held back). */
+  partial?: boolean;
   backlog: ReadonlyMap<string, BacklogEntry>;
   rejected: ReadonlyMap<string, RejectedEntry>;
   resync: ResyncState;
@@ -79,6 +83,8 @@ export interface RoundInput {
   calls: number;
   /** Start a resync slice of this many records (the resync interval has come). */
   resyncSlice?: number;
+  /** The pod cache is still being listed: desired records only, no decommission (see the header). */
+  partial?: boolean;
 }
 
 /** A batch of one round: one environment, at most batchSize entries. */
@@ -124,15 +130,18 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     else dueRejected.push(key);
   }
   const startsSlice = input.resyncSlice !== undefined && input.resyncSlice > 0;
+  const partial = input.partial === true;
   const full =
     state.fullDiffDue ||
+    (state.partial === true && !partial) ||
     startsSlice ||
     input.acknowledged !== state.acknowledgedSeen ||
     input.changedKeys === undefined ||
     input.changedKeys === "all";
   const changed = full ? undefined : new Set([...(input.changedKeys as ReadonlySet<string>), ...dueRejected]);
-  const backlog = updateBacklog(state.backlog, input, parked, changed);
-  const rejected = changed === undefined ? forgetVanished(state.rejected, input) : state.rejected;
+  const backlog = updateBacklog(state.backlog, input, parked, changed, partial);
+  // A partial view does not show every key yet: nothing it lacks has vanished.
+  const rejected = changed === undefined && !partial ? forgetVanished(state.rejected, input) : state.rejected;
 
   let resync = state.resync;
   if (startsSlice) resync = startSlice(resync, desired, input.resyncSlice!);
@@ -185,6 +194,7 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     state: {
       fullDiffDue: false,
       acknowledgedSeen: input.acknowledged,
+      partial,
       backlog,
       rejected,
       resync: { due, cursor: resync.cursor, calls: resyncCalls },
@@ -253,10 +263,12 @@ function updateBacklog(
   input: RoundInput,
   parked: ReadonlyMap<string, string>,
   changed: ReadonlySet<string> | undefined,
+  upsertsOnly: boolean,
 ): Map<string, BacklogEntry> {
   const fresh = diffRecords(input.desired, input.acknowledged, {
     inFlight: input.inFlight,
     rejected: parked,
+    upsertsOnly,
     ...(changed ? { keys: changed } : {}),
   });
   const freshByKey = new Map(fresh.map((r) => [r.key, r]));

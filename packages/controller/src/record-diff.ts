@@ -44,6 +44,11 @@ export interface DiffOptions {
    * to settle. The result is the full diff's entries for those keys. Absent: every key.
    */
   keys?: Iterable<string>;
+  /**
+   * The pod cache is still being listed: only desired records go (new or changed), nothing is decommissioned, since
+   * a record missing from a partial view may only not have been listed yet.
+   */
+  upsertsOnly?: boolean;
 }
 
 /**
@@ -61,6 +66,7 @@ export function diffRecords(
     const entry = sendDesired(key, record.entry, acknowledged, options);
     if (entry) pending.push({ key, group: record.group, entry });
   }
+  if (options.upsertsOnly) return pending;
   for (const [key, acked] of acknowledged) {
     const entry = isDeployed(acked) ? sendDecommission(key, desired, options.inFlight?.get(key) ?? acked, options) : undefined;
     if (entry) pending.push({ key, group: (options.inFlight?.get(key) ?? acked).group, entry });
@@ -89,6 +95,7 @@ function diffKeys(
       if (entry) pending.push({ key, group: record.group, entry });
       return;
     }
+    if (options.upsertsOnly) return;
     const acked = acknowledged.get(key);
     const latest = isDeployed(acked) ? (options.inFlight?.get(key) ?? acked) : options.inFlight?.get(key);
     const entry = latest ? sendDecommission(key, desired, latest, options) : undefined;

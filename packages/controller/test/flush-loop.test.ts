@@ -50,6 +50,8 @@ interface Call {
 }
 
 function setup(options: { batchSize?: number; perMinute?: number; windowMs?: number; maxWaitMs?: number } = {}) {
+  /** Every cache listed, or only the workloads' (the pods still listing). */
+  const caches = { synced: true, ownersSynced: true };
   const clock = new VirtualClock();
   const records = new Map<string, DesiredRecord>();
   const desired = (): DesiredState => ({ records: new Map(records), held: new Set(), conflicts: [], skipped: [], warnings: [] });
@@ -97,13 +99,14 @@ function setup(options: { batchSize?: number; perMinute?: number; windowMs?: num
     },
     leading: () => true,
     leadershipSignal: () => leadership.signal,
-    synced: () => true,
+    synced: () => caches.synced,
+    ownersSynced: () => caches.ownersSynced,
   });
   const change = (...changed: DesiredRecord[]) => {
     for (const r of changed) records.set(r.key, r);
     loop.notifyChange();
   };
-  return { clock, loop, calls, store, change, records, budget };
+  return { clock, loop, calls, store, change, records, budget, caches };
 }
 
 describe("the flush loop", () => {
@@ -149,6 +152,42 @@ describe("the flush loop", () => {
     expect(calls.map((c) => c.names.length)).toEqual([1000, 1000, 1000, 1000, 500]);
     expect(calls.map((c) => c.inFlight)).toEqual([1000, 1000, 1000, 1000, 500]);
     expect(loop.status().pending).toBe(0);
+  });
+
+  it("in a long backlog, a round's state write carries the previous round's answers with its own intents", async () => {
+    const { clock, loop, calls, change, store } = setup({ batchSize: 1000 });
+    change(...Array.from({ length: 4500 }, (_, i) => record(`app-${i}`)));
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(10_000);
+    expect(calls).toHaveLength(5);
+    // One write per round, and the last round's answers written at once (nothing left to send after it).
+    expect(store.writes).toBe(6);
+    expect(store.inFlight().size).toBe(0);
+  });
+
+  it("while the pods are still listing, rounds post what is listed; decommissions wait for the complete list", async () => {
+    const { clock, loop, calls, change, store, caches, records } = setup();
+    store.acknowledge([{ key: record("gone").key, group: GROUP, entry: record("gone").entry }]);
+    caches.synced = false;
+    caches.ownersSynced = false;
+    loop.start();
+    loop.startedLeading();
+    change(record("web"));
+    await clock.advance(5000);
+    expect(calls).toEqual([]);
+    caches.ownersSynced = true;
+    loop.cachesSynced();
+    change(record("api"));
+    await clock.advance(5000);
+    expect(calls.map((c) => c.names.toSorted())).toEqual([["api", "web"]]);
+    expect(loop.status().flushed).toBe(false);
+    caches.synced = true;
+    loop.cachesSynced();
+    await clock.advance(1000);
+    expect(calls.map((c) => c.names.toSorted())).toEqual([["api", "web"], ["gone"]]);
+    expect(loop.status().flushed).toBe(true);
+    expect(records.size).toBe(2);
   });
 
   it("a failed state write: nothing is sent, the write is retried with backoff, then the round goes", async () => {

@@ -16,6 +16,7 @@ const idle: ScheduleSnapshot = {
   notBefore: 0,
   gateOpensAt: 0,
   budgetSlotAt: 0,
+  prepareMs: 0,
 };
 
 describe("nextWake", () => {
@@ -48,6 +49,18 @@ describe("nextWake", () => {
     expect(nextWake({ ...changed, notBefore: 11_000 }, T)).toMatchObject({ at: 11_000, heldByBudget: false });
     expect(nextWake({ ...changed, gateOpensAt: 12_000 }, T)).toMatchObject({ at: 12_000, heldByBudget: false });
     expect(nextWake({ ...changed, budgetSlotAt: 10_750 }, T)).toEqual({ at: 10_750, reason: "changes", heldByBudget: true });
+    // A round held by the budget starts early by the last round's preparation time, never before the other gates.
+    expect(nextWake({ ...changed, budgetSlotAt: 10_750, prepareMs: 300 }, T)).toEqual({
+      at: 10_450,
+      reason: "changes",
+      heldByBudget: true,
+    });
+    expect(nextWake({ ...changed, budgetSlotAt: 10_750, prepareMs: 900 }, T)).toEqual({
+      at: 10_200,
+      reason: "changes",
+      heldByBudget: false,
+    });
+    expect(nextWake({ ...changed, budgetSlotAt: 10_750, prepareMs: 300, notBefore: 10_600 }, T)).toMatchObject({ at: 10_600 });
     // A state write needs no call: neither the gate nor the budget holds it.
     expect(nextWake({ ...idle, stateDirty: true, gateOpensAt: 12_000, budgetSlotAt: 10_750 }, T)).toMatchObject({
       at: 10_000,

@@ -194,6 +194,25 @@ describe("planRound", () => {
     ]);
   });
 
+  it("while the pods are still listing, rounds post what is listed and decommission nothing; the first complete round does", () => {
+    const world = new World();
+    const [gone, web, api] = [record("gone"), record("web"), record("api")];
+    const inFlightGone = ack(record("gone-flying"));
+    world.acknowledged.set(gone.key, ack(gone));
+    world.inFlight.set(inFlightGone.key, inFlightGone);
+    // Only web is listed so far: web goes; gone and gone-flying are only not listed yet.
+    expect(names(world.round({ desired: desired([web]), now: 0, calls: 1, partial: true }).batches[0]!.records)).toEqual(["web"]);
+    // api is listed next: a keyed partial round posts it and still nothing else.
+    const next = world.round({ desired: desired([web, api]), now: 1, calls: 2, changedKeys: new Set([api.key]), partial: true });
+    expect(next.batches.flatMap((b) => names(b.records))).toEqual(["api"]);
+    // The list is complete, told nothing changed: the round diffs everything and decommissions the two.
+    const complete = world.round({ desired: desired([web, api]), now: 2, calls: 2, changedKeys: new Set() });
+    expect(complete.batches.flatMap((b) => b.records.map((r) => `${r.entry.deployment_name} ${r.entry.status}`)).sort()).toEqual([
+      "gone decommissioned",
+      "gone-flying decommissioned",
+    ]);
+  });
+
   it("a store that read its state again (a new acknowledged map) makes the next round diff everything", () => {
     const world = new World();
     const web = record("web");

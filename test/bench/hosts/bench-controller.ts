@@ -11,8 +11,10 @@ export interface BenchController {
   pid: number | undefined;
   spawnedAt: number;
   metric: MetricReader;
-  /** When the first round computed the desired state (the controller's clock, epoch ms). */
+  /** When the first round with every cache listed computed the desired state (the controller's clock, epoch ms). */
   firstRoundAt?: number;
+  /** When the first round ran while the pods were still listing (posting what was listed so far), if one did. */
+  firstPartialRoundAt?: number;
   /** Warnings and errors logged so far. */
   warnings(): number;
   /** SIGTERM, and its exit. */
@@ -57,6 +59,8 @@ export function startBenchController(o: BenchControllerOptions): BenchController
       onLine: (line) => {
         if (childLog) appendFileSync(childLog, `${line}\n`);
         if (c.firstRoundAt === undefined && line.includes("first round: desired state computed")) c.firstRoundAt = JSON.parse(line).time;
+        if (c.firstPartialRoundAt === undefined && line.includes("first round while the pods are still listing"))
+          c.firstPartialRoundAt = JSON.parse(line).time;
       },
     },
   );

@@ -54,6 +54,7 @@ export function replayWindow(
         notBefore: 0,
         gateOpensAt: 0,
         budgetSlotAt: lastCall + paceMs,
+        prepareMs: 0,
       },
       { windowMs, maxWaitMs, heartbeatMs: 60_000 },
     );
