@@ -350,7 +350,8 @@ export class FlushLoop {
     metrics.deferredCalls.set({ reason: "resync_share" }, result.plan.deferredCalls.resyncShare);
     if (result.sent) this.#afterCalls(result.sent, leadership);
     const pending = this.#state.backlog.size;
-    this.#backlog = pending > 0 || result.plan.deferredCalls.budget > 0;
+    // What a partial round leaves short of a full batch waits for more of the pod list (a change) or its end.
+    this.#backlog = (pending > 0 && !partial) || result.plan.deferredCalls.budget > 0;
     if (pending === 0) metrics.lastSuccessfulFlush.set(clock.now() / 1000);
     metrics.pendingRecords.set(pending);
     metrics.acknowledgedRecords.set(persistence.store.all().size);

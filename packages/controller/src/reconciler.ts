@@ -8,8 +8,9 @@
 //   again; the backlog carries the rest. Without them every round diffs everything.
 // - An entry the service refused on its merits waits a growing delay (from retryMaxDelay, doubling up to 16 times
 //   that) before it goes again, or goes at once when it changes.
-// - While the pod cache is still being listed (a partial round), only desired records go, never a decommission: a
-//   record missing from a partial view may only not have been listed yet. The first complete round diffs everything.
+// - While the pod cache is still being listed (a partial round), only desired records go, in full batches, never a
+//   decommission: a record missing from a partial view may only not have been listed yet. The first complete round
+//   diffs everything.
 // - The resync resends a slice of the desired records each interval (a rotation over the sorted keys), only with
 //   calls no change needs, and within its share of the hourly budget.
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
@@ -156,7 +157,10 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
 
   // The most recent changes first; the resync only with the calls left, within its share of the hour.
   const changes = [...backlog.values()].reverse().map((b) => b.record);
-  const batches = packBatches(changes, input.calls, settings.batchSize).map((records) => ({ records, resync: false }));
+  // A partial round sends full batches only: the pods still to be listed fill the rest.
+  const batches = packBatches(changes, input.calls, settings.batchSize)
+    .filter((records) => !partial || records.length >= settings.batchSize)
+    .map((records) => ({ records, resync: false }));
   const sentChanges = batches.reduce((n, b) => n + b.records.length, 0);
   const callsLeft = input.calls - batches.length;
   const shareLeft = Math.max(0, settings.resyncCallsPerHour - resyncCalls.length);
@@ -187,7 +191,8 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     intents,
     pending: backlog.size + resyncEntries.length,
     deferredCalls: {
-      budget: Math.ceil((backlog.size - sentChanges + (byShare ? 0 : resyncLeft)) / settings.batchSize),
+      // A partial round counts the full batches left only: the rest waits for more of the list, not for the budget.
+      budget: (partial ? Math.floor : Math.ceil)((backlog.size - sentChanges + (byShare ? 0 : resyncLeft)) / settings.batchSize),
       resyncShare: byShare ? Math.ceil(resyncLeft / settings.batchSize) : 0,
     },
     nextDueAt,

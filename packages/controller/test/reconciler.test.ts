@@ -200,16 +200,19 @@ describe("planRound", () => {
     const inFlightGone = ack(record("gone-flying"));
     world.acknowledged.set(gone.key, ack(gone));
     world.inFlight.set(inFlightGone.key, inFlightGone);
-    // Only web is listed so far: web goes; gone and gone-flying are only not listed yet.
-    expect(names(world.round({ desired: desired([web]), now: 0, calls: 1, partial: true }).batches[0]!.records)).toEqual(["web"]);
-    // api is listed next: a keyed partial round posts it and still nothing else.
-    const next = world.round({ desired: desired([web, api]), now: 1, calls: 2, changedKeys: new Set([api.key]), partial: true });
-    expect(next.batches.flatMap((b) => names(b.records))).toEqual(["api"]);
+    // Only web is listed so far: too few for a full batch (3), nothing goes; gone and gone-flying are only not listed yet.
+    expect(world.round({ desired: desired([web]), now: 0, calls: 1, partial: true }).batches).toEqual([]);
+    // api and two more are listed next: a keyed partial round posts a full batch and still nothing else.
+    const [a, b] = [record("a"), record("b")];
+    const listed = desired([web, api, a, b]);
+    const next = world.round({ desired: listed, now: 1, calls: 2, changedKeys: new Set([api.key, a.key, b.key]), partial: true });
+    expect(next.batches.map((x) => names(x.records).toSorted())).toEqual([["a", "api", "b"]]);
     // The list is complete, told nothing changed: the round diffs everything and decommissions the two.
-    const complete = world.round({ desired: desired([web, api]), now: 2, calls: 2, changedKeys: new Set() });
-    expect(complete.batches.flatMap((b) => b.records.map((r) => `${r.entry.deployment_name} ${r.entry.status}`)).sort()).toEqual([
+    const complete = world.round({ desired: listed, now: 2, calls: 2, changedKeys: new Set() });
+    expect(complete.batches.flatMap((x) => x.records.map((r) => `${r.entry.deployment_name} ${r.entry.status}`)).sort()).toEqual([
       "gone decommissioned",
       "gone-flying decommissioned",
+      "web deployed",
     ]);
   });
 
