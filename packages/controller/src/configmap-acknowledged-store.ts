@@ -5,10 +5,6 @@
 //   would pass its limit, a compaction first writes the changed shards to their spare slots and then switches the
 //   head to them in one update. The head update is the only commit point: a crash at any instant leaves the head
 //   naming a whole, consistent state (README, "Persisted state").
-// - Once the head passes `earlyCompactionBytes` (half its limit), a compaction starts early, in the background: it folds the segments
-//   committed so far into the shards' spare slots while later writes go on appending, then one merge patch of the
-//   head names the new shards and drops the folded segments, keeping the later ones. Writes wait for it only when
-//   the journal is full before it is done.
 // - Optimistic concurrency on every write (resourceVersion); a conflict means read again, put the changes not yet
 //   written on top, retry. Leader fencing (`mayWrite`) before every write call.
 // - The state belongs to one service (API URL), organization and cluster; state written for another, without that
@@ -25,14 +21,13 @@ import {
   payloadBytes,
   type ConfigMapPayload,
 } from "./state-configmaps.js";
-import { planCompaction, type CompactionBase, type PlannedShard } from "./state-compaction.js";
+import { planCompaction } from "./state-compaction.js";
 import { readCommittedState } from "./state-reader.js";
 import {
   STATE_LAYOUT,
   emptyChanges,
   encodePart,
   formatShardTable,
-  partKeys,
   segmentPrefix,
   slotName,
   type CommittedState,
@@ -44,15 +39,11 @@ import {
 
 /** Kubernetes' limit on the data of one ConfigMap (data plus binaryData). */
 export const CONFIGMAP_MAX_BYTES = 1024 * 1024;
-/**
- * The layout's limits by default: 16 shards of up to 1 MiB less 32 KiB, a head compacted past 768 KiB, a compaction
- * started in the background past half that.
- */
+/** The layout's limits by default: 16 shards of up to 1 MiB less 32 KiB, a head compacted past 768 KiB. */
 export const DEFAULT_STATE_LIMITS: StateLimits = {
   maxShards: 16,
   shardMaxBytes: CONFIGMAP_MAX_BYTES - 32 * 1024,
   headMaxBytes: 768 * 1024,
-  earlyCompactionBytes: 384 * 1024,
 };
 const MAX_CONFLICT_RETRIES = 5;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
@@ -102,23 +93,6 @@ export interface StateWriteInfo {
   shards: number;
 }
 
-/** A compaction started early: its shards written while appends go on, then the head switched (see the header). */
-interface EarlyCompaction {
-  /** The committed state it started from: a state read again since makes it void. */
-  base: CommittedState;
-  /** The last journal segment it folds in. */
-  seq: number;
-  /** The shards, written to their spare slots; undefined when it gave up (the next full journal compacts in place). */
-  written: Promise<PlannedShard[] | undefined>;
-  /** The changes of the segments appended since it started, and their bytes: the journal the switched head keeps. */
-  later: RecordChanges;
-  laterBytes: number;
-  /** Its calls and bytes so far (the shard slots). */
-  counts: WriteCounts;
-}
-
-type WriteCounts = { written: number; calls: number; compactions: number };
-
 /** Acknowledged state kept in memory and persisted in a head ConfigMap and its shards. */
 export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   readonly #options: ConfigMapStoreOptions;
@@ -131,9 +105,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #base: CommittedState | undefined;
   /** Loads and writes, one at a time. */
   #tail: Promise<unknown> = Promise.resolve();
-  #early: EarlyCompaction | undefined;
-  /** Calls and bytes of early compactions, counted into the next write's info. */
-  readonly #background: WriteCounts = { written: 0, calls: 0, compactions: 0 };
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
@@ -203,7 +174,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
     const base = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base);
     this.#base = base;
-    this.#early = undefined;
     const records = new Map<string, AcknowledgedRecord>();
     const inFlight = new Map<string, AcknowledgedRecord>();
     for (const { content } of base.shards) {
@@ -246,12 +216,9 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         if (!this.#base) await this.#load();
         const base = this.#base!;
         const chunk = this.#nextChunk(base.seq + 1);
-        const full = () => this.#journalled() && this.#headBytes(this.#base!) + chunk.part.bytes > this.#limits.headMaxBytes;
-        // A full journal: the early compaction's switch if it is under way, else (or if that left too little) one here.
-        if (!base.rewrite && full() && this.#early?.base === base) await this.#switchEarly(this.#early);
-        if (this.#base!.rewrite || full()) await this.#compact(info);
+        const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
+        if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
         await this.#append(chunk, info);
-        this.#startEarly();
       } catch (error) {
         if (!(error instanceof StateConflictError)) throw error;
         info.conflicts += 1;
@@ -268,10 +235,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
     const shards = this.#base!.shards.filter((s) => s.ref?.slot);
     const bytes = this.#headBytes(this.#base!) + shards.reduce((n, s) => n + s.ref!.bytes, 0);
-    for (const key of ["written", "calls", "compactions"] as const) {
-      info[key] += this.#background[key];
-      this.#background[key] = 0;
-    }
     this.lastWrite = { bytes, records: this.#records.size, inFlight: this.#inFlight.size, shards: shards.length, ...info };
     logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
     return this.lastWrite;
@@ -310,15 +273,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     info.written += payloadBytes({ data, binaryData: chunk.part.binaryData });
     info.calls += 1;
     base.seq = seq;
-    base.segments.push(seq);
     base.data = { ...base.data, ...data };
     base.journalBytes += chunk.part.bytes;
-    const early = this.#early?.base === base ? this.#early : undefined;
-    if (early) early.laterBytes += chunk.part.bytes;
     for (const kind of ["records", "inFlight"] as const) {
       for (const [key, record] of chunk.changes[kind]) {
         base.journal[kind].set(key, record);
-        early?.later[kind].set(key, record);
         // Forget only what this write carried: a change made while it was in flight is still to write.
         if (this.#changes[kind].get(key) === record) this.#changes[kind].delete(key);
       }
@@ -326,16 +285,34 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
-  async #compact(info: WriteCounts): Promise<void> {
+  async #compact(info: { written: number; calls: number; compactions: number }): Promise<void> {
     const base = this.#base!;
-    this.#early = undefined;
-    const planned = await this.#writeShards(
+    const planned = planCompaction(
       { partitions: base.shards.length, shards: base.shards, journal: base.journal, rewrite: base.rewrite },
-      info,
+      this.#limits,
     );
+    for (const shard of planned) {
+      if (!shard.write) continue;
+      const { slot, part } = shard.write;
+      const version = await this.#writeSlot(shard.index, slot, part, shard.ref.versions[slot], info);
+      shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
+      this.#step("shard-written");
+    }
     this.#step("before-head-switch");
-    const { name } = this.#options;
-    const data = this.#headData(planned, base.seq);
+    const refs = planned.map((p) => p.ref);
+    const { name, org, cluster, apiUrl } = this.#options;
+    const data = {
+      format: STATE_LAYOUT,
+      org,
+      cluster,
+      "api-url": apiUrl,
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      partitions: String(refs.length),
+      shards: formatShardTable(refs),
+      journal: String(base.seq),
+      ...this.#written(),
+    };
     this.#fence();
     const pending = this.#maps.put(name, base.version, { data, binaryData: {} });
     this.#step("state-write");
@@ -350,112 +327,9 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
       journal: emptyChanges(),
       seq: base.seq,
-      segments: [],
       data,
       journalBytes: 0,
     };
-  }
-
-  /** Plans a compaction and writes its changed shards to their spare slots (nothing the head names yet). */
-  async #writeShards(from: CompactionBase, info: Pick<WriteCounts, "written" | "calls">): Promise<PlannedShard[]> {
-    const planned = planCompaction(from, this.#limits);
-    for (const shard of planned) {
-      if (!shard.write) continue;
-      const { slot, part } = shard.write;
-      const version = await this.#writeSlot(shard.index, slot, part, shard.ref.versions[slot], info);
-      shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
-      this.#step("shard-written");
-    }
-    return planned;
-  }
-
-  /** The head's data naming `planned` as the shards, with the journal at `seq`. */
-  #headData(planned: readonly PlannedShard[], seq: number): Record<string, string> {
-    const refs = planned.map((p) => p.ref);
-    const { org, cluster, apiUrl } = this.#options;
-    return {
-      format: STATE_LAYOUT,
-      org,
-      cluster,
-      "api-url": apiUrl,
-      records: String(this.#records.size),
-      "in-flight": String(this.#inFlight.size),
-      partitions: String(refs.length),
-      shards: formatShardTable(refs),
-      journal: String(seq),
-      ...this.#written(),
-    };
-  }
-
-  /** Past earlyCompactionBytes, starts folding the committed journal into the shards in the background. */
-  #startEarly(): void {
-    const base = this.#base!;
-    if (this.#early?.base === base || base.rewrite || !this.#journalled()) return;
-    if (this.#headBytes(base) <= (this.#limits.earlyCompactionBytes ?? Number.POSITIVE_INFINITY)) return;
-    // The journal as committed now; later appends go on into base.journal (and the compaction's `later`).
-    const journal = { records: new Map(base.journal.records), inFlight: new Map(base.journal.inFlight) };
-    const from: CompactionBase = { partitions: base.shards.length, shards: base.shards, journal, rewrite: false };
-    const counts: WriteCounts = { written: 0, calls: 0, compactions: 0 };
-    const early: EarlyCompaction = {
-      base,
-      seq: base.seq,
-      later: emptyChanges(),
-      laterBytes: 0,
-      counts,
-      written: Promise.resolve(undefined),
-    };
-    early.written = this.#writeShards(from, counts).catch((error: unknown) => {
-      this.#addBackground(counts);
-      this.#options.logger.info(
-        { err: (error as Error).message },
-        "early compaction of the acknowledged state gave up; compacting when full",
-      );
-      return undefined;
-    });
-    this.#early = early;
-    // The switch is a write of the head: in turn with the others.
-    void early.written.then((planned) => planned && this.#queue(() => this.#switchEarly(early)).catch(() => undefined));
-  }
-
-  /**
-   * Makes an early compaction's shards current: one merge patch of the head names them and drops the segments they
-   * fold in, keeping the later ones. Does nothing when it gave up or a state read since made it void.
-   */
-  async #switchEarly(early: EarlyCompaction): Promise<void> {
-    const planned = await early.written;
-    if (this.#early !== early) return;
-    this.#early = undefined;
-    const base = this.#base!;
-    if (!planned || base !== early.base) return;
-    this.#step("before-head-switch");
-    const data = this.#headData(planned, base.seq);
-    const folded = base.segments.filter((seq) => seq <= early.seq);
-    const binaryData = Object.fromEntries(folded.flatMap((seq) => Object.values(partKeys(segmentPrefix(seq))).map((key) => [key, null])));
-    this.#fence();
-    const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData });
-    this.#step("state-write");
-    this.#step("head-switch");
-    const version = await pending;
-    this.#addBackground({ written: early.counts.written + payloadBytes({ data }), calls: early.counts.calls + 1, compactions: 1 });
-    this.#base = {
-      version,
-      rewrite: false,
-      shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
-      journal: early.later,
-      seq: base.seq,
-      segments: base.segments.filter((seq) => seq > early.seq),
-      data: { ...base.data, ...data },
-      journalBytes: early.laterBytes,
-    };
-  }
-
-  #addBackground(counts: WriteCounts): void {
-    for (const key of ["written", "calls", "compactions"] as const) this.#background[key] += counts[key];
-  }
-
-  #journalled(): boolean {
-    const journal = this.#base!.journal;
-    return journal.records.size + journal.inFlight.size > 0;
   }
 
   /**

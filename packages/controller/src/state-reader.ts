@@ -101,7 +101,6 @@ async function readHead(
       shards,
       journal,
       seq: Math.max(Number(data.journal) || 0, ...seqs),
-      segments: seqs,
       data,
       journalBytes,
     } satisfies CommittedState;

@@ -58,8 +58,6 @@ export interface CommittedState {
   journal: RecordChanges;
   /** The last journal segment's number. */
   seq: number;
-  /** The numbers of the journal segments the head holds, in order. */
-  segments: number[];
   /** The head's data as stored, and its journal's bytes: together, the head's size. */
   data: Record<string, string>;
   journalBytes: number;
@@ -70,16 +68,7 @@ export const emptyChanges = (): RecordChanges => ({ records: new Map(), inFlight
 
 /** A state to be rewritten in full at the next write: `content` in one shard (nothing, or a migrated ConfigMap's). */
 export function stateToRewrite(version: string | null, content: ShardContent = { records: [], inFlight: [] }): CommittedState {
-  return {
-    version,
-    rewrite: true,
-    shards: [{ ref: undefined, content }],
-    journal: emptyChanges(),
-    seq: 0,
-    segments: [],
-    data: {},
-    journalBytes: 0,
-  };
+  return { version, rewrite: true, shards: [{ ref: undefined, content }], journal: emptyChanges(), seq: 0, data: {}, journalBytes: 0 };
 }
 
 /** Limits of the layout. */
@@ -89,8 +78,6 @@ export interface StateLimits {
   shardMaxBytes: number;
   /** The journal is compacted before the head would grow past this. */
   headMaxBytes: number;
-  /** Past this, a compaction starts in the background while writes go on appending; absent: never. */
-  earlyCompactionBytes?: number;
 }
 
 /** The ConfigMap of shard `index`'s `slot`. */
@@ -237,7 +224,7 @@ export function parseShardTable(text: string | undefined, partitionsText: string
   return parsed.data;
 }
 
-/** TEST ONLY: `SHIPLOG_TEST_STATE_LIMITS=head=<bytes>,shard=<bytes>[,early=<bytes>]` shrinks the layout's limits (crash-matrix test). */
+/** TEST ONLY: `SHIPLOG_TEST_STATE_LIMITS=head=<bytes>,shard=<bytes>` shrinks the layout's limits (crash-matrix test). */
 export function testStateLimits(env: Readonly<Record<string, string | undefined>>): Partial<Omit<StateLimits, "maxShards">> | undefined {
   const value = env.SHIPLOG_TEST_STATE_LIMITS;
   if (!value) return undefined;
@@ -245,10 +232,9 @@ export function testStateLimits(env: Readonly<Record<string, string | undefined>
   for (const pair of value.split(",")) {
     const [key, bytes] = pair.split("=");
     const n = Number(bytes);
-    const field = ({ head: "headMaxBytes", shard: "shardMaxBytes", early: "earlyCompactionBytes" } as const)[key as "head"];
-    if (!Number.isInteger(n) || n < 0 || field === undefined)
-      throw new RangeError("SHIPLOG_TEST_STATE_LIMITS: expected head=<bytes>,shard=<bytes>[,early=<bytes>]");
-    limits[field] = n;
+    if (!Number.isInteger(n) || n < 0 || (key !== "head" && key !== "shard"))
+      throw new RangeError("SHIPLOG_TEST_STATE_LIMITS: expected head=<bytes>,shard=<bytes>");
+    limits[key === "head" ? "headMaxBytes" : "shardMaxBytes"] = n;
   }
   return limits;
 }

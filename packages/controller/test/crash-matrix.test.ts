@@ -10,9 +10,7 @@
 // are inside a compaction of the sharded state: every process of those cells runs with tiny state limits
 // (SHIPLOG_TEST_STATE_LIMITS), so each write folds the journal into several shard ConfigMaps before appending, and
 // the answer write's compaction is where the process dies: after a first shard slot is written, with every slot
-// written but the head not switched, and with the head switch issued. The "early-" points are the same steps of a
-// compaction started in the background (its slots written while later writes append, then a head switch that keeps
-// their segments): their processes compact early after every write, into a head that never fills.
+// written but the head not switched, and with the head switch issued.
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -25,14 +23,10 @@ const STATE = "shiplog-controller-state";
 const LEASE = "shiplog-controller";
 // Durations a loaded machine keeps: a leader that cannot renew for the renew deadline stops (no cell wants that).
 const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "6s", SHIPLOG_RENEW_DEADLINE: "4s", SHIPLOG_RETRY_PERIOD: "1s" };
-const COMPACTION_STEPS = ["shard-written", "before-head-switch", "head-switch"] as const;
-const EARLY_POINTS = COMPACTION_STEPS.map((step) => `early-${step}` as const);
-const POINTS = ["before-send", "in-flight", "after-answer", "state-write", ...COMPACTION_STEPS, ...EARLY_POINTS] as const;
-const COMPACTION_POINTS: readonly string[] = [...COMPACTION_STEPS, ...EARLY_POINTS];
+const POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shard-written", "before-head-switch", "head-switch"] as const;
+const COMPACTION_POINTS: readonly string[] = ["shard-written", "before-head-switch", "head-switch"];
 /** Compact before every append (head 0) into shards of a record or two (400 bytes): several slots per compaction. */
 const TINY_STATE = { SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400" };
-/** Start a compaction in the background after every write (early 0), into a head that never fills (64 KiB). */
-const EARLY_STATE = { SHIPLOG_TEST_STATE_LIMITS: "head=65536,shard=400,early=0" };
 const MODES = ["restart", "takeover"] as const;
 const CHANGES = ["deleted", "scaled to 0", "rolled"] as const;
 const LATENCY_MS = 1500;
@@ -71,16 +65,14 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   servers.push(cluster, emulator);
   cluster.script.ensureNamespace("shiplog");
   await cluster.script.createDeployment({ namespace: "shop", name: "base", image: image("base", "1.0"), annotations: REPO });
-  const early = (EARLY_POINTS as readonly string[]).includes(point);
-  const limits = early ? EARLY_STATE : COMPACTION_POINTS.includes(point) ? TINY_STATE : {};
-  const step = point.replace(/^early-/, "");
+  const limits = COMPACTION_POINTS.includes(point) ? TINY_STATE : {};
   const start = (env: Record<string, string>) => {
     const p = startControllerProcess(cluster, emulator, { SHIPLOG_STATE_CONFIGMAP: STATE, ...limits, ...env });
     processes.push(p);
     return p;
   };
   const election = mode === "takeover" ? { SHIPLOG_LEASE_NAME: LEASE, ...LEASE_TIMING } : {};
-  const crashing = start({ POD_NAME: "ctl-crash", SHIPLOG_TEST_CRASH_AT: `${step}:shop-gone-app`, ...election });
+  const crashing = start({ POD_NAME: "ctl-crash", SHIPLOG_TEST_CRASH_AT: `${point}:shop-gone-app`, ...election });
   const sameRecords = () => expect(sorted(deployedRecords(emulator))).toEqual(sorted(expectedRecords(cluster)));
   // Deadlines, not timings: generous, for a loaded machine (process start and informer lists).
   await vi.waitFor(sameRecords, { ...WAIT, timeout: DEADLINE_MS });
@@ -218,9 +210,8 @@ describe("crash matrix (controller processes, kill -9)", () => {
     for (const r of results) {
       expect(r.killedByHook, `${r.point}/${r.mode}: the hook killed the process`).toBe(true);
       // Killed inside a compaction of several shards: one slot written of several, or all of them.
-      const step = r.point.replace(/^early-/, "");
-      if (step === "shard-written") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBe(1);
-      if (step === "before-head-switch")
+      if (r.point === "shard-written") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBe(1);
+      if (r.point === "before-head-switch")
         expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
       expect(r.inFlight, `${r.point}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
       expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({

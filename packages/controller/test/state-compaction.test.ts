@@ -3,8 +3,7 @@
 // writer's compaction, and shards checked against the head.
 import { CoreV1Api } from "@kubernetes/client-node";
 import { AcknowledgedStateTooLargeError, encodeAcknowledgedState, slotName, type StateWriteStep } from "@shiplog/controller/internal";
-import { describe, expect, it, vi } from "vitest";
-import { WAIT } from "../../../test/kit/wait.js";
+import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";
 
@@ -111,64 +110,6 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       for (const n of overwritten) expect(configMap(n)!.data["written-by"]).toBe("pod-a");
     });
   }
-
-  it("an early compaction folds what was committed while later writes append; its head switch keeps their segments", async () => {
-    const name = nextName();
-    const all = bigState(90);
-    const [first, during, after] = [all.slice(0, 40), all.slice(40, 60), all.slice(60)];
-    // A head of up to 64 KiB, compacted in the background past its first byte: every write starts one.
-    const limits = { headMaxBytes: 64 * 1024, shardMaxBytes: 1_500, earlyCompactionBytes: 0 };
-    let writeDuring: Promise<unknown> | undefined;
-    const s = await reread(name, {
-      limits,
-      // A write while the compaction's first shard slot is being written: it appends, the compaction goes on.
-      onWriteStep: (step) => {
-        if (step !== "shard-written" || writeDuring) return;
-        s.acknowledge(during);
-        writeDuring = s.write();
-      },
-    });
-    s.acknowledge(first);
-    const firstWrite = (await s.write())!;
-    expect(firstWrite).toMatchObject({ compactions: 1, calls: 2 }); // the rewrite of a new state, then the append
-    await vi.waitFor(() => expect(writeDuring).toBeDefined(), WAIT);
-    await writeDuring;
-    // The switch runs in turn with the writes: the next write finds it done and counts it.
-    s.acknowledge(after);
-    const next = (await s.write())!;
-    expect(next.compactions).toBeGreaterThanOrEqual(1);
-    // The head names shards holding what was folded, and keeps the later segments: nothing lost, nothing twice.
-    const head = configMap(name)!;
-    expect(Object.keys(head.binaryData ?? {}).length).toBeGreaterThan(0);
-    const reader = await reread(name);
-    expect(byKey(reader.all().values())).toEqual(byKey(all));
-    expect(byKey(reader.all().values())).toEqual(byKey(s.all().values()));
-  });
-
-  it("an early compaction cut short (a slot write fails) leaves the state whole; later writes go on", async () => {
-    const name = nextName();
-    const all = bigState(60);
-    let failing = true;
-    const s = await reread(name, {
-      limits: { headMaxBytes: 64 * 1024, shardMaxBytes: 1_500, earlyCompactionBytes: 0 },
-      onWriteStep: (step) => {
-        if (failing && step === "shard-written") throw new Error("killed at shard-written");
-      },
-    });
-    s.acknowledge(all.slice(0, 30));
-    await s.write().catch(() => undefined); // the rewrite of a new state compacts in place: cut short too
-    failing = false;
-    await s.write();
-    failing = true;
-    s.acknowledge(all.slice(30));
-    await s.write();
-    failing = false;
-    s.acknowledge([{ ...all[0]!, entry: { ...all[0]!.entry, version: "2.0" } }]);
-    await s.write();
-    const reader = await reread(name);
-    expect(byKey(reader.all().values())).toEqual(byKey(s.all().values()));
-    expect(reader.all().size).toBe(60);
-  });
 
   it("a stale writer's compaction never overwrites a slot the head names: it finds the head moved on, reads again, merges", async () => {
     const name = nextName();
