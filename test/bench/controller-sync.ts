@@ -1,6 +1,6 @@
 // The controller at scale, against issue #19's targets. Three processes besides this one: the fake cluster and the
-// emulator (hosts/*.ts, driven over IPC) and the controller (`node packages/controller/dist/main.js`, state
-// ConfigMap on, the write budget at its defaults), so each peak RSS is its own.
+// emulator (hosts/*.ts, driven over IPC) and the controller (`node packages/controller/dist/bundle/controller.js`,
+// the one file the image runs; state ConfigMap on, the write budget at its defaults), so each peak RSS is its own.
 //
 //   pnpm build && tsx test/bench/controller-sync.ts [--pods 10000] [--flush-window 200ms --flush-max-wait 1s]
 //       [--phases cold,single,roll,steady,restart] [--controller-heap 128] [--emulator-options '{...}'] [--window-sweep]
@@ -117,7 +117,7 @@ const flushEnv = {
   ...(flags["flush-max-wait"] ? { SHIPLOG_FLUSH_MAX_WAIT: flags["flush-max-wait"] } : {}),
 };
 console.log(
-  `controller: node ${nodeFlags.join(" ")} packages/controller/dist/main.js ${JSON.stringify(flushEnv)} ` +
+  `controller: node ${nodeFlags.join(" ")} packages/controller/dist/bundle/controller.js ${JSON.stringify(flushEnv)} ` +
     "(heap cap scaled to the cluster, --controller-heap to change; defaults otherwise)",
 );
 const startController = (podName: string) =>

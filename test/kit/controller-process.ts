@@ -8,6 +8,8 @@ import { tempDir } from "./temp-dir.js";
 
 /** The built controller's entry point. */
 export const CONTROLLER_MAIN = fileURLToPath(new URL("../../packages/controller/dist/main.js", import.meta.url));
+/** The one-file bundle the image runs (`pnpm build` makes it). */
+export const CONTROLLER_BUNDLE = fileURLToPath(new URL("../../packages/controller/dist/bundle/controller.js", import.meta.url));
 /** The organization and cluster the tests' controllers post for. */
 export const ORG = "acme";
 export const CLUSTER = "test-cluster";
@@ -28,6 +30,8 @@ export interface ControllerProcess extends RunningProcess {
 export interface ControllerProcessOptions {
   /** Node flags before the script (a heap cap, a profiler). */
   nodeFlags?: string[];
+  /** The script: the built entry point (default) or CONTROLLER_BUNDLE. */
+  entry?: string;
   /** Every line of its standard output, as it comes. */
   onLine?: (line: string) => void;
 }
@@ -67,7 +71,7 @@ export function startControllerProcess(
     POD_NAMESPACE: "shiplog",
     ...env,
   };
-  return startControllerCommand([process.execPath, ...(options.nodeFlags ?? []), CONTROLLER_MAIN], settings, options);
+  return startControllerCommand([process.execPath, ...(options.nodeFlags ?? []), options.entry ?? CONTROLLER_MAIN], settings, options);
 }
 
 /** Starts `command` (a controller entry point) with exactly `env` plus PATH, and reads its log. */

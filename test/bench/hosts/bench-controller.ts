@@ -2,7 +2,7 @@
 // than the tests' fast timings (an empty value is the controller's default), the state ConfigMap on, and a tap on its
 // log (BENCH_CHILD_LOG=<file> keeps it; the first round's line says when the desired state was first computed).
 import { appendFileSync } from "node:fs";
-import { startControllerProcess, type ControllerProcess } from "../../kit/controller-process.js";
+import { CONTROLLER_BUNDLE, startControllerProcess, type ControllerProcess } from "../../kit/controller-process.js";
 import type { MetricReader } from "./round-metrics.js";
 
 /** A running controller of the benchmark. */
@@ -56,6 +56,8 @@ export function startBenchController(o: BenchControllerOptions): BenchController
     },
     {
       nodeFlags: o.nodeFlags,
+      // What the image runs: the one-file bundle.
+      entry: CONTROLLER_BUNDLE,
       onLine: (line) => {
         if (childLog) appendFileSync(childLog, `${line}\n`);
         if (c.firstRoundAt === undefined && line.includes("first round: desired state computed")) c.firstRoundAt = JSON.parse(line).time;
