@@ -183,7 +183,8 @@ export class Controller {
       org: config.org,
       cluster: config.cluster,
       batchSize: config.batchSize,
-      concurrency: config.concurrency,
+      // Serialized: a round's calls one after another, each checking the gate a refusal of the last one may close.
+      concurrency: config.serializeWrites ? 1 : config.concurrency,
       dryRun: config.dryRun,
       logger,
       mayPost,
@@ -388,8 +389,8 @@ function loopSettings(config: ControllerConfig): FlushLoopSettings {
     windowMs: config.flushWindowMs,
     maxWaitMs: config.flushMaxWaitMs,
     heartbeatMs: HEARTBEAT_MS,
-    // Serialized writes go one at a time anyway: a round is one call, its intent written just before it.
-    callsPerRound: config.serializeWrites ? 1 : config.concurrency,
+    // A backlog goes in rounds of several calls (one plan, one state write); serialized, they leave one at a time.
+    callsPerRound: config.concurrency,
     resyncIntervalMs: config.resyncIntervalMs,
     resyncSliceRecords: resyncCallsPerInterval(limits, config.resyncBudgetShare, config.resyncIntervalMs) * config.batchSize,
     retryMinDelayMs: config.retryMinDelayMs,
