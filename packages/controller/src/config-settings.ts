@@ -54,7 +54,7 @@ export const SETTINGS = {
   concurrency: {
     flag: "concurrency",
     env: "SHIPLOG_CONCURRENCY",
-    help: "calls a round may make (one at a time when writes are serialized, else at once), 1 to 32 (default 4)",
+    help: "calls a round may make when writes are not serialized, 1 to 32 (default 4)",
   },
   serializeWrites: {
     flag: "serialize-writes",

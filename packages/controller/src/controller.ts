@@ -183,7 +183,7 @@ export class Controller {
       org: config.org,
       cluster: config.cluster,
       batchSize: config.batchSize,
-      // Serialized: a round's calls one after another, each checking the gate a refusal of the last one may close.
+      // Serialized: calls one after another, each checking the gate a refusal of the one before may have closed.
       concurrency: config.serializeWrites ? 1 : config.concurrency,
       dryRun: config.dryRun,
       logger,
@@ -389,8 +389,8 @@ function loopSettings(config: ControllerConfig): FlushLoopSettings {
     windowMs: config.flushWindowMs,
     maxWaitMs: config.flushMaxWaitMs,
     heartbeatMs: HEARTBEAT_MS,
-    // A backlog goes in rounds of several calls (one plan, one state write); serialized, they leave one at a time.
-    callsPerRound: config.concurrency,
+    // Serialized writes go one at a time anyway: a round is one call, its intent written just before it.
+    callsPerRound: config.serializeWrites ? 1 : config.concurrency,
     resyncIntervalMs: config.resyncIntervalMs,
     resyncSliceRecords: resyncCallsPerInterval(limits, config.resyncBudgetShare, config.resyncIntervalMs) * config.batchSize,
     retryMinDelayMs: config.retryMinDelayMs,

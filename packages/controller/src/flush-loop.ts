@@ -20,7 +20,7 @@ export class StateNotLoadedError extends ShiplogError {
 
 /** Settings of the loop. */
 export interface FlushLoopSettings extends ScheduleTimings {
-  /** Calls one round may make (sent one at a time when writes are serialized; the budget paces their starts). */
+  /** Calls one round may make when the budget has a slot (1 when writes are serialized). */
   callsPerRound: number;
   /** 0: no resync. */
   resyncIntervalMs: number;

@@ -30,7 +30,6 @@ export interface RejectedEntry {
 /** An entry waiting to be sent, and since when (for most-recent-first). */
 export interface BacklogEntry {
   record: PendingRecord;
-  fingerprint: string;
   since: number;
 }
 
@@ -286,8 +285,9 @@ function updateBacklog(
       continue;
     }
     const now = freshByKey.get(key);
-    // The same entry object (the desired state reuses the records of unchanged pods) needs no fingerprint.
-    if (now && (now.entry === entry.record.entry || entryFingerprint(now.entry) === entry.fingerprint)) {
+    // The same entry object (the desired state reuses the records of unchanged pods) needs no fingerprint; none is
+    // kept per entry (a cold sync's backlog holds every record: 90,000 strings at 150,000 pods).
+    if (now && (now.entry === entry.record.entry || entryFingerprint(now.entry) === entryFingerprint(entry.record.entry))) {
       backlog.set(key, { ...entry, record: now });
       freshByKey.delete(key);
     }
@@ -296,7 +296,7 @@ function updateBacklog(
   // diffing everything does.
   for (const key of [...freshByKey.keys()].sort()) {
     const record = freshByKey.get(key)!;
-    backlog.set(key, { record, fingerprint: entryFingerprint(record.entry), since: input.now });
+    backlog.set(key, { record, since: input.now });
   }
   return backlog;
 }

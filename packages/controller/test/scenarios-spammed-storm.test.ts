@@ -21,8 +21,7 @@ const RETRY_MAX_MS = 60_000;
 const PACE_MS = 750;
 
 /**
- * The most calls `windowMs` can hold: one call per attempt (a round's later calls are held once one is refused as
- * spammed), and after the k-th refused
+ * The most calls `windowMs` can hold: one call per attempt (a round is one call), and after the k-th refused
  * attempt the next waits at least half its backoff step (equal jitter), min·2^k capped at max, and never less than
  * the budget's pace.
  */
