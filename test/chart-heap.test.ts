@@ -33,7 +33,7 @@ describe.skipIf(!toolchain.ok && process.env.CI !== "true")("Helm chart: the hea
     [{ resources: { limits: null } }, 128],
     [{ resources: { limits: { memory: "1Gi" } }, maxHeapMb: 300 }, 300],
   ])("%j: --max-old-space-size=%d", (values, mb) => {
-    expect(nodeOptions(values)).toBe(`--max-old-space-size=${mb}`);
+    expect(nodeOptions(values)).toBe(`--max-old-space-size=${mb} --max-semi-space-size=8`);
   });
 
   it("a limit it cannot read is refused, naming the setting to use instead", () => {

@@ -125,7 +125,7 @@ describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
         expect(config.tokenFile).toBe(mountPath("/var/run/secrets/shiplog/token"));
         expect({ ...config, tokenFile: undefined }).toEqual(plain);
         // The heap cap: half the default memory limit (512Mi).
-        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=256");
+        expect(env.NODE_OPTIONS).toBe("--max-old-space-size=256 --max-semi-space-size=8");
       } finally {
         rmSync(root, { recursive: true, force: true });
       }

@@ -111,7 +111,12 @@ async function converge(deadlineMs: number): Promise<boolean> {
 
 // ---- the controller process ----------------------------------------------------------------------------------------
 // The heap cap; BENCH_CHILD_NODE_FLAGS adds node flags (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
-const nodeFlags = [`--max-old-space-size=${heapMb}`, ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean)];
+// The chart's NODE_OPTIONS (charts/shiplog-controller/templates/_helpers.tpl): the heap cap, and 8 MB semi-spaces.
+const nodeFlags = [
+  `--max-old-space-size=${heapMb}`,
+  "--max-semi-space-size=8",
+  ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+];
 const flushEnv = {
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
   ...(flags["flush-max-wait"] ? { SHIPLOG_FLUSH_MAX_WAIT: flags["flush-max-wait"] } : {}),
