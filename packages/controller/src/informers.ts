@@ -33,8 +33,8 @@ export interface InformerOptions {
 /** The informer caches, for the configured namespaces. */
 export class ClusterInformers implements TrackedSnapshot {
   readonly #reflectors = new Map<WatchedKind, Reflector[]>();
-  readonly #syncWaiters: (() => void)[] = [];
-  readonly #ownerWaiters: (() => void)[] = [];
+  /** Callers of waitForSync and waitForOwners, until what they wait for holds. */
+  readonly #waiters: { ready: () => boolean; resolve: () => void }[] = [];
   #stopped = false;
 
   constructor(private readonly options: InformerOptions) {
@@ -68,10 +68,11 @@ export class ClusterInformers implements TrackedSnapshot {
   }
 
   #checkSynced(): void {
-    if (this.ownersSynced) for (const resolve of this.#ownerWaiters.splice(0)) resolve();
-    if (!this.synced) return;
-    this.options.logger.info({ informers: this.#all().length }, "informer caches synced");
-    for (const resolve of this.#syncWaiters.splice(0)) resolve();
+    if (this.synced) this.options.logger.info({ informers: this.#all().length }, "informer caches synced");
+    for (const w of this.#waiters.splice(0)) {
+      if (w.ready()) w.resolve();
+      else this.#waiters.push(w);
+    }
   }
 
   /** True once every informer has completed its first list. */
@@ -99,19 +100,21 @@ export class ClusterInformers implements TrackedSnapshot {
 
   /** Resolves once every cache has been filled by a first list. */
   waitForSync(): Promise<void> {
-    if (this.synced) return Promise.resolve();
-    return new Promise((resolve) => this.#syncWaiters.push(resolve));
+    return this.#until(() => this.synced);
   }
 
   /** Resolves once every cache but the pods' has been filled by a first list. */
   waitForOwners(): Promise<void> {
-    if (this.ownersSynced) return Promise.resolve();
-    return new Promise((resolve) => this.#ownerWaiters.push(resolve));
+    return this.#until(() => this.ownersSynced);
+  }
+
+  #until(ready: () => boolean): Promise<void> {
+    if (ready()) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ ready, resolve }));
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const resolve of this.#ownerWaiters.splice(0)) resolve();
     await Promise.all(this.#all().map((r) => r.stop()));
   }
 
