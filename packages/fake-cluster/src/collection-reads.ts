@@ -10,7 +10,8 @@ import type { RouteContext } from "./route-context.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";
-import { toTable, wantsTable } from "./table-printers.js";
+import { outputForm, partialObjectMetadata } from "./output-form.js";
+import { toTable } from "./table-printers.js";
 
 /** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
 interface ContinueToken {
@@ -109,9 +110,18 @@ export function listCollection(ctx: RouteContext, target: Target, query: Query, 
     meta.continue = encodeContinue({ rv, start: page.continueAfter });
     if (page.remaining !== undefined) meta.remainingItemCount = page.remaining;
   }
-  if (wantsTable(accept)) {
+  const form = outputForm(accept, true);
+  if (form.kind === "table") {
     const objects = page.items.map((json) => JSON.parse(json) as KubeObject);
     return sendJson(reply, 200, JSON.stringify(toTable(resource, objects, meta, one(query, "includeObject"), Date.now())));
+  }
+  if (form.kind === "metadata") {
+    const items = page.items.map((json) => partialObjectMetadata(JSON.parse(json) as KubeObject, form.version));
+    return sendJson(
+      reply,
+      200,
+      JSON.stringify({ kind: "PartialObjectMetadataList", apiVersion: `meta.k8s.io/${form.version}`, metadata: meta, items }),
+    );
   }
   const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
   return sendList(reply, head, page.items);

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { listCollection, watchCollection } from "./collection-reads.js";
 import type { RouteContext } from "./route-context.js";
 import type { KubeObject } from "./kube-object.js";
-import { objectJson } from "./kube-object.js";
 import { jsonPatch, mergePatch } from "./object-patch.js";
 import { apiGroupList, apiResourceList } from "./discovery.js";
 import { openApiDocument, openApiRoot } from "./openapi-v3.js";
@@ -11,7 +10,7 @@ import type { Scale } from "./scale-subresource.js";
 import { scaleOf } from "./scale-subresource.js";
 import type { Query, Target } from "./request-target.js";
 import { checkSubresource, notFoundPath, one, parseTarget, sendJson, splitPath } from "./request-target.js";
-import { toTable, wantsTable } from "./table-printers.js";
+import { formatObject, outputForm } from "./output-form.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 import { ApiError, badRequest, invalidObject } from "./status.js";
 import { BODY_TYPES, decodeBody, decodeScale, parseBody, unsupportedMediaType, writeOptions } from "./request-bodies.js";
@@ -66,6 +65,9 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     checkSubresource(target);
     const query = (request.query ?? {}) as Query;
     const kind = target.kind;
+    // An object answered (read or written) in the form the Accept header asks for.
+    const answer = (obj: KubeObject) =>
+      formatObject(outputForm(request.headers.accept, false), kind.resource, obj, one(query, "includeObject"));
     switch (request.method) {
       case "GET": {
         if (target.name === undefined) {
@@ -75,24 +77,14 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         }
         const obj = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);
         if (target.subresource === "scale") return sendJson(reply, 200, JSON.stringify(scaleOf(obj as Workload)));
-        if (wantsTable(request.headers.accept)) {
-          const table = toTable(
-            kind.resource,
-            [obj],
-            { resourceVersion: obj.metadata.resourceVersion },
-            one(query, "includeObject"),
-            Date.now(),
-          );
-          return sendJson(reply, 200, JSON.stringify(table));
-        }
-        return sendJson(reply, 200, objectJson(obj));
+        return sendJson(reply, 200, answer(obj));
       }
       case "POST": {
         if (target.name !== undefined) throw notFoundPath();
         const options = writeOptions(query);
         const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
         checkNamespace(target, obj);
-        return sendJson(reply, 201, objectJson(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun })));
+        return sendJson(reply, 201, answer(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun })));
       }
       case "PUT": {
         if (target.name === undefined)
@@ -108,7 +100,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name)
           throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
-        return sendJson(reply, 200, objectJson(update(ctx, target, obj, options.dryRun)));
+        return sendJson(reply, 200, answer(update(ctx, target, obj, options.dryRun)));
       }
       case "PATCH": {
         if (target.name === undefined)
@@ -131,7 +123,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const obj = decodeBody(kind, apply(existing), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
-        return sendJson(reply, 200, objectJson(update(ctx, target, obj, options.dryRun)));
+        return sendJson(reply, 200, answer(update(ctx, target, obj, options.dryRun)));
       }
       case "DELETE":
         return deleteRequest(ctx, target, query, parseBody(request), reply);

@@ -8,11 +8,6 @@ import { WORKLOAD_COLUMNS } from "./workload-columns.js";
 
 const COLUMNS: ColumnsByResource = { ...CORE_COLUMNS, ...WORKLOAD_COLUMNS };
 
-/** True when the Accept header asks for a Table (kubectl get). */
-export function wantsTable(accept: string | undefined): boolean {
-  return accept !== undefined && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept);
-}
-
 /** A meta.k8s.io/v1 Table of `items`; rows carry the object's metadata (or the object with includeObject=Object). */
 export function toTable(
   resource: ResourceName,

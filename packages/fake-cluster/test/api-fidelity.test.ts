@@ -192,6 +192,58 @@ describe("API server fidelity over HTTP", () => {
     expect(table.rows[0]!.object).toMatchObject({ kind: "PartialObjectMetadata", metadata: { name: "web" } });
   });
 
+  it("answers the metadata alone (PartialObjectMetadata) to reads and writes that ask for it, and the object otherwise", async () => {
+    const metadataOnly = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+    const path = "/api/v1/namespaces/default/configmaps";
+    const body = {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "pom" },
+      binaryData: { blob: Buffer.alloc(4096).toString("base64") },
+    };
+    type Partial = { kind: string; apiVersion: string; metadata: { name: string; resourceVersion: string }; binaryData?: unknown };
+    const created = await (await call("POST", path, body, { Accept: metadataOnly })).json<Partial>();
+    expect(created).toEqual({
+      kind: "PartialObjectMetadata",
+      apiVersion: "meta.k8s.io/v1",
+      metadata: expect.objectContaining({ name: "pom" }),
+    });
+    const patched = await (
+      await call("PATCH", `${path}/pom`, { data: { a: "b" } }, { Accept: metadataOnly, "Content-Type": "application/merge-patch+json" })
+    ).json<Partial>();
+    expect(patched.kind).toBe("PartialObjectMetadata");
+    expect(Number(patched.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
+    const replaced = await (
+      await call(
+        "PUT",
+        `${path}/pom`,
+        { ...body, metadata: { name: "pom", resourceVersion: patched.metadata.resourceVersion } },
+        { Accept: metadataOnly },
+      )
+    ).json<Partial>();
+    expect(replaced.kind).toBe("PartialObjectMetadata");
+    // The object itself when asked for JSON without a transformation, and when the first choice is one it cannot serve.
+    expect((await (await call("GET", `${path}/pom`)).json<Partial>()).binaryData).toBeDefined();
+    const read = await (
+      await call("GET", `${path}/pom`, undefined, { Accept: "application/json;as=Unknown;g=meta.k8s.io;v=v1,application/json" })
+    ).json<Partial>();
+    expect(read.kind).toBe("ConfigMap");
+    const v1beta1 = await (
+      await call("GET", `${path}/pom`, undefined, { Accept: "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1" })
+    ).json<Partial>();
+    expect(v1beta1.apiVersion).toBe("meta.k8s.io/v1beta1");
+    // A list asks for PartialObjectMetadataList.
+    const list = await (
+      await call("GET", path, undefined, { Accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1" })
+    ).json<{ kind: string; items: Partial[] }>();
+    expect(list.kind).toBe("PartialObjectMetadataList");
+    expect(list.items.find((i) => i.metadata.name === "pom")).toEqual({
+      kind: "PartialObjectMetadata",
+      apiVersion: "meta.k8s.io/v1",
+      metadata: expect.anything(),
+    });
+  });
+
   it("answers 400 for invalid label selectors and unsupported field selectors", async () => {
     for (const selector of ["app in ()", "app=-bad-", `app=${"v".repeat(64)}`, "x notin ()", "app=web,"]) {
       expect((await call("GET", `/api/v1/pods?labelSelector=${encodeURIComponent(selector)}`)).status, selector).toBe(400);

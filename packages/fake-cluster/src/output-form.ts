@@ -1,0 +1,43 @@
+// The form of an answer the client asked for in Accept, negotiated as the API server does: the first media type it can
+// serve wins. Besides the object itself: a meta.k8s.io Table (kubectl get), and PartialObjectMetadata, the metadata
+// alone (metadata-only informers; a writer that needs only the new resourceVersion). The API server transforms the
+// answer to a write (create, update, patch) the same way as a read's. Media types this server does not speak (YAML,
+// protobuf) are passed over; when nothing else is listed, the answer is JSON.
+import type { KubeObject } from "./kube-object.js";
+import { objectJson } from "./kube-object.js";
+import type { ResourceName } from "./resource-kinds.js";
+import { toTable } from "./table-printers.js";
+
+/** The answer's form: the object (or list), a Table, or the metadata alone (meta.k8s.io `version`). */
+export type OutputForm = { kind: "object" } | { kind: "table" } | { kind: "metadata"; version: string };
+
+const META_VERSIONS = new Set(["v1", "v1beta1"]);
+const JSON_TYPES = new Set(["application/json", "application/*", "*/*"]);
+
+/** The form asked for; `list` for a collection, where metadata comes as PartialObjectMetadataList. */
+export function outputForm(accept: string | undefined, list: boolean): OutputForm {
+  for (const entry of (accept ?? "").split(",")) {
+    const [type = "", ...parameters] = entry.split(";").map((part) => part.trim());
+    if (!JSON_TYPES.has(type.toLowerCase())) continue;
+    const params = new Map(parameters.map((p) => p.split("=").map((s) => s.trim()) as [string, string]));
+    const as = params.get("as");
+    if (as === undefined) return { kind: "object" };
+    if (params.get("g") !== "meta.k8s.io" || !META_VERSIONS.has(params.get("v") ?? "")) continue;
+    if (as === "Table") return { kind: "table" };
+    if (as === (list ? "PartialObjectMetadataList" : "PartialObjectMetadata")) return { kind: "metadata", version: params.get("v")! };
+  }
+  return { kind: "object" };
+}
+
+/** The metadata of an object as PartialObjectMetadata of meta.k8s.io `version`. */
+export function partialObjectMetadata(obj: KubeObject, version: string): { kind: string; apiVersion: string; metadata: unknown } {
+  return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
+}
+
+/** One object (a read's or a write's answer) as JSON text, in the form asked for. */
+export function formatObject(form: OutputForm, resource: ResourceName, obj: KubeObject, includeObject: string | undefined): string {
+  if (form.kind === "metadata") return JSON.stringify(partialObjectMetadata(obj, form.version));
+  if (form.kind === "table")
+    return JSON.stringify(toTable(resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject, Date.now()));
+  return objectJson(obj);
+}
