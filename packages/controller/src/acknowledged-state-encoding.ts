@@ -8,6 +8,9 @@
 //   shrink, and hex would double it: with every record on its own digest they are most of the size (320 KB per
 //   10,000); records sharing images (sidecars, one app in many namespaces) share one.
 // v3 adds removals (a journal segment says "this key is gone"): a row with no artifact name and `-` as digest_ref.
+// v4 adds settlements (a journal segment says "the service accepted this key's in-flight entry": the entry moves to
+// the acknowledged records without being written a second time): a row with no artifact name and `+` as digest_ref.
+// A set is written in the oldest format that can hold it, so shards stay readable by v3 readers.
 // The encoding is canonical (rows, environments and tags in one order), and `checksum` hashes the uncompressed form,
 // so the same set gives the same checksum whatever order it was built in and whichever zlib compressed it.
 // Pure: no I/O.
@@ -18,14 +21,18 @@ import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import { recordKey, type RecordGroup } from "./pod-records.js";
 
-/** The first line of the encoded text; a different one is refused on decode. */
-export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v3";
+/** The first line of the encoded text of a set with settlements; a format not listed here is refused on decode. */
+export const ACKNOWLEDGED_STATE_FORMAT = "shiplog-acknowledged v4";
+/** Before settlements (still read, and still written for a set without them). */
+const FORMAT_V3 = "shiplog-acknowledged v3";
 /** Before removals (still read). */
 const FORMAT_V2 = "shiplog-acknowledged v2";
 /** Before the digest dictionary (still read). */
 const FORMAT_V1 = "shiplog-acknowledged v1";
 /** digest_ref of a removal: no digest. */
 const REMOVED = "-";
+/** digest_ref of a settlement: the in-flight entry's digest. */
+const SETTLED = "+";
 
 /** Encoded state that cannot be read (corrupt, or written by an incompatible version). */
 export class AcknowledgedStateFormatError extends ShiplogError {
@@ -68,10 +75,12 @@ export interface EncodedAcknowledgedState {
   checksum: string;
 }
 
-/** A record set as decoded: the records, and the keys a journal segment removes. */
+/** A record set as decoded: the records, and the keys a journal segment removes or settles. */
 export interface DecodedRecordSet {
   records: AcknowledgedRecord[];
   removed: string[];
+  /** Keys whose in-flight entry the service accepted (in a segment's in-flight set). */
+  settled: string[];
   checksum: string;
 }
 
@@ -93,18 +102,30 @@ function canonicalTags(tags: Record<string, string>): string {
   return JSON.stringify(tags);
 }
 
+/** What a row holds: the record, or the digest_ref of a row without one (a removal or a settlement). */
+type RowValue = ClusterDeploymentEntry | typeof REMOVED | typeof SETTLED;
+
 /**
  * Encodes deployed records compactly (decommissioned ones are left out: nothing more to do for them), and the keys
- * of records removed (a journal segment's removals).
+ * of records removed and of in-flight entries settled (a journal segment's removals and settlements).
  */
 export function encodeAcknowledgedState(
   records: Iterable<AcknowledgedRecord>,
   removedKeys: Iterable<string> = [],
+  settledKeys: Iterable<string> = [],
 ): EncodedAcknowledgedState {
-  const rows: { groupLine: string; sortKey: string; entry: ClusterDeploymentEntry | undefined; deploymentName: string }[] = [];
-  const add = (group: RecordGroup, deploymentName: string, entry: ClusterDeploymentEntry | undefined) => {
-    const groupLine = `${escapeField(group.logicalEnvironment)}\t${escapeField(group.physicalEnvironment)}`;
-    rows.push({ groupLine, sortKey: `${groupLine}\n${deploymentName}`, entry, deploymentName });
+  // Rows by environments, then by deployment name (unique in a set). A compaction encodes every record of a shard,
+  // with the heap near its cap at 150,000 pods: nothing is allocated per row that the text does not need.
+  const byGroup = new Map<string, Map<string, RowValue>>();
+  let lastGroup: RecordGroup | undefined;
+  let lastRows: Map<string, RowValue> | undefined;
+  const add = (group: RecordGroup, deploymentName: string, value: RowValue) => {
+    if (group !== lastGroup) {
+      const line = `${escapeField(group.logicalEnvironment)}\t${escapeField(group.physicalEnvironment)}`;
+      lastRows = byGroup.get(line) ?? byGroup.set(line, new Map()).get(line)!;
+      lastGroup = group;
+    }
+    lastRows!.set(deploymentName, value);
   };
   let count = 0;
   for (const record of records) {
@@ -112,47 +133,68 @@ export function encodeAcknowledgedState(
     add(record.group, record.entry.deployment_name, record.entry);
     count += 1;
   }
-  for (const key of removedKeys) {
-    const { group, deploymentName } = keyParts(key);
-    add(group, deploymentName, undefined);
+  let settlements = false;
+  for (const [keys, marker] of [
+    [removedKeys, REMOVED],
+    [settledKeys, SETTLED],
+  ] as const) {
+    for (const key of keys) {
+      const { group, deploymentName } = keyParts(key);
+      add(group, deploymentName, marker);
+      settlements ||= marker === SETTLED;
+    }
   }
-  rows.sort((a, b) => byText(a.sortKey, b.sortKey));
-  // Environments numbered in row order: the same set gives the same text.
-  const groupIds = new Map<string, number>();
-  for (const row of rows) if (!groupIds.has(row.groupLine)) groupIds.set(row.groupLine, groupIds.size);
+  // Sorted as the text `environments \n name` sorts (an environment line holds no raw newline), by V8's own string
+  // sort: it compares UTF-16 code units, as `<` does, without a call per comparison.
+  const groupLines = [...byGroup.keys()]
+    .map((line) => `${line}\n`)
+    .sort()
+    .map((line) => line.slice(0, -1));
   const digestIndex = new Map<string, number>();
   const digestList: string[] = [];
   const columns: string[][] = COLUMNS.map(() => []);
-  for (const { groupLine, entry, deploymentName } of rows) {
-    const match = entry ? DIGEST.exec(entry.digest) : null;
-    // A digest seen first here takes the next dictionary slot and writes nothing; a repeat names its slot.
-    let ref = entry ? "" : REMOVED;
-    if (match) {
-      const index = digestIndex.get(match[1]!);
-      if (index === undefined) digestIndex.set(match[1]!, digestList.push(match[1]!) - 1);
-      else ref = index.toString(36);
-    }
-    const values = [
-      String(groupIds.get(groupLine)),
-      escapeField(deploymentName),
-      escapeField(entry?.name),
-      escapeField(entry?.version),
-      escapeField(entry?.github_repository),
-      entry?.tags === undefined ? "" : escapeField(canonicalTags(entry.tags)),
-      entry?.runtime_risks === undefined ? "" : escapeField(JSON.stringify([...entry.runtime_risks].sort())),
+  const [groupColumn, nameColumn, artifactColumn, versionColumn, repositoryColumn, tagsColumn, risksColumn, digestColumn, refColumn] =
+    columns as [string[], string[], string[], string[], string[], string[], string[], string[], string[]];
+  for (const [id, line] of groupLines.entries()) {
+    const rows = byGroup.get(line)!;
+    const groupId = String(id);
+    for (const deploymentName of [...rows.keys()].sort()) {
+      const value = rows.get(deploymentName)!;
+      groupColumn.push(groupId);
+      nameColumn.push(escapeField(deploymentName));
+      if (typeof value === "string") {
+        for (const column of [artifactColumn, versionColumn, repositoryColumn, tagsColumn, risksColumn, digestColumn]) column.push("");
+        refColumn.push(value);
+        continue;
+      }
+      const entry = value;
+      const match = DIGEST.exec(entry.digest);
+      // A digest seen first here takes the next dictionary slot and writes nothing; a repeat names its slot.
+      let ref = "";
+      if (match) {
+        const index = digestIndex.get(match[1]!);
+        if (index === undefined) digestIndex.set(match[1]!, digestList.push(match[1]!) - 1);
+        else ref = index.toString(36);
+      }
+      artifactColumn.push(escapeField(entry.name));
+      versionColumn.push(escapeField(entry.version));
+      repositoryColumn.push(escapeField(entry.github_repository));
+      tagsColumn.push(entry.tags === undefined ? "" : escapeField(canonicalTags(entry.tags)));
+      risksColumn.push(entry.runtime_risks === undefined ? "" : escapeField(JSON.stringify([...entry.runtime_risks].sort())));
       // Only a digest that is not sha256 hex (never accepted by the service, kept for exactness) is spelled out.
-      !entry || match ? "" : escapeField(entry.digest),
-      ref,
-    ];
-    for (const [c, value] of values.entries()) columns[c]!.push(value);
+      digestColumn.push(match ? "" : escapeField(entry.digest));
+      refColumn.push(ref);
+    }
   }
   const digests = Buffer.alloc(digestList.length * DIGEST_BYTES);
   for (const [i, hex] of digestList.entries()) digests.write(hex, i * DIGEST_BYTES, "hex");
-  const lines = [ACKNOWLEDGED_STATE_FORMAT, `records ${rows.length}`, `environments ${groupIds.size}`, ...groupIds.keys()];
+  const format = settlements ? ACKNOWLEDGED_STATE_FORMAT : FORMAT_V3;
+  const rowCount = groupColumn.length;
+  const lines = [format, `records ${rowCount}`, `environments ${groupLines.length}`, ...groupLines];
   // A column's values joined at once (no spread: 150,000 arguments overflow the call stack).
   COLUMNS.forEach((name, c) => {
     lines.push(`column ${name}`);
-    if (rows.length > 0) lines.push(columns[c]!.join("\n"));
+    if (rowCount > 0) lines.push(columns[c]!.join("\n"));
   });
   const text = Buffer.from(`${lines.join("\n")}\n`, "utf8");
   // zlib's default level: level 9 took four times as long for 8% less text (and the digests are most of the bytes).
@@ -166,8 +208,10 @@ function checksumOf(text: Buffer, digests: Buffer): string {
 /** Decodes records written by encodeAcknowledgedState (any format); throws AcknowledgedStateFormatError when it cannot. */
 export function decodeAcknowledgedState(encoded: { text: Buffer; digests: Buffer }): AcknowledgedRecord[] {
   const decoded = decodeRecordSet(encoded);
-  if (decoded.removed.length > 0)
-    throw new AcknowledgedStateFormatError(`acknowledged state: ${decoded.removed.length} removals where records were expected`);
+  if (decoded.removed.length + decoded.settled.length > 0)
+    throw new AcknowledgedStateFormatError(
+      `acknowledged state: ${decoded.removed.length + decoded.settled.length} removals or settlements where records were expected`,
+    );
   return decoded.records;
 }
 
@@ -182,7 +226,7 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
   const lines = raw.toString("utf8").split("\n");
   const v1 = lines[0] === FORMAT_V1;
   const names = v1 ? COLUMNS_V1 : COLUMNS;
-  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && lines[0] !== FORMAT_V2 && !v1) {
+  if (lines[0] !== ACKNOWLEDGED_STATE_FORMAT && lines[0] !== FORMAT_V3 && lines[0] !== FORMAT_V2 && !v1) {
     throw new AcknowledgedStateFormatError(
       `acknowledged state has format ${JSON.stringify(lines[0]?.slice(0, 40))}, expected ${JSON.stringify(ACKNOWLEDGED_STATE_FORMAT)}`,
     );
@@ -211,14 +255,17 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
   const column = (name: (typeof COLUMNS)[number], i: number) => unescapeField(columns.get(name)![i]!);
   const out: AcknowledgedRecord[] = [];
   const removed: string[] = [];
+  const settled: string[] = [];
+  // Rows without a record: removals from v3 on, settlements from v4 on.
+  const markers = lines[0] === ACKNOWLEDGED_STATE_FORMAT ? [REMOVED, SETTLED] : lines[0] === FORMAT_V3 ? [REMOVED] : [];
   let nextDigest = 0;
   for (let i = 0; i < count; i++) {
     const group = groups[Number(columns.get("group")![i])];
     const deploymentName = column("deployment_name", i);
     const name = column("name", i);
     const refText = v1 ? "" : (columns.get("digest_ref")![i] ?? "");
-    if (group && deploymentName !== undefined && name === undefined && refText === REMOVED && lines[0] === ACKNOWLEDGED_STATE_FORMAT) {
-      removed.push(recordKey(group, deploymentName));
+    if (group && deploymentName !== undefined && name === undefined && markers.includes(refText)) {
+      (refText === REMOVED ? removed : settled).push(recordKey(group, deploymentName));
       continue;
     }
     if (!group || deploymentName === undefined || name === undefined)
@@ -249,5 +296,5 @@ export function decodeRecordSet(encoded: { text: Buffer; digests: Buffer }): Dec
     }
     out.push({ key: recordKey(group, deploymentName), group, entry });
   }
-  return { records: out, removed, checksum: checksumOf(raw, encoded.digests) };
+  return { records: out, removed, settled, checksum: checksumOf(raw, encoded.digests) };
 }

@@ -25,8 +25,9 @@ import { planCompaction } from "./state-compaction.js";
 import { readCommittedState } from "./state-reader.js";
 import {
   STATE_LAYOUT,
+  committedInFlight,
   emptyChanges,
-  encodePart,
+  encodeSegment,
   formatShardTable,
   segmentPrefix,
   slotName,
@@ -244,6 +245,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #nextChunk(seq: number): { changes: RecordChanges; part: EncodedPart } {
     const keys = [...new Set([...this.#changes.records.keys(), ...this.#changes.inFlight.keys()])];
     const limit = Math.max(this.#limits.headMaxBytes / 2, 64 * 1024);
+    const settles = committedInFlight(this.#base!);
     // First guess: a changed key takes about 40 bytes (its 32-byte digest, its share of the gzip text).
     for (let count = Math.min(keys.length, Math.ceil(limit / 40)); ; count = Math.ceil(count / 2)) {
       const changes = emptyChanges();
@@ -251,7 +253,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         if (this.#changes.records.has(key)) changes.records.set(key, this.#changes.records.get(key)!);
         if (this.#changes.inFlight.has(key)) changes.inFlight.set(key, this.#changes.inFlight.get(key)!);
       }
-      const part = encodePart(segmentPrefix(seq), changes);
+      const part = encodeSegment(segmentPrefix(seq), changes, settles);
       if (part.bytes <= limit || count === 1) return { changes, part };
     }
   }

@@ -5,7 +5,7 @@
 import { ShiplogError } from "@shiplog/client";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import {
-  encodePart,
+  encodeShard,
   shardOf,
   type EncodedPart,
   type RecordChanges,
@@ -148,8 +148,7 @@ function plan(index: number, content: ShardContent, changed: boolean, old: Shard
   const versions = old?.versions ?? { a: null, b: null };
   if (!changed && old) return { index, content, ref: old };
   const empty = content.records.length === 0 && content.inFlight.length === 0;
-  const toMap = (list: AcknowledgedRecord[]) => new Map(list.map((r) => [r.key, r] as const));
-  const part = encodePart("", { records: toMap(content.records), inFlight: toMap(content.inFlight) }, true);
+  const part = encodeShard(content);
   const ref: ShardRef = {
     slot: null,
     checksum: part.checksum,

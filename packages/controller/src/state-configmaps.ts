@@ -53,6 +53,12 @@ export function payloadBytes(payload: { data?: Record<string, string>; binaryDat
   return bytes;
 }
 
+/**
+ * A write needs only the new resourceVersion: the API server answers with the metadata alone when asked (else with
+ * the whole object, up to 1 MiB a write, parsed for nothing).
+ */
+const METADATA_ONLY = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json";
+
 const base64 = (binary: Record<string, Buffer | null>) =>
   Object.fromEntries(Object.entries(binary).map(([k, v]) => [k, v === null ? null : v.toString("base64")]));
 
@@ -91,7 +97,7 @@ export class StateConfigMaps {
       data: payload.data,
       binaryData: base64(payload.binaryData) as Record<string, string>,
     };
-    const options = callOptions(this.timeoutMs);
+    const options = setHeaderOptions("Accept", METADATA_ONLY, callOptions(this.timeoutMs));
     return this.#written(name, () =>
       version === null
         ? this.#api.createNamespacedConfigMap({ namespace: this.namespace, body }, options)
@@ -110,7 +116,11 @@ export class StateConfigMaps {
       ...(patch.data && { data: patch.data }),
       ...(patch.binaryData && { binaryData: base64(patch.binaryData) }),
     };
-    const options = setHeaderOptions("Content-Type", PatchStrategy.MergePatch, callOptions(this.timeoutMs));
+    const options = setHeaderOptions(
+      "Accept",
+      METADATA_ONLY,
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch, callOptions(this.timeoutMs)),
+    );
     return this.#written(name, () => this.#api.patchNamespacedConfigMap({ name, namespace: this.namespace, body }, options));
   }
 

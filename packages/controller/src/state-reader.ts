@@ -13,6 +13,7 @@ import {
   parseShardTable,
   segmentPrefix,
   segmentSeqs,
+  shardInFlight,
   slotName,
   stateToRewrite,
   type CommittedState,
@@ -93,7 +94,11 @@ async function readHead(
     }
     const journal = emptyChanges();
     const seqs = segmentSeqs(Object.keys(binary));
-    for (const seq of seqs) applySegment(journal, decodePart(binary, segmentPrefix(seq)));
+    const inShards = shardInFlight(shards);
+    let unresolved = 0;
+    for (const seq of seqs) unresolved += applySegment(journal, decodePart(binary, segmentPrefix(seq)), inShards).length;
+    // Never written so (a settlement names an entry the writer saw committed); the keys stay out of the records.
+    if (unresolved > 0) logger.warn({ configMap: where, keys: unresolved }, "journal settles in-flight entries it does not hold");
     const journalBytes = Object.values(binary).reduce((n, v) => n + Buffer.byteLength(v, "base64"), 0);
     return {
       version,

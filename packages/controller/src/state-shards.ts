@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
+import { entryFingerprint } from "./record-diff.js";
 import {
   AcknowledgedStateFormatError,
   decodeRecordSet,
@@ -132,34 +133,82 @@ export interface EncodedPart {
   checksum: string;
 }
 
+/** The committed in-flight entry of a key, undefined when none: what a settlement in the next segment refers to. */
+export type InFlightLookup = (key: string) => AcknowledgedRecord | undefined;
+
 /**
- * Encodes records and in-flight entries (with removals, for a journal segment) under `prefix`. A set with nothing in
- * it is left out unless `always` (a shard slot always has both, so its checksum covers both).
+ * Encodes a journal segment's changes under `prefix`: records and in-flight entries, with removals; a set with no
+ * change is left out. An accepted record that is its key's committed in-flight entry (`inFlightBefore`) is written
+ * as a settlement of that key, so the entry is not written a second time.
  */
-export function encodePart(prefix: string, changes: RecordChanges, always = false): EncodedPart {
-  const keys = partKeys(prefix);
-  const binaryData: Record<string, Buffer> = {};
-  const checksums: string[] = [];
-  const put = (set: Map<string, AcknowledgedRecord | null>, textKey: string, digestKey: string) => {
-    if (set.size === 0 && !always) return;
+export function encodeSegment(prefix: string, changes: RecordChanges, inFlightBefore: InFlightLookup): EncodedPart {
+  const settled = new Set<string>();
+  for (const [key, record] of changes.inFlight) {
+    const accepted = record === null ? changes.records.get(key) : undefined;
+    if (accepted && sameRecord(inFlightBefore(key), accepted)) settled.add(key);
+  }
+  const split = (set: Map<string, AcknowledgedRecord | null>) => {
     const kept: AcknowledgedRecord[] = [];
     const removed: string[] = [];
+    const settles: string[] = [];
     for (const [key, record] of set) {
-      if (record) kept.push(record);
+      if (settled.has(key)) settles.push(key);
+      else if (record) kept.push(record);
       else removed.push(key);
     }
-    const encoded: EncodedAcknowledgedState = encodeAcknowledgedState(kept, removed);
-    binaryData[textKey] = encoded.text;
-    binaryData[digestKey] = encoded.digests;
-    checksums.push(encoded.checksum);
+    return { kept, removed, settles };
   };
-  put(changes.records, keys.records, keys.digests);
-  put(changes.inFlight, keys.inFlight, keys.inFlightDigests);
-  const bytes = Object.values(binaryData).reduce((n, b) => n + b.length, 0);
-  return { binaryData, bytes, checksum: combine(checksums) };
+  const records = split(changes.records);
+  const inFlight = split(changes.inFlight);
+  return assemble(
+    prefix,
+    changes.records.size > settled.size ? encodeAcknowledgedState(records.kept, records.removed) : undefined,
+    changes.inFlight.size > 0 ? encodeAcknowledgedState(inFlight.kept, inFlight.removed, inFlight.settles) : undefined,
+  );
 }
 
-/** Decodes what encodePart wrote (missing sets are empty); `checksum` as encodePart computed it when both are present. */
+/** Encodes a shard slot's content: both sets, always, so the checksum covers both. */
+export function encodeShard(content: ShardContent): EncodedPart {
+  return assemble("", encodeAcknowledgedState(content.records), encodeAcknowledgedState(content.inFlight));
+}
+
+function assemble(
+  prefix: string,
+  records: EncodedAcknowledgedState | undefined,
+  inFlight: EncodedAcknowledgedState | undefined,
+): EncodedPart {
+  const keys = partKeys(prefix);
+  const binaryData: Record<string, Buffer> = {};
+  if (records) Object.assign(binaryData, { [keys.records]: records.text, [keys.digests]: records.digests });
+  if (inFlight) Object.assign(binaryData, { [keys.inFlight]: inFlight.text, [keys.inFlightDigests]: inFlight.digests });
+  const bytes = Object.values(binaryData).reduce((n, b) => n + b.length, 0);
+  return { binaryData, bytes, checksum: combine([records?.checksum, inFlight?.checksum].filter((c): c is string => c !== undefined)) };
+}
+
+/** Two records are the same when their keys and entries are (the same object, or equal fields). */
+function sameRecord(a: AcknowledgedRecord | undefined, b: AcknowledgedRecord): boolean {
+  return a === b || (a !== undefined && a.key === b.key && entryFingerprint(a.entry) === entryFingerprint(b.entry));
+}
+
+/** The committed in-flight entries of a state: its journal's, else its shards'. */
+export function committedInFlight(state: Pick<CommittedState, "shards" | "journal">): InFlightLookup {
+  const shards = shardInFlight(state.shards);
+  return (key) => (state.journal.inFlight.has(key) ? (state.journal.inFlight.get(key) ?? undefined) : shards(key));
+}
+
+/** The in-flight entries the shards hold (indexed once per list of shards). */
+export function shardInFlight(shards: CommittedState["shards"]): InFlightLookup {
+  let index = shardInFlightIndex.get(shards);
+  if (!index) {
+    index = new Map(shards.flatMap(({ content }) => content.inFlight.map((r) => [r.key, r] as const)));
+    shardInFlightIndex.set(shards, index);
+  }
+  const found = index;
+  return (key) => found.get(key);
+}
+const shardInFlightIndex = new WeakMap<object, Map<string, AcknowledgedRecord>>();
+
+/** Decodes what encodeSegment or encodeShard wrote (missing sets are empty), with the checksum they computed. */
 export function decodePart(
   binaryData: Record<string, string>,
   prefix: string,
@@ -180,8 +229,23 @@ function combine(checksums: string[]): string {
   return createHash("sha256").update(checksums.join(":")).digest("hex");
 }
 
-/** Applies a decoded segment (or any decoded set pair) to net changes: later changes win, key by key. */
-export function applySegment(journal: RecordChanges, segment: { records?: DecodedRecordSet; inFlight?: DecodedRecordSet }): void {
+/**
+ * Applies a decoded segment (or any decoded set pair) to net changes: later changes win, key by key. A settlement
+ * moves its key's in-flight entry (in the journal so far, else `shardInFlight`) to the records. Returns the keys
+ * settled without an in-flight entry to move (never written so; the caller says so).
+ */
+export function applySegment(
+  journal: RecordChanges,
+  segment: { records?: DecodedRecordSet; inFlight?: DecodedRecordSet },
+  shardInFlight: InFlightLookup = () => undefined,
+): string[] {
+  const unresolved: string[] = [];
+  for (const key of segment.inFlight?.settled ?? []) {
+    const entry = journal.inFlight.has(key) ? journal.inFlight.get(key) : shardInFlight(key);
+    if (entry) journal.records.set(key, entry);
+    else unresolved.push(key);
+    journal.inFlight.set(key, null);
+  }
   const apply = (target: Map<string, AcknowledgedRecord | null>, set: DecodedRecordSet | undefined) => {
     if (!set) return;
     for (const record of set.records) target.set(record.key, record);
@@ -189,6 +253,7 @@ export function applySegment(journal: RecordChanges, segment: { records?: Decode
   };
   apply(journal.records, segment.records);
   apply(journal.inFlight, segment.inFlight);
+  return unresolved;
 }
 
 const shardRefSchema = z.object({

@@ -121,6 +121,25 @@ describe("acknowledged state encoding", () => {
     expect(() => decodeAcknowledgedState(encoded)).toThrow(AcknowledgedStateFormatError);
   });
 
+  it("v4 carries settlements (in-flight keys the service accepted) beside removals; a set without them is still v3", () => {
+    const group = { logicalEnvironment: "production" };
+    const settled = [recordKey(group, "web"), recordKey({ logicalEnvironment: "staging", physicalEnvironment: "eu" }, "api\tx")];
+    const encoded = encodeAcknowledgedState([record(group, { deployment_name: "new" })], [recordKey(group, "gone")], settled);
+    expect(gunzipSync(encoded.text).toString("utf8").split("\n")[0]).toBe("shiplog-acknowledged v4");
+    expect(encoded.digests.length).toBe(32);
+    const decoded = decodeRecordSet(encoded);
+    expect(decoded.records.map((r) => r.entry.deployment_name)).toEqual(["new"]);
+    expect(decoded.removed).toEqual([recordKey(group, "gone")]);
+    expect(decoded.settled.sort()).toEqual([...settled].sort());
+    expect(() => decodeAcknowledgedState(encoded)).toThrow(AcknowledgedStateFormatError);
+    // A v3 reader's format does not hold settlements: the same rows under a v3 header are refused, not misread.
+    const lines = gunzipSync(encoded.text).toString("utf8").split("\n");
+    lines[0] = "shiplog-acknowledged v3";
+    expect(() => decodeRecordSet({ text: gzipSync(lines.join("\n")), digests: encoded.digests })).toThrow(AcknowledgedStateFormatError);
+    const plain = encodeAcknowledgedState([record(group, { deployment_name: "new" })], [recordKey(group, "gone")]);
+    expect(gunzipSync(plain.text).toString("utf8").split("\n")[0]).toBe("shiplog-acknowledged v3");
+  });
+
   it("is canonical: the same records in any order, with tags in any key order, give the same bytes and checksum", () => {
     const records = bigState(2_000);
     const shuffled = [...records]

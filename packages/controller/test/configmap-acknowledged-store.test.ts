@@ -6,7 +6,7 @@ import { encodeAcknowledgedState, recordKey } from "@shiplog/controller/internal
 import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { GROUP, bigState, byKey } from "./state-fixtures.js";
-import { NAMESPACE, acked, useStateStores } from "./state-store-fixture.js";
+import { NAMESPACE, TINY, acked, useStateStores } from "./state-store-fixture.js";
 
 const { fake, store, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("state");
 const kubeConfig = fake.kubeConfig;
@@ -130,6 +130,32 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect(c.inFlight().size).toBe(0);
     expect([...c.all().keys()]).toEqual([recordKey(GROUP, "shop-web-app")]);
     expect(configMap(name)!.data["in-flight"]).toBe("0");
+  });
+
+  it("an answer settles in-flight entries by key, not by a second copy, whether the journal or a shard holds them", async () => {
+    for (const limits of [undefined, TINY]) {
+      const name = nextName();
+      const a = await reread(name, { ...(limits && { limits }) });
+      const intents = bigState(200, "intent");
+      a.intend(intents);
+      const intended = (await a.write())!;
+      // The answer: the same entries accepted, and one accepted with another digest than the one in flight.
+      const other = { ...intents[0]!, entry: { ...intents[0]!.entry, digest: bigState(1, "other")[0]!.entry.digest } };
+      a.acknowledge([other, ...intents.slice(1)]);
+      const answered = (await a.write())!;
+      const segment = Object.keys(configMap(name)!.binaryData ?? {}).filter((k) => k.startsWith("journal-"));
+      if (!limits) {
+        // 199 keys settled and one record written in full: a small fraction of the intents' bytes.
+        expect(answered.written).toBeLessThan(intended.written / 4);
+        expect(gunzipSync(Buffer.from(configMap(name)!.binaryData!["journal-000002.in-flight.gz"]!, "base64")).toString()).toMatch(
+          /^shiplog-acknowledged v4\n/,
+        );
+      } else expect(answered.compactions).toBe(1);
+      expect(segment.length).toBeGreaterThan(0);
+      const b = await reread(name);
+      expect(b.inFlight().size).toBe(0);
+      expect(byKey(b.all().values())).toEqual(byKey([other, ...intents.slice(1)]));
+    }
   });
 
   it("reads a single-ConfigMap state (v2 and v1) and rewrites it in the sharded layout at the next write", async () => {
