@@ -10,7 +10,8 @@
 // v3 adds removals (a journal segment says "this key is gone"): a row with no artifact name and `-` as digest_ref.
 // v4 adds settlements (a journal segment says "the service accepted this key's in-flight entry": the entry moves to
 // the acknowledged records without being written a second time): a row with no artifact name and `+` as digest_ref.
-// A set is written in the oldest format that can hold it, so shards stay readable by v3 readers.
+// A set without settlements is written as v3, so shards (which never hold settlements) stay readable by the previous
+// version; a journal with settlements is folded into the shards on a graceful shutdown for the same reason.
 // The encoding is canonical (rows, environments and tags in one order), and `checksum` hashes the uncompressed form,
 // so the same set gives the same checksum whatever order it was built in and whichever zlib compressed it.
 // Pure: no I/O.

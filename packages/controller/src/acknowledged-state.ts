@@ -10,6 +10,12 @@ export interface AcknowledgedRecord {
   entry: ClusterDeploymentEntry;
 }
 
+/** Options of a write. */
+export interface PersistOptions {
+  /** The last write before this replica stops: leave the state readable by the previous version too. */
+  final?: boolean;
+}
+
 /**
  * Storage of acknowledged records, and of the write-ahead "in flight" set: deployed entries that were (or are about
  * to be) sent without an answer yet. An in-flight entry may exist at the service; it stays in the set until an
@@ -30,7 +36,7 @@ export interface AcknowledgedStore {
    */
   acknowledge(records: readonly AcknowledgedRecord[]): void;
   /** Writes pending changes to durable storage (no-op for the in-memory store). */
-  persist(): Promise<void>;
+  persist(options?: PersistOptions): Promise<void>;
 }
 
 /** An acknowledged-state store that lives as long as the process. */

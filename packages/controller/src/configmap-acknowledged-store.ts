@@ -12,7 +12,7 @@
 //   rewritten in this layout by the next write.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { AcknowledgedRecord, AcknowledgedStore } from "./acknowledged-state.js";
+import type { AcknowledgedRecord, AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
 import {
   AcknowledgedStateWriteError,
   StateConfigMaps,
@@ -30,6 +30,7 @@ import {
   encodeSegment,
   formatShardTable,
   segmentPrefix,
+  shardInFlight,
   slotName,
   type CommittedState,
   type EncodedPart,
@@ -153,16 +154,17 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   /** Writes what changed since the last write. */
-  async persist(): Promise<void> {
-    await this.write();
+  async persist(options: PersistOptions = {}): Promise<void> {
+    await this.write(options);
   }
 
   /**
    * As persist(), returning what was written: undefined when nothing needed writing; StateWriteFencedError when this
-   * replica may not write.
+   * replica may not write. The final write also folds a journal that settles intents into the shards: the previous
+   * version (format v3) cannot read settlements, and a rollback starts it once this one stops.
    */
-  write(): Promise<StateWriteInfo | undefined> {
-    return this.#queue(() => this.#write());
+  write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
+    return this.#queue(() => this.#write(options.final === true));
   }
 
   #queue<T>(task: () => Promise<T>): Promise<T> {
@@ -208,14 +210,17 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     );
   }
 
-  async #write(): Promise<StateWriteInfo | undefined> {
-    if (this.unwritten === 0) return undefined;
+  async #write(final: boolean): Promise<StateWriteInfo | undefined> {
+    const foldDue = () => final && this.#base?.settlements === true;
+    if (this.unwritten === 0 && !foldDue()) return undefined;
     const { namespace, name, logger } = this.#options;
     const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
-    while (this.unwritten > 0) {
+    while (this.unwritten > 0 || foldDue()) {
       try {
         if (!this.#base) await this.#load();
         const base = this.#base!;
+        if (this.unwritten === 0) await this.#compact(info); // nothing to append: the final write's fold
+        if (this.unwritten === 0) continue;
         const chunk = this.#nextChunk(base.seq + 1);
         const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
         if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
@@ -245,7 +250,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #nextChunk(seq: number): { changes: RecordChanges; part: EncodedPart } {
     const keys = [...new Set([...this.#changes.records.keys(), ...this.#changes.inFlight.keys()])];
     const limit = Math.max(this.#limits.headMaxBytes / 2, 64 * 1024);
-    const settles = committedInFlight(this.#base!);
+    const settles = committedInFlight(this.#base!.journal, shardInFlight(this.#base!.shards));
     // First guess: a changed key takes about 40 bytes (its 32-byte digest, its share of the gzip text).
     for (let count = Math.min(keys.length, Math.ceil(limit / 40)); ; count = Math.ceil(count / 2)) {
       const changes = emptyChanges();
@@ -275,6 +280,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     info.written += payloadBytes({ data, binaryData: chunk.part.binaryData });
     info.calls += 1;
     base.seq = seq;
+    base.settlements ||= chunk.part.settlements > 0;
     base.data = { ...base.data, ...data };
     base.journalBytes += chunk.part.bytes;
     for (const kind of ["records", "inFlight"] as const) {
@@ -329,6 +335,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
       journal: emptyChanges(),
       seq: base.seq,
+      settlements: false,
       data,
       journalBytes: 0,
     };

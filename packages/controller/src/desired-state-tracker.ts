@@ -26,7 +26,7 @@ import {
 } from "./desired-state.js";
 import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
 import type { SkippedItem } from "./pod-records.js";
-import { entryFingerprint } from "./record-diff.js";
+import { sameEntry } from "./record-diff.js";
 import { controllerOf, type WorkloadRef } from "./workload-owner.js";
 
 /** The informer caches, with lookup of any watched object. */
@@ -317,7 +317,7 @@ export class DesiredStateTracker {
     if (conflict) this.#conflicts.set(key, conflict);
     else this.#conflicts.delete(key);
     // The key names the environments: an equal entry under it is an equal record for the service.
-    const recordChanged = before !== record && (!before || !record || entryFingerprint(before.entry) !== entryFingerprint(record.entry));
+    const recordChanged = before !== record && (!before || !record || !sameEntry(before.entry, record.entry));
     if ((recordChanged || wasHeld !== held) && this.#changed !== "all") this.#changed.add(key);
   }
 

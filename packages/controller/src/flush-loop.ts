@@ -187,7 +187,7 @@ export class FlushLoop {
     this.#abort.abort();
     await this.#round?.catch(() => undefined);
     await Promise.race([this.#answerWrite, deadline]);
-    if (this.#o.leading()) await Promise.race([this.#o.persistence.write(), deadline]);
+    if (this.#o.leading()) await Promise.race([this.#o.persistence.write({ final: true }), deadline]);
     cancelDeadline();
   }
 

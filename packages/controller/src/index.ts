@@ -7,7 +7,12 @@ export { loadConfig, redactedConfig, ConfigError, type ConfigIssue, type Control
 export { StartupError, type StartupErrorCode } from "./startup-error.js";
 export { loadKubeConfig, type KubeConfigSources } from "./kube-config-loader.js";
 export { startHealthServer, type HealthServer } from "./health-server.js";
-export { InMemoryAcknowledgedStore, type AcknowledgedRecord, type AcknowledgedStore } from "./acknowledged-state.js";
+export {
+  InMemoryAcknowledgedStore,
+  type AcknowledgedRecord,
+  type AcknowledgedStore,
+  type PersistOptions,
+} from "./acknowledged-state.js";
 export type { ClusterRecordsApi } from "./batch-sender.js";
 export { ControllerMetrics } from "./metrics.js";
 export type { Clock } from "./clock.js";

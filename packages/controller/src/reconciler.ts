@@ -17,7 +17,7 @@ import type { AcknowledgedRecord } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
 import { groupKey } from "./batch-sender.js";
 import type { DesiredState } from "./desired-state.js";
-import { diffRecords, entryFingerprint, type PendingRecord } from "./record-diff.js";
+import { diffRecords, entryFingerprint, sameEntry, type PendingRecord } from "./record-diff.js";
 import { HOUR_MS } from "./write-budget.js";
 
 /** An entry the service refused on its own merits. */
@@ -177,7 +177,7 @@ export function planRound(state: ReconcilerState, input: RoundInput, settings: R
     for (const r of records) {
       if ((r.entry.status ?? "deployed") !== "deployed") continue;
       const flying = input.inFlight.get(r.key);
-      if (!flying || entryFingerprint(flying.entry) !== entryFingerprint(r.entry)) intents.push(r);
+      if (!flying || !sameEntry(flying.entry, r.entry)) intents.push(r);
     }
   }
   const nextDueAt = earliest([
@@ -287,7 +287,7 @@ function updateBacklog(
     const now = freshByKey.get(key);
     // The same entry object (the desired state reuses the records of unchanged pods) needs no fingerprint; none is
     // kept per entry (a cold sync's backlog holds every record: 90,000 strings at 150,000 pods).
-    if (now && (now.entry === entry.record.entry || entryFingerprint(now.entry) === entryFingerprint(entry.record.entry))) {
+    if (now && sameEntry(now.entry, entry.record.entry)) {
       backlog.set(key, { ...entry, record: now });
       freshByKey.delete(key);
     }

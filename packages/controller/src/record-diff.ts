@@ -26,6 +26,11 @@ export function entryFingerprint(entry: ClusterDeploymentEntry): string {
   ]);
 }
 
+/** Two entries are the same: the same object, or equal fingerprints. */
+export function sameEntry(a: ClusterDeploymentEntry, b: ClusterDeploymentEntry): boolean {
+  return a === b || entryFingerprint(a) === entryFingerprint(b);
+}
+
 /** Options of the diff. */
 export interface DiffOptions {
   /** Send every desired record even when acknowledged (the periodic full resync). */

@@ -2,7 +2,7 @@
 // bookkeeping around it: a failed load or write is retried with backoff (the flush loop waits for `notBefore`),
 // counted, and after STATE_WRITE_FAILURES_UNREADY failed writes in a row makes /readyz fail with the reason.
 import type { Logger } from "pino";
-import type { AcknowledgedStore } from "./acknowledged-state.js";
+import type { AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
 import type { Clock } from "./clock.js";
 import type { ControllerMetrics } from "./metrics.js";
@@ -99,10 +99,10 @@ export class StatePersistence {
    * Writes the state (acknowledged and in-flight sets). A failure is counted and retried with backoff by the flush
    * loop (nothing is sent meanwhile: an intent not on disk must not be acted on). Resolves whether it was written.
    */
-  async write(): Promise<boolean> {
+  async write(options: PersistOptions = {}): Promise<boolean> {
     const { store, clock, logger, metrics } = this.options;
     try {
-      await store.persist();
+      await store.persist(options);
       const info = (store as { lastWrite?: { bytes: number } }).lastWrite;
       if (info) metrics.stateBytes.set(info.bytes);
       metrics.stateWrites.inc({ result: "success" });

@@ -96,8 +96,14 @@ async function readHead(
     const seqs = segmentSeqs(Object.keys(binary));
     const inShards = shardInFlight(shards);
     let unresolved = 0;
-    for (const seq of seqs) unresolved += applySegment(journal, decodePart(binary, segmentPrefix(seq)), inShards).length;
-    // Never written so (a settlement names an entry the writer saw committed); the keys stay out of the records.
+    let settlements = false;
+    for (const seq of seqs) {
+      const segment = decodePart(binary, segmentPrefix(seq));
+      settlements ||= (segment.inFlight?.settled.length ?? 0) > 0;
+      unresolved += applySegment(journal, segment, inShards).length;
+    }
+    // Never written so (a settlement names an entry the writer saw committed): the key is no longer in flight, and
+    // keeps whatever record it had.
     if (unresolved > 0) logger.warn({ configMap: where, keys: unresolved }, "journal settles in-flight entries it does not hold");
     const journalBytes = Object.values(binary).reduce((n, v) => n + Buffer.byteLength(v, "base64"), 0);
     return {
@@ -106,6 +112,7 @@ async function readHead(
       shards,
       journal,
       seq: Math.max(Number(data.journal) || 0, ...seqs),
+      settlements,
       data,
       journalBytes,
     } satisfies CommittedState;

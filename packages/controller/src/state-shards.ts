@@ -2,14 +2,15 @@
 // (configmap-acknowledged-store.ts makes those). Pure: plain data in, plain data out.
 // - The head ConfigMap (`<name>`) names, for each shard index, which of its two fixed slots (`<name>-shard-<i>-a`,
 //   `-b`) holds the shard's current content and that content's checksum, and carries the journal: the changes since
-//   the shards were last written, as numbered segments.
+//   the shards were last written, as numbered segments. A segment settles an answered intent by its key: the reader
+//   moves the key's committed in-flight entry (the journal so far, else the shards) to the records.
 // - A record lives in shard `fnv1a(key) mod partitions`. A compaction (state-compaction.ts) folds the journal into
 //   the shards: only the shards that changed are encoded, each into its spare slot, and one head update makes them
 //   current.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { AcknowledgedRecord } from "./acknowledged-state.js";
-import { entryFingerprint } from "./record-diff.js";
+import { sameEntry } from "./record-diff.js";
 import {
   AcknowledgedStateFormatError,
   decodeRecordSet,
@@ -59,6 +60,8 @@ export interface CommittedState {
   journal: RecordChanges;
   /** The last journal segment's number. */
   seq: number;
+  /** The journal settles intents (format v4): a graceful shutdown folds it, so the previous version can read it. */
+  settlements: boolean;
   /** The head's data as stored, and its journal's bytes: together, the head's size. */
   data: Record<string, string>;
   journalBytes: number;
@@ -69,7 +72,16 @@ export const emptyChanges = (): RecordChanges => ({ records: new Map(), inFlight
 
 /** A state to be rewritten in full at the next write: `content` in one shard (nothing, or a migrated ConfigMap's). */
 export function stateToRewrite(version: string | null, content: ShardContent = { records: [], inFlight: [] }): CommittedState {
-  return { version, rewrite: true, shards: [{ ref: undefined, content }], journal: emptyChanges(), seq: 0, data: {}, journalBytes: 0 };
+  return {
+    version,
+    rewrite: true,
+    shards: [{ ref: undefined, content }],
+    journal: emptyChanges(),
+    seq: 0,
+    settlements: false,
+    data: {},
+    journalBytes: 0,
+  };
 }
 
 /** Limits of the layout. */
@@ -129,6 +141,8 @@ export function segmentSeqs(binaryKeys: Iterable<string>): number[] {
 /** An encoded record set pair, as binaryData entries, with its size and the checksums of its parts. */
 export interface EncodedPart {
   binaryData: Record<string, Buffer>;
+  /** Keys it settles (a journal segment). */
+  settlements: number;
   bytes: number;
   checksum: string;
 }
@@ -162,6 +176,7 @@ export function encodeSegment(prefix: string, changes: RecordChanges, inFlightBe
   const inFlight = split(changes.inFlight);
   return assemble(
     prefix,
+    settled.size,
     changes.records.size > settled.size ? encodeAcknowledgedState(records.kept, records.removed) : undefined,
     changes.inFlight.size > 0 ? encodeAcknowledgedState(inFlight.kept, inFlight.removed, inFlight.settles) : undefined,
   );
@@ -169,11 +184,12 @@ export function encodeSegment(prefix: string, changes: RecordChanges, inFlightBe
 
 /** Encodes a shard slot's content: both sets, always, so the checksum covers both. */
 export function encodeShard(content: ShardContent): EncodedPart {
-  return assemble("", encodeAcknowledgedState(content.records), encodeAcknowledgedState(content.inFlight));
+  return assemble("", 0, encodeAcknowledgedState(content.records), encodeAcknowledgedState(content.inFlight));
 }
 
 function assemble(
   prefix: string,
+  settlements: number,
   records: EncodedAcknowledgedState | undefined,
   inFlight: EncodedAcknowledgedState | undefined,
 ): EncodedPart {
@@ -182,18 +198,22 @@ function assemble(
   if (records) Object.assign(binaryData, { [keys.records]: records.text, [keys.digests]: records.digests });
   if (inFlight) Object.assign(binaryData, { [keys.inFlight]: inFlight.text, [keys.inFlightDigests]: inFlight.digests });
   const bytes = Object.values(binaryData).reduce((n, b) => n + b.length, 0);
-  return { binaryData, bytes, checksum: combine([records?.checksum, inFlight?.checksum].filter((c): c is string => c !== undefined)) };
+  return {
+    binaryData,
+    settlements,
+    bytes,
+    checksum: combine([records?.checksum, inFlight?.checksum].filter((c): c is string => c !== undefined)),
+  };
 }
 
-/** Two records are the same when their keys and entries are (the same object, or equal fields). */
+/** Two records are the same when their keys and entries are. */
 function sameRecord(a: AcknowledgedRecord | undefined, b: AcknowledgedRecord): boolean {
-  return a === b || (a !== undefined && a.key === b.key && entryFingerprint(a.entry) === entryFingerprint(b.entry));
+  return a !== undefined && (a === b || (a.key === b.key && sameEntry(a.entry, b.entry)));
 }
 
-/** The committed in-flight entries of a state: its journal's, else its shards'. */
-export function committedInFlight(state: Pick<CommittedState, "shards" | "journal">): InFlightLookup {
-  const shards = shardInFlight(state.shards);
-  return (key) => (state.journal.inFlight.has(key) ? (state.journal.inFlight.get(key) ?? undefined) : shards(key));
+/** The committed in-flight entry of a key: the journal's (even a removal), else the shards'. */
+export function committedInFlight(journal: RecordChanges, inShards: InFlightLookup): InFlightLookup {
+  return (key) => (journal.inFlight.has(key) ? (journal.inFlight.get(key) ?? undefined) : inShards(key));
 }
 
 /** The in-flight entries the shards hold (indexed once per list of shards). */
@@ -231,17 +251,18 @@ function combine(checksums: string[]): string {
 
 /**
  * Applies a decoded segment (or any decoded set pair) to net changes: later changes win, key by key. A settlement
- * moves its key's in-flight entry (in the journal so far, else `shardInFlight`) to the records. Returns the keys
+ * moves its key's committed in-flight entry (the journal so far, else `inShards`) to the records. Returns the keys
  * settled without an in-flight entry to move (never written so; the caller says so).
  */
 export function applySegment(
   journal: RecordChanges,
   segment: { records?: DecodedRecordSet; inFlight?: DecodedRecordSet },
-  shardInFlight: InFlightLookup = () => undefined,
+  inShards: InFlightLookup = () => undefined,
 ): string[] {
   const unresolved: string[] = [];
+  const inFlightBefore = committedInFlight(journal, inShards);
   for (const key of segment.inFlight?.settled ?? []) {
-    const entry = journal.inFlight.has(key) ? journal.inFlight.get(key) : shardInFlight(key);
+    const entry = inFlightBefore(key);
     if (entry) journal.records.set(key, entry);
     else unresolved.push(key);
     journal.inFlight.set(key, null);

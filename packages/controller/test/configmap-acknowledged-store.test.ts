@@ -155,6 +155,18 @@ describe("ConfigMapAcknowledgedStore", () => {
       const b = await reread(name);
       expect(b.inFlight().size).toBe(0);
       expect(byKey(b.all().values())).toEqual(byKey([other, ...intents.slice(1)]));
+      // The last write before stopping folds a journal of settlements into the shards: all v3, as the previous
+      // version reads it (a rollback starts that version after this one stops).
+      expect((await a.write({ final: true }))?.compactions).toBe(1);
+      const head = configMap(name)!;
+      expect(Object.keys(head.binaryData ?? {}).filter((k) => k.startsWith("journal-"))).toEqual([]);
+      for (const slot of stateMaps(name).filter((n) => n !== name)) {
+        const text = configMap(slot)!.binaryData?.["records.gz"];
+        if (text) expect(gunzipSync(Buffer.from(text, "base64")).toString().split("\n")[0]).toBe("shiplog-acknowledged v3");
+      }
+      expect(byKey((await reread(name)).all().values())).toEqual(byKey([other, ...intents.slice(1)]));
+      // Nothing left to fold: the final write writes nothing.
+      expect(await (await reread(name)).write({ final: true })).toBeUndefined();
     }
   });
 

@@ -52,7 +52,11 @@ function run(env: Record<string, string>): ControllerProcess {
 }
 
 const records = () => emulator!.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER });
-const stateData = () => (cluster!.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data;
+const stateMap = () =>
+  cluster!.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string>; binaryData?: Record<string, string> } | undefined;
+const stateData = () => stateMap()?.data;
+/** The head's journal segments (a stopped controller leaves none that settle intents: the previous version reads it). */
+const journalKeys = () => Object.keys(stateMap()?.binaryData ?? {}).filter((k) => k.startsWith("journal-"));
 const lease = () =>
   cluster!.store.get("leases", "shiplog", LEASE) as
     | { spec: { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseTransitions?: number } }
@@ -69,8 +73,10 @@ describe("controller processes", () => {
     const first = run({ POD_NAME: "ctl-1", SHIPLOG_STATE_CONFIGMAP: STATE });
     await converged(h);
     await vi.waitFor(() => expect(stateData()?.records).toBe("5"), WAIT);
+    expect(journalKeys().length).toBeGreaterThan(0);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
+    expect(journalKeys()).toEqual([]);
 
     // While no controller runs: one workload deleted, one rolled to a new image, one created.
     await cluster!.script.delete("deployments", "shop", "worker");
@@ -101,6 +107,7 @@ describe("controller processes", () => {
     await vi.waitFor(() => expect(stateData()).toMatchObject({ records: "5", "written-by": "ctl-2" }), WAIT);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
+    expect(journalKeys()).toEqual([]);
   });
 
   it("failover: the leader killed mid-rollout, the standby takes over after the lease duration; never two leaders posting", async () => {

@@ -128,7 +128,7 @@ export function listCollection(ctx: RouteContext, target: Target, query: Query, 
 }
 
 /** GET on a collection with watch=true: hands the connection to the watch hub. */
-export function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply): void {
+export function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): void {
   const resource = startRead(ctx, target, "watch");
   const timeoutText = one(query, "timeoutSeconds");
   const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
@@ -141,6 +141,7 @@ export function watchCollection(ctx: RouteContext, target: Target, query: Query,
     resourceVersion: one(query, "resourceVersion"),
     timeoutSeconds,
     allowBookmarks: one(query, "allowWatchBookmarks") === "true",
+    form: outputForm(accept, false),
   };
   reply.hijack();
   const res = reply.raw;

@@ -1,11 +1,14 @@
 // The form of an answer the client asked for in Accept, negotiated as the API server does: the first media type it can
 // serve wins. Besides the object itself: a meta.k8s.io Table (kubectl get), and PartialObjectMetadata, the metadata
-// alone (metadata-only informers; a writer that needs only the new resourceVersion). The API server transforms the
-// answer to a write (create, update, patch) the same way as a read's. Media types this server does not speak (YAML,
-// protobuf) are passed over; when nothing else is listed, the answer is JSON.
+// alone (metadata-only informers, whose watch events carry it too; a writer that needs only the new resourceVersion).
+// The API server transforms the answer to a write (create, update, patch) the same way as a read's. It accepts either
+// metadata kind in negotiation and answers 406 when it does not fit (a list asked for as one object, or the reverse).
+// Media types this server does not speak (YAML, protobuf) are passed over; when nothing else is listed, the answer is
+// JSON. Not modelled: q-values (entries are taken in order), Tables of watch events.
 import type { KubeObject } from "./kube-object.js";
 import { objectJson } from "./kube-object.js";
 import type { ResourceName } from "./resource-kinds.js";
+import { ApiError } from "./status.js";
 import { toTable } from "./table-printers.js";
 
 /** The answer's form: the object (or list), a Table, or the metadata alone (meta.k8s.io `version`). */
@@ -24,7 +27,15 @@ export function outputForm(accept: string | undefined, list: boolean): OutputFor
     if (as === undefined) return { kind: "object" };
     if (params.get("g") !== "meta.k8s.io" || !META_VERSIONS.has(params.get("v") ?? "")) continue;
     if (as === "Table") return { kind: "table" };
-    if (as === (list ? "PartialObjectMetadataList" : "PartialObjectMetadata")) return { kind: "metadata", version: params.get("v")! };
+    if (as === "PartialObjectMetadata" || as === "PartialObjectMetadataList") {
+      if (as !== (list ? "PartialObjectMetadataList" : "PartialObjectMetadata"))
+        throw new ApiError(
+          406,
+          "NotAcceptable",
+          `only the following media types are accepted: ${list ? "PartialObjectMetadataList" : "PartialObjectMetadata"}`,
+        );
+      return { kind: "metadata", version: params.get("v")! };
+    }
   }
   return { kind: "object" };
 }
@@ -32,6 +43,11 @@ export function outputForm(accept: string | undefined, list: boolean): OutputFor
 /** The metadata of an object as PartialObjectMetadata of meta.k8s.io `version`. */
 export function partialObjectMetadata(obj: KubeObject, version: string): { kind: string; apiVersion: string; metadata: unknown } {
   return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
+}
+
+/** A watch event's object as JSON text, in the form asked for (a Table is not modelled: the object). */
+export function formatEventObject(form: OutputForm, json: string): string {
+  return form.kind === "metadata" ? JSON.stringify(partialObjectMetadata(JSON.parse(json) as KubeObject, form.version)) : json;
 }
 
 /** One object (a read's or a write's answer) as JSON text, in the form asked for. */

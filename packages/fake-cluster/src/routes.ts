@@ -65,14 +65,14 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     checkSubresource(target);
     const query = (request.query ?? {}) as Query;
     const kind = target.kind;
-    // An object answered (read or written) in the form the Accept header asks for.
-    const answer = (obj: KubeObject) =>
-      formatObject(outputForm(request.headers.accept, false), kind.resource, obj, one(query, "includeObject"));
+    // An object answered (read or written) in the form the Accept header asks for, negotiated before anything is done.
+    const form = request.method === "GET" && target.name === undefined ? undefined : outputForm(request.headers.accept, false);
+    const answer = (obj: KubeObject) => formatObject(form ?? { kind: "object" }, kind.resource, obj, one(query, "includeObject"));
     switch (request.method) {
       case "GET": {
         if (target.name === undefined) {
           const watch = one(query, "watch");
-          if (watch === "true" || watch === "1") return watchCollection(ctx, target, query, reply);
+          if (watch === "true" || watch === "1") return watchCollection(ctx, target, query, reply, request.headers.accept);
           return listCollection(ctx, target, query, reply, request.headers.accept);
         }
         const obj = ctx.store.getOrThrow(kind.resource, target.namespace, target.name);

@@ -1,3 +1,4 @@
+import { formatEventObject, type OutputForm } from "./output-form.js";
 import type { ServerResponse } from "node:http";
 import type { EventType, LoggedEvent, StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
@@ -32,6 +33,8 @@ export interface WatchRequest {
   resourceVersion: string | undefined;
   timeoutSeconds: number | undefined;
   allowBookmarks: boolean;
+  /** The form of each event's object (Accept): the object, or its metadata alone. */
+  form?: OutputForm;
 }
 
 /** Bytes queued on a socket before a watcher stops writing and waits for it to drain (reading on from the log). */
@@ -129,7 +132,7 @@ class Watcher {
 
   /** Writes one event line; false (and a pump on drain) when the socket has backed up. */
   private write(type: EventType, json: string): boolean {
-    this.res.write(eventLine(type, json));
+    this.res.write(eventLine(type, this.request.form ? formatEventObject(this.request.form, json) : json));
     if (this.res.writableLength <= MAX_BUFFERED) return true;
     this.waiting = true;
     this.res.once("drain", () => {

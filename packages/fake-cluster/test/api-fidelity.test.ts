@@ -237,6 +237,30 @@ describe("API server fidelity over HTTP", () => {
       await call("GET", path, undefined, { Accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1" })
     ).json<{ kind: string; items: Partial[] }>();
     expect(list.kind).toBe("PartialObjectMetadataList");
+    // Either metadata kind passes negotiation; the one that does not fit is 406, before anything is written.
+    const notAcceptable = await call(
+      "POST",
+      path,
+      { ...body, metadata: { name: "pom-2" } },
+      {
+        Accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+      },
+    );
+    expect(notAcceptable.status).toBe(406);
+    expect((await notAcceptable.json<V1Status>()).reason).toBe("NotAcceptable");
+    expect((await call("GET", `${path}/pom-2`)).status).toBe(404);
+    expect((await call("GET", path, undefined, { Accept: "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1" })).status).toBe(
+      406,
+    );
+    // A metadata-only watch (client-go's metadata informer asks for PartialObjectMetadata): every event carries metadata alone.
+    const watch = await rawWatch(`${cluster.url}${path}?watch=true&resourceVersion=${patched.metadata.resourceVersion}`, {
+      Accept: "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+    });
+    await call("PATCH", `${path}/pom`, { data: { c: "d" } }, { "Content-Type": "application/merge-patch+json" });
+    await watch.until((events) => events.length > 0);
+    expect(watch.events[0]).toMatchObject({ type: "MODIFIED", object: { kind: "PartialObjectMetadata", metadata: { name: "pom" } } });
+    expect(Object.keys(watch.events[0]!.object as object).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+    watch.abort();
     expect(list.items.find((i) => i.metadata.name === "pom")).toEqual({
       kind: "PartialObjectMetadata",
       apiVersion: "meta.k8s.io/v1",

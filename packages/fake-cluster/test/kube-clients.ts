@@ -27,9 +27,9 @@ export interface WatchLine {
 }
 
 /** Opens a raw watch with fetch and collects events; `until` resolves when a predicate holds. */
-export async function rawWatch(url: string) {
+export async function rawWatch(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal });
+  const response = await fetch(url, { signal: controller.signal, headers });
   const events: WatchLine[] = [];
   let ended = false;
   const done = (async () => {
