@@ -314,6 +314,7 @@ export class FlushLoop {
       previousWrite: this.#answerWrite,
       // An explicit round returns with its answers on disk; otherwise they may ride with the next round's intents.
       nextCallSoon: !explicit && !settings.dryRun && budget.hourRemaining(now) > calls,
+      changesPending: () => this.#firstChangeAt !== undefined,
       // Never more than one budget interval early: a slow round must not hold its calls' entries for long.
       onPrepared: () => (this.#prepareMs = Math.min(clock.now() - now, budget.intervalMs)),
       ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}),

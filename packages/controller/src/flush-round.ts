@@ -62,6 +62,8 @@ export interface RoundRequest {
   previousWrite?: Promise<unknown> | undefined;
   /** The budget has room for another call soon: answers may wait for the next round's intent write. */
   nextCallSoon?: boolean;
+  /** Changes came in since the round began: the next round runs within the coalescing window, and writes the answers. */
+  changesPending?: () => boolean;
   /** Called when the round is ready to send (plan made, intents on disk), right before its calls wait for their slot. */
   onPrepared?: () => void;
 }
@@ -152,8 +154,12 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.rejected = sent.rejected.length;
   summary.failed = sent.failed.length;
   if (sent.accepted.length === 0) return { summary, plan, state: next, sent };
-  const nextRoundWrites = request.nextCallSoon === true && next.backlog.size > 0 && sent.failed.length === 0 && (sent.held ?? 0) === 0;
-  if (nextRoundWrites) return { summary, plan, state: next, sent };
+  const nextRound = next.backlog.size > 0 || request.changesPending?.() === true;
+  const nextRoundWrites = request.nextCallSoon === true && nextRound && sent.failed.length === 0 && (sent.held ?? 0) === 0;
+  if (nextRoundWrites) {
+    persistence.defer();
+    return { summary, plan, state: next, sent };
+  }
   const answerWrite = persistence.write().then(() => Math.round(performance.now() - mark));
   return { summary, plan, state: next, sent, answerWrite };
 }

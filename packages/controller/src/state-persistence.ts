@@ -26,6 +26,8 @@ export class StatePersistence {
   #writeError = "";
   /** The store holds changes a failed write did not persist: written again (with backoff) before anything is sent. */
   #dirty = false;
+  /** A round left its answers for the next round's write (they ride with its intents). */
+  #deferred = false;
   #notBefore = 0;
 
   constructor(private readonly options: StatePersistenceOptions) {
@@ -47,7 +49,12 @@ export class StatePersistence {
    * leader (a store that can say so tells; the ConfigMap store does), to be written with the next round.
    */
   get unwritten(): boolean {
-    return this.#dirty || ((this.store as { unwritten?: number }).unwritten ?? 0) > 0;
+    return this.#dirty || this.#deferred || ((this.store as { unwritten?: number }).unwritten ?? 0) > 0;
+  }
+
+  /** The store's changes wait for the next round's write (a store that cannot count them still gets it). */
+  defer(): void {
+    this.#deferred = true;
   }
 
   /** No load or write retry before this (epoch ms). */
@@ -109,6 +116,7 @@ export class StatePersistence {
       metrics.inFlightRecords.set(store.inFlight().size);
       if (this.#writeFailures > 0) logger.info({ failures: this.#writeFailures }, "acknowledged state written again");
       this.#dirty = false;
+      this.#deferred = false;
       this.#writeFailures = 0;
       return true;
     } catch (error) {

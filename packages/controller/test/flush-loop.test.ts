@@ -49,7 +49,9 @@ interface Call {
   inFlight: number;
 }
 
-function setup(options: { batchSize?: number; perMinute?: number; windowMs?: number; maxWaitMs?: number } = {}) {
+function setup(
+  options: { batchSize?: number; perMinute?: number; windowMs?: number; maxWaitMs?: number; onCall?: (names: string[]) => void } = {},
+) {
   /** Every cache listed, or only the workloads' (the pods still listing). */
   const caches = { synced: true, ownersSynced: true };
   const clock = new VirtualClock();
@@ -61,6 +63,7 @@ function setup(options: { batchSize?: number; perMinute?: number; windowMs?: num
   const calls: Call[] = [];
   const api = acceptingApi(budget, clock, (params) => {
     calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
+    options.onCall?.(params.deployments.map((d) => d.deployment_name));
   });
   const batchSize = options.batchSize ?? 1000;
   const sender = new BatchSender({
@@ -164,6 +167,29 @@ describe("the flush loop", () => {
     // One write per round, and the last round's answers written at once (nothing left to send after it).
     expect(store.writes).toBe(6);
     expect(store.inFlight().size).toBe(0);
+  });
+
+  it("changes arriving during a round's call: its answers ride with the next round's write, written then in any case", async () => {
+    let next: (() => void) | undefined;
+    const { clock, loop, calls, change, store, records } = setup({ onCall: () => next?.() });
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(1000);
+    // During the first call, another pod becomes Running; during the second, one that changes nothing desired.
+    next = () => {
+      next = () => {
+        next = undefined;
+        change(...records.values());
+      };
+      change(record("api"));
+    };
+    change(record("web"));
+    await clock.advance(10_000);
+    expect(calls.map((c) => c.names)).toEqual([["web"], ["api"]]);
+    // web's intent; api's intent with web's answer; the round with nothing to send writes api's answer.
+    expect(store.writes).toBe(3);
+    expect(store.inFlight().size).toBe(0);
+    expect(store.all().size).toBe(2);
   });
 
   it("while the pods are still listing, rounds post what is listed; decommissions wait for the complete list", async () => {
