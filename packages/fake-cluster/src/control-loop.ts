@@ -3,10 +3,16 @@ export type Reconcile = (id: string) => void;
 
 /** Items run between two checks of the back-pressure signal. */
 const PRESSURE_CHECK = 100;
+/**
+ * Most time one batch runs: requests wait for the batch to end (an API server serves them beside its controllers),
+ * so a write's answer comes within this much of simulation work, not a batch of 2,000 items (seconds, mid-rollout
+ * at 150,000 pods).
+ */
+const SLICE_MS = 20;
 
 /**
  * The simulation's single work queue: controllers, garbage collector and kubelet enqueue work on store events;
- * work runs in batches on the event loop (HTTP keeps being served in between). `settle()` resolves once the
+ * work runs in batches on the event loop (HTTP keeps being served in between; a batch ends after SLICE_MS). `settle()` resolves once the
  * queue has drained, which is what lets scripts and tests wait without sleeping. While a watch client is behind
  * (`slowDownWhile`), batches end early so that sockets drain between them: the simulation runs no faster than its
  * watchers read, as a real cluster's controllers are held back by their API rate limits.
@@ -22,6 +28,7 @@ export class ControlLoop {
   constructor(
     private readonly onError: (error: unknown, item: string) => void,
     private readonly batchSize = 2000,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Registers the handler for a work type ("deployments", "gc-owner", ...). */
@@ -63,6 +70,7 @@ export class ControlLoop {
   private run(): void {
     this.scheduled = false;
     let done = 0;
+    const end = this.now() + SLICE_MS;
     for (const item of this.queue) {
       this.queue.delete(item);
       const sep = item.indexOf("\u0000");
@@ -72,7 +80,7 @@ export class ControlLoop {
       } catch (error) {
         this.onError(error, item.replace("\u0000", " "));
       }
-      if (++done >= this.batchSize || (done % PRESSURE_CHECK === 0 && this.pressure())) break;
+      if (++done >= this.batchSize || this.now() >= end || (done % PRESSURE_CHECK === 0 && this.pressure())) break;
     }
     if (this.queue.size > 0) this.schedule();
     else this.release();
