@@ -142,6 +142,7 @@ export function watchCollection(ctx: RouteContext, target: Target, query: Query,
     timeoutSeconds,
     allowBookmarks: one(query, "allowWatchBookmarks") === "true",
     form: outputForm(accept, false),
+    includeObject: one(query, "includeObject"),
   };
   reply.hijack();
   const res = reply.raw;

@@ -1,10 +1,10 @@
 // The form of an answer the client asked for in Accept, negotiated as the API server does: the first media type it can
 // serve wins. Besides the object itself: a meta.k8s.io Table (kubectl get), and PartialObjectMetadata, the metadata
-// alone (metadata-only informers, whose watch events carry it too; a writer that needs only the new resourceVersion).
+// alone (metadata-only informers; a writer that needs only the new resourceVersion). Watch events carry either form.
 // The API server transforms the answer to a write (create, update, patch) the same way as a read's. It accepts either
 // metadata kind in negotiation and answers 406 when it does not fit (a list asked for as one object, or the reverse).
 // Media types this server does not speak (YAML, protobuf) are passed over; when nothing else is listed, the answer is
-// JSON. Not modelled: q-values (entries are taken in order), Tables of watch events.
+// JSON. Not modelled: q-values (entries are taken in order).
 import type { KubeObject } from "./kube-object.js";
 import { objectJson } from "./kube-object.js";
 import type { ResourceName } from "./resource-kinds.js";
@@ -45,9 +45,9 @@ export function partialObjectMetadata(obj: KubeObject, version: string): { kind:
   return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
 }
 
-/** A watch event's object as JSON text, in the form asked for (a Table is not modelled: the object). */
-export function formatEventObject(form: OutputForm, json: string): string {
-  return form.kind === "metadata" ? JSON.stringify(partialObjectMetadata(JSON.parse(json) as KubeObject, form.version)) : json;
+/** A watch event's object as JSON text, in the form asked for (a Table of its one row, for `kubectl get -w`). */
+export function formatEventObject(form: OutputForm, resource: ResourceName, json: string, includeObject: string | undefined): string {
+  return form.kind === "object" ? json : formatObject(form, resource, JSON.parse(json) as KubeObject, includeObject);
 }
 
 /** One object (a read's or a write's answer) as JSON text, in the form asked for. */

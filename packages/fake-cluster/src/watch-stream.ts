@@ -33,8 +33,10 @@ export interface WatchRequest {
   resourceVersion: string | undefined;
   timeoutSeconds: number | undefined;
   allowBookmarks: boolean;
-  /** The form of each event's object (Accept): the object, or its metadata alone. */
+  /** The form of each event's object (Accept): the object, a Table of it, or its metadata alone. */
   form?: OutputForm;
+  /** A Table row's object (`includeObject`). */
+  includeObject?: string | undefined;
 }
 
 /** Bytes queued on a socket before a watcher stops writing and waits for it to drain (reading on from the log). */
@@ -132,7 +134,8 @@ class Watcher {
 
   /** Writes one event line; false (and a pump on drain) when the socket has backed up. */
   private write(type: EventType, json: string): boolean {
-    this.res.write(eventLine(type, this.request.form ? formatEventObject(this.request.form, json) : json));
+    const { form, resource, includeObject } = this.request;
+    this.res.write(eventLine(type, form ? formatEventObject(form, resource, json, includeObject) : json));
     if (this.res.writableLength <= MAX_BUFFERED) return true;
     this.waiting = true;
     this.res.once("drain", () => {
