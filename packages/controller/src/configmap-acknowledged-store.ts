@@ -159,9 +159,8 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   /**
-   * As persist(), returning what was written: undefined when nothing needed writing; StateWriteFencedError when this
-   * replica may not write. The final write also folds a journal that settles intents into the shards: the previous
-   * version (format v3) cannot read settlements, and a rollback starts it once this one stops.
+   * As persist(), returning what was written (undefined: nothing); StateWriteFencedError when this replica may not
+   * write. A final write folds a journal of settlements into the shards (v3), which a rolled-back version can read.
    */
   write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
     return this.#queue(() => this.#write(options.final === true));
@@ -219,8 +218,10 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       try {
         if (!this.#base) await this.#load();
         const base = this.#base!;
-        if (this.unwritten === 0) await this.#compact(info); // nothing to append: the final write's fold
-        if (this.unwritten === 0) continue;
+        if (this.unwritten === 0) {
+          await this.#compact(info); // nothing to append: the final write's fold
+          continue;
+        }
         const chunk = this.#nextChunk(base.seq + 1);
         const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
         if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);

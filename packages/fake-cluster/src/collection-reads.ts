@@ -2,7 +2,7 @@
 // chunks) and watches.
 import { Readable } from "node:stream";
 import type { FastifyReply } from "fastify";
-import type { KubeObject } from "./kube-object.js";
+import { partialObjectMetadata, type KubeObject } from "./kube-object.js";
 import type { ListPage } from "./list-pages.js";
 import type { Query, Target } from "./request-target.js";
 import { filterFrom, notFoundPath, one, sendJson } from "./request-target.js";
@@ -10,7 +10,7 @@ import type { RouteContext } from "./route-context.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";
-import { outputForm, partialObjectMetadata } from "./output-form.js";
+import { outputForm } from "./output-form.js";
 import { toTable } from "./table-printers.js";
 
 /** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */

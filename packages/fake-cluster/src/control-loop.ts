@@ -12,8 +12,8 @@ const SLICE_MS = 20;
 
 /**
  * The simulation's single work queue: controllers, garbage collector and kubelet enqueue work on store events;
- * work runs in batches on the event loop (HTTP keeps being served in between; a batch ends after SLICE_MS). `settle()` resolves once the
- * queue has drained, which is what lets scripts and tests wait without sleeping. While a watch client is behind
+ * work runs in batches on the event loop (HTTP keeps being served in between; a batch ends after SLICE_MS).
+ * `settle()` resolves once the queue has drained, which is what lets scripts and tests wait without sleeping. While a watch client is behind
  * (`slowDownWhile`), batches end early so that sockets drain between them: the simulation runs no faster than its
  * watchers read, as a real cluster's controllers are held back by their API rate limits.
  */

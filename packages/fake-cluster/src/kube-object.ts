@@ -65,3 +65,8 @@ export function objectJson(obj: KubeObject): string {
   }
   return text;
 }
+
+/** The metadata of an object as PartialObjectMetadata of meta.k8s.io `version` (a metadata-only answer, a Table's row). */
+export function partialObjectMetadata(obj: KubeObject, version = "v1"): { kind: string; apiVersion: string; metadata: unknown } {
+  return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
+}

@@ -6,7 +6,7 @@
 // Media types this server does not speak (YAML, protobuf) are passed over; when nothing else is listed, the answer is
 // JSON. Not modelled: q-values (entries are taken in order).
 import type { KubeObject } from "./kube-object.js";
-import { objectJson } from "./kube-object.js";
+import { objectJson, partialObjectMetadata } from "./kube-object.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { ApiError } from "./status.js";
 import { toTable } from "./table-printers.js";
@@ -38,11 +38,6 @@ export function outputForm(accept: string | undefined, list: boolean): OutputFor
     }
   }
   return { kind: "object" };
-}
-
-/** The metadata of an object as PartialObjectMetadata of meta.k8s.io `version`. */
-export function partialObjectMetadata(obj: KubeObject, version: string): { kind: string; apiVersion: string; metadata: unknown } {
-  return { kind: "PartialObjectMetadata", apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
 }
 
 /** A watch event's object as JSON text, in the form asked for (a Table of its one row, for `kubectl get -w`). */

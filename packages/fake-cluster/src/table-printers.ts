@@ -1,6 +1,6 @@
 // Server-side printing (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`): the columns kubectl shows for
 // `kubectl get`, with the priority-1 columns `-o wide` adds, worded as the API server's printers fill them.
-import type { KubeObject } from "./kube-object.js";
+import { partialObjectMetadata, type KubeObject } from "./kube-object.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { age, name, type Column, type ColumnsByResource } from "./table-columns.js";
 import { CORE_COLUMNS } from "./core-columns.js";
@@ -18,12 +18,7 @@ export function toTable(
 ): unknown {
   // The items are objects of `resource`, as its columns read them.
   const columns = (COLUMNS[resource] ?? [name, age]) as Column[];
-  const rowObject = (o: KubeObject) =>
-    includeObject === "Object"
-      ? o
-      : includeObject === "None"
-        ? undefined
-        : { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: o.metadata };
+  const rowObject = (o: KubeObject) => (includeObject === "Object" ? o : includeObject === "None" ? undefined : partialObjectMetadata(o));
   return {
     kind: "Table",
     apiVersion: "meta.k8s.io/v1",

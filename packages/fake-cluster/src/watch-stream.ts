@@ -1,8 +1,8 @@
-import { formatEventObject, type OutputForm } from "./output-form.js";
 import type { ServerResponse } from "node:http";
 import type { EventType, LoggedEvent, StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
 import type { ListPages } from "./list-pages.js";
+import { formatEventObject, type OutputForm } from "./output-form.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf } from "./object-store.js";
 import type { ResourceName } from "./resource-kinds.js";
