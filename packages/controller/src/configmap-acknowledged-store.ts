@@ -19,23 +19,19 @@ import {
   StateConflictError,
   StateWriteFencedError,
   payloadBytes,
-  type ConfigMapPayload,
 } from "./state-configmaps.js";
-import { planCompaction } from "./state-compaction.js";
+import { planCompaction, type PlannedShard } from "./state-compaction.js";
 import { readCommittedState } from "./state-reader.js";
+import { prepareCompaction, writeShardSlots, type SlotWriteContext } from "./compaction-slots.js";
 import {
   STATE_LAYOUT,
-  committedInFlight,
   emptyChanges,
-  encodeSegment,
+  materialize,
+  nextSegment,
   formatShardTable,
-  segmentPrefix,
-  shardInFlight,
-  slotName,
   type CommittedState,
   type EncodedPart,
   type RecordChanges,
-  type Slot,
   type StateLimits,
 } from "./state-shards.js";
 
@@ -48,6 +44,8 @@ export const DEFAULT_STATE_LIMITS: StateLimits = {
   headMaxBytes: 768 * 1024,
 };
 const MAX_CONFLICT_RETRIES = 5;
+/** A compaction starts ahead of need when the head passes this share of its limit. */
+const COMPACT_AHEAD = 0.6;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
 
 /** Steps of a write, for the crash-matrix test's hook (test-crash-hook.ts). */
@@ -95,6 +93,16 @@ export interface StateWriteInfo {
   shards: number;
 }
 
+type CompactionInfo = { written: number; calls: number; compactions: number };
+/** A segment appended while a compaction ran ahead: the head switch keeps it. */
+type CarriedSegment = { changes: RecordChanges; part: EncodedPart };
+/** A compaction running ahead of need; `planned` is its shards once written (undefined: given up). */
+type AheadCompaction = { carried: CarriedSegment[]; info: CompactionInfo; planned: Promise<PlannedShard[] | undefined> };
+
+function appendChanges<V>(to: Map<string, V>, from: ReadonlyMap<string, V>): void {
+  for (const [key, value] of from) to.set(key, value);
+}
+
 /** Acknowledged state kept in memory and persisted in a head ConfigMap and its shards. */
 export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   readonly #options: ConfigMapStoreOptions;
@@ -105,6 +113,9 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   /** Changes since the last successful write: a record, or null for a removed one. */
   readonly #changes: RecordChanges = emptyChanges();
   #base: CommittedState | undefined;
+  #ahead: AheadCompaction | undefined;
+  /** What compactions ahead wrote since the last write reported. */
+  #aheadDone: CompactionInfo = { written: 0, calls: 0, compactions: 0 };
   /** Loads and writes, one at a time. */
   #tail: Promise<unknown> = Promise.resolve();
   lastWrite: StateWriteInfo | undefined;
@@ -174,37 +185,16 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   async #load(): Promise<void> {
     const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
+    this.#ahead = undefined; // its snapshot is of a state that may not be current any more
     const base = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base);
     this.#base = base;
-    const records = new Map<string, AcknowledgedRecord>();
-    const inFlight = new Map<string, AcknowledgedRecord>();
-    for (const { content } of base.shards) {
-      for (const r of content.records) records.set(r.key, r);
-      for (const r of content.inFlight) inFlight.set(r.key, r);
-    }
-    for (const [target, changes] of [
-      [records, base.journal.records],
-      [inFlight, base.journal.inFlight],
-      [records, this.#changes.records],
-      [inFlight, this.#changes.inFlight],
-    ] as const) {
-      for (const [key, record] of changes) {
-        if (record) target.set(key, record);
-        else target.delete(key);
-      }
-    }
+    const { records, inFlight } = materialize(base, this.#changes);
     this.#records = records;
     this.#inFlight = inFlight;
     const journal = base.journal.records.size + base.journal.inFlight.size;
+    const shards = this.#shardCount();
     logger.info(
-      {
-        configMap: `${namespace}/${name}`,
-        records: records.size,
-        inFlight: inFlight.size,
-        shards: this.#shardCount(),
-        journal,
-        resourceVersion: base.version,
-      },
+      { configMap: `${namespace}/${name}`, records: records.size, inFlight: inFlight.size, shards, journal, resourceVersion: base.version },
       "acknowledged state loaded",
     );
   }
@@ -219,13 +209,20 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         if (!this.#base) await this.#load();
         const base = this.#base!;
         if (this.unwritten === 0) {
-          await this.#compact(info); // nothing to append: the final write's fold
+          // Nothing to append: the final write's fold (after a compaction running ahead, which may do it).
+          await (this.#ahead ? this.#finishAhead(this.#ahead, info) : this.#compact(info));
           continue;
         }
-        const chunk = this.#nextChunk(base.seq + 1);
+        const chunk = nextSegment(this.#changes, base, base.seq + 1, Math.max(this.#limits.headMaxBytes / 2, 64 * 1024));
         const journalled = base.journal.records.size + base.journal.inFlight.size > 0;
-        if (base.rewrite || (journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes)) await this.#compact(info);
+        const full = journalled && this.#headBytes(base) + chunk.part.bytes > this.#limits.headMaxBytes;
+        if (full && this.#ahead) {
+          await this.#finishAhead(this.#ahead, info);
+          continue; // the head changed: chunk again
+        }
+        if (base.rewrite || full) await this.#compact(info);
         await this.#append(chunk, info);
+        this.#compactAheadIfDue();
       } catch (error) {
         if (!(error instanceof StateConflictError)) throw error;
         info.conflicts += 1;
@@ -242,38 +239,18 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
     const shards = this.#base!.shards.filter((s) => s.ref?.slot);
     const bytes = this.#headBytes(this.#base!) + shards.reduce((n, s) => n + s.ref!.bytes, 0);
+    for (const key of ["written", "calls", "compactions"] as const) info[key] += this.#aheadDone[key];
+    this.#aheadDone = { written: 0, calls: 0, compactions: 0 };
     this.lastWrite = { bytes, records: this.#records.size, inFlight: this.#inFlight.size, shards: shards.length, ...info };
     logger.debug({ configMap: `${namespace}/${name}`, ...this.lastWrite }, "acknowledged state written");
     return this.lastWrite;
-  }
-
-  /** The unwritten changes of as many keys as fit one segment (a key's record and in-flight changes go together). */
-  #nextChunk(seq: number): { changes: RecordChanges; part: EncodedPart } {
-    const keys = [...new Set([...this.#changes.records.keys(), ...this.#changes.inFlight.keys()])];
-    const limit = Math.max(this.#limits.headMaxBytes / 2, 64 * 1024);
-    const settles = committedInFlight(this.#base!.journal, shardInFlight(this.#base!.shards));
-    // First guess: a changed key takes about 40 bytes (its 32-byte digest, its share of the gzip text).
-    for (let count = Math.min(keys.length, Math.ceil(limit / 40)); ; count = Math.ceil(count / 2)) {
-      const changes = emptyChanges();
-      for (const key of keys.slice(0, count)) {
-        if (this.#changes.records.has(key)) changes.records.set(key, this.#changes.records.get(key)!);
-        if (this.#changes.inFlight.has(key)) changes.inFlight.set(key, this.#changes.inFlight.get(key)!);
-      }
-      const part = encodeSegment(segmentPrefix(seq), changes, settles);
-      if (part.bytes <= limit || count === 1) return { changes, part };
-    }
   }
 
   /** Appends one segment to the head's journal (a merge patch with only the segment and the counters). */
   async #append(chunk: { changes: RecordChanges; part: EncodedPart }, info: { written: number; calls: number }): Promise<void> {
     const base = this.#base!;
     const seq = base.seq + 1;
-    const data = {
-      records: String(this.#records.size),
-      "in-flight": String(this.#inFlight.size),
-      journal: String(seq),
-      ...this.#written(),
-    };
+    const data = this.#counters(seq);
     this.#fence();
     const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData: chunk.part.binaryData });
     this.#step("state-write");
@@ -284,98 +261,114 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     base.settlements ||= chunk.part.settlements > 0;
     base.data = { ...base.data, ...data };
     base.journalBytes += chunk.part.bytes;
+    this.#ahead?.carried.push({ changes: chunk.changes, part: chunk.part });
     for (const kind of ["records", "inFlight"] as const) {
-      for (const [key, record] of chunk.changes[kind]) {
-        base.journal[kind].set(key, record);
-        // Forget only what this write carried: a change made while it was in flight is still to write.
-        if (this.#changes[kind].get(key) === record) this.#changes[kind].delete(key);
-      }
+      appendChanges(base.journal[kind], chunk.changes[kind]);
+      // Forget only what this write carried: a change made while it was in flight is still to write.
+      for (const [key, record] of chunk.changes[kind]) if (this.#changes[kind].get(key) === record) this.#changes[kind].delete(key);
     }
   }
 
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
-  async #compact(info: { written: number; calls: number; compactions: number }): Promise<void> {
+  async #compact(info: CompactionInfo): Promise<void> {
     const base = this.#base!;
     const planned = planCompaction(
       { partitions: base.shards.length, shards: base.shards, journal: base.journal, rewrite: base.rewrite },
       this.#limits,
     );
-    for (const shard of planned) {
-      if (!shard.write) continue;
-      const { slot, part } = shard.write;
-      const version = await this.#writeSlot(shard.index, slot, part, shard.ref.versions[slot], info);
-      shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
-      this.#step("shard-written");
-    }
+    await writeShardSlots(
+      planned,
+      this.#slotContext(() => true),
+      info,
+    );
+    await this.#switchHead(planned, [], info);
+  }
+
+  /**
+   * Starts compacting ahead of need once the head passes COMPACT_AHEAD of its limit: the shards are planned (in
+   * steps) and written beside the appends, and the head switch, queued with the writes, keeps the segments appended
+   * meanwhile. So the write a round waits for seldom holds a compaction.
+   */
+  #compactAheadIfDue(): void {
+    const base = this.#base!;
+    const limit = this.#limits.headMaxBytes; // 0: compact before every append (tests), never ahead
+    if (this.#ahead || base.rewrite || limit === 0 || this.#headBytes(base) < limit * COMPACT_AHEAD) return;
+    const journal = { records: new Map(base.journal.records), inFlight: new Map(base.journal.inFlight) };
+    const snapshot = { partitions: base.shards.length, shards: base.shards, journal, rewrite: false };
+    const info = { written: 0, calls: 0, compactions: 0 };
+    const ahead: AheadCompaction = { carried: [], info, planned: Promise.resolve(undefined) };
+    ahead.planned = prepareCompaction(
+      snapshot,
+      this.#limits,
+      this.#slotContext(() => this.#ahead === ahead),
+      info,
+    ).catch((error: unknown) => {
+      this.#options.logger.info({ err: (error as Error).message }, "compaction ahead of need given up; a later write compacts");
+      return undefined;
+    });
+    this.#ahead = ahead;
+    void ahead.planned
+      .then(() => this.#queue(() => this.#finishAhead(ahead, this.#aheadDone)))
+      .catch((error: unknown) => this.#options.logger.info({ err: (error as Error).message }, "compaction ahead of need not committed"));
+  }
+
+  /** Switches the head to a compaction ahead's shards once they are written (nothing when it was given up). */
+  async #finishAhead(ahead: AheadCompaction, info: CompactionInfo): Promise<void> {
+    if (this.#ahead !== ahead) return;
+    const planned = await ahead.planned;
+    if (this.#ahead !== ahead) return;
+    this.#ahead = undefined;
+    for (const key of ["written", "calls"] as const) info[key] += ahead.info[key];
+    if (planned) await this.#switchHead(planned, ahead.carried, info);
+  }
+
+  /** The head update that commits a compaction: the planned shards, and the segments appended since it began. */
+  async #switchHead(planned: PlannedShard[], carried: readonly CarriedSegment[], info: CompactionInfo): Promise<void> {
     this.#step("before-head-switch");
+    const base = this.#base!;
     const refs = planned.map((p) => p.ref);
     const { name, org, cluster, apiUrl } = this.#options;
-    const data = {
-      format: STATE_LAYOUT,
-      org,
-      cluster,
-      "api-url": apiUrl,
-      records: String(this.#records.size),
-      "in-flight": String(this.#inFlight.size),
-      partitions: String(refs.length),
-      shards: formatShardTable(refs),
-      journal: String(base.seq),
-      ...this.#written(),
-    };
+    const data = { format: STATE_LAYOUT, org, cluster, "api-url": apiUrl, ...this.#counters(base.seq) };
+    Object.assign(data, { partitions: String(refs.length), shards: formatShardTable(refs) });
+    const binaryData = Object.assign({}, ...carried.map((s) => s.part.binaryData)) as Record<string, Buffer>;
     this.#fence();
-    const pending = this.#maps.put(name, base.version, { data, binaryData: {} });
+    const pending = this.#maps.put(name, base.version, { data, binaryData });
     this.#step("state-write");
     this.#step("head-switch");
     const version = await pending;
-    info.written += payloadBytes({ data });
+    info.written += payloadBytes({ data, binaryData });
     info.calls += 1;
     info.compactions += 1;
+    const journal = emptyChanges();
+    for (const { changes } of carried) for (const kind of ["records", "inFlight"] as const) appendChanges(journal[kind], changes[kind]);
     this.#base = {
       version,
       rewrite: false,
       shards: planned.map((p) => ({ ref: p.ref, content: p.content })),
-      journal: emptyChanges(),
+      journal,
       seq: base.seq,
-      settlements: false,
+      settlements: carried.some((s) => s.part.settlements > 0),
       data,
-      journalBytes: 0,
+      journalBytes: carried.reduce((n, s) => n + s.part.bytes, 0),
     };
   }
 
-  /**
-   * Writes a shard's spare slot, conditional on the version the head recorded for it. A conflict means a compaction
-   * that died before its head update wrote the slot (or a writer whose head update can no longer succeed): the slot
-   * is overwritten only while the head is still the one this compaction started from.
-   */
-  async #writeSlot(
-    index: number,
-    slot: Slot,
-    part: EncodedPart,
-    known: string | null,
-    info: { written: number; calls: number },
-  ): Promise<string> {
-    const { name } = this.#options;
-    const target = slotName(name, index, slot);
-    const payload: ConfigMapPayload = {
-      data: { format: STATE_LAYOUT, head: name, shard: String(index), slot, checksum: part.checksum, ...this.#written() },
-      binaryData: part.binaryData,
+  #slotContext(current: () => boolean): SlotWriteContext {
+    return {
+      maps: this.#maps,
+      head: this.#options.name,
+      stamp: () => this.#written(),
+      fence: () => this.#fence(),
+      headVersion: () => this.#base?.version ?? null,
+      current,
+      onShardWritten: () => this.#step("shard-written"),
+      conflictRetries: MAX_CONFLICT_RETRIES,
     };
-    let version = known;
-    for (let attempt = 0; ; attempt++) {
-      this.#fence();
-      try {
-        const written = await this.#maps.put(target, version, payload);
-        info.written += payloadBytes(payload);
-        info.calls += 1;
-        return written;
-      } catch (error) {
-        if (!(error instanceof StateConflictError) || attempt >= MAX_CONFLICT_RETRIES) throw error;
-        const head = await this.#maps.read(name);
-        if ((head?.metadata?.resourceVersion ?? null) !== this.#base!.version)
-          throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
-        version = (await this.#maps.read(target))?.metadata?.resourceVersion ?? null;
-      }
-    }
+  }
+
+  /** The head's counters (informational) and the writer's stamp, which every write of the head updates. */
+  #counters(seq: number): Record<string, string> {
+    return { records: String(this.#records.size), "in-flight": String(this.#inFlight.size), journal: String(seq), ...this.#written() };
   }
 
   #written(): { "written-by": string; "written-at": string } {

@@ -56,6 +56,21 @@ export class AcknowledgedStateTooLargeError extends ShiplogError {
  * AcknowledgedStateTooLargeError).
  */
 export function planCompaction(base: CompactionBase, limits: Pick<StateLimits, "maxShards" | "shardMaxBytes">): PlannedShard[] {
+  const steps = compactionSteps(base, limits);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * planCompaction in steps: it pauses after folding and after each shard it encodes, so a compaction run beside the
+ * flush rounds can give them the event loop between steps.
+ */
+export function* compactionSteps(
+  base: CompactionBase,
+  limits: Pick<StateLimits, "maxShards" | "shardMaxBytes">,
+): Generator<void, PlannedShard[], void> {
   let partitions = Math.max(1, Math.min(base.partitions, limits.maxShards));
   let respread = base.rewrite || partitions !== base.partitions;
   // A rewrite starts from an estimate, rather than encoding everything once per doubling.
@@ -66,7 +81,12 @@ export function planCompaction(base: CompactionBase, limits: Pick<StateLimits, "
     );
   for (;;) {
     const contents = respread ? spread(base, partitions) : fold(base);
-    const planned = contents.map(({ content, changed }, index) => plan(index, content, changed || respread, base.shards[index]?.ref));
+    yield;
+    const planned: PlannedShard[] = [];
+    for (const [index, { content, changed }] of contents.entries()) {
+      planned.push(plan(index, content, changed || respread, base.shards[index]?.ref));
+      if (planned[index]!.write) yield;
+    }
     const largest = Math.max(0, ...planned.map((p) => p.write?.part.bytes ?? 0));
     if (largest <= limits.shardMaxBytes) return planned;
     // Shards are about even (a hash): grow at once by the factor the largest is over, plus a margin for unevenness.

@@ -84,6 +84,31 @@ export function stateToRewrite(version: string | null, content: ShardContent = {
   };
 }
 
+/** The records and in-flight entries a committed state holds, with `unwritten` changes on top. */
+export function materialize(
+  base: CommittedState,
+  unwritten: RecordChanges,
+): { records: Map<string, AcknowledgedRecord>; inFlight: Map<string, AcknowledgedRecord> } {
+  const records = new Map<string, AcknowledgedRecord>();
+  const inFlight = new Map<string, AcknowledgedRecord>();
+  for (const { content } of base.shards) {
+    for (const r of content.records) records.set(r.key, r);
+    for (const r of content.inFlight) inFlight.set(r.key, r);
+  }
+  for (const [target, changes] of [
+    [records, base.journal.records],
+    [inFlight, base.journal.inFlight],
+    [records, unwritten.records],
+    [inFlight, unwritten.inFlight],
+  ] as const) {
+    for (const [key, record] of changes) {
+      if (record) target.set(key, record);
+      else target.delete(key);
+    }
+  }
+  return { records, inFlight };
+}
+
 /** Limits of the layout. */
 export interface StateLimits {
   maxShards: number;
@@ -180,6 +205,30 @@ export function encodeSegment(prefix: string, changes: RecordChanges, inFlightBe
     changes.records.size > settled.size ? encodeAcknowledgedState(records.kept, records.removed) : undefined,
     changes.inFlight.size > 0 ? encodeAcknowledgedState(inFlight.kept, inFlight.removed, inFlight.settles) : undefined,
   );
+}
+
+/**
+ * The next journal segment: the `unwritten` changes of as many keys as fit `limit` bytes (a key's record and in-flight
+ * changes go together), encoded against the committed state `base`.
+ */
+export function nextSegment(
+  unwritten: RecordChanges,
+  base: CommittedState,
+  seq: number,
+  limit: number,
+): { changes: RecordChanges; part: EncodedPart } {
+  const keys = [...new Set([...unwritten.records.keys(), ...unwritten.inFlight.keys()])];
+  const settles = committedInFlight(base.journal, shardInFlight(base.shards));
+  // First guess: a changed key takes about 40 bytes (its 32-byte digest, its share of the gzip text).
+  for (let count = Math.min(keys.length, Math.ceil(limit / 40)); ; count = Math.ceil(count / 2)) {
+    const changes = emptyChanges();
+    for (const key of keys.slice(0, count)) {
+      if (unwritten.records.has(key)) changes.records.set(key, unwritten.records.get(key)!);
+      if (unwritten.inFlight.has(key)) changes.inFlight.set(key, unwritten.inFlight.get(key)!);
+    }
+    const part = encodeSegment(segmentPrefix(seq), changes, settles);
+    if (part.bytes <= limit || count === 1) return { changes, part };
+  }
 }
 
 /** Encodes a shard slot's content: both sets, always, so the checksum covers both. */

@@ -1,9 +1,15 @@
 // Compactions of the sharded state against the fake cluster: the state spread over shards within the limits, a
-// round's writes carrying only its changes, the bound on shards, a compaction cut short at each step, a stale
-// writer's compaction, and shards checked against the head.
+// round's writes carrying only its changes, the bound on shards, a compaction cut short at each step, compactions
+// ahead of need beside the writes, a stale writer's compaction, and shards checked against the head.
 import { CoreV1Api } from "@kubernetes/client-node";
-import { AcknowledgedStateTooLargeError, encodeAcknowledgedState, slotName, type StateWriteStep } from "@shiplog/controller/internal";
-import { describe, expect, it } from "vitest";
+import {
+  AcknowledgedStateTooLargeError,
+  encodeAcknowledgedState,
+  slotName,
+  type StateWriteInfo,
+  type StateWriteStep,
+} from "@shiplog/controller/internal";
+import { describe, expect, it, vi } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";
 
@@ -110,6 +116,60 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       for (const n of overwritten) expect(configMap(n)!.data["written-by"]).toBe("pod-a");
     });
   }
+
+  it("compacts ahead of need beside the writes: a segment appended meanwhile stays in the head after the switch", async () => {
+    const name = nextName();
+    const late = bigState(2, "late");
+    let during: Promise<StateWriteInfo | undefined> | undefined;
+    const onWriteStep = (step: StateWriteStep) => {
+      if (step !== "shard-written" || during !== undefined) return;
+      // A round's write that comes while the compaction's slots are being written.
+      s.acknowledge(late);
+      during = s.write();
+    };
+    const s = await reread(name, { limits: { headMaxBytes: 32 * 1024, shardMaxBytes: 1_500 }, onWriteStep });
+    const writes: (StateWriteInfo | undefined)[] = [];
+    for (let round = 0; round < 20 && during === undefined; round++) {
+      s.acknowledge(bigState(40, `round-${round}`));
+      writes.push(await s.write());
+    }
+    writes.push(await during);
+    // No write compacted (but the first, which created the head): the compaction ran beside them, once the head
+    // passed 60% of its limit, and its head switch comes after the late records' append (the late write's, or the
+    // one in progress, which takes them along).
+    const compactions = writes.slice(1).flatMap((w) => (w ? [w.compactions] : []));
+    expect(compactions).toEqual(compactions.map(() => 0));
+    await vi.waitFor(() => expect(shardTable(name).some((t) => t.slot !== null)).toBe(true));
+    // The head switch kept the segment the late write appended: the head names shards and still has a journal.
+    const journal = Object.keys(configMap(name)!.binaryData ?? {}).filter((k) => k.startsWith("journal-"));
+    expect(journal.length).toBeGreaterThan(0);
+    const reader = await reread(name);
+    expect(byKey(reader.all().values())).toEqual(byKey(s.all().values()));
+    for (const record of late) expect(reader.all().get(record.key)?.entry.digest).toBe(record.entry.digest);
+  });
+
+  it("a compaction ahead of need that fails is given up, the state whole; a later compaction writes over its slot", async () => {
+    const name = nextName();
+    let leftBehind: string[] | undefined;
+    const onWriteStep = (step: StateWriteStep) => {
+      if (step !== "shard-written" || leftBehind) return;
+      leftBehind = stateMaps(name).filter((n) => n !== name);
+      throw new Error("slot write lost");
+    };
+    const s = await reread(name, { limits: { headMaxBytes: 8 * 1024, shardMaxBytes: 1_500 }, onWriteStep });
+    const committed = () => configMap(name) !== undefined && shardTable(name).some((t) => t.slot !== null);
+    // No write fails for it, and what is stored reads back whole after each.
+    for (let round = 0; round < 30 && !committed(); round++) {
+      s.acknowledge(bigState(40, `round-${round}`));
+      await s.write();
+      expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
+    }
+    expect(leftBehind?.length).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(committed()).toBe(true));
+    const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
+    expect(current.filter((n) => leftBehind!.includes(n)).length).toBeGreaterThan(0);
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
+  });
 
   it("a stale writer's compaction never overwrites a slot the head names: it finds the head moved on, reads again, merges", async () => {
     const name = nextName();

@@ -1,0 +1,98 @@
+// Phase one of a compaction (planned by state-compaction.ts): each changed shard written to its spare slot,
+// conditional on the version the head recorded for that slot. Nothing is committed until the head names the slots
+// (the store's head switch), so a crash or a failure here leaves the current state whole.
+import { compactionSteps, type CompactionBase, type PlannedShard } from "./state-compaction.js";
+import { StateConflictError, payloadBytes, type ConfigMapPayload, type StateConfigMaps } from "./state-configmaps.js";
+import { STATE_LAYOUT, slotName, type EncodedPart, type Slot, type StateLimits } from "./state-shards.js";
+
+/** What writing the slots needs from the store. */
+export interface SlotWriteContext {
+  maps: StateConfigMaps;
+  /** The head ConfigMap's name (shards are named after it). */
+  head: string;
+  /** Who writes and when: fields every state ConfigMap carries. */
+  stamp: () => Record<string, string>;
+  /** Leader fencing, right before every write call: throws when this replica may not write. */
+  fence: () => void;
+  /** The head's resourceVersion as this writer last read or wrote it. */
+  headVersion: () => string | null;
+  /** Still wanted: checked before each slot (a compaction beside the appends is dropped when the store reloads). */
+  current: () => boolean;
+  onShardWritten: () => void;
+  /**
+   * A slot that changed since the head recorded it (a compaction that died before its head switch) is overwritten
+   * while the head is still headVersion() and the write current, up to this many times.
+   */
+  conflictRetries: number;
+}
+
+/**
+ * Plans a compaction of `base` and writes its slots beside the flush rounds: the planning gives them the event loop
+ * between its steps. Undefined when it stopped being current.
+ */
+export async function prepareCompaction(
+  base: CompactionBase,
+  limits: Pick<StateLimits, "maxShards" | "shardMaxBytes">,
+  ctx: SlotWriteContext,
+  info: { written: number; calls: number },
+): Promise<PlannedShard[] | undefined> {
+  const steps = compactionSteps(base, limits);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return (await writeShardSlots(step.value, ctx, info)) ? step.value : undefined;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!ctx.current()) return undefined;
+  }
+}
+
+/** Writes the planned shards' spare slots, each shard's ref taking its slot's new version; false when no longer current. */
+export async function writeShardSlots(
+  planned: PlannedShard[],
+  ctx: SlotWriteContext,
+  info: { written: number; calls: number },
+): Promise<boolean> {
+  for (const shard of planned) {
+    if (!shard.write) continue;
+    if (!ctx.current()) return false;
+    const { slot, part } = shard.write;
+    const version = await writeSlot(ctx, shard.index, slot, part, shard.ref.versions[slot], info);
+    shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
+    ctx.onShardWritten();
+  }
+  return true;
+}
+
+/**
+ * Writes a shard's spare slot, conditional on the version the head recorded for it. A conflict means a compaction
+ * that died before its head update wrote the slot (or a writer whose head update can no longer succeed): the slot
+ * is overwritten only while the head is still the one this writer knows.
+ */
+async function writeSlot(
+  ctx: SlotWriteContext,
+  index: number,
+  slot: Slot,
+  part: EncodedPart,
+  known: string | null,
+  info: { written: number; calls: number },
+): Promise<string> {
+  const target = slotName(ctx.head, index, slot);
+  const payload: ConfigMapPayload = {
+    data: { format: STATE_LAYOUT, head: ctx.head, shard: String(index), slot, checksum: part.checksum, ...ctx.stamp() },
+    binaryData: part.binaryData,
+  };
+  let version = known;
+  for (let attempt = 0; ; attempt++) {
+    ctx.fence();
+    try {
+      const written = await ctx.maps.put(target, version, payload);
+      info.written += payloadBytes(payload);
+      info.calls += 1;
+      return written;
+    } catch (error) {
+      if (!(error instanceof StateConflictError) || attempt >= ctx.conflictRetries) throw error;
+      const head = await ctx.maps.read(ctx.head);
+      if (!ctx.current() || (head?.metadata?.resourceVersion ?? null) !== ctx.headVersion())
+        throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
+      version = (await ctx.maps.read(target))?.metadata?.resourceVersion ?? null;
+    }
+  }
+}
