@@ -198,3 +198,23 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
     }
   }
 }
+
+/**
+ * Two projections of one object say the same, its resourceVersion aside: the update between them changed nothing
+ * the mapping reads (a pod scheduled, a condition, a grace period), so the desired state need not look again.
+ */
+export function sameProjection(a: Pod | Workload | Job | CronJob, b: Pod | Workload | Job | CronJob): boolean {
+  return a === b || (equalExcept(a, b, "metadata") && equalExcept(a.metadata, b.metadata, "resourceVersion"));
+}
+
+/** Plain-data equality of every field but `skipped`; shared (interned) parts are equal by reference at once. */
+function equalExcept(a: object, b: object, skipped: string): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key === skipped || deepEqual((a as Raw)[key], (b as Raw)[key]));
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  return equalExcept(a, b, "");
+}

@@ -16,7 +16,7 @@ import { backoffDelay } from "./backoff.js";
 import { getJson, isExpired, isTooLargeResourceVersion, resourceVersionWentBack, watchEvents } from "./kube-transport.js";
 import type { KubeRequestError, WatchEnd } from "./kube-transport.js";
 import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
-import { slimObject, type ProjectionOptions } from "./object-projection.js";
+import { sameProjection, slimObject, type ProjectionOptions } from "./object-projection.js";
 
 /** client-go's page size for lists (its pager's default). */
 export const LIST_PAGE_SIZE = 500;
@@ -280,7 +280,8 @@ export class Reflector {
     if (cached && version !== undefined && cached.metadata.resourceVersion === version) return cached;
     byName.set(name, object);
     if (!cached) this.#size += 1;
-    this.options.onChange?.(this.options.kind, namespace, name);
+    // An update that changes nothing the mapping reads (a pod scheduled, its conditions) is no change to report.
+    if (!cached || !sameProjection(cached, object)) this.options.onChange?.(this.options.kind, namespace, name);
     return object;
   }
 

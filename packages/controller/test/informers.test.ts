@@ -1,6 +1,7 @@
 // The informers against the real fake cluster over HTTP: lists paged as client-go pages them, a continue token that
-// expires between pages, and relists that report only what changed in them.
-import { KubeConfig } from "@kubernetes/client-node";
+// expires between pages, relists that report only what changed in them, and updates that change nothing the mapping
+// reads, not reported.
+import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -18,9 +19,14 @@ afterEach(async () => {
   informers = proxy = cluster = undefined;
 });
 
-function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = []): ClusterInformers {
+function kubeConfigOf(kubeconfig: string): KubeConfig {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(kubeconfig);
+  return kubeConfig;
+}
+
+function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = []): ClusterInformers {
+  const kubeConfig = kubeConfigOf(kubeconfig);
   const started = new ClusterInformers({
     kubeConfig,
     namespaces: [],
@@ -121,5 +127,30 @@ describe("informers", () => {
     expect(cluster.stats().lists.pods ?? 0).toBeGreaterThan(listsBefore);
     expect(changes).toHaveLength(gone.length);
     expect([...informers.pods()]).toHaveLength(18);
+  });
+
+  it("an update that changes nothing the mapping reads is not reported; one that does is", async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    await cluster.script.createDeployments([{ namespace: "shop", name: "web", image: "nginx:1.25", replicas: 2 }]);
+    const changes: string[] = [];
+    informers = start(cluster.kubeconfig, changes);
+    await informers.waitForSync();
+    await cluster.waitForWatches("pods");
+    const [quiet, loud] = cluster.store.list("pods", { namespace: "shop" });
+    changes.length = 0;
+    // A label and a condition: read by nothing the desired state uses. Then a container no longer ready.
+    const core = kubeConfigOf(cluster.kubeconfig).makeApiClient(CoreV1Api);
+    const merge = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
+    const named = (pod: typeof quiet) => ({ namespace: "shop", name: pod!.metadata.name! });
+    await core.patchNamespacedPod({ ...named(quiet), body: { metadata: { labels: { touched: "yes" } } } }, merge);
+    const conditions = [{ type: "Ready", status: "True", lastTransitionTime: new Date() }];
+    await core.patchNamespacedPodStatus({ ...named(quiet), body: { status: { conditions } } }, merge);
+    const statuses = (loud!.status as { containerStatuses: object[] }).containerStatuses.map((c) => ({ ...c, ready: false }));
+    await core.patchNamespacedPodStatus({ ...named(loud), body: { status: { containerStatuses: statuses } } }, merge);
+    // Events arrive in order: once the second is reported, the first was seen (and its resourceVersion cached).
+    await vi.waitFor(() => expect(changes).toEqual([`Pod shop/${loud!.metadata.name}`]), WAIT);
+    expect(informers.object("Pod", "shop", quiet!.metadata.name!)?.metadata.resourceVersion).toBe(
+      cluster.store.get("pods", "shop", quiet!.metadata.name!)?.metadata.resourceVersion,
+    );
   });
 });
