@@ -14,7 +14,7 @@ import type { DesiredState, NameConflict } from "./desired-state.js";
 import { DesiredStateReport } from "./desired-state-report.js";
 import { desiredStateOptions, trackedDesiredState } from "./desired-state-source.js";
 import { DesiredStateTracker } from "./desired-state-tracker.js";
-import { FlushLoop, type FlushLoopSettings } from "./flush-loop.js";
+import { FlushLoop, flushLoopSettings } from "./flush-loop.js";
 import type { FlushSummary } from "./flush-round.js";
 import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
 import { Leadership } from "./leadership.js";
@@ -28,14 +28,11 @@ import { StatePersistence } from "./state-persistence.js";
 import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import { HOUR_MS, resyncCallsPerHour, resyncCallsPerInterval, WriteBudget } from "./write-budget.js";
+import { HOUR_MS, resyncCallsPerHour, WriteBudget } from "./write-budget.js";
 
 export { StateNotLoadedError } from "./flush-loop.js";
 export type { FlushSummary } from "./flush-round.js";
 export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./readiness.js";
-
-/** How often the loop wakes when nothing is due (liveness for /healthz). */
-const HEARTBEAT_MS = 1000;
 
 /** What the controller needs besides its configuration. */
 export interface ControllerOptions {
@@ -225,7 +222,7 @@ export class Controller {
       sender,
       budget: this.budget,
       crash,
-      settings: loopSettings(config),
+      settings: flushLoopSettings(config),
       reconciler: {
         batchSize: config.batchSize,
         retryMaxDelayMs: config.retryMaxDelayMs,
@@ -380,21 +377,4 @@ export class Controller {
       tokenRefusedStatus: loop.tokenRefusedStatus,
     };
   }
-}
-
-/** The flush loop's settings from the configuration. */
-function loopSettings(config: ControllerConfig): FlushLoopSettings {
-  const limits = { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour };
-  return {
-    windowMs: config.flushWindowMs,
-    maxWaitMs: config.flushMaxWaitMs,
-    heartbeatMs: HEARTBEAT_MS,
-    // Serialized writes go one at a time anyway: a round is one call, its intent written just before it.
-    callsPerRound: config.serializeWrites ? 1 : config.concurrency,
-    resyncIntervalMs: config.resyncIntervalMs,
-    resyncSliceRecords: resyncCallsPerInterval(limits, config.resyncBudgetShare, config.resyncIntervalMs) * config.batchSize,
-    retryMinDelayMs: config.retryMinDelayMs,
-    retryMaxDelayMs: config.retryMaxDelayMs,
-    dryRun: config.dryRun,
-  };
 }

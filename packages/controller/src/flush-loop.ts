@@ -2,14 +2,13 @@
 // the injected clock. It keeps what lies between rounds: the coalescing window of changes, the failure backoff, the
 // state load before the first round of a leadership, the resync's timing, and the counts readiness looks at.
 import { ShiplogError } from "@shiplog/client";
-import { backoffDelay } from "./backoff.js";
-import type { SendResult } from "./batch-sender.js";
+import { CallOutcomes } from "./call-outcomes.js";
 import type { Clock } from "./clock.js";
 import { runRound, type FlushSummary, type RoundContext } from "./flush-round.js";
-import { nextWake, type ScheduleTimings, type Wake } from "./flush-schedule.js";
-import { TOKEN_REFUSED_FLUSHES_UNREADY } from "./readiness.js";
+import { callsForRound, nextWake, type ScheduleTimings, type Wake } from "./flush-schedule.js";
 import { initialReconcilerState, type ReconcilerState } from "./reconciler.js";
-import type { WriteBudget } from "./write-budget.js";
+import type { ControllerConfig } from "./config.js";
+import { resyncCallsPerInterval, type WriteBudget } from "./write-budget.js";
 
 /** A round was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
 export class StateNotLoadedError extends ShiplogError {
@@ -22,6 +21,8 @@ export class StateNotLoadedError extends ShiplogError {
 export interface FlushLoopSettings extends ScheduleTimings {
   /** Calls one round may make when the budget has a slot (1 when writes are serialized). */
   callsPerRound: number;
+  /** Up to this many when the last round took longer to prepare than the budget's interval (callsForRound). */
+  maxCallsPerRound?: number;
   /** 0: no resync. */
   resyncIntervalMs: number;
   /** Records one resync interval resends. */
@@ -71,6 +72,7 @@ export interface FlushLoopStatus {
 export class FlushLoop {
   readonly #o: FlushLoopOptions;
   readonly #abort = new AbortController();
+  readonly #outcomes: CallOutcomes;
   #state: ReconcilerState = initialReconcilerState();
   #cancelTimer: (() => void) | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -90,20 +92,15 @@ export class FlushLoop {
   #changes = 0;
   #backlog = false;
   #dueAt: number | undefined;
-  #notBefore = 0;
   #nextResyncAt: number | undefined;
-  #consecutiveFailures = 0;
   /** How long (on the clock) the last round that sent took to get ready to send: a held round starts that early. */
   #prepareMs = 0;
   #lastTickAt = 0;
-  #requests = 0;
-  #recordsSent = 0;
-  /** Consecutive rounds in which the service refused every call for the token; reset by any successful call. */
-  #tokenRefusedFlushes = 0;
-  #tokenRefusedStatus = 0;
 
   constructor(options: FlushLoopOptions) {
     this.#o = options;
+    const { logger, settings } = options;
+    this.#outcomes = new CallOutcomes(logger, { minDelayMs: settings.retryMinDelayMs, maxDelayMs: settings.retryMaxDelayMs });
   }
 
   /** Something in the cluster changed: opens (or extends) the coalescing window. */
@@ -136,8 +133,7 @@ export class FlushLoop {
     this.#flushed = false;
     this.#flushedComplete = false;
     this.#backlog = false;
-    this.#consecutiveFailures = 0;
-    this.#notBefore = 0;
+    this.#outcomes.reset();
     this.#nextResyncAt = this.#o.settings.resyncIntervalMs > 0 ? now + this.#o.settings.resyncIntervalMs : undefined;
     // Take over now rather than at the next heartbeat.
     this.#reschedule();
@@ -177,7 +173,7 @@ export class FlushLoop {
       const last = (async () => {
         await this.#round?.catch(() => undefined);
         do await this.#run(false);
-        while (!expired && this.#backlog && this.#consecutiveFailures === 0 && this.#o.leading());
+        while (!expired && this.#backlog && this.#outcomes.consecutiveFailures === 0 && this.#o.leading());
       })();
       await Promise.race([
         last.catch((error: unknown) => this.#o.logger.warn({ err: (error as Error).message }, "last flush failed")),
@@ -195,12 +191,12 @@ export class FlushLoop {
     return {
       flushed: this.#flushedComplete,
       pending: this.#state.backlog.size,
-      consecutiveFailures: this.#consecutiveFailures,
+      consecutiveFailures: this.#outcomes.consecutiveFailures,
       lastTickAt: this.#lastTickAt,
-      requests: this.#requests,
-      recordsSent: this.#recordsSent,
-      tokenRefusedFlushes: this.#tokenRefusedFlushes,
-      tokenRefusedStatus: this.#tokenRefusedStatus,
+      requests: this.#outcomes.requests,
+      recordsSent: this.#outcomes.recordsSent,
+      tokenRefusedFlushes: this.#outcomes.tokenRefusedFlushes,
+      tokenRefusedStatus: this.#outcomes.tokenRefusedStatus,
     };
   }
 
@@ -219,10 +215,10 @@ export class FlushLoop {
         backlog: this.#backlog,
         stateDirty: persistence.dirty,
         dueAt: minDefined(this.#dueAt, this.#nextResyncAt),
-        notBefore: Math.max(this.#notBefore, persistence.notBefore),
+        notBefore: Math.max(this.#outcomes.notBefore, persistence.notBefore),
         gateOpensAt: sender.gate.notBefore,
         budgetSlotAt: settings.dryRun ? 0 : budget.nextSlot(now),
-        prepareMs: this.#prepareMs,
+        prepareMs: Math.min(this.#prepareMs, budget.intervalMs),
       },
       settings,
     );
@@ -300,10 +296,13 @@ export class FlushLoop {
     this.#changes = 0;
     const resyncDue = this.#nextResyncAt !== undefined && now >= this.#nextResyncAt;
     if (resyncDue) this.#nextResyncAt = now + settings.resyncIntervalMs;
-    const calls = settings.dryRun ? Number.POSITIVE_INFINITY : Math.min(settings.callsPerRound, Math.max(1, budget.hourRemaining(now)));
+    const perRound = callsForRound(this.#prepareMs, budget.intervalMs, settings.maxCallsPerRound ?? settings.callsPerRound);
+    const calls = settings.dryRun
+      ? Number.POSITIVE_INFINITY
+      : Math.min(Math.max(settings.callsPerRound, perRound), Math.max(1, budget.hourRemaining(now)));
     const leadership = this.#o.leadershipSignal();
     const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership]) : this.#abort.signal;
-    if (this.#consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
+    if (this.#outcomes.consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
     const partial = !this.#o.synced();
     const first = !this.#flushed;
     const firstComplete = !partial && !this.#flushedComplete;
@@ -315,8 +314,8 @@ export class FlushLoop {
       // An explicit round returns with its answers on disk; otherwise they may ride with the next round's intents.
       nextCallSoon: !explicit && !settings.dryRun && budget.hourRemaining(now) > calls,
       changesPending: () => this.#firstChangeAt !== undefined,
-      // Never more than one budget interval early: a slow round must not hold its calls' entries for long.
-      onPrepared: () => (this.#prepareMs = Math.min(clock.now() - now, budget.intervalMs)),
+      // A held round starts at most one budget interval early (#wake): a slow one must not hold its entries long.
+      onPrepared: () => (this.#prepareMs = clock.now() - now),
       ...(resyncDue ? { resyncSlice: settings.resyncSliceRecords } : {}),
       ...(partial ? { partial } : {}),
     });
@@ -349,7 +348,7 @@ export class FlushLoop {
       );
     metrics.deferredCalls.set({ reason: "budget" }, result.plan.deferredCalls.budget);
     metrics.deferredCalls.set({ reason: "resync_share" }, result.plan.deferredCalls.resyncShare);
-    if (result.sent) this.#afterCalls(result.sent, leadership);
+    if (result.sent) this.#outcomes.record(result.sent, !leadership || leadership.aborted, clock.now());
     const pending = this.#state.backlog.size;
     // What a partial round leaves short of a full batch waits for more of the pod list (a change) or its end.
     this.#backlog = (pending > 0 && !partial) || result.plan.deferredCalls.budget > 0;
@@ -360,53 +359,32 @@ export class FlushLoop {
     logger.debug({ ...result.summary }, "flushed deployment records");
     return result.summary;
   }
-
-  /** Failure backoff and the token-refusal count, after a round's calls. */
-  #afterCalls(sent: SendResult, leadership: AbortSignal | undefined): void {
-    const { clock, logger, settings } = this.#o;
-    this.#requests += sent.requests;
-    this.#recordsSent += sent.accepted.length;
-    if (sent.succeeded > 0) this.#tokenRefusedFlushes = 0;
-    else if (sent.requests > 0 && sent.refusedToken === sent.requests) {
-      this.#tokenRefusedFlushes += 1;
-      this.#tokenRefusedStatus = sent.refusedTokenStatus ?? 401;
-      if (this.#tokenRefusedFlushes === TOKEN_REFUSED_FLUSHES_UNREADY) {
-        logger.error(
-          { status: this.#tokenRefusedStatus, flushes: this.#tokenRefusedFlushes },
-          "the service refuses the API token on every call: not ready until a call succeeds",
-        );
-      }
-    }
-    const deposed = !leadership || leadership.aborted;
-    if (sent.failed.length > 0 && deposed) {
-      logger.warn(
-        { failed: sent.failed.length, accepted: sent.accepted.length },
-        "not the leader any more; what is left is for the new leader to send",
-      );
-    } else if (sent.failed.length > 0) {
-      const delay = Math.max(
-        backoffDelay(this.#consecutiveFailures, settings.retryMinDelayMs, settings.retryMaxDelayMs),
-        sent.retryAfterMs ?? 0,
-      );
-      this.#consecutiveFailures += 1;
-      this.#notBefore = clock.now() + delay;
-      logger.warn(
-        {
-          failed: sent.failed.length,
-          accepted: sent.accepted.length,
-          retryInMs: delay,
-          err: sent.error?.message,
-          code: (sent.error as { code?: string } | undefined)?.code,
-        },
-        "sending deployment records failed; they stay pending",
-      );
-    } else {
-      this.#consecutiveFailures = 0;
-      this.#notBefore = 0;
-    }
-  }
 }
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
+}
+
+/** How often the loop wakes when nothing is due (liveness for /healthz). */
+const HEARTBEAT_MS = 1000;
+/** Most calls of one round with serialized writes: a round holds newer changes back for at most 4 budget intervals. */
+const SERIALIZED_CALLS_PER_ROUND = 4;
+
+/** The flush loop's settings from the configuration. */
+export function flushLoopSettings(config: ControllerConfig): FlushLoopSettings {
+  const limits = { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour };
+  return {
+    windowMs: config.flushWindowMs,
+    maxWaitMs: config.flushMaxWaitMs,
+    heartbeatMs: HEARTBEAT_MS,
+    // Serialized writes go one at a time anyway: a round is one call, its intent written just before it, unless
+    // preparing rounds outlasts the budget's interval (flush-schedule.ts, callsForRound).
+    callsPerRound: config.serializeWrites ? 1 : config.concurrency,
+    maxCallsPerRound: config.serializeWrites ? SERIALIZED_CALLS_PER_ROUND : config.concurrency,
+    resyncIntervalMs: config.resyncIntervalMs,
+    resyncSliceRecords: resyncCallsPerInterval(limits, config.resyncBudgetShare, config.resyncIntervalMs) * config.batchSize,
+    retryMinDelayMs: config.retryMinDelayMs,
+    retryMaxDelayMs: config.retryMaxDelayMs,
+    dryRun: config.dryRun,
+  };
 }

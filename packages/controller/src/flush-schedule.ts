@@ -1,5 +1,5 @@
-// When the flush loop runs its next round. Pure: a snapshot of what is waiting and of the gates in, a time and a
-// reason out.
+// When the flush loop runs its next round, and how many calls it may make. Pure: a snapshot of what is waiting and
+// of the gates in, a time and a reason out.
 //
 // A change opens a coalescing window: the round runs once the cluster has been quiet for `windowMs`, and at the latest
 // `maxWaitMs` after the first change, so a lone change goes out within the window while a rollout of thousands
@@ -82,4 +82,14 @@ export function nextWake(s: ScheduleSnapshot, t: ScheduleTimings): Wake {
 /** The wake that comes first (the heartbeat only when nothing is due before it). */
 function pick(due: Wake, heartbeat: Wake): Wake {
   return due.at <= heartbeat.at ? due : heartbeat;
+}
+
+/**
+ * Calls a round may make with serialized writes. They go one at a time anyway, so a round is one call, its intents
+ * written just before it. But a round that takes longer to prepare (plan and intent write) than the budget's interval
+ * leaves the budget's slots unused, as when a rollout keeps the controller busy: the next round then takes one call
+ * for each interval its preparation took, up to `maxCalls`, and pays for the preparation once for all of them.
+ */
+export function callsForRound(prepareMs: number, intervalMs: number, maxCalls: number): number {
+  return Math.max(1, Math.min(maxCalls, Math.ceil(prepareMs / intervalMs)));
 }

@@ -32,12 +32,15 @@ function record(name: string, version = 1): DesiredRecord {
   };
 }
 
-/** A store whose writes fail while `failing` is set. */
+/** A store whose writes fail while `failing` is set, and take `delayMs` on the clock when one is given. */
 class Store extends InMemoryAcknowledgedStore {
   failing = false;
   writes = 0;
+  delay: ((ms: number) => Promise<void>) | undefined;
+  delayMs = 0;
   override async persist(): Promise<void> {
     this.writes += 1;
+    if (this.delayMs > 0) await this.delay?.(this.delayMs);
     if (this.failing) throw new Error('configmaps "state" not found (404)');
   }
 }
@@ -50,7 +53,14 @@ interface Call {
 }
 
 function setup(
-  options: { batchSize?: number; perMinute?: number; windowMs?: number; maxWaitMs?: number; onCall?: (names: string[]) => void } = {},
+  options: {
+    batchSize?: number;
+    perMinute?: number;
+    windowMs?: number;
+    maxWaitMs?: number;
+    maxCallsPerRound?: number;
+    onCall?: (names: string[]) => void;
+  } = {},
 ) {
   /** Every cache listed, or only the workloads' (the pods still listing). */
   const caches = { synced: true, ownersSynced: true };
@@ -58,6 +68,7 @@ function setup(
   const records = new Map<string, DesiredRecord>();
   const desired = (): DesiredState => ({ records: new Map(records), held: new Set(), conflicts: [], skipped: [], warnings: [] });
   const store = new Store();
+  store.delay = (ms) => clock.sleep(ms);
   const metrics = new ControllerMetrics();
   const budget = new WriteBudget({ perMinute: options.perMinute ?? 80, perHour: 500 });
   const calls: Call[] = [];
@@ -94,6 +105,7 @@ function setup(
       maxWaitMs: options.maxWaitMs ?? 1000,
       heartbeatMs: 1000,
       callsPerRound: 1,
+      ...(options.maxCallsPerRound ? { maxCallsPerRound: options.maxCallsPerRound } : {}),
       resyncIntervalMs: 0,
       resyncSliceRecords: 0,
       retryMinDelayMs: 1000,
@@ -155,6 +167,26 @@ describe("the flush loop", () => {
     expect(calls.map((c) => c.names.length)).toEqual([1000, 1000, 1000, 1000, 500]);
     expect(calls.map((c) => c.inFlight)).toEqual([1000, 1000, 1000, 1000, 500]);
     expect(loop.status().pending).toBe(0);
+  });
+
+  it("rounds slower to prepare than the budget's interval take one call per interval it took, still one at a time", async () => {
+    const { clock, loop, calls, change, store } = setup({ batchSize: 1000, maxCallsPerRound: 4 });
+    // Each state write takes 1.6 s (a controller busy with a rollout): about two budget intervals.
+    store.delayMs = 1600;
+    change(...Array.from({ length: 9000 }, (_, i) => record(`app-${i}`)));
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(60_000);
+    expect(calls.map((c) => c.names.length)).toEqual(Array.from({ length: 9 }, () => 1000));
+    // The first round makes one call (nothing measured yet); later ones three each (1.6 s / 0.75 s), at the
+    // budget's pace: calls of one round 750 ms apart, never two at once.
+    const gaps = calls.slice(1).map((c, i) => c.at - calls[i]!.at);
+    expect(gaps.every((gap) => gap >= 750)).toBe(true);
+    expect(calls.filter((c, i) => i > 0 && c.at - calls[i - 1]!.at === 750).length).toBeGreaterThanOrEqual(4);
+    // Each round's intents cover its calls: three batches in flight when a three-call round's first call leaves.
+    expect(calls.map((c) => c.inFlight)).toContain(3000);
+    expect(loop.status().pending).toBe(0);
+    expect(store.inFlight().size).toBe(0);
   });
 
   it("in a long backlog, a round's state write carries the previous round's answers with its own intents", async () => {
