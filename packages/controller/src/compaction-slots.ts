@@ -3,7 +3,7 @@
 // (the store's head switch), so a crash or a failure here leaves the current state whole.
 import { compactionSteps, type CompactionBase, type PlannedShard } from "./state-compaction.js";
 import { StateConflictError, payloadBytes, type ConfigMapPayload, type StateConfigMaps } from "./state-configmaps.js";
-import { STATE_LAYOUT, slotName, type EncodedPart, type Slot, type StateLimits } from "./state-shards.js";
+import { STATE_LAYOUT, parseShardTable, slotName, type EncodedPart, type Slot, type StateLimits } from "./state-shards.js";
 
 /** What writing the slots needs from the store. */
 export interface SlotWriteContext {
@@ -14,14 +14,12 @@ export interface SlotWriteContext {
   stamp: () => Record<string, string>;
   /** Leader fencing, right before every write call: throws when this replica may not write. */
   fence: () => void;
-  /** The head's resourceVersion as this writer last read or wrote it. */
-  headVersion: () => string | null;
-  /** Still wanted: checked before each slot (a compaction beside the appends is dropped when the store reloads). */
+  /** Still wanted: checked before each slot write (a compaction beside the appends is dropped when the store reloads). */
   current: () => boolean;
   onShardWritten: () => void;
   /**
-   * A slot that changed since the head recorded it (a compaction that died before its head switch) is overwritten
-   * while the head is still headVersion() and the write current, up to this many times.
+   * A slot that changed since the head recorded it (a compaction that died or was given up before its head switch)
+   * is overwritten while the head does not name it and the write is current, up to this many times.
    */
   conflictRetries: number;
 }
@@ -63,8 +61,10 @@ export async function writeShardSlots(
 
 /**
  * Writes a shard's spare slot, conditional on the version the head recorded for it. A conflict means a compaction
- * that died before its head update wrote the slot (or a writer whose head update can no longer succeed): the slot
- * is overwritten only while the head is still the one this writer knows.
+ * that died or was given up before its head update wrote the slot (or a writer whose head update can no longer
+ * succeed): the slot is overwritten only while the head, read again, does not name it, so whatever else moved the
+ * head (this writer's own appends included), what it names is never touched. A head switch of another writer's
+ * compaction fails on its own condition.
  */
 async function writeSlot(
   ctx: SlotWriteContext,
@@ -90,9 +90,21 @@ async function writeSlot(
     } catch (error) {
       if (!(error instanceof StateConflictError) || attempt >= ctx.conflictRetries) throw error;
       const head = await ctx.maps.read(ctx.head);
-      if (!ctx.current() || (head?.metadata?.resourceVersion ?? null) !== ctx.headVersion())
-        throw new StateConflictError(`ConfigMap ${target}: the head moved on during a compaction`);
+      if (!ctx.current() || namesSlot(head?.data, index, slot))
+        throw new StateConflictError(`ConfigMap ${target}: the head names it now (another compaction committed)`);
       version = (await ctx.maps.read(target))?.metadata?.resourceVersion ?? null;
+      // Read again after the wait: a reload (and a compaction of its own) may have begun meanwhile.
+      if (!ctx.current()) throw new StateConflictError(`ConfigMap ${target}: the compaction was given up`);
     }
+  }
+}
+
+/** The head (its data) may name `slot` as shard `index`'s current one (a sharded head whose table is unreadable may). */
+function namesSlot(data: Record<string, string> | undefined, index: number, slot: Slot): boolean {
+  if (data?.format !== STATE_LAYOUT) return false;
+  try {
+    return parseShardTable(data.shards, data.partitions)[index]?.slot === slot;
+  } catch {
+    return true;
   }
 }

@@ -359,7 +359,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       head: this.#options.name,
       stamp: () => this.#written(),
       fence: () => this.#fence(),
-      headVersion: () => this.#base?.version ?? null,
       current,
       onShardWritten: () => this.#step("shard-written"),
       conflictRetries: MAX_CONFLICT_RETRIES,

@@ -31,7 +31,9 @@ export {
   type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
 export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
-export { STATE_LAYOUT, shardOf, slotName, slotNames, type ShardRef } from "./state-shards.js";
+export { writeShardSlots, type SlotWriteContext } from "./compaction-slots.js";
+export { StateConfigMaps, StateConflictError } from "./state-configmaps.js";
+export { STATE_LAYOUT, encodeShard, shardOf, slotName, slotNames, type ShardRef } from "./state-shards.js";
 export { LeaseElection } from "./lease-election.js";
 export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";

@@ -5,12 +5,18 @@ import { CoreV1Api } from "@kubernetes/client-node";
 import {
   AcknowledgedStateTooLargeError,
   encodeAcknowledgedState,
+  encodeShard,
+  StateConfigMaps,
+  StateConflictError,
   slotName,
+  writeShardSlots,
+  type SlotWriteContext,
   type StateWriteInfo,
   type StateWriteStep,
 } from "@shiplog/controller/internal";
 import { describe, expect, it, vi } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
+import { WAIT } from "../../../test/kit/wait.js";
 import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";
 
 const { fake, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("compaction");
@@ -139,7 +145,7 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
     // one in progress, which takes them along).
     const compactions = writes.slice(1).flatMap((w) => (w ? [w.compactions] : []));
     expect(compactions).toEqual(compactions.map(() => 0));
-    await vi.waitFor(() => expect(shardTable(name).some((t) => t.slot !== null)).toBe(true));
+    await vi.waitFor(() => expect(shardTable(name).some((t) => t.slot !== null)).toBe(true), WAIT);
     // The head switch kept the segment the late write appended: the head names shards and still has a journal.
     const journal = Object.keys(configMap(name)!.binaryData ?? {}).filter((k) => k.startsWith("journal-"));
     expect(journal.length).toBeGreaterThan(0);
@@ -165,9 +171,71 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
     }
     expect(leftBehind?.length).toBeGreaterThan(0);
-    await vi.waitFor(() => expect(committed()).toBe(true));
+    await vi.waitFor(() => expect(committed()).toBe(true), WAIT);
     const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
     expect(current.filter((n) => leftBehind!.includes(n)).length).toBeGreaterThan(0);
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
+  });
+
+  it("a slot a compaction left behind is written over only while the head does not name it and the compaction is current", async () => {
+    const name = nextName();
+    const s = await reread(name, { limits: { headMaxBytes: 0, shardMaxBytes: 1_500 } });
+    s.acknowledge(bigState(60));
+    await s.persist();
+    // Head limit 0: the next write folds the journal into shards first.
+    s.acknowledge(bigState(1, "next"));
+    await s.persist();
+    const table = shardTable(name);
+    const index = table.findIndex((t) => t.slot !== null);
+    const named = table[index]!.slot!;
+    const spare = named === "a" ? "b" : "a";
+    const maps = new StateConfigMaps(kubeConfig, NAMESPACE, 5_000, {});
+    // Left behind by a compaction that never committed: the spare slot exists, the head recorded no version for it.
+    await maps.put(slotName(name, index, spare), null, { data: { left: "behind" }, binaryData: {} });
+    const part = encodeShard({ records: bigState(2, "late"), inFlight: [] });
+    const shard = (slot: "a" | "b") => ({
+      index,
+      content: { records: [], inFlight: [] },
+      ref: { slot, checksum: part.checksum, records: 2, inFlight: 0, bytes: part.bytes, versions: { a: null, b: null } },
+      write: { slot, part },
+    });
+    const context = (current: () => boolean): SlotWriteContext => ({
+      maps,
+      head: name,
+      stamp: () => ({ "written-by": "pod-test" }),
+      fence: () => undefined,
+      current,
+      onShardWritten: () => undefined,
+      conflictRetries: 5,
+    });
+    const info = { written: 0, calls: 0 };
+    // Given up while it waited (a reload began): the slot stays as it was.
+    let checks = 0;
+    await expect(
+      writeShardSlots(
+        [shard(spare)],
+        context(() => ++checks < 3),
+        info,
+      ),
+    ).rejects.toBeInstanceOf(StateConflictError);
+    expect(configMap(slotName(name, index, spare))!.data).toEqual({ left: "behind" });
+    // The slot the head names: never written over, whatever the version says.
+    const before = configMap(slotName(name, index, named))!.metadata.resourceVersion;
+    await expect(
+      writeShardSlots(
+        [shard(named)],
+        context(() => true),
+        info,
+      ),
+    ).rejects.toBeInstanceOf(StateConflictError);
+    expect(configMap(slotName(name, index, named))!.metadata.resourceVersion).toBe(before);
+    // The spare one, by a current compaction: written over.
+    await writeShardSlots(
+      [shard(spare)],
+      context(() => true),
+      info,
+    );
+    expect(configMap(slotName(name, index, spare))!.data["written-by"]).toBe("pod-test");
     expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
   });
 
