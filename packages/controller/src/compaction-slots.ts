@@ -17,12 +17,10 @@ export interface SlotWriteContext {
   /** Still wanted: checked before each slot write (a compaction beside the appends is dropped when the store reloads). */
   current: () => boolean;
   onShardWritten: () => void;
-  /**
-   * A slot that changed since the head recorded it (a compaction that died or was given up before its head switch)
-   * is overwritten while the head does not name it and the write is current, up to this many times.
-   */
-  conflictRetries: number;
 }
+
+/** A slot that changed since the head recorded it is read and written over at most this many times. */
+const SLOT_CONFLICT_RETRIES = 5;
 
 /**
  * Plans a compaction of `base` and writes its slots beside the flush rounds: the planning gives them the event loop
@@ -88,16 +86,19 @@ async function writeSlot(
       info.calls += 1;
       return written;
     } catch (error) {
-      if (!(error instanceof StateConflictError) || attempt >= ctx.conflictRetries) throw error;
+      if (!(error instanceof StateConflictError) || attempt >= SLOT_CONFLICT_RETRIES) throw error;
+      // Checked after each read: a reload (and a compaction of its own) may have begun meanwhile.
       const head = await ctx.maps.read(ctx.head);
-      if (!ctx.current() || namesSlot(head?.data, index, slot))
+      if (!ctx.current()) throw givenUp(target);
+      if (namesSlot(head?.data, index, slot))
         throw new StateConflictError(`ConfigMap ${target}: the head names it now (another compaction committed)`);
       version = (await ctx.maps.read(target))?.metadata?.resourceVersion ?? null;
-      // Read again after the wait: a reload (and a compaction of its own) may have begun meanwhile.
-      if (!ctx.current()) throw new StateConflictError(`ConfigMap ${target}: the compaction was given up`);
+      if (!ctx.current()) throw givenUp(target);
     }
   }
 }
+
+const givenUp = (target: string) => new StateConflictError(`ConfigMap ${target}: the compaction was given up`);
 
 /** The head (its data) may name `slot` as shard `index`'s current one (a sharded head whose table is unreadable may). */
 function namesSlot(data: Record<string, string> | undefined, index: number, slot: Slot): boolean {

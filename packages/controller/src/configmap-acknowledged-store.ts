@@ -361,7 +361,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       fence: () => this.#fence(),
       current,
       onShardWritten: () => this.#step("shard-written"),
-      conflictRetries: MAX_CONFLICT_RETRIES,
     };
   }
 

@@ -10,6 +10,11 @@ import { initialReconcilerState, type ReconcilerState } from "./reconciler.js";
 import type { ControllerConfig } from "./config.js";
 import { resyncCallsPerInterval, type WriteBudget } from "./write-budget.js";
 
+/** How often the loop wakes when nothing is due (liveness for /healthz). */
+const HEARTBEAT_MS = 1000;
+/** Most calls of one round with serialized writes: a round holds newer changes back for at most 4 budget intervals. */
+const SERIALIZED_CALLS_PER_ROUND = 4;
+
 /** A round was asked for before the acknowledged state could be read: diffing against nothing would re-post all. */
 export class StateNotLoadedError extends ShiplogError {
   constructor() {
@@ -364,11 +369,6 @@ export class FlushLoop {
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
-
-/** How often the loop wakes when nothing is due (liveness for /healthz). */
-const HEARTBEAT_MS = 1000;
-/** Most calls of one round with serialized writes: a round holds newer changes back for at most 4 budget intervals. */
-const SERIALIZED_CALLS_PER_ROUND = 4;
 
 /** The flush loop's settings from the configuration. */
 export function flushLoopSettings(config: ControllerConfig): FlushLoopSettings {

@@ -206,7 +206,6 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       fence: () => undefined,
       current,
       onShardWritten: () => undefined,
-      conflictRetries: 5,
     });
     const info = { written: 0, calls: 0 };
     // Given up while it waited (a reload began): the slot stays as it was.
