@@ -10,7 +10,9 @@
 // are inside a compaction of the sharded state: every process of those cells runs with tiny state limits
 // (SHIPLOG_TEST_STATE_LIMITS), so each write folds the journal into several shard ConfigMaps before appending, and
 // the answer write's compaction is where the process dies: after a first shard slot is written, with every slot
-// written but the head not switched, and with the head switch issued.
+// written but the head not switched, and with the head switch issued. They run twice: compacting before each
+// append (head limit 0), and compacting ahead of need (head limit 1 byte: each append starts a compaction whose slots
+// are written beside the writes, and whose head switch the next write or the store's queue makes).
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -27,6 +29,8 @@ const POINTS = ["before-send", "in-flight", "after-answer", "state-write", "shar
 const COMPACTION_POINTS: readonly string[] = ["shard-written", "before-head-switch", "head-switch"];
 /** Compact before every append (head 0) into shards of a record or two (400 bytes): several slots per compaction. */
 const TINY_STATE = { SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400" };
+/** The same shards, each compaction started ahead of need after an append (head 1 byte): slots written beside the writes. */
+const AHEAD_STATE = { SHIPLOG_TEST_STATE_LIMITS: "head=1,shard=400" };
 const MODES = ["restart", "takeover"] as const;
 const CHANGES = ["deleted", "scaled to 0", "rolled"] as const;
 const LATENCY_MS = 1500;
@@ -38,6 +42,8 @@ type Point = (typeof POINTS)[number];
 type Mode = (typeof MODES)[number];
 interface CellResult {
   point: Point;
+  /** The point and how the compaction ran ("ahead shard-written"), for the table and messages. */
+  label: string;
   mode: Mode;
   /** Per change: deployed records at the service that the cluster no longer runs / runs but the service lacks. */
   stale: Record<(typeof CHANGES)[number], number>;
@@ -59,13 +65,13 @@ afterAll(async () => {
 
 const image = (name: string, version: string) => `ghcr.io/acme/${name}:${version}`;
 
-async function runCell(point: Point, mode: Mode): Promise<CellResult> {
+async function runCell(point: Point, mode: Mode, ahead: boolean): Promise<CellResult> {
   const cluster: FakeCluster = await startFakeCluster({ nodes: ["node-1"] });
   const emulator: Emulator = await startEmulator({ port: 0 });
   servers.push(cluster, emulator);
   cluster.script.ensureNamespace("shiplog");
   await cluster.script.createDeployment({ namespace: "shop", name: "base", image: image("base", "1.0"), annotations: REPO });
-  const limits = COMPACTION_POINTS.includes(point) ? TINY_STATE : {};
+  const limits = COMPACTION_POINTS.includes(point) ? (ahead ? AHEAD_STATE : TINY_STATE) : {};
   const start = (env: Record<string, string>) => {
     const p = startControllerProcess(cluster, emulator, { SHIPLOG_STATE_CONFIGMAP: STATE, ...limits, ...env });
     processes.push(p);
@@ -130,6 +136,7 @@ async function runCell(point: Point, mode: Mode): Promise<CellResult> {
   const rolled = cluster.imageIdFor(image("roll", "2.0")).split("@")[1];
   return {
     point,
+    label: ahead ? `ahead ${point}` : point,
     mode,
     stale: {
       deleted: deployed.has("shop-gone-app") ? 1 : 0,
@@ -173,8 +180,14 @@ describe("crash matrix (controller processes, kill -9)", () => {
   it("every point of a flush × deletions, scale to zero, rollouts while down × restart, takeover: 0 stale, 0 missing", async () => {
     // SHIPLOG_CRASH_CELLS=before-send/restart,… runs only those cells (when investigating one).
     const only = process.env.SHIPLOG_CRASH_CELLS?.split(",");
-    const cells = POINTS.flatMap((point) =>
-      MODES.filter((mode) => !only || only.includes(`${point}/${mode}`)).map((mode) => () => runCell(point, mode)),
+    const variants = [
+      ...POINTS.map((point) => ({ point, ahead: false })),
+      ...POINTS.filter((point) => COMPACTION_POINTS.includes(point)).map((point) => ({ point, ahead: true })),
+    ];
+    const cells = variants.flatMap(({ point, ahead }) =>
+      MODES.filter((mode) => !only || only.includes(`${ahead ? "ahead-" : ""}${point}/${mode}`)).map(
+        (mode) => () => runCell(point, mode, ahead),
+      ),
     );
     const results = await pool(cells, PARALLEL);
     const head = [
@@ -188,7 +201,7 @@ describe("crash matrix (controller processes, kill -9)", () => {
       "slots left by killed",
     ];
     const rows = results.map((r) => [
-      r.point,
+      r.label,
       r.mode,
       ...CHANGES.map((c) => String(r.stale[c])),
       String(r.staleTotal),
@@ -208,14 +221,14 @@ describe("crash matrix (controller processes, kill -9)", () => {
       ].join("\n"),
     );
     for (const r of results) {
-      expect(r.killedByHook, `${r.point}/${r.mode}: the hook killed the process`).toBe(true);
+      expect(r.killedByHook, `${r.label}/${r.mode}: the hook killed the process`).toBe(true);
       // Killed inside a compaction of several shards: one slot written of several, or all of them.
-      if (r.point === "shard-written") expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBe(1);
+      if (r.point === "shard-written") expect(r.slotsByKilled, `${r.label}/${r.mode}: slots written before the kill`).toBe(1);
       if (r.point === "before-head-switch")
-        expect(r.slotsByKilled, `${r.point}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
-      expect(r.inFlight, `${r.point}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
-      expect({ cell: `${r.point}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({
-        cell: `${r.point}/${r.mode}`,
+        expect(r.slotsByKilled, `${r.label}/${r.mode}: slots written before the kill`).toBeGreaterThanOrEqual(2);
+      expect(r.inFlight, `${r.label}/${r.mode}: the write-ahead set is empty at the end`).toBe("0");
+      expect({ cell: `${r.label}/${r.mode}`, stale: r.staleTotal, missing: r.missing }).toEqual({
+        cell: `${r.label}/${r.mode}`,
         stale: 0,
         missing: 0,
       });
