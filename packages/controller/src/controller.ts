@@ -204,8 +204,8 @@ export class Controller {
       restartMinDelayMs: config.retryMinDelayMs,
       restartMaxDelayMs: config.retryMaxDelayMs,
       logger,
-      onChange: (kind, namespace, name) => {
-        this.#tracker.objectChanged(kind, namespace, name);
+      onChange: (kind, namespace, name, reachesDependents) => {
+        this.#tracker.objectChanged(kind, namespace, name, reachesDependents);
         this.#loop.notifyChange();
       },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),

@@ -3,7 +3,8 @@
 // same caches: it uses the same pieces (resolveMember, workloadOfObject, contributeWorkload, settleKey), only
 // recomputing the workloads an event touches:
 // - a pod change touches its workload (the old one too, if it moved);
-// - a workload object change touches the workload it stands for, and its dependents are resolved again (a
+// - a workload object change touches the workload it stands for, and, unless what they read of it is unchanged
+//   (resolvesAlike: a ReplicaSet scaled from 4 to 3, a new template), its dependents are resolved again (a
 //   Deployment's ReplicaSets, their pods): their workload, annotations or activity may follow from it;
 // - a relist touches what changed in it (the reflector reports only that).
 // Events only mark objects dirty; the work happens in state(), once per flush, whatever the number of events.
@@ -70,8 +71,8 @@ export class DesiredStateTracker {
   readonly #options: DesiredStateOptions;
   readonly #allowed: (namespace: string) => boolean;
   #built = false;
-  /** Objects changed since the last state(), by kind, namespace and name. */
-  readonly #dirty = new Map<WatchedKind, Map<string, Set<string>>>();
+  /** Objects changed since the last state(), by kind, namespace and name: whether the change reaches dependents. */
+  readonly #dirty = new Map<WatchedKind, Map<string, Map<string, boolean>>>();
   readonly #sources = new Map<WatchedKind, Map<string, Map<string, Source>>>();
   /** Sources by the controlling owner they name. */
   readonly #dependents = new Map<string, Dependents>();
@@ -97,8 +98,11 @@ export class DesiredStateTracker {
     this.#allowed = options.namespaceAllowed ?? (() => true);
   }
 
-  /** Notes that an object was added, updated or deleted; it is looked at in the next state(). */
-  objectChanged(kind: WatchedKind, namespace: string, name: string): void {
+  /**
+   * Notes that an object was added, updated or deleted; it is looked at in the next state(), and so are its
+   * dependents unless `reachesDependents` is false (the update leaves them resolving alike).
+   */
+  objectChanged(kind: WatchedKind, namespace: string, name: string, reachesDependents = true): void {
     if (!this.#built) return; // the first state() reads everything
     let byNamespace = this.#dirty.get(kind);
     if (!byNamespace) {
@@ -107,10 +111,10 @@ export class DesiredStateTracker {
     }
     let names = byNamespace.get(namespace);
     if (!names) {
-      names = new Set();
+      names = new Map();
       byNamespace.set(namespace, names);
     }
-    names.add(name);
+    if (!names.get(name)) names.set(name, reachesDependents);
   }
 
   /**
@@ -148,24 +152,29 @@ export class DesiredStateTracker {
   }
 
   #applyChanges(touched: Set<TrackedWorkload>): void {
-    const queue: [WatchedKind, string, string][] = [];
+    const queue: [WatchedKind, string, string, boolean][] = [];
     for (const [kind, byNamespace] of this.#dirty) {
-      for (const [namespace, names] of byNamespace) for (const name of names) queue.push([kind, namespace, name]);
+      for (const [namespace, names] of byNamespace) {
+        for (const [name, reaches] of names) queue.push([kind, namespace, name, reaches]);
+      }
     }
     this.#dirty.clear();
-    const done = new Set<string>();
+    /** Objects placed again, and whether their dependents were too. */
+    const done = new Map<string, boolean>();
     for (let i = 0; i < queue.length; i++) {
-      const [kind, namespace, name] = queue[i]!;
+      const [kind, namespace, name, reaches] = queue[i]!;
       const id = ownerKey(kind, namespace, name);
-      if (done.has(id)) continue;
-      done.add(id);
+      const placed = done.get(id);
+      if (placed === true || (placed === false && !reaches)) continue;
+      done.set(id, reaches);
       const source = this.#sources.get(kind)?.get(namespace)?.get(name);
       if (source) this.#remove(source, touched);
       const object = this.#snapshot.object(kind, namespace, name);
       if (object) this.#place(kind, object, touched);
-      // Its dependents resolve through it: place them again (a Deployment's ReplicaSets, then their pods).
-      const dependents = kind === "Pod" ? [] : (this.#dependents.get(id)?.sources ?? []);
-      for (const dependent of dependents) queue.push([dependent.kind, dependent.namespace, dependent.name]);
+      // Its dependents resolve through it: place them again (a Deployment's ReplicaSets, then their pods, which
+      // resolve through both).
+      const dependents = kind === "Pod" || !reaches ? [] : (this.#dependents.get(id)?.sources ?? []);
+      for (const dependent of dependents) queue.push([dependent.kind, dependent.namespace, dependent.name, true]);
     }
   }
 

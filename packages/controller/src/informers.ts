@@ -24,8 +24,11 @@ export interface InformerOptions {
   restartMinDelayMs?: number;
   restartMaxDelayMs?: number;
   logger: Logger;
-  /** Called on every cache change (add, update, delete) with the object's kind, namespace and name. */
-  onChange?: (kind: WatchedKind, namespace: string, name: string) => void;
+  /**
+   * Called on every cache change (add, update, delete) with the object's kind, namespace and name, and whether what
+   * resolves through it may resolve differently (false for an update resolvesAlike finds alike).
+   */
+  onChange?: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void;
   /** Called when a watch or informer is restarted, with the reason. */
   onRestart?: (kind: WatchedKind, reason: RestartReason) => void;
 }

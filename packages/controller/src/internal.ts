@@ -3,7 +3,7 @@
 export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./controller.js";
 export { MAX_TIMER_MS, SETTINGS, parseDuration } from "./config.js";
 export { digestFromImageId, parseImageReference, runningDigest } from "./image-reference.js";
-export { resolveWorkload } from "./workload-owner.js";
+export { resolvesAlike, resolveWorkload } from "./workload-owner.js";
 export { mergeAnnotations, readIgnore, readRecordAnnotations } from "./annotations.js";
 export { podRecords, recordKey, renderDeploymentName } from "./pod-records.js";
 export { computeDesiredState, type ClusterSnapshot, type DesiredStateOptions, type WorkloadKind } from "./desired-state.js";

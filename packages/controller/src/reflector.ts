@@ -17,6 +17,7 @@ import { getJson, isExpired, isTooLargeResourceVersion, resourceVersionWentBack,
 import type { KubeRequestError, WatchEnd } from "./kube-transport.js";
 import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
 import { sameProjection, slimObject, type ProjectionOptions } from "./object-projection.js";
+import { resolvesAlike } from "./workload-owner.js";
 
 /** client-go's page size for lists (its pager's default). */
 export const LIST_PAGE_SIZE = 500;
@@ -54,8 +55,11 @@ export interface ReflectorOptions {
   restartMaxDelayMs: number;
   projection: ProjectionOptions;
   logger: Logger;
-  /** An object was added, updated or deleted (by a watch event or a list). */
-  onChange?: (kind: WatchedKind, namespace: string, name: string) => void;
+  /**
+   * An object was added, updated or deleted (by a watch event or a list). `reachesDependents` is false for an update
+   * that leaves what resolves through the object resolving alike (resolvesAlike in workload-owner.ts).
+   */
+  onChange?: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void;
   onRestart?: (kind: WatchedKind, reason: RestartReason) => void;
   /** The first list is in the cache. */
   onSynced: () => void;
@@ -281,7 +285,9 @@ export class Reflector {
     byName.set(name, object);
     if (!cached) this.#size += 1;
     // An update that changes nothing the mapping reads (a pod scheduled, its conditions) is no change to report.
-    if (!cached || !sameProjection(cached, object)) this.options.onChange?.(this.options.kind, namespace, name);
+    if (!cached) this.options.onChange?.(this.options.kind, namespace, name, true);
+    else if (!sameProjection(cached, object))
+      this.options.onChange?.(this.options.kind, namespace, name, !resolvesAlike(this.options.kind, cached, object));
     return object;
   }
 
@@ -291,6 +297,6 @@ export class Reflector {
     if (!byName?.delete(object.metadata.name)) return;
     this.#size -= 1;
     if (byName.size === 0) this.#objects.delete(namespace);
-    this.options.onChange?.(this.options.kind, namespace, object.metadata.name);
+    this.options.onChange?.(this.options.kind, namespace, object.metadata.name, true);
   }
 }

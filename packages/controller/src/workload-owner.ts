@@ -79,6 +79,34 @@ function revisionOf(meta: ObjectMeta): number {
   return Number.isFinite(value) ? value : 0;
 }
 
+function sameAnnotations(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a ?? {});
+  return keys.length === Object.keys(b ?? {}).length && keys.every((key) => a![key] === b?.[key]);
+}
+
+function sameRef(a: OwnerReference | undefined, b: OwnerReference | undefined): boolean {
+  if (a === b) return true;
+  return a !== undefined && b !== undefined && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && a.uid === b.uid;
+}
+
+/**
+ * True when what resolveWorkload reads of an owner (its uid, controlling owner, annotations, its activity, which
+ * says whether it is being deleted) is the same before and after a change, so what resolves through it (its pods, a
+ * Deployment's ReplicaSets) resolves alike: a ReplicaSet scaled from 4 replicas to 3, or a new template, is not.
+ */
+export function resolvesAlike(kind: string, before: Workload | Job | CronJob | Pod, after: Workload | Job | CronJob | Pod): boolean {
+  const a = before.metadata;
+  const b = after.metadata;
+  return (
+    a.uid === b.uid &&
+    a.name === b.name &&
+    sameRef(controllerOf(a), controllerOf(b)) &&
+    sameAnnotations(a.annotations, b.annotations) &&
+    workloadActivity(kind, before) === workloadActivity(kind, after)
+  );
+}
+
 /** Follows a pod's controlling owners up to its workload, using the caches. */
 export function resolveWorkload(pod: Pod, lookup: OwnerLookup): Parsed<ResolvedWorkload> {
   const namespace = pod.metadata.namespace ?? "";

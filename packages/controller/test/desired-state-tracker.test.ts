@@ -12,7 +12,7 @@ import {
   type Pod,
   type Workload,
 } from "@shiplog/controller/internal";
-import { DIGEST_A, DIGEST_B, MAPPING, owner, pod, workload } from "./kube-fixtures.js";
+import { DIGEST_A, DIGEST_B, MAPPING, deploymentWithPods, owner, pod, workload } from "./kube-fixtures.js";
 import { PlainCluster, random, randomEvent } from "./random-cluster.js";
 
 const sortBy = <T>(list: T[], key: (item: T) => string) => [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -56,7 +56,7 @@ describe("DesiredStateTracker", () => {
     for (let seed = 1; seed <= 12; seed++) {
       const next = random(seed);
       let tracker: DesiredStateTracker | undefined;
-      const cluster = new PlainCluster((kind, namespace, name) => tracker?.objectChanged(kind, namespace, name));
+      const cluster = new PlainCluster((kind, namespace, name, reaches) => tracker?.objectChanged(kind, namespace, name, reaches));
       // Some history before the tracker starts (a restart: it builds from the caches), then events in bursts.
       for (let i = 0; i < 30; i++) randomEvent(cluster, next);
       tracker = new DesiredStateTracker(cluster, options);
@@ -80,7 +80,7 @@ describe("DesiredStateTracker", () => {
   });
 
   it("names exactly the key a pod change touched, and nothing when nothing changed", () => {
-    const cluster = new PlainCluster((kind, namespace, name) => tracker.objectChanged(kind, namespace, name));
+    const cluster = new PlainCluster((kind, namespace, name, reaches) => tracker.objectChanged(kind, namespace, name, reaches));
     const tracker = new DesiredStateTracker(cluster, MAPPING);
     const sts = workload("StatefulSet", "db", { replicas: 1 });
     cluster.put("StatefulSet", sts);
@@ -108,7 +108,7 @@ describe("DesiredStateTracker", () => {
   });
 
   it("after the first build, a pod change reads that workload's objects, not the cluster", () => {
-    const cluster = new PlainCluster((kind, namespace, name) => tracker.objectChanged(kind, namespace, name));
+    const cluster = new PlainCluster((kind, namespace, name, reaches) => tracker.objectChanged(kind, namespace, name, reaches));
     const tracker = new DesiredStateTracker(cluster, MAPPING);
     const deployments: Workload[] = [];
     for (let i = 0; i < 200; i++) {
@@ -142,5 +142,44 @@ describe("DesiredStateTracker", () => {
     expect([...state.records.values()].find((r) => r.workload.name === "svc-3")!.entry.github_repository).toBe("api");
     expect(cluster.reads.objects - before).toBeLessThanOrEqual(12);
     expect(plain(state)).toEqual(plain(computeDesiredState(cluster, MAPPING)));
+
+    // A ReplicaSet scaled from 3 to 2 (a rollout's every step) resolves its pods alike: only it is read again.
+    const rs = cluster.object("ReplicaSet", "shop", "svc-5-rs") as Workload;
+    const scaled = { ...rs, spec: { ...rs.spec, replicas: 2 } };
+    tracker.changedKeys();
+    const beforeScale = cluster.reads.objects;
+    cluster.put("ReplicaSet", scaled);
+    expect(tracker.changedKeys()).toEqual(new Set());
+    expect(cluster.reads.objects - beforeScale).toBe(1);
+    // Scaled to 0, its activity changes: its pods are placed again, and the state is still the full computation's.
+    cluster.put("ReplicaSet", { ...scaled, spec: { ...rs.spec, replicas: 0 } });
+    expect(plain(tracker.state())).toEqual(plain(computeDesiredState(cluster, MAPPING)));
+  });
+
+  // A ReplicaSet under a Deployment is no workload's member: only its pods, placed again, carry its change.
+  const inPlace: [string, (rs: Workload) => Workload][] = [
+    [
+      "annotated",
+      (rs) => ({ ...rs, metadata: { ...rs.metadata, annotations: { ...rs.metadata.annotations, "shiplog.dev/repository": "api" } } }),
+    ],
+    ["being deleted", (rs) => ({ ...rs, metadata: { ...rs.metadata, deletionTimestamp: "2026-01-02T00:00:00Z" } })],
+    ["orphaned", (rs) => ({ ...rs, metadata: { ...rs.metadata, ownerReferences: [] } })],
+    [
+      "owned by a recreated Deployment",
+      (rs) => ({ ...rs, metadata: { ...rs.metadata, ownerReferences: [owner("Deployment", "web", "new-uid")] } }),
+    ],
+  ];
+  it.each(inPlace)("a ReplicaSet %s in place reaches its pods' records", (_, change) => {
+    const cluster = new PlainCluster((kind, namespace, name, reaches) => tracker.objectChanged(kind, namespace, name, reaches));
+    const tracker = new DesiredStateTracker(cluster, MAPPING);
+    const web = deploymentWithPods("web", { pods: 2 });
+    cluster.put("Deployment", web.deployment);
+    cluster.put("ReplicaSet", web.rs);
+    for (const p of web.pods) cluster.put("Pod", p);
+    const before = plain(tracker.state());
+    cluster.put("ReplicaSet", change(cluster.object("ReplicaSet", "shop", web.rs.metadata.name) as Workload));
+    const after = plain(tracker.state());
+    expect(after).not.toEqual(before);
+    expect(after).toEqual(plain(computeDesiredState(cluster, MAPPING)));
   });
 });

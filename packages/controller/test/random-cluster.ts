@@ -2,8 +2,10 @@
 // computeDesiredState: Deployments with their ReplicaSets, StatefulSets, DaemonSets, CronJobs with their Jobs, bare
 // Jobs and pods, ReplicaSets of an owner kind nobody watches, owners recreated under a new uid, pods arriving before
 // their owners, deletions in progress, annotations that move records between environments or ignore them, image IDs
-// that cannot be recorded. Every change is reported to `onChange` as an informer reports it.
+// that cannot be recorded, owners updated in place (scaled, given a new template, annotated, being deleted). Every
+// change is reported to `onChange` as an informer reports it, with whether it reaches dependents (resolvesAlike).
 import { createHash } from "node:crypto";
+import { resolvesAlike } from "@shiplog/controller/internal";
 import type { CronJob, Job, OwnerReference, Pod, TrackedSnapshot, WatchedKind, Workload, WorkloadKind } from "@shiplog/controller/internal";
 
 type AnyObject = Pod | Workload | Job | CronJob;
@@ -27,7 +29,9 @@ export class PlainCluster implements TrackedSnapshot {
   #uid = 0;
   #version = 0;
 
-  constructor(private readonly onChange: (kind: WatchedKind, namespace: string, name: string) => void = () => {}) {}
+  constructor(
+    private readonly onChange: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void = () => {},
+  ) {}
 
   uid(): string {
     return `uid-${++this.#uid}`;
@@ -40,12 +44,14 @@ export class PlainCluster implements TrackedSnapshot {
       byKey = new Map();
       this.objects.set(kind, byKey);
     }
-    byKey.set(`${object.metadata.namespace}/${object.metadata.name}`, object);
-    this.onChange(kind, object.metadata.namespace ?? "", object.metadata.name);
+    const key = `${object.metadata.namespace}/${object.metadata.name}`;
+    const before = byKey.get(key);
+    byKey.set(key, object);
+    this.onChange(kind, object.metadata.namespace ?? "", object.metadata.name, !before || !resolvesAlike(kind, before, object));
   }
 
   remove(kind: WatchedKind, namespace: string, name: string): void {
-    if (this.objects.get(kind)?.delete(`${namespace}/${name}`)) this.onChange(kind, namespace, name);
+    if (this.objects.get(kind)?.delete(`${namespace}/${name}`)) this.onChange(kind, namespace, name, true);
   }
 
   object(kind: WatchedKind, namespace: string, name: string): AnyObject | undefined {
@@ -165,6 +171,25 @@ export function randomEvent(cluster: PlainCluster, next: () => number): void {
         ...(sidecar ? { initContainerStatuses: sidecar.map(status) } : {}),
       },
     });
+  } else if (roll < 0.85) {
+    // Update a workload object in place (same uid): scaled, a new template, annotated, being deleted, finished.
+    // ReplicaSets and Jobs most often: under a Deployment or a CronJob they are no workload's member, so only what
+    // resolves through them carries their change.
+    const kind = chance(0.6) ? pick(["ReplicaSet", "Job"] as const) : pick(WORKLOAD_KINDS);
+    const existing = cluster.all(kind);
+    if (existing.length === 0) return;
+    const current = pick(existing) as Workload & Job;
+    const updated = structuredClone(current);
+    const what = pick(["replicas", "template", "annotations", "deleting", "finished"]);
+    if (what === "replicas" && updated.spec) updated.spec.replicas = pick([0, 1, 2, 3]);
+    else if (what === "template" && updated.spec?.template) updated.spec.template = template();
+    else if (what === "annotations") {
+      const revision = updated.metadata.annotations?.["deployment.kubernetes.io/revision"];
+      const revised = revision && chance(0.5) ? String(1 + Math.floor(next() * 3)) : revision;
+      updated.metadata.annotations = { ...annotations(), ...(revised ? { "deployment.kubernetes.io/revision": revised } : {}) };
+    } else if (what === "deleting") updated.metadata.deletionTimestamp = "2026-01-02T00:00:00Z";
+    else if (what === "finished") updated.status = { conditions: [{ type: "Complete", status: "True" }] };
+    cluster.put(kind, updated);
   } else {
     // Delete something that exists.
     const kind = pick(["Pod", "Pod", ...WORKLOAD_KINDS] as WatchedKind[]);

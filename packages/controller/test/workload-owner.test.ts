@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveWorkload, type CronJob, type Job } from "@shiplog/controller/internal";
+import { resolvesAlike, resolveWorkload, type CronJob, type Job, type Workload } from "@shiplog/controller/internal";
 import { deploymentWithPods, owner, pod, snapshot, uid, workload } from "./kube-fixtures.js";
 
 describe("resolveWorkload", () => {
@@ -145,5 +145,72 @@ describe("resolveWorkload", () => {
       }),
     );
     expect(replaced.ok).toBe(false);
+  });
+});
+
+describe("resolvesAlike", () => {
+  const rs = workload("ReplicaSet", "web-rs1", { replicas: 4, revision: 1, owners: [owner("Deployment", "web", "d-1")] });
+  const changed = (change: (copy: Workload) => void): Workload => {
+    const copy = structuredClone(rs);
+    change(copy);
+    return copy;
+  };
+
+  it("finds a scaled ReplicaSet or a new template alike: its pods resolve as before", () => {
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.spec!.replicas = 3)),
+      ),
+    ).toBe(true);
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.spec!.template!.spec!.containers[0]!.image = "nginx:1.27")),
+      ),
+    ).toBe(true);
+  });
+
+  it("finds a change of what its pods read not alike: annotations, owner, uid, deletion, activity", () => {
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.metadata.annotations!["deployment.kubernetes.io/revision"] = "2")),
+      ),
+    ).toBe(false);
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.metadata.ownerReferences = [])),
+      ),
+    ).toBe(false);
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.metadata.uid = "other")),
+      ),
+    ).toBe(false);
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.metadata.deletionTimestamp = "2026-01-01T00:00:00Z")),
+      ),
+    ).toBe(false);
+    expect(
+      resolvesAlike(
+        "ReplicaSet",
+        rs,
+        changed((c) => (c.spec!.replicas = 0)),
+      ),
+    ).toBe(false);
+    const job: Job = { metadata: { name: "migrate", namespace: "shop", uid: "j-1" }, spec: {} };
+    const done: Job = { ...job, status: { conditions: [{ type: "Complete", status: "True" }] } };
+    expect(resolvesAlike("Job", job, done)).toBe(false);
   });
 });
