@@ -94,8 +94,10 @@ export type WatchedKind = "Pod" | "ReplicaSet" | "Deployment" | "StatefulSet" | 
 
 /**
  * Annotation keys kept in the caches: ours, deployment-tracker's (for its migration option; only where a cluster
- * still carries them), plus the Deployment revision used to rank ReplicaSets.
+ * still carries them), plus, on ReplicaSets only, the Deployment revision used to rank them (a Deployment's own
+ * changes with every rollout and is read by nobody).
  */
-export function isKeptAnnotation(key: string): boolean {
-  return key.includes("shiplog.dev/") || key.startsWith(DEPLOYMENT_TRACKER_PREFIX) || key === "deployment.kubernetes.io/revision";
+export function isKeptAnnotation(key: string, kind: WatchedKind): boolean {
+  if (key === "deployment.kubernetes.io/revision") return kind === "ReplicaSet";
+  return key.includes("shiplog.dev/") || key.startsWith(DEPLOYMENT_TRACKER_PREFIX);
 }

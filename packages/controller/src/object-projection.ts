@@ -2,9 +2,11 @@
 // transform functions trim objects before they are stored. At 150,000 pods every byte kept per pod is 150 KB, so:
 // - only the controlling owner reference, only native sidecars of the init containers, only which container state is
 //   set, only the Complete/Failed conditions of a Job, a pod's own uid never (owners are matched by the uid in the
-//   owner reference), template labels only when a label selector needs them;
+//   owner reference), no resourceVersion (an update is told apart by what it says: sameProjection), template
+//   labels only when a label selector needs them;
 // - the pods of one owner (a ReplicaSet, a StatefulSet...) share one copy of their spec, of their status while it is
 //   equal (image, digest, readiness) and of their owner reference; a ReplicaSet's template shares its pods' spec;
+//   a Deployment's or a CronJob's template keeps its container names only, one copy for every equal set of names;
 //   low-variety strings (namespaces, container names, annotations) are stored once. Shared parts are frozen;
 // - every object is built as one literal with all its fields, so V8 gives it a fixed shape with no overflow storage.
 import type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReference } from "./kube-objects.js";
@@ -19,6 +21,8 @@ const FAMILY_GENERATION = 1 << 17;
 const ownerRefs = new Interner<readonly OwnerReference[]>(FAMILY_GENERATION);
 const podSpecs = new Interner<PodSpec>(FAMILY_GENERATION);
 const podStatuses = new Interner<PodStatus>(FAMILY_GENERATION);
+/** Names-only template specs, keyed by their container names (a handful of sets in a whole cluster). */
+const namedSpecs = new Interner<PodSpec>(1 << 12);
 
 // Only which state is set is read (running or not): one shared object each.
 const RUNNING = Object.freeze({ running: Object.freeze({}) });
@@ -61,9 +65,10 @@ const text = (value: unknown): string | undefined =>
 const list = (value: unknown): Raw[] =>
   Array.isArray(value) ? (value as unknown[]).filter((v): v is Raw => !!v && typeof v === "object") : [];
 
-function keptAnnotations(value: unknown): Record<string, string> | undefined {
+/** The annotations the mapping reads of an object of `kind` (a pod template's are a pod's). */
+function keptAnnotations(value: unknown, kind: WatchedKind): Record<string, string> | undefined {
   if (!value || typeof value !== "object") return undefined;
-  const kept = Object.entries(value as Raw).filter((e): e is [string, string] => typeof e[1] === "string" && isKeptAnnotation(e[0]));
+  const kept = Object.entries(value as Raw).filter((e): e is [string, string] => typeof e[1] === "string" && isKeptAnnotation(e[0], kind));
   return kept.length > 0 ? Object.fromEntries(kept.map(([k, v]) => [intern(k), intern(v)])) : undefined;
 }
 
@@ -84,49 +89,59 @@ function podMeta(m: Raw): ObjectMeta {
   return {
     name: String(m.name ?? ""),
     namespace: typeof m.namespace === "string" ? intern(m.namespace) : undefined,
-    resourceVersion: text(m.resourceVersion),
     creationTimestamp: intern(text(m.creationTimestamp) ?? ""),
     deletionTimestamp: text(m.deletionTimestamp),
-    annotations: keptAnnotations(m.annotations),
+    annotations: keptAnnotations(m.annotations, "Pod"),
     ownerReferences: controllerRef(m) as OwnerReference[] | undefined,
   };
 }
 
-function workloadMeta(m: Raw): ObjectMeta {
+function workloadMeta(m: Raw, kind: WatchedKind): ObjectMeta {
   return {
     name: String(m.name ?? ""),
     namespace: typeof m.namespace === "string" ? intern(m.namespace) : undefined,
     uid: text(m.uid),
-    resourceVersion: text(m.resourceVersion),
     deletionTimestamp: text(m.deletionTimestamp),
-    annotations: keptAnnotations(m.annotations),
+    annotations: keptAnnotations(m.annotations, kind),
     ownerReferences: controllerRef(m) as OwnerReference[] | undefined,
   };
 }
 
-function container(c: Raw, sidecar: boolean): Container {
-  const image = text(c.image);
+// A Deployment's or a CronJob's template makes no pod itself (its ReplicaSets and Jobs do, from their own copy):
+// only its container names are read (the names a live workload holds), so it keeps those alone.
+const NAMES_ONLY = Symbol("names only");
+
+function container(c: Raw, sidecar: boolean, withImage: boolean): Container {
+  const image = withImage ? text(c.image) : undefined;
   return { name: intern(String(c.name ?? "")), image: image && intern(image), restartPolicy: sidecar ? "Always" : undefined };
 }
 
-/** Regular containers and native sidecars, shared with the equal specs of `family` (its pods, its template). */
-function podSpec(spec: unknown, family: string | undefined): PodSpec | undefined {
+/**
+ * Regular containers and native sidecars, shared with the equal specs of `family` (its pods, its template); or, for
+ * family "names only", their names only, shared by every template with those names.
+ */
+function podSpec(spec: unknown, family: string | undefined | typeof NAMES_ONLY): PodSpec | undefined {
   if (!spec || typeof spec !== "object") return undefined;
   const s = spec as Raw;
+  const withImage = family !== NAMES_ONLY;
   const sidecars = list(s.initContainers).filter((c) => c.restartPolicy === "Always");
   const out: PodSpec = {
-    containers: frozen(list(s.containers).map((c) => container(c, false))),
-    initContainers: sidecars.length > 0 ? frozen(sidecars.map((c) => container(c, true))) : undefined,
+    containers: frozen(list(s.containers).map((c) => container(c, false, withImage))),
+    initContainers: sidecars.length > 0 ? frozen(sidecars.map((c) => container(c, true, withImage))) : undefined,
   };
   Object.freeze(out);
+  if (family === NAMES_ONLY) {
+    const names = [...out.containers, { name: "" }, ...(out.initContainers ?? [])].map((c) => c.name);
+    return namedSpecs.share(names.join("\u0000"), out, sameSpec);
+  }
   return family ? podSpecs.share(family, out, sameSpec) : out;
 }
 
-function template(raw: unknown, options: ProjectionOptions, family: string | undefined): PodTemplate | undefined {
+function template(raw: unknown, options: ProjectionOptions, family: string | undefined | typeof NAMES_ONLY): PodTemplate | undefined {
   if (!raw || typeof raw !== "object") return undefined;
   const t = raw as Raw;
   const meta = (t.metadata ?? {}) as Raw;
-  const annotations = keptAnnotations(meta.annotations);
+  const annotations = keptAnnotations(meta.annotations, "Pod");
   // Template labels: the label selector filters workloads by the pods they make (pods are filtered server-side).
   const labels =
     options.templateLabels !== false && meta.labels && typeof meta.labels === "object"
@@ -176,7 +191,7 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
   const spec = (obj.spec ?? {}) as Raw;
   const status = (obj.status ?? {}) as Raw;
   if (kind === "Pod") return pod(podMeta(meta), obj.spec, status);
-  const metadata = workloadMeta(meta);
+  const metadata = workloadMeta(meta, kind);
   // A workload's template shares its spec with its pods' when it makes them directly (a ReplicaSet, a Job...).
   const family = metadata.uid;
   switch (kind) {
@@ -190,31 +205,27 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
     }
     case "CronJob": {
       const jobSpec = ((spec.jobTemplate as Raw | undefined)?.spec ?? {}) as Raw;
-      return { metadata, spec: { jobTemplate: { spec: { template: template(jobSpec.template, options, family) } } } };
+      return { metadata, spec: { jobTemplate: { spec: { template: template(jobSpec.template, options, NAMES_ONLY) } } } };
     }
     default: {
       const replicas = typeof spec.replicas === "number" ? spec.replicas : undefined;
-      return { metadata, spec: { replicas, template: template(spec.template, options, family) } };
+      return { metadata, spec: { replicas, template: template(spec.template, options, kind === "Deployment" ? NAMES_ONLY : family) } };
     }
   }
 }
 
 /**
- * Two projections of one object say the same, its resourceVersion aside: the update between them changed nothing
- * the mapping reads (a pod scheduled, a condition, a grace period), so the desired state need not look again.
+ * Two projections of one object say the same: the update between them changed nothing the mapping reads (a pod
+ * scheduled, a condition, a grace period), so the desired state need not look again and the cache keeps its copy.
  */
 export function sameProjection(a: Pod | Workload | Job | CronJob, b: Pod | Workload | Job | CronJob): boolean {
-  return a === b || (equalExcept(a, b, "metadata") && equalExcept(a.metadata, b.metadata, "resourceVersion"));
+  return deepEqual(a, b);
 }
 
-/** Plain-data equality of every field but `skipped`; shared (interned) parts are equal by reference at once. */
-function equalExcept(a: object, b: object, skipped: string): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => key === skipped || deepEqual((a as Raw)[key], (b as Raw)[key]));
-}
-
+/** Plain-data equality; shared (interned) parts are equal by reference at once. */
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  return equalExcept(a, b, "");
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => deepEqual((a as Raw)[key], (b as Raw)[key]));
 }

@@ -2,7 +2,7 @@
 // its store:
 // - lists are paged as client-go pages them (`limit` 500 and `continue`) and streamed into the cache page by page,
 //   each object projected first (kube-objects.ts), so neither a whole list nor a full object is ever held;
-// - a relist reports only what changed in it (a different resourceVersion: update; gone: delete);
+// - a relist reports only what changed in it (a different projection: update; gone: delete);
 // - it relists on 410 Gone (in-stream ERROR or HTTP status: the history to resume from is compacted), on "Too large
 //   resource version" (504 with cause ResourceVersionTooLarge: the server's history restarted below ours) and when an
 //   event's resourceVersion is lower than the last one seen; a continue token that expires between pages (410) starts
@@ -269,7 +269,7 @@ export class Reflector {
     return relist ? "relist" : failed && end === "stopped" ? "closed" : end;
   }
 
-  /** Caches the projection of `raw` unless the cache holds that resourceVersion already; returns the cached object. */
+  /** Caches the projection of `raw` unless the cache holds an equal one already; returns the cached object. */
   #put(raw: unknown): CachedObject {
     const object = slimObject(this.options.kind, raw, this.options.projection);
     const namespace = object.metadata.namespace ?? "";
@@ -280,14 +280,12 @@ export class Reflector {
     }
     const name = object.metadata.name;
     const cached = byName.get(name);
-    const version = object.metadata.resourceVersion;
-    if (cached && version !== undefined && cached.metadata.resourceVersion === version) return cached;
+    // An update that changes nothing the mapping reads (a pod scheduled, its conditions; a relist's unchanged
+    // object) is no change: the cached copy stays, and nothing is reported.
+    if (cached && sameProjection(cached, object)) return cached;
     byName.set(name, object);
     if (!cached) this.#size += 1;
-    // An update that changes nothing the mapping reads (a pod scheduled, its conditions) is no change to report.
-    if (!cached) this.options.onChange?.(this.options.kind, namespace, name, true);
-    else if (!sameProjection(cached, object))
-      this.options.onChange?.(this.options.kind, namespace, name, !resolvesAlike(this.options.kind, cached, object));
+    this.options.onChange?.(this.options.kind, namespace, name, !cached || !resolvesAlike(this.options.kind, cached, object));
     return object;
   }
 

@@ -52,6 +52,34 @@ describe("slimObject", () => {
     expect(template.spec).toBe(a.spec);
   });
 
+  it("a Deployment keeps its template's container names only, shared by equal names, and no revision of its own", () => {
+    const deployment = (name: string, images: string[]) =>
+      slimObject("Deployment", {
+        ...workload("Deployment", name, { revision: 7, annotations: { "shiplog.dev/repository": "web" } }),
+        spec: {
+          replicas: 2,
+          template: {
+            spec: {
+              containers: images.map((image, i) => ({ name: `c${i}`, image })),
+              initContainers: [{ name: "mesh", image: "envoy:1", restartPolicy: "Always" }],
+            },
+          },
+        },
+      }) as Workload;
+    const web = deployment("web", ["nginx:1.25", "log:2"]);
+    expect(web.spec!.template!.spec!.containers.map((c) => [c.name, c.image])).toEqual([
+      ["c0", undefined],
+      ["c1", undefined],
+    ]);
+    expect(web.spec!.template!.spec!.initContainers!.map((c) => [c.name, c.restartPolicy])).toEqual([["mesh", "Always"]]);
+    // Another Deployment, other images, the same names: one copy. A new image is no change to report.
+    expect(deployment("api", ["api:3", "log:3"]).spec!.template!.spec).toBe(web.spec!.template!.spec);
+    expect(deployment("one", ["api:3"]).spec!.template!.spec).not.toBe(web.spec!.template!.spec);
+    expect(web.metadata.annotations).toEqual({ "shiplog.dev/repository": "web" });
+    const replicaSet = slimObject("ReplicaSet", workload("ReplicaSet", "web-1", { revision: 7 })) as Workload;
+    expect(replicaSet.metadata.annotations).toEqual({ "deployment.kubernetes.io/revision": "7" });
+  });
+
   it("shared parts are frozen: one pod cannot change another", () => {
     const a = podOf("web-1-a");
     expect(() => {
