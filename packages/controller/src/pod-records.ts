@@ -10,6 +10,7 @@
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import { mergeAnnotations, readIgnore, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
 import { parseImageReference, runningDigest, type ImageReference } from "./image-reference.js";
+import { StringInterner } from "./interner.js";
 import type { Container, ContainerStatus, Pod, PodSpec } from "./kube-objects.js";
 import type { ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
 
@@ -36,6 +37,7 @@ export interface CandidateRecord {
   group: RecordGroup;
   entry: ClusterDeploymentEntry;
   workload: WorkloadRef;
+  /** The pod's name (in the workload's namespace): the pod's own string, kept with the record. */
   pod: string;
   ready: boolean;
   revision: number;
@@ -159,6 +161,9 @@ function imageForRecord(status: ContainerStatus, container: Container): ImageRef
   return fromSpec.ok ? fromSpec.value : fromSpec.reason;
 }
 
+// Versions repeat across a cluster's records ("1.0", "latest"): one copy each, kept with every record naming it.
+const versions = new StringInterner(1 << 12);
+
 /** The candidate records of one pod whose workload is resolved and active. Pure. */
 export function podRecords(
   pod: Pod,
@@ -168,14 +173,13 @@ export function podRecords(
   const records: CandidateRecord[] = [];
   const skipped: SkippedItem[] = [];
   const warnings: (AnnotationWarning & { subject: string })[] = [];
-  const podName = [pod.metadata.namespace ?? "", pod.metadata.name].join("/"); // flat: kept with the pod's record
   if (pod.metadata.deletionTimestamp) return { records, skipped, warnings };
   if (pod.status?.phase !== "Running") return { records, skipped, warnings };
   const merged = mergeAnnotations(...owner.annotations, pod.metadata.annotations);
   if (readIgnore(merged).ignore) return { records, skipped, warnings };
 
   for (const { container, sidecar } of trackedContainers(pod.spec)) {
-    const subject = `${podName}/${container.name}`;
+    const subject = `${pod.metadata.namespace ?? ""}/${pod.metadata.name}/${container.name}`;
     const statuses = sidecar ? pod.status?.initContainerStatuses : pod.status?.containerStatuses;
     const status = statuses?.find((s) => s.name === container.name);
     if (!status?.state?.running) continue; // not running: nothing to record from this container now
@@ -208,7 +212,7 @@ export function podRecords(
       deployment_name: deploymentName,
     };
     if (image.tag !== undefined) {
-      if (image.tag.length <= 100) entry.version = image.tag;
+      if (image.tag.length <= 100) entry.version = versions.intern(image.tag);
       else warnings.push({ subject, annotation: "image tag", reason: "tag longer than 100 characters is not sent as version" });
     }
     if (annotations.value.repository) entry.github_repository = annotations.value.repository;
@@ -219,7 +223,7 @@ export function podRecords(
       group,
       entry,
       workload: owner.workload,
-      pod: podName,
+      pod: pod.metadata.name,
       ready: status.ready === true,
       revision: owner.revision,
       createdAt: pod.metadata.creationTimestamp ?? "",
