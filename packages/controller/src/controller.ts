@@ -13,6 +13,7 @@ import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import type { DesiredState, NameConflict } from "./desired-state.js";
 import { DesiredStateReport } from "./desired-state-report.js";
 import { desiredStateOptions, trackedDesiredState } from "./desired-state-source.js";
+import { listingSlicer } from "./listing-slicer.js";
 import { DesiredStateTracker } from "./desired-state-tracker.js";
 import { FlushLoop, flushLoopSettings } from "./flush-loop.js";
 import type { FlushSummary } from "./flush-round.js";
@@ -94,6 +95,8 @@ export class Controller {
   #started = false;
   #stopping = false;
   #stopOptions: { flush?: boolean; timeoutMs?: number } = {};
+  /** Folds listed pods into the desired state in slices while the pods list. */
+  readonly #slicer: () => void;
 
   constructor(options: ControllerOptions) {
     const config = options.config;
@@ -207,10 +210,12 @@ export class Controller {
       onChange: (kind, namespace, name, reachesDependents) => {
         this.#tracker.objectChanged(kind, namespace, name, reachesDependents);
         this.#loop.notifyChange();
+        this.#slicer();
       },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
     });
     this.#tracker = new DesiredStateTracker(this.#informers, desiredStateOptions(config));
+    this.#slicer = listingSlicer(this.#tracker, () => !this.#stopping && !this.#informers.synced, logger);
     this.#report = new DesiredStateReport(logger, metrics);
     this.#loop = new FlushLoop({
       clock,

@@ -73,6 +73,7 @@ export class DesiredStateTracker {
   #built = false;
   /** Objects changed since the last state(), by kind, namespace and name: whether the change reaches dependents. */
   readonly #dirty = new Map<WatchedKind, Map<string, Map<string, boolean>>>();
+  #dirtyCount = 0;
   readonly #sources = new Map<WatchedKind, Map<string, Map<string, Source>>>();
   /** Sources by the controlling owner they name. */
   readonly #dependents = new Map<string, Dependents>();
@@ -114,7 +115,14 @@ export class DesiredStateTracker {
       names = new Map();
       byNamespace.set(namespace, names);
     }
-    if (!names.get(name)) names.set(name, reachesDependents);
+    const reached = names.get(name);
+    if (reached === undefined) this.#dirtyCount += 1;
+    if (!reached) names.set(name, reachesDependents);
+  }
+
+  /** Objects changed since the last state(): what the next state() has to look at. */
+  get pendingChanges(): number {
+    return this.#dirtyCount;
   }
 
   /**
@@ -122,16 +130,34 @@ export class DesiredStateTracker {
    * call: read them before the next state(), or copy.
    */
   state(): DesiredState {
-    const touched = new Set<TrackedWorkload>();
-    if (!this.#built) this.#build(touched);
-    else this.#applyChanges(touched);
-    const keys = new Set<string>();
-    for (const workload of touched) this.#recompute(workload, keys);
-    this.#placed.clear();
-    for (const key of keys) this.#settle(key);
-    if (this.#listsStale) this.#collectLists();
+    try {
+      const touched = new Set<TrackedWorkload>();
+      if (!this.#built) this.#build(touched);
+      else this.#applyChanges(touched);
+      const keys = new Set<string>();
+      for (const workload of touched) this.#recompute(workload, keys);
+      this.#placed.clear();
+      for (const key of keys) this.#settle(key);
+      if (this.#listsStale) this.#collectLists();
+    } catch (error) {
+      // The changes it had taken are gone with it: the next call builds everything afresh rather than go on wrong.
+      this.#reset();
+      throw error;
+    }
     const conflicts = [...this.#conflicts.values()];
     return { records: this.#records, held: this.#held, conflicts, skipped: this.#skipped, warnings: this.#warnings };
+  }
+
+  #reset(): void {
+    this.#built = false;
+    this.#dirty.clear();
+    this.#dirtyCount = 0;
+    for (const map of [this.#sources, this.#dependents, this.#workloads, this.#claimants, this.#records, this.#conflicts]) map.clear();
+    for (const set of [this.#held, this.#reported]) set.clear();
+    this.#unresolved.clear();
+    this.#placed.clear();
+    this.#changed = "all";
+    this.#listsStale = true;
   }
 
   /**
@@ -159,6 +185,7 @@ export class DesiredStateTracker {
       }
     }
     this.#dirty.clear();
+    this.#dirtyCount = 0;
     /** Objects placed again, and whether their dependents were too. */
     const done = new Map<string, boolean>();
     for (let i = 0; i < queue.length; i++) {

@@ -8,6 +8,7 @@ export { mergeAnnotations, readIgnore, readRecordAnnotations } from "./annotatio
 export { podRecords, recordKey, renderDeploymentName } from "./pod-records.js";
 export { computeDesiredState, type ClusterSnapshot, type DesiredStateOptions, type WorkloadKind } from "./desired-state.js";
 export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
+export { LISTING_SLICE, listingSlicer } from "./listing-slicer.js";
 export { diffRecords, entryFingerprint, type PendingRecord } from "./record-diff.js";
 export { BatchSender, chunk, groupRecords } from "./batch-sender.js";
 export { ClusterInformers, WATCHED_KINDS } from "./informers.js";

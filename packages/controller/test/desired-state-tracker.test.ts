@@ -182,4 +182,28 @@ describe("DesiredStateTracker", () => {
     expect(after).not.toEqual(before);
     expect(after).toEqual(plain(computeDesiredState(cluster, MAPPING)));
   });
+
+  it("after a state() that failed half-way, builds afresh: the changes it had taken are not lost", () => {
+    let failing = false;
+    class FlakyCluster extends PlainCluster {
+      override object(...args: Parameters<PlainCluster["object"]>) {
+        if (failing) throw new Error("cache read failed");
+        return super.object(...args);
+      }
+    }
+    const cluster = new FlakyCluster((kind, namespace, name, reaches) => tracker.objectChanged(kind, namespace, name, reaches));
+    const tracker = new DesiredStateTracker(cluster, MAPPING);
+    const web = deploymentWithPods("web", { pods: 2 });
+    cluster.put("Deployment", web.deployment);
+    cluster.put("ReplicaSet", web.rs);
+    tracker.state();
+    tracker.changedKeys();
+    for (const p of web.pods) cluster.put("Pod", p);
+    failing = true;
+    expect(() => tracker.state()).toThrow("cache read failed");
+    failing = false;
+    expect(tracker.changedKeys()).toBe("all");
+    expect(plain(tracker.state())).toEqual(plain(computeDesiredState(cluster, MAPPING)));
+    expect(tracker.state().records.size).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@
 // expires between pages, relists that report only what changed in them, and updates that change nothing the mapping
 // reads, not reported.
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { ClusterInformers, LIST_PAGE_SIZE, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
+import { ClusterInformers, LIST_PAGE_SIZE, type Pod, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -151,6 +151,6 @@ describe("informers", () => {
     // Events arrive in order: once the last is reported, the first two were seen, and the cache kept its copy.
     await vi.waitFor(() => expect(changes).toEqual([`Pod shop/${loud!.metadata.name}`]), WAIT);
     expect(informers.object("Pod", "shop", quiet!.metadata.name!)).toBe(cachedQuiet);
-    expect(informers.object("Pod", "shop", loud!.metadata.name!)?.status?.containerStatuses?.[0]?.ready).toBe(false);
+    expect((informers.object("Pod", "shop", loud!.metadata.name!) as Pod).status?.containerStatuses?.[0]?.ready).toBe(false);
   });
 });
