@@ -301,7 +301,7 @@ export class DesiredStateTracker {
         members.push({ kind: source.kind as WorkloadKind, object: object as Workload });
       }
     }
-    const contribution = members.length > 0 ? contributeWorkload(workload.ref, members, this.#options) : undefined;
+    const contribution = members.length > 0 ? contributeWorkload(workload.ref, members, this.#options, before) : undefined;
     workload.contribution = contribution;
     const after = contribution?.claims ?? NO_CLAIMS;
     for (const claim of before) {

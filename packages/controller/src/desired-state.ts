@@ -120,11 +120,16 @@ export interface WorkloadContribution {
 const NOTHING: never[] = [];
 Object.freeze(NOTHING);
 
-/** The contribution of one workload's members (pods resolved to it, objects standing for it). Pure. */
+/**
+ * The contribution of one workload's members (pods resolved to it, objects standing for it). Pure. Given the
+ * workload's `previous` claims, a claim for the same key keeps their strings: the maps keyed by it hold the first
+ * copy, so a new one would be a second copy kept as long as the record.
+ */
 export function contributeWorkload(
   workload: WorkloadRef,
   members: Iterable<WorkloadMember>,
   options: DesiredStateOptions,
+  previous: readonly Claim[] = [],
 ): WorkloadContribution {
   const claims: Claim[] = [];
   const skipped: SkippedItem[] = [];
@@ -132,7 +137,8 @@ export function contributeWorkload(
   const claimOf = (key: string, group: RecordGroup, deploymentName: string): Claim => {
     let claim = claims.find((c) => c.key === key);
     if (!claim) {
-      claim = { key, group, deploymentName, best: undefined, held: false };
+      const earlier = previous.find((c) => c.key === key);
+      claim = { key: earlier?.key ?? key, group, deploymentName: earlier?.deploymentName ?? deploymentName, best: undefined, held: false };
       claims.push(claim);
     }
     return claim;
