@@ -39,6 +39,7 @@ export class ClusterInformers implements TrackedSnapshot {
   /** Callers of waitForSync and waitForOwners, until what they wait for holds. */
   readonly #waiters: { ready: () => boolean; resolve: () => void }[] = [];
   #stopped = false;
+  #synced = false;
 
   constructor(private readonly options: InformerOptions) {
     const scopes = options.namespaces.length > 0 ? [...options.namespaces] : [undefined];
@@ -78,9 +79,10 @@ export class ClusterInformers implements TrackedSnapshot {
     }
   }
 
-  /** True once every informer has completed its first list. */
+  /** True once every informer has completed its first list (and from then on: a reflector stays synced). */
   get synced(): boolean {
-    return this.#all().every((r) => r.synced);
+    this.#synced ||= this.#all().every((r) => r.synced);
+    return this.#synced;
   }
 
   /** True once every cache but the pods' has its first list (pods resolve to their workloads from here on). */

@@ -13,6 +13,7 @@ import type { Container, ContainerStatus, CronJob, Job, ObjectMeta, OwnerReferen
 import type { Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from "./kube-objects.js";
 import { isKeptAnnotation } from "./kube-objects.js";
 import { Interner, StringInterner } from "./interner.js";
+import { sameOwnerRef } from "./workload-owner.js";
 
 const strings = new StringInterner();
 const intern = (value: string): string => strings.intern(value);
@@ -52,8 +53,7 @@ const samePodStatus = (a: PodStatus, b: PodStatus) =>
   a.phase === b.phase &&
   sameList(a.containerStatuses, b.containerStatuses, sameStatus) &&
   sameList(a.initContainerStatuses, b.initContainerStatuses, sameStatus);
-const sameRefs = (a: readonly OwnerReference[], b: readonly OwnerReference[]) =>
-  sameList(a, b, (x, y) => x.apiVersion === y.apiVersion && x.kind === y.kind && x.name === y.name && x.uid === y.uid);
+const sameRefs = (a: readonly OwnerReference[], b: readonly OwnerReference[]) => sameList(a, b, sameOwnerRef);
 
 function frozen<T extends object>(list: T[]): T[] {
   for (const item of list) Object.freeze(item);

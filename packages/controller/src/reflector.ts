@@ -285,7 +285,9 @@ export class Reflector {
     if (cached && sameProjection(cached, object)) return cached;
     byName.set(name, object);
     if (!cached) this.#size += 1;
-    this.options.onChange?.(this.options.kind, namespace, name, !cached || !resolvesAlike(this.options.kind, cached, object));
+    // A pod owns nothing watched: only an owner's update is compared for what resolves through it.
+    const { kind } = this.options;
+    this.options.onChange?.(kind, namespace, name, !cached || (kind !== "Pod" && !resolvesAlike(kind, cached, object)));
     return object;
   }
 

@@ -85,9 +85,13 @@ function sameAnnotations(a: Record<string, string> | undefined, b: Record<string
   return keys.length === Object.keys(b ?? {}).length && keys.every((key) => a![key] === b?.[key]);
 }
 
-function sameRef(a: OwnerReference | undefined, b: OwnerReference | undefined): boolean {
-  if (a === b) return true;
-  return a !== undefined && b !== undefined && a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && a.uid === b.uid;
+/** Two owner references name the same owner (the controller flag aside). */
+export function sameOwnerRef(a: OwnerReference, b: OwnerReference): boolean {
+  return a.apiVersion === b.apiVersion && a.kind === b.kind && a.name === b.name && a.uid === b.uid;
+}
+
+function sameController(a: OwnerReference | undefined, b: OwnerReference | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && sameOwnerRef(a, b));
 }
 
 /**
@@ -101,7 +105,7 @@ export function resolvesAlike(kind: string, before: Workload | Job | CronJob | P
   return (
     a.uid === b.uid &&
     a.name === b.name &&
-    sameRef(controllerOf(a), controllerOf(b)) &&
+    sameController(controllerOf(a), controllerOf(b)) &&
     sameAnnotations(a.annotations, b.annotations) &&
     workloadActivity(kind, before) === workloadActivity(kind, after)
   );
