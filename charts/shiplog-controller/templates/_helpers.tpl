@@ -181,6 +181,7 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
   (list "SHIPLOG_FLUSH_MAX_WAIT" $c.flushMaxWait)
   (list "SHIPLOG_WRITE_BUDGET_PER_MINUTE" (toString (int $c.writeBudgetPerMinute)))
   (list "SHIPLOG_WRITE_BUDGET_PER_HOUR" (toString (int $c.writeBudgetPerHour)))
+  (list "SHIPLOG_WRITE_MIN_INTERVAL" $c.writeMinInterval)
   (list "SHIPLOG_BATCH_SIZE" (toString (int $c.batchSize)))
   (list "SHIPLOG_CONCURRENCY" (toString (int $c.concurrency)))
   (list "SHIPLOG_RESYNC_INTERVAL" $c.resyncInterval)

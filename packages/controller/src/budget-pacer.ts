@@ -1,10 +1,10 @@
 // Every attempt of a cluster call (the client's retries and the sender's bisection included) waits for a slot of
 // the write budget before it leaves: a transport plugin, outside the leader fence, so the fence is checked after
 // the wait. It also waits for the client's own rate-limit gate first, so a slot is not spent on an attempt that
-// would then sit behind the gate. With `serialize`, an attempt holds the pacer until it is answered: the next one
-// takes its slot only then, so calls reach the service spaced as the budget says even when they are slow.
+// would then sit behind the gate. An attempt counts in the budget's windows from when it leaves until it is answered
+// (or fails). With `serialize`, an attempt holds the pacer until then too: one call at a time, as the service advises.
 import { AbortedError, type Attempt, type TransportClock, type TransportPlugin } from "@shiplog/client";
-import type { WriteBudget } from "./write-budget.js";
+import type { SettleCall, WriteBudget } from "./write-budget.js";
 
 /** The cluster endpoint's route, as the client names it. */
 export const CLUSTER_ROUTE = "/orgs/{org}/artifacts/metadata/deployment-record/cluster/{cluster}";
@@ -25,7 +25,7 @@ export interface BudgetPacerOptions {
 export function budgetPacer(options: BudgetPacerOptions): TransportPlugin {
   const { budget, clock } = options;
   let tail: Promise<void> = Promise.resolve();
-  const waitForSlot = async (attempt: Attempt): Promise<void> => {
+  const waitForSlot = async (attempt: Attempt): Promise<SettleCall> => {
     for (;;) {
       const now = clock.now();
       const wait = Math.max(budget.nextSlot(now), options.gateOpensAt?.() ?? 0) - now;
@@ -36,8 +36,9 @@ export function budgetPacer(options: BudgetPacerOptions): TransportPlugin {
         throw new AbortedError(attempt.operation, { cause: reason });
       }
     }
-    budget.take(clock.now());
+    const settle = budget.take(clock.now());
     options.onCall?.(attempt);
+    return settle;
   };
   return {
     name: "write budget",
@@ -46,12 +47,14 @@ export function budgetPacer(options: BudgetPacerOptions): TransportPlugin {
       const previous = tail;
       let release!: () => void;
       tail = new Promise<void>((resolve) => (release = resolve));
+      let settle: SettleCall | undefined;
       try {
         await previous;
-        await waitForSlot(attempt);
+        settle = await waitForSlot(attempt);
         if (!options.serialize) release();
         return await send(attempt);
       } finally {
+        settle?.(clock.now());
         release();
       }
     },

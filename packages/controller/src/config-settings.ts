@@ -76,12 +76,17 @@ export const SETTINGS = {
   writeBudgetPerMinute: {
     flag: "write-budget-per-minute",
     env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE",
-    help: "cluster calls a minute, paced evenly (default 80, the service's limit)",
+    help: "cluster calls in any 60 s (default 80, the service's limit)",
   },
   writeBudgetPerHour: {
     flag: "write-budget-per-hour",
     env: "SHIPLOG_WRITE_BUDGET_PER_HOUR",
-    help: "cluster calls an hour (default 500, the service's limit)",
+    help: "cluster calls in any hour (default 500, the service's limit)",
+  },
+  writeMinInterval: {
+    flag: "write-min-interval",
+    env: "SHIPLOG_WRITE_MIN_INTERVAL",
+    help: "least time between two cluster calls' starts (default 0; 1s follows the service's advice)",
   },
   resyncInterval: {
     flag: "resync-interval",

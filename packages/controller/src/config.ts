@@ -21,6 +21,7 @@ import {
   type ConfigIssue,
 } from "./config-values.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, fromDeploymentTrackerTemplate } from "./pod-records.js";
+import type { WriteBudgetLimits } from "./write-budget.js";
 
 export { MAX_TIMER_MS, parseDuration, type ConfigIssue } from "./config-values.js";
 export { SETTINGS } from "./config-settings.js";
@@ -52,9 +53,11 @@ export interface ControllerConfig {
   flushWindowMs: number;
   /** ...and at the latest this long after the first change. */
   flushMaxWaitMs: number;
-  /** Cluster calls allowed a minute (paced evenly) and an hour. */
+  /** Cluster calls allowed in any 60 s and in any hour (write-budget.ts). */
   writeBudgetPerMinute: number;
   writeBudgetPerHour: number;
+  /** Least time between two cluster calls' starts. */
+  writeMinIntervalMs: number;
   batchSize: number;
   concurrency: number;
   resyncIntervalMs: number;
@@ -151,6 +154,7 @@ const schema = z.object({
   flushMaxWait: duration(1).default(1000),
   writeBudgetPerMinute: integer(1, 60_000).default(80),
   writeBudgetPerHour: integer(1, 3_600_000).default(500),
+  writeMinInterval: duration(0).default(0),
   resyncBudgetShare: share.default(0.5),
   batchSize: integer(1, 1000).default(1000),
   concurrency: integer(1, 32).default(4),
@@ -328,6 +332,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     flushMaxWaitMs: c.flushMaxWait,
     writeBudgetPerMinute: c.writeBudgetPerMinute,
     writeBudgetPerHour: c.writeBudgetPerHour,
+    writeMinIntervalMs: c.writeMinInterval,
     batchSize: c.batchSize,
     concurrency: c.concurrency,
     serializeWrites: c.serializeWrites,
@@ -364,6 +369,11 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (c.labelSelector !== undefined) config.labelSelector = c.labelSelector;
   if (c.kubeconfig !== undefined) config.kubeconfig = c.kubeconfig;
   return config;
+}
+
+/** The write budget's limits from the configuration. */
+export function writeBudgetLimits(config: ControllerConfig): WriteBudgetLimits {
+  return { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour, minIntervalMs: config.writeMinIntervalMs };
 }
 
 /** The configuration with the token masked, for logs. */

@@ -8,7 +8,7 @@ import { pino, type Logger } from "pino";
 import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
 import { BatchSender, type ClusterRecordsApi } from "./batch-sender.js";
 import { electionClockOf, systemClock, type Clock } from "./clock.js";
-import type { ControllerConfig } from "./config.js";
+import { writeBudgetLimits, type ControllerConfig } from "./config.js";
 import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
 import type { DesiredState, NameConflict } from "./desired-state.js";
 import { DesiredStateReport } from "./desired-state-report.js";
@@ -173,7 +173,7 @@ export class Controller {
       ...retry,
     });
 
-    const limits = { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour };
+    const limits = writeBudgetLimits(config);
     this.budget = new WriteBudget(limits);
     metrics.watchWriteBudget(limits, (window) => this.budget.used(clock.now(), window === "minute" ? 60_000 : HOUR_MS));
     const userAgent = `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`;
@@ -255,7 +255,10 @@ export class Controller {
           this.#informers.start();
           // The loop may post once the workloads are listed, and decommission once the pods are too.
           void this.#informers.waitForOwners().then(() => this.#loop.cachesSynced());
-          void this.#informers.waitForSync().then(() => this.#loop.cachesSynced());
+          void this.#informers.waitForSync().then(() => {
+            this.#desiredStateAtSync();
+            this.#loop.cachesSynced();
+          });
         },
         stop: () => this.#informers.stop(),
       })
@@ -300,7 +303,7 @@ export class Controller {
         identity: this.identity,
         lease: config.leaseName ?? null,
         stateConfigMap: config.stateConfigMap ?? null,
-        writeBudget: { perMinute: config.writeBudgetPerMinute, perHour: config.writeBudgetPerHour },
+        writeBudget: writeBudgetLimits(config),
       },
       "controller started",
     );
@@ -316,6 +319,23 @@ export class Controller {
     this.#stopOptions = options;
     this.#abort.abort();
     await this.#manager.stop();
+  }
+
+  /**
+   * Every cache has listed: the desired state takes the last changes now, so it is ready whenever the budget lets
+   * the first complete round go (which then only diffs it).
+   */
+  #desiredStateAtSync(): void {
+    if (this.#stopping) return;
+    const started = performance.now();
+    try {
+      const desired = this.#tracker.state();
+      const ms = Math.round(performance.now() - started);
+      this.logger.info({ desired: desired.records.size, held: desired.held.size, ms }, "caches synced: desired state computed");
+    } catch (error) {
+      // The first round builds afresh and reports a failure of its own.
+      this.logger.error({ err: (error as Error).message }, "desired state failed once the caches had synced");
+    }
   }
 
   /** Runs one round now (after any round in flight) and returns its summary. */

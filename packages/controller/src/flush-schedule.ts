@@ -6,8 +6,8 @@
 // gathers into full batches. Work already known (a backlog the budget held back, a first round, a state write to
 // retry) goes as soon as the gates allow. Nothing goes before the failure backoff, the sender's gate and the write
 // budget's next slot. A round held by the budget starts early by the time the last round took to prepare (its plan
-// and intent write), so its call leaves at the slot rather than that long after it: the budget's pace, not the sum
-// of pace and preparation, sets the rate of a long backlog. Between rounds the loop still ticks every `heartbeatMs`
+// and intent write), so its call leaves at the slot rather than that long after it: the budget, not the sum of the
+// budget's waits and preparation, sets the rate of a long backlog. Between rounds the loop still ticks every `heartbeatMs`
 // (liveness for /healthz).
 
 /** What the schedule looks at. */
@@ -82,14 +82,4 @@ export function nextWake(s: ScheduleSnapshot, t: ScheduleTimings): Wake {
 /** The wake that comes first (the heartbeat only when nothing is due before it). */
 function pick(due: Wake, heartbeat: Wake): Wake {
   return due.at <= heartbeat.at ? due : heartbeat;
-}
-
-/**
- * Calls a round may make with serialized writes. They go one at a time anyway, so a round is one call, its intents
- * written just before it. But a round that takes longer to prepare (plan and intent write) than the budget's interval
- * leaves the budget's slots unused, as when a rollout keeps the controller busy: the next round then takes one call
- * for each interval its preparation took, up to `maxCalls`, and pays for the preparation once for all of them.
- */
-export function callsForRound(prepareMs: number, intervalMs: number, maxCalls: number): number {
-  return Math.max(1, Math.min(maxCalls, Math.ceil(prepareMs / intervalMs)));
 }

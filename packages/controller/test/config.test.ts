@@ -36,6 +36,7 @@ describe("loadConfig", () => {
       flushMaxWaitMs: 1000,
       writeBudgetPerMinute: 80,
       writeBudgetPerHour: 500,
+      writeMinIntervalMs: 0,
       resyncBudgetShare: 0.5,
       batchSize: 1000,
       concurrency: 4,
@@ -157,7 +158,10 @@ describe("loadConfig", () => {
   it("reports every problem at once, naming flag, variable and rule", () => {
     const issues = issuesOf(() =>
       loadConfig(
-        ["--batch-size", "1001", "--flush-window", "soon", "--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"],
+        [
+          ...["--batch-size", "1001", "--flush-window", "soon", "--write-min-interval", "often"],
+          ...["--deployment-name-template", "{namespace}-{pod}", "--cluster", "bad name"],
+        ],
         { SHIPLOG_LOGICAL_ENVIRONMENT: "production" },
       ),
     );
@@ -166,6 +170,7 @@ describe("loadConfig", () => {
       expect.arrayContaining([
         "--batch-size / SHIPLOG_BATCH_SIZE",
         "--flush-window / SHIPLOG_FLUSH_WINDOW",
+        "--write-min-interval / SHIPLOG_WRITE_MIN_INTERVAL",
         "--deployment-name-template / SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
         "--cluster / SHIPLOG_CLUSTER",
         "--org / SHIPLOG_ORG",
@@ -229,7 +234,7 @@ describe("loadConfig", () => {
 
   it("every duration fits a timer (2^31-1 ms): longer ones are refused by name, with the limit", () => {
     const durations = Object.values(SETTINGS).filter((s) => /interval|timeout|delay|duration|deadline|period|window|wait/.test(s.flag));
-    expect(durations.length).toBe(12);
+    expect(durations.length).toBe(13);
     for (const setting of durations) {
       const issues = issuesOf(() => loadConfig([`--${setting.flag}`, "1000h"], ENV)).filter((i) => i.rule.startsWith("maximum"));
       expect(issues, setting.flag).toEqual([

@@ -1,4 +1,4 @@
-// The flush loop on a virtual clock: the coalescing window, the write budget's pacing (the real pacer plugin around
+// The flush loop on a virtual clock: the coalescing window, the write budget's windows (the real pacer plugin around
 // a service that accepts in memory), per-round intents, state-write retries and the last rounds on stop. No real
 // waits: time moves only when the test moves it.
 import { pino } from "pino";
@@ -56,9 +56,9 @@ function setup(
   options: {
     batchSize?: number;
     perMinute?: number;
+    minIntervalMs?: number;
     windowMs?: number;
     maxWaitMs?: number;
-    maxCallsPerRound?: number;
     onCall?: (names: string[]) => void;
   } = {},
 ) {
@@ -70,7 +70,7 @@ function setup(
   const store = new Store();
   store.delay = (ms) => clock.sleep(ms);
   const metrics = new ControllerMetrics();
-  const budget = new WriteBudget({ perMinute: options.perMinute ?? 80, perHour: 500 });
+  const budget = new WriteBudget({ perMinute: options.perMinute ?? 80, perHour: 500, minIntervalMs: options.minIntervalMs ?? 0 });
   const calls: Call[] = [];
   const api = acceptingApi(budget, clock, (params) => {
     calls.push({ at: clock.now(), names: params.deployments.map((d) => d.deployment_name), inFlight: store.inFlight().size });
@@ -104,8 +104,7 @@ function setup(
       windowMs: options.windowMs ?? 200,
       maxWaitMs: options.maxWaitMs ?? 1000,
       heartbeatMs: 1000,
-      callsPerRound: 1,
-      ...(options.maxCallsPerRound ? { maxCallsPerRound: options.maxCallsPerRound } : {}),
+      callsPerRound: 4,
       resyncIntervalMs: 0,
       resyncSliceRecords: 0,
       retryMinDelayMs: 1000,
@@ -157,36 +156,43 @@ describe("the flush loop", () => {
     expect(calls.reduce((n, c) => n + c.names.length, 0)).toBe(3000);
   });
 
-  it("the budget paces rounds (750 ms apart at 80 a minute); each round writes intents for its own call only", async () => {
-    const { clock, loop, calls, change } = setup({ batchSize: 1000 });
-    change(...Array.from({ length: 4500 }, (_, i) => record(`app-${i}`)));
+  it("a backlog goes at once while the minute has room, 4 calls a round under one intent write; then at the window's pace", async () => {
+    const { clock, loop, calls, change } = setup({ batchSize: 1000, perMinute: 6 });
+    change(...Array.from({ length: 9500 }, (_, i) => record(`app-${i}`)));
     loop.start();
     loop.startedLeading();
     await clock.advance(10_000);
-    expect(calls.map((c) => c.at - calls[0]!.at)).toEqual([0, 750, 1500, 2250, 3000]);
-    expect(calls.map((c) => c.names.length)).toEqual([1000, 1000, 1000, 1000, 500]);
-    expect(calls.map((c) => c.inFlight)).toEqual([1000, 1000, 1000, 1000, 500]);
+    // Six calls at once (rounds of 4 and 2), each round's intents covering its own calls only.
+    const t0 = calls[0]!.at;
+    expect(calls.map((c) => c.at - t0)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(calls.map((c) => c.inFlight)).toEqual([4000, 4000, 4000, 4000, 2000, 2000]);
+    expect(loop.status().pending).toBe(3500);
+    // The rest once the first calls' answers are a minute old: no 60 s holds more than 6.
+    await clock.advance(60_000);
+    expect(calls.map((c) => c.at - t0)).toEqual([0, 0, 0, 0, 0, 0, 60_000, 60_000, 60_000, 60_000]);
+    expect(calls.map((c) => c.names.length).slice(6)).toEqual([1000, 1000, 1000, 500]);
     expect(loop.status().pending).toBe(0);
   });
 
-  it("rounds slower to prepare than the budget's interval take one call per interval it took, still one at a time", async () => {
-    const { clock, loop, calls, change, store } = setup({ batchSize: 1000, maxCallsPerRound: 4 });
-    // Each state write takes 1.6 s (a controller busy with a rollout): about two budget intervals.
-    store.delayMs = 1600;
-    change(...Array.from({ length: 9000 }, (_, i) => record(`app-${i}`)));
+  it("a round held by the budget starts early by its preparation, so its call leaves at the slot", async () => {
+    const { clock, loop, calls, change, store } = setup({ batchSize: 1000, perMinute: 1 });
+    // Each state write takes 500 ms (a busy controller).
+    store.delayMs = 500;
+    change(...Array.from({ length: 3000 }, (_, i) => record(`app-${i}`)));
     loop.start();
     loop.startedLeading();
-    await clock.advance(60_000);
-    expect(calls.map((c) => c.names.length)).toEqual(Array.from({ length: 9 }, () => 1000));
-    // The first round makes one call (nothing measured yet); later ones three each (1.6 s / 0.75 s), at the
-    // budget's pace: calls of one round 750 ms apart, never two at once.
-    const gaps = calls.slice(1).map((c, i) => c.at - calls[i]!.at);
-    expect(gaps.every((gap) => gap >= 750)).toBe(true);
-    expect(calls.filter((c, i) => i > 0 && c.at - calls[i - 1]!.at === 750).length).toBeGreaterThanOrEqual(4);
-    // Each round's intents cover its calls: three batches in flight when a three-call round's first call leaves.
-    expect(calls.map((c) => c.inFlight)).toContain(3000);
+    await clock.advance(130_000);
+    expect(calls.map((c) => c.at - calls[0]!.at)).toEqual([0, 60_000, 120_000]);
     expect(loop.status().pending).toBe(0);
-    expect(store.inFlight().size).toBe(0);
+  });
+
+  it("with a least gap between calls, a round's calls are spaced by it", async () => {
+    const { clock, loop, calls, change } = setup({ batchSize: 1000, minIntervalMs: 1000 });
+    change(...Array.from({ length: 3000 }, (_, i) => record(`app-${i}`)));
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(10_000);
+    expect(calls.map((c) => c.at - calls[0]!.at)).toEqual([0, 1000, 2000]);
   });
 
   it("in a long backlog, a round's state write carries the previous round's answers with its own intents", async () => {
@@ -196,8 +202,8 @@ describe("the flush loop", () => {
     loop.startedLeading();
     await clock.advance(10_000);
     expect(calls).toHaveLength(5);
-    // One write per round, and the last round's answers written at once (nothing left to send after it).
-    expect(store.writes).toBe(6);
+    // Two rounds (4 calls and 1): one write each, and the last round's answers written at once (nothing left after it).
+    expect(store.writes).toBe(3);
     expect(store.inFlight().size).toBe(0);
   });
 
@@ -268,7 +274,7 @@ describe("the flush loop", () => {
     expect(calls.map((c) => c.names)).toEqual([["web"]]);
   });
 
-  it("stop with flush: the last rounds send what is pending, paced, within the timeout", async () => {
+  it("stop with flush: the last rounds send what is pending, within the budget and the timeout", async () => {
     const { clock, loop, calls, change } = setup({ batchSize: 10 });
     loop.start();
     loop.startedLeading();

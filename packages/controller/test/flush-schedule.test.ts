@@ -1,7 +1,7 @@
 // When the flush loop runs its next round, with plain data: the coalescing window, its maximum wait, the gates; and
 // how many calls a round may make.
 import { describe, expect, it } from "vitest";
-import { callsForRound, nextWake, type ScheduleSnapshot } from "../src/flush-schedule.js";
+import { nextWake, type ScheduleSnapshot } from "../src/flush-schedule.js";
 
 const T = { windowMs: 200, maxWaitMs: 1000, heartbeatMs: 5000 };
 const idle: ScheduleSnapshot = {
@@ -72,10 +72,5 @@ describe("nextWake", () => {
   it("a standby or unsynced replica only ticks; a leader without its state loads it after the backoff", () => {
     expect(nextWake({ ...idle, active: false, backlog: true }, T).reason).toBe("heartbeat");
     expect(nextWake({ ...idle, stateLoaded: false, notBefore: 11_000 }, T)).toMatchObject({ at: 11_000, reason: "load-state" });
-  });
-
-  it("a round is one call while preparing one is quicker than the budget's interval; one per interval it took, up to the most", () => {
-    expect([0, 100, 749, 750, 751, 1600, 2250, 9000].map((ms) => callsForRound(ms, 750, 4))).toEqual([1, 1, 1, 1, 2, 3, 3, 4]);
-    expect(callsForRound(9000, 750, 1)).toBe(1);
   });
 });

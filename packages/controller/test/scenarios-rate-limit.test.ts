@@ -10,6 +10,7 @@ import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
+import { VirtualClock } from "./virtual-clock.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 let stop: (() => Promise<void>) | undefined;
@@ -105,5 +106,56 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     expect(readiness.every(Boolean)).toBe(true);
     expect(controller.notReadyReason()).toBeUndefined();
     expect(emulator.requests.list().filter((r) => r.route === CLUSTER_ROUTE && r.status === 403)).toHaveLength(1);
+  });
+});
+
+describe("the write budget against the emulator's own secondary limits (one clock)", () => {
+  it("bursts up to the minute's limit, then waits for the window: no call refused, every record lands", async () => {
+    const PER_MINUTE = 8;
+    const cluster = await startFakeCluster({});
+    const emulator = await startEmulator({ port: 0, secondaryLimits: { contentPerMinute: PER_MINUTE } });
+    const clock = new VirtualClock();
+    // The emulator counts its windows on the controller's (virtual) time; a request's arrival falls somewhere
+    // between its start and its answer, as at the real service.
+    emulator.clock.nowMs = () => clock.now();
+    const names = Array.from({ length: 30 }, (_, i) => `svc-${i}`);
+    await cluster.script.createDeployments(
+      names.map((name) => ({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO })),
+    );
+    const config = loadConfig(
+      [
+        ...["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production"],
+        ...["--http-port", "off", "--batch-size", "1", "--write-budget-per-minute", String(PER_MINUTE)],
+      ],
+      { SHIPLOG_TOKEN: emulator.tokens.admin! },
+    );
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(cluster.kubeconfig);
+    const sent: number[] = [];
+    const controller = new Controller({ config, kubeConfig, logger: pino({ level: "silent" }), clock });
+    const stopClock = clock.autoAdvance(100);
+    stop = async () => {
+      stopClock();
+      await controller.stop();
+      await emulator.stop();
+      await cluster.stop();
+    };
+    const posts = () => emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
+    let seen = 0;
+    const sampler = setInterval(() => {
+      for (; seen < posts().length; seen++) sent.push(clock.now());
+    }, 1);
+    await controller.start();
+    await converged({ cluster, emulator } as Harness);
+    clearInterval(sampler);
+
+    expect(posts().filter((r) => r.status !== 200)).toEqual([]);
+    expect(emulator.secondaryLimits.counts().refused.total).toBe(0);
+    expect(posts()).toHaveLength(30);
+    // A burst, not a pace: the first minute's calls all went within a few seconds of the first (a pace of 8 a
+    // minute would have spread them over 52.5 s); the next ones only once that minute had passed (the times are
+    // sampled as the calls show in the emulator's log, so to within a second; the emulator's count above is exact).
+    expect(sent[PER_MINUTE - 1]! - sent[0]!).toBeLessThan(15_000);
+    expect(sent[PER_MINUTE]! - sent[0]!).toBeGreaterThan(59_000);
   });
 });

@@ -1,4 +1,5 @@
-// The write budget with plain numbers for time: paced calls, the sliding hour, the resync's share, the floor.
+// The write budget with plain numbers for time: the minute and the hour as sliding windows counted from each call's
+// answer, the least gap, the resync's share, the floor.
 import { describe, expect, it } from "vitest";
 import {
   budgetFloorMs,
@@ -9,36 +10,65 @@ import {
   WriteBudget,
 } from "../src/write-budget.js";
 
+/** Makes `n` calls as early as the budget allows from `from`, each answered `latencyMs` after it leaves. */
+function burst(budget: WriteBudget, from: number, n: number, latencyMs = 0): number[] {
+  const starts: number[] = [];
+  let now = from;
+  for (let i = 0; i < n; i++) {
+    now = budget.nextSlot(now);
+    budget.take(now)(now + latencyMs);
+    starts.push(now);
+    now += latencyMs;
+  }
+  return starts;
+}
+
 describe("WriteBudget", () => {
-  it("paces calls one every 60 s / perMinute: 80 a minute is one every 750 ms, so no minute holds more than 80", () => {
+  it("a burst goes at once up to the minute's limit; the next call waits until the first answer is a minute old", () => {
     const budget = new WriteBudget(DEFAULT_WRITE_BUDGET);
-    expect(budget.intervalMs).toBe(750);
-    let now = 0;
-    const starts: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      now = budget.nextSlot(now);
-      budget.take(now);
-      starts.push(now);
-    }
-    expect(starts.slice(0, 3)).toEqual([0, 750, 1500]);
+    const starts = burst(budget, 0, 200);
+    expect(starts.slice(0, 80)).toEqual(Array.from({ length: 80 }, () => 0));
+    expect(starts.slice(80, 160)).toEqual(Array.from({ length: 80 }, () => 60_000));
+    expect(starts[160]).toBe(120_000);
     // Every window of a minute, wherever it starts, holds at most 80 call starts.
     for (const from of starts) expect(starts.filter((t) => t >= from && t < from + 60_000).length).toBeLessThanOrEqual(80);
-    expect(budget.used(now, 60_000)).toBe(80);
+    expect(budget.used(120_000, 60_000)).toBe(40);
+    expect(budget.room(120_000)).toBe(40);
   });
 
-  it("a call after a quiet spell goes at once; the next one waits its interval", () => {
-    const budget = new WriteBudget({ perMinute: 60, perHour: 500 });
-    budget.take(10_000);
-    expect(budget.nextSlot(10_500)).toBe(11_000);
-    expect(budget.nextSlot(50_000)).toBe(50_000);
+  it("counts a call from its answer: a slow answer moves the next minute later, never earlier", () => {
+    const budget = new WriteBudget({ perMinute: 1, perHour: 500 });
+    const settle = budget.take(0);
+    // Still in flight: it leaves the window no sooner than a minute from now.
+    expect(budget.nextSlot(1000)).toBe(61_000);
+    expect(budget.used(1000, 60_000)).toBe(1);
+    settle(5000);
+    expect(budget.nextSlot(1000)).toBe(65_000);
+    expect(budget.room(64_999)).toBe(0);
+    expect(budget.room(65_000)).toBe(1);
+  });
+
+  it("answers out of order are counted in order", () => {
+    const budget = new WriteBudget({ perMinute: 2, perHour: 500 });
+    const a = budget.take(0);
+    const b = budget.take(0);
+    b(3000);
+    a(9000);
+    expect(budget.nextSlot(9000)).toBe(63_000);
+  });
+
+  it("keeps a least gap between starts when asked (the service's advice of a second)", () => {
+    const budget = new WriteBudget({ perMinute: 80, perHour: 500, minIntervalMs: 1000 });
+    expect(burst(budget, 5000, 3)).toEqual([5000, 6000, 7000]);
+    expect(budget.nextSlot(20_000)).toBe(20_000);
   });
 
   it("keeps the hour: the 501st call waits until the first of the hour leaves the window", () => {
     const budget = new WriteBudget({ perMinute: 60_000, perHour: 500 });
-    for (let i = 0; i < 500; i++) budget.take(i * 10);
-    expect(budget.hourRemaining(5000)).toBe(0);
+    for (let i = 0; i < 500; i++) budget.take(i * 10)(i * 10);
+    expect(budget.room(5000)).toBe(0);
     expect(budget.nextSlot(5000)).toBe(HOUR_MS);
-    expect(budget.hourRemaining(HOUR_MS)).toBe(1);
+    expect(budget.room(HOUR_MS)).toBe(1);
     expect(budget.used(HOUR_MS + 4980, HOUR_MS)).toBe(1);
   });
 
@@ -53,10 +83,13 @@ describe("WriteBudget", () => {
     expect(resyncCallsPerInterval(DEFAULT_WRITE_BUDGET, 0.5, 5_000)).toBe(1);
   });
 
-  it("the floor: 150 calls at 80 a minute take 111.75 s; 10 take 6.75 s; beyond the hour's 500 the next hour", () => {
-    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 150)).toBe(111_750);
-    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 10)).toBe(6_750);
+  it("the floor: 80 calls at once, 90 a minute, 150 a minute, 161 two; beyond the hour's 500 the next hour", () => {
     expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 1)).toBe(0);
+    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 80)).toBe(0);
+    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 90)).toBe(60_000);
+    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 150)).toBe(60_000);
+    expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 161)).toBe(120_000);
     expect(budgetFloorMs(DEFAULT_WRITE_BUDGET, 501)).toBe(HOUR_MS);
+    expect(budgetFloorMs({ ...DEFAULT_WRITE_BUDGET, minIntervalMs: 1000 }, 10)).toBe(9000);
   });
 });

@@ -82,7 +82,7 @@ export async function steadyStateCallsPerHour(
       windowMs: 100,
       maxWaitMs: 1000,
       heartbeatMs: 1000,
-      callsPerRound: 1,
+      callsPerRound: 4,
       resyncIntervalMs,
       resyncSliceRecords: resyncCallsPerInterval(DEFAULT_WRITE_BUDGET, share, resyncIntervalMs) * 1000,
       retryMinDelayMs: 1000,

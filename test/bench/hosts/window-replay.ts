@@ -1,9 +1,10 @@
 // Chooses the coalescing window from measurements without the machine's noise: the pod events of a benchmark phase
 // and the moments its records became sendable (each new container first Running), as recorded, replayed through the
-// controller's own schedule (flush-schedule.ts) for several windows, with the budget's pace and a round taking
+// controller's own schedule (flush-schedule.ts) for several windows, with the write budget and a round taking
 // `roundMs`. For each setting: the calls (rounds carrying at least one changed record) and how long a changed record
 // waits for the round that takes it.
 import { nextWake } from "../../../packages/controller/src/flush-schedule.js";
+import { DEFAULT_WRITE_BUDGET, WriteBudget, type WriteBudgetLimits } from "../../../packages/controller/src/write-budget.js";
 import { s } from "./format.js";
 
 /** A phase's recording: pod event arrivals, when its records became sendable, and its rounds' measured time. */
@@ -31,13 +32,13 @@ export function replayWindow(
   windowMs: number,
   maxWaitMs: number,
   roundMs: number,
-  paceMs = 750,
+  limits: WriteBudgetLimits = DEFAULT_WRITE_BUDGET,
 ): ReplayResult {
+  const budget = new WriteBudget(limits);
   const starts: number[] = [];
   let first: number | undefined;
   let last: number | undefined;
   let now = events[0] ?? 0;
-  let lastCall = Number.NEGATIVE_INFINITY;
   let i = 0;
   for (;;) {
     const wake = nextWake(
@@ -53,7 +54,7 @@ export function replayWindow(
         dueAt: undefined,
         notBefore: 0,
         gateOpensAt: 0,
-        budgetSlotAt: lastCall + paceMs,
+        budgetSlotAt: budget.nextSlot(now),
         prepareMs: 0,
       },
       { windowMs, maxWaitMs, heartbeatMs: 60_000 },
@@ -62,7 +63,7 @@ export function replayWindow(
     if (wake.reason !== "heartbeat" && (nextEvent === undefined || wake.at <= nextEvent)) {
       // A round: it takes what changed before it began; events during it open the next window.
       starts.push(wake.at);
-      if (changes.some((c) => c <= wake.at && c > (starts.at(-2) ?? Number.NEGATIVE_INFINITY))) lastCall = wake.at;
+      if (changes.some((c) => c <= wake.at && c > (starts.at(-2) ?? Number.NEGATIVE_INFINITY))) budget.take(wake.at)(wake.at + roundMs);
       first = undefined;
       last = undefined;
       now = wake.at + roundMs;
