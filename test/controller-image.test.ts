@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { dockerStages, imageEnv } from "./kit/controller-image.js";
 import { startControllerCommand } from "./kit/controller-process.js";
 import { REPO_ROOT } from "./chart/helm-renderer.js";
 import { tempDir } from "./kit/temp-dir.js";
@@ -16,26 +17,9 @@ const CONTROLLER_DIR = join(REPO_ROOT, "packages/controller");
 const dockerfile = readFileSync(join(CONTROLLER_DIR, "Dockerfile"), "utf8");
 const UID = 65532;
 
-/** Dockerfile instructions with continuation lines joined and comments dropped. */
-function instructions(text: string): { keyword: string; args: string }[] {
-  return text
-    .replace(/\\\n/g, " ")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => {
-      const [keyword, ...rest] = line.split(/\s+/);
-      return { keyword: keyword!.toUpperCase(), args: rest.join(" ") };
-    });
-}
-
 describe("controller image: the Dockerfile", () => {
-  const all = instructions(dockerfile);
-  const stages: { keyword: string; args: string }[][] = [];
-  for (const instruction of all) {
-    if (instruction.keyword === "FROM") stages.push([instruction]);
-    else stages.at(-1)!.push(instruction);
-  }
+  const stages = dockerStages(dockerfile);
+  const all = stages.flat();
   const runtime = stages.at(-1)!;
 
   it("builds and runs on Node 24 images with explicit tags, never latest", () => {
@@ -64,6 +48,10 @@ describe("controller image: the Dockerfile", () => {
     expect(script).toContain("--outfile=dist/bundle/controller.js");
     // The chart's container port is the one the image documents.
     expect(runtime.find((i) => i.keyword === "EXPOSE")!.args).toBe("8080");
+  });
+
+  it("runs in production mode with glibc's mmap threshold fixed, so freed large blocks go back to the system", () => {
+    expect(imageEnv(dockerfile)).toEqual({ NODE_ENV: "production", MALLOC_MMAP_THRESHOLD_: "131072" });
   });
 });
 
@@ -151,7 +139,7 @@ describe("controller image: the bundle the Dockerfile copies", () => {
         SHIPLOG_FLUSH_MAX_WAIT: "200ms",
         SHIPLOG_HTTP_HOST: "127.0.0.1",
         SHIPLOG_HTTP_PORT: "0",
-        NODE_ENV: "production",
+        ...imageEnv(dockerfile),
       });
       try {
         const base = await controller.url();

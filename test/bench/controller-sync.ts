@@ -21,6 +21,7 @@ import { startBenchController } from "./hosts/bench-controller.js";
 import { loadavg, mb, pct, s } from "./hosts/format.js";
 import { cpuSeconds, peakRss, startHost } from "./hosts/ipc.js";
 import { PodStopwatch } from "./hosts/pod-stopwatch.js";
+import { imageEnv } from "../kit/controller-image.js";
 import { benchWorkloads, type Spec } from "./hosts/workloads.js";
 import { answeredPhases, phaseLine, phaseMeans, roundPhases, writeAheadCost } from "./hosts/round-metrics.js";
 import { steadyStateCallsPerHour } from "./hosts/steady-state.js";
@@ -119,13 +120,16 @@ const nodeFlags = [
   "--max-semi-space-size=8",
   ...(process.env.BENCH_CHILD_NODE_FLAGS ?? "").split(" ").filter(Boolean),
 ];
-const flushEnv = {
+// The image's environment (its Dockerfile's ENV); BENCH_CHILD_ENV adds variables (JSON, e.g. '{"MALLOC_ARENA_MAX":"2"}').
+const childEnv = {
+  ...imageEnv(),
+  ...(JSON.parse(process.env.BENCH_CHILD_ENV ?? "{}") as Record<string, string>),
   ...(flags["flush-window"] ? { SHIPLOG_FLUSH_WINDOW: flags["flush-window"] } : {}),
   ...(flags["flush-max-wait"] ? { SHIPLOG_FLUSH_MAX_WAIT: flags["flush-max-wait"] } : {}),
 };
 console.log(
-  `controller: node ${nodeFlags.join(" ")} packages/controller/dist/bundle/controller.js ${JSON.stringify(flushEnv)} ` +
-    "(heap cap scaled to the cluster, --controller-heap to change; defaults otherwise)",
+  `controller: node ${nodeFlags.join(" ")} packages/controller/dist/bundle/controller.js ${JSON.stringify(childEnv)} ` +
+    "(the image's environment; heap cap scaled to the cluster, --controller-heap to change; defaults otherwise)",
 );
 const startController = (podName: string) =>
   startBenchController({
@@ -137,9 +141,13 @@ const startController = (podName: string) =>
     stateConfigMap: STATE_CONFIGMAP,
     podName,
     nodeFlags,
-    env: flushEnv,
+    env: childEnv,
   });
 const calls = (records: number) => Math.ceil(records / 1000);
+/** The issue's floor: calls paced evenly at the per-minute limit (the budget itself lets a burst go at once). */
+const pacedFloorMs = (n: number) => (Math.max(0, n - 1) * 60_000) / BUDGET.perMinute;
+const floors = (n: number) =>
+  `budget floor ${s(budgetFloorMs(BUDGET, n))} for ${n} calls (paced evenly, the issue's floor: ${s(pacedFloorMs(n))})`;
 const eventsNeeded = (events: number) =>
   `${events} requests, ${(events / BUDGET.perMinute / 60).toFixed(1)} h at ${BUDGET.perMinute} a minute`;
 const row = (measure: string, figure: string, target: string, floor = "") =>
@@ -161,18 +169,20 @@ if (phases.has("cold")) {
   await trackPeak();
   console.log(`\ncold sync${ok ? "" : " (DID NOT CONVERGE)"}:`);
   row("records per request", (posted / Math.max(1, requests)).toFixed(0), ">= 999", `${requests} requests for ${posted} records`);
+  const coldCalls = calls(recordsTotal);
   row(
     "process start to converged",
     s(coldMs),
-    large ? `within 10% of the floor (${s(budgetFloorMs(BUDGET, calls(recordsTotal)) * 1.1)})` : "<= 10 s",
-    `budget floor ${s(budgetFloorMs(BUDGET, calls(recordsTotal)))} for ${calls(recordsTotal)} calls; ` +
-      `one request per container event: ${eventsNeeded(containerInstances)}`,
+    large
+      ? `within 10% of the floor (${s(budgetFloorMs(BUDGET, coldCalls) * 1.1)}; of the paced floor ${s(pacedFloorMs(coldCalls) * 1.1)})`
+      : "<= 10 s",
+    `${floors(coldCalls)}; one request per container event: ${eventsNeeded(containerInstances)}`,
   );
   row(
     "caches synced and desired state computed",
-    controller.firstRoundAt ? s(controller.firstRoundAt - controller.spawnedAt) : "?",
+    controller.syncedAt ? s(controller.syncedAt - controller.spawnedAt) : "?",
     large ? "<= 30 s" : "report",
-    "process start to the first round's diff" +
+    "process start to every cache listed and the desired state computed" +
       (controller.firstPartialRoundAt
         ? `; posting began while the pods were listing, ${s(controller.firstPartialRoundAt - controller.spawnedAt)} after start`
         : ""),
@@ -278,8 +288,7 @@ if (phases.has("roll")) {
     "pod Running -> record, p99",
     s(pct(r.latencies, 99)),
     large ? "<= 5 s" : "<= 2 s",
-    `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; ` +
-      `budget floor for ${calls(r.records)} calls ${s(budgetFloorMs(BUDGET, calls(r.records)))}`,
+    `p50 ${s(pct(r.latencies, 50))} over ${r.latencies.length} records; ` + floors(calls(r.records)),
   );
   console.log(`  a round's time, mean: ${r.phases}`);
   console.log(`  the fake cluster's answer to a ConfigMap read meanwhile: ${r.apiServer}`);
@@ -361,7 +370,7 @@ if (phases.has("restart")) {
     "reconciled after restart",
     s(restartMs),
     "report",
-    `${requests} requests; budget floor ${s(budgetFloorMs(BUDGET, calls(goneNames.length)))}${ok ? "" : " (DID NOT CONVERGE)"}`,
+    `${requests} requests; ${floors(calls(goneNames.length))}${ok ? "" : " (DID NOT CONVERGE)"}`,
   );
   row("records decommissioned", `${writes.decommissioned} of ${goneNames.length}`, "all");
   row("unchanged records posted again", String(writes.others), "0", `of ${recordsTotal - goneNames.length}`);

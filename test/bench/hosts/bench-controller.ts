@@ -11,8 +11,8 @@ export interface BenchController {
   pid: number | undefined;
   spawnedAt: number;
   metric: MetricReader;
-  /** When the first round with every cache listed computed the desired state (the controller's clock, epoch ms). */
-  firstRoundAt?: number;
+  /** When every cache had listed and the desired state was computed (the controller's clock, epoch ms). */
+  syncedAt?: number;
   /** When the first round ran while the pods were still listing (posting what was listed so far), if one did. */
   firstPartialRoundAt?: number;
   /** Warnings and errors logged so far. */
@@ -60,7 +60,7 @@ export function startBenchController(o: BenchControllerOptions): BenchController
       entry: CONTROLLER_BUNDLE,
       onLine: (line) => {
         if (childLog) appendFileSync(childLog, `${line}\n`);
-        if (c.firstRoundAt === undefined && line.includes("first round: desired state computed")) c.firstRoundAt = JSON.parse(line).time;
+        if (c.syncedAt === undefined && line.includes("caches synced: desired state computed")) c.syncedAt = JSON.parse(line).time;
         if (c.firstPartialRoundAt === undefined && line.includes("first round while the pods are still listing"))
           c.firstPartialRoundAt = JSON.parse(line).time;
       },
