@@ -2,6 +2,7 @@
 // persisted one (a ConfigMap) and the dry run's throwaway overlay can take its place without touching the controller.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { RecordGroup } from "./pod-records.js";
+import type { BudgetCalls } from "./write-budget.js";
 
 /** An entry the service accepted, with the group it was sent in. */
 export interface AcknowledgedRecord {
@@ -14,6 +15,8 @@ export interface AcknowledgedRecord {
 export interface PersistOptions {
   /** The last write before this replica stops: leave the state readable by the previous version too. */
   final?: boolean;
+  /** The write budget's calls, kept with the state so that the next leader keeps to the same windows. */
+  budgetCalls?: BudgetCalls;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface AcknowledgedStore {
   acknowledge(records: readonly AcknowledgedRecord[]): void;
   /** Writes pending changes to durable storage (no-op for the in-memory store). */
   persist(options?: PersistOptions): Promise<void>;
+  /** The write budget's calls as the loaded state recorded them (a store that keeps none: undefined). */
+  budgetCalls?(): BudgetCalls | undefined;
 }
 
 /** An acknowledged-state store that lives as long as the process. */
@@ -78,6 +83,10 @@ export class DryRunAcknowledgedStore implements AcknowledgedStore {
   #overlay = new InMemoryAcknowledgedStore();
 
   constructor(private readonly base?: AcknowledgedStore) {}
+
+  budgetCalls(): BudgetCalls | undefined {
+    return this.base?.budgetCalls?.();
+  }
 
   async load(): Promise<void> {
     if (!this.base) return;

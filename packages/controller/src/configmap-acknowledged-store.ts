@@ -13,6 +13,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { AcknowledgedRecord, AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
+import { decodeBudgetCalls, encodeBudgetCalls, type BudgetCalls } from "./write-budget.js";
 import {
   AcknowledgedStateWriteError,
   StateConfigMaps,
@@ -47,6 +48,8 @@ const MAX_CONFLICT_RETRIES = 5;
 /** A compaction starts ahead of need when the head passes this share of its limit. */
 const COMPACT_AHEAD = 0.6;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
+/** The head's data key of the write budget's calls (write-budget.ts, encodeBudgetCalls). */
+const BUDGET_CALLS_KEY = "budget-calls";
 
 /** Steps of a write, for the crash-matrix test's hook (test-crash-hook.ts). */
 export type StateWriteStep = "state-write" | "shard-written" | "before-head-switch" | "head-switch";
@@ -118,6 +121,8 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #aheadDone: CompactionInfo = { written: 0, calls: 0, compactions: 0 };
   /** Loads and writes, one at a time. */
   #tail: Promise<unknown> = Promise.resolve();
+  /** The write budget's calls, written with the head's counters (the last ones a write was given). */
+  #budgetCalls: BudgetCalls | undefined;
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
@@ -159,6 +164,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
   }
 
+  /** The write budget's calls as the head last recorded them (read at load, updated by each write). */
+  budgetCalls(): BudgetCalls | undefined {
+    return decodeBudgetCalls(this.#base?.data[BUDGET_CALLS_KEY]);
+  }
+
   /** Changes not written yet. */
   get unwritten(): number {
     return this.#changes.records.size + this.#changes.inFlight.size;
@@ -174,6 +184,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    * write. A final write folds a journal of settlements into the shards (v3), which a rolled-back version can read.
    */
   write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
+    if (options.budgetCalls) this.#budgetCalls = options.budgetCalls;
     return this.#queue(() => this.#write(options.final === true));
   }
 
@@ -364,9 +375,15 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     };
   }
 
-  /** The head's counters (informational) and the writer's stamp, which every write of the head updates. */
+  /** The head's counters (informational), the write budget's calls and the writer's stamp, which every head write updates. */
   #counters(seq: number): Record<string, string> {
-    return { records: String(this.#records.size), "in-flight": String(this.#inFlight.size), journal: String(seq), ...this.#written() };
+    return {
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      journal: String(seq),
+      ...(this.#budgetCalls && { [BUDGET_CALLS_KEY]: encodeBudgetCalls(this.#budgetCalls) }),
+      ...this.#written(),
+    };
   }
 
   #written(): { "written-by": string; "written-at": string } {

@@ -164,17 +164,18 @@ export class Controller {
           })
         : new InMemoryAcknowledgedStore());
     // A dry run reads the persisted state but acknowledges in memory only, and never writes.
+    const limits = writeBudgetLimits(config);
+    this.budget = new WriteBudget(limits);
     const retry = { retryMinDelayMs: config.retryMinDelayMs, retryMaxDelayMs: config.retryMaxDelayMs };
     this.#persistence = new StatePersistence({
       store: config.dryRun ? new DryRunAcknowledgedStore(store) : store,
       clock,
       logger,
       metrics,
+      budget: this.budget,
       ...retry,
     });
 
-    const limits = writeBudgetLimits(config);
-    this.budget = new WriteBudget(limits);
     metrics.watchWriteBudget(limits, (window) => this.budget.used(clock.now(), window === "minute" ? 60_000 : HOUR_MS));
     const userAgent = `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`;
     const api = options.api ?? controllerApi({ config, userAgent, logger, metrics, mayPost, clock, budget: this.budget });

@@ -121,7 +121,7 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   // instant the next leader knows they may exist at the service.
   if (plan.intents.length > 0) store.intend(plan.intents);
   await request.previousWrite;
-  const written = plan.intents.length > 0 || persistence.unwritten ? await persistence.write() : true;
+  const written = plan.intents.length > 0 || persistence.unwritten ? await persistence.write({ plannedCalls: plan.batches.length }) : true;
   summary.timings.intentWriteMs = lap();
   if (!written || plan.batches.length === 0) return { summary, plan, state: plan.state };
 

@@ -1,11 +1,14 @@
 // Loading and writing the acknowledged state (the store: a ConfigMap, memory, or the dry run's overlay), with the
 // bookkeeping around it: a failed load or write is retried with backoff (the flush loop waits for `notBefore`),
-// counted, and after STATE_WRITE_FAILURES_UNREADY failed writes in a row makes /readyz fail with the reason.
+// counted, and after STATE_WRITE_FAILURES_UNREADY failed writes in a row makes /readyz fail with the reason. Every
+// write carries the write budget's calls and a load gives them back to the budget, so a restarted or newly elected
+// leader keeps to the windows its predecessor's calls filled.
 import type { Logger } from "pino";
 import type { AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
 import { backoffDelay } from "./backoff.js";
 import type { Clock } from "./clock.js";
 import type { ControllerMetrics } from "./metrics.js";
+import type { WriteBudget } from "./write-budget.js";
 
 /** Settings of the state's persistence. */
 export interface StatePersistenceOptions {
@@ -15,6 +18,16 @@ export interface StatePersistenceOptions {
   metrics: ControllerMetrics;
   retryMinDelayMs: number;
   retryMaxDelayMs: number;
+  /** The write budget whose calls the state keeps. */
+  budget?: WriteBudget;
+}
+
+/** Options of a write. */
+export interface StateWriteOptions {
+  /** The last write before this replica stops (see PersistOptions). */
+  final?: boolean;
+  /** Calls about to leave once this write succeeds (an intent write's): kept as unanswered until a later write. */
+  plannedCalls?: number;
 }
 
 /** Loads and writes the acknowledged state, and remembers how that went. */
@@ -88,6 +101,7 @@ export class StatePersistence {
     const { store, clock, logger, metrics } = this.options;
     try {
       await store.load();
+      this.options.budget?.adopt(store.budgetCalls?.(), clock.now());
       this.#loaded = true;
       this.#loadFailures = 0;
       metrics.acknowledgedRecords.set(store.all().size);
@@ -106,10 +120,14 @@ export class StatePersistence {
    * Writes the state (acknowledged and in-flight sets). A failure is counted and retried with backoff by the flush
    * loop (nothing is sent meanwhile: an intent not on disk must not be acted on). Resolves whether it was written.
    */
-  async write(options: PersistOptions = {}): Promise<boolean> {
-    const { store, clock, logger, metrics } = this.options;
+  async write(options: StateWriteOptions = {}): Promise<boolean> {
+    const { store, clock, logger, metrics, budget } = this.options;
+    const persist: PersistOptions = {
+      ...(options.final && { final: true }),
+      ...(budget && { budgetCalls: budget.calls(clock.now(), options.plannedCalls ?? 0) }),
+    };
     try {
-      await store.persist(options);
+      await store.persist(persist);
       const info = (store as { lastWrite?: { bytes: number } }).lastWrite;
       if (info) metrics.stateBytes.set(info.bytes);
       metrics.stateWrites.inc({ result: "success" });

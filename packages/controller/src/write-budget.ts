@@ -25,6 +25,15 @@ export const HOUR_MS = 3_600_000;
 /** Settles a call taken from the budget: its answer came back (or it failed) at `at`. */
 export type SettleCall = (at: number) => void;
 
+/**
+ * The budget's calls as the persisted state keeps them, so that a restarted or newly elected leader keeps to the same
+ * windows: when the last hour's answered calls came back, and how many had left (or were about to) unanswered.
+ */
+export interface BudgetCalls {
+  answeredAt: readonly number[];
+  unanswered: number;
+}
+
 /** Calls made and when the next one may start. */
 export class WriteBudget {
   /** When each answered call of the last hour came back, oldest first (from `#head`). */
@@ -70,6 +79,39 @@ export class WriteBudget {
     };
   }
 
+  /** The calls of the last hour at `now`, with `planned` more about to leave, as the persisted state keeps them. */
+  calls(now: number, planned = 0): BudgetCalls {
+    this.#forget(now);
+    return { answeredAt: this.#answered.slice(this.#head), unanswered: this.#inFlight + planned };
+  }
+
+  /**
+   * Counts the calls another process made, as its state recorded them (a restart, a new leader): each answered one
+   * at its time, and each unanswered one as answered at `now` (it reached the service before this process took
+   * over, if at all). Calls this budget holds itself (the same process leading again) are not counted twice: per
+   * second of answer, the larger of the two counts stands.
+   */
+  adopt(calls: BudgetCalls | undefined, now: number): void {
+    if (!calls) return;
+    this.#forget(now);
+    const own = new Map<number, number>();
+    for (let i = this.#head; i < this.#answered.length; i++) {
+      const second = Math.ceil(this.#answered[i]! / 1000);
+      own.set(second, (own.get(second) ?? 0) + 1);
+    }
+    for (const at of calls.answeredAt) {
+      if (at <= now - HOUR_MS) continue;
+      const second = Math.ceil(at / 1000);
+      const left = own.get(second) ?? 0;
+      if (left > 0) own.set(second, left - 1);
+      else this.#insert(at);
+    }
+    for (let i = 0; i < calls.unanswered; i++) this.#insert(now);
+    // The least gap too: from the latest of them (an answer time, so never earlier than that call's start).
+    const latest = calls.unanswered > 0 ? now : calls.answeredAt.at(-1);
+    if (latest !== undefined) this.#lastStart = Math.max(this.#lastStart, latest);
+  }
+
   /** Calls counted in the `windowMs` up to `now` (a minute or an hour), those in flight included. */
   used(now: number, windowMs: number): number {
     this.#forget(now);
@@ -108,6 +150,28 @@ export class WriteBudget {
       this.#head = 0;
     }
   }
+}
+
+/**
+ * The persisted form of the budget's calls: `unanswered;first,delta,...`, answer times in whole seconds rounded up
+ * (a call then counts a little longer, never shorter), the first absolute and each next as the seconds after it.
+ */
+export function encodeBudgetCalls(calls: BudgetCalls): string {
+  const seconds = calls.answeredAt.map((at) => Math.ceil(at / 1000));
+  return `${calls.unanswered};${seconds.map((at, i) => (i === 0 ? at : at - seconds[i - 1]!)).join(",")}`;
+}
+
+/** Reads `encodeBudgetCalls`' form; undefined when it is not that form (the budget then starts from nothing). */
+export function decodeBudgetCalls(text: string | undefined): BudgetCalls | undefined {
+  const match = text === undefined ? null : /^(\d+);((?:\d+(?:,\d+)*)?)$/.exec(text);
+  if (!match) return undefined;
+  const answeredAt: number[] = [];
+  let at = 0;
+  for (const part of match[2] === "" ? [] : match[2]!.split(",")) {
+    at += Number(part);
+    answeredAt.push(at * 1000);
+  }
+  return { answeredAt, unanswered: Number(match[1]) };
 }
 
 /** Calls the resync may make in an hour: its share of the hourly budget. */

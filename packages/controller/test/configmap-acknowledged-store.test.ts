@@ -45,6 +45,22 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
   });
 
+  it("keeps the write budget's calls in the head, updated by each write, and gives them back at load", async () => {
+    const name = nextName();
+    const a = await reread(name);
+    expect(a.budgetCalls()).toBeUndefined();
+    a.acknowledge([acked("shop-web-app")]);
+    await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 2 } });
+    expect(configMap(name)!.data!["budget-calls"]).toBe("2;1795713585");
+    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 2 });
+    // A compaction's head switch (a head limit of 0 compacts at every write) keeps them too.
+    const b = await reread(name, { limits: TINY });
+    b.acknowledge([acked("shop-api-app")]);
+    const info = await b.write({ budgetCalls: { answeredAt: [1_795_713_584_200, 1_795_713_590_000], unanswered: 0 } });
+    expect(info?.compactions).toBeGreaterThan(0);
+    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000, 1_795_713_590_000], unanswered: 0 });
+  });
+
   it("writes with the resourceVersion it read: a stale writer gets 409, reads again, merges its changes and retries", async () => {
     const name = nextName();
     const seed = store(name);

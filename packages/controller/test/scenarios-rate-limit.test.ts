@@ -8,9 +8,10 @@ import { createServiceClient } from "@shiplog/controller/internal";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
 import { VirtualClock } from "./virtual-clock.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 let stop: (() => Promise<void>) | undefined;
@@ -109,53 +110,95 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
   });
 });
 
+/** A fake cluster, an emulator limited to `perMinute` content calls, and controllers on one virtual clock with it. */
+async function budgetScene(perMinute: number, deployments: number) {
+  const cluster = await startFakeCluster({});
+  const emulator = await startEmulator({ port: 0, secondaryLimits: { contentPerMinute: perMinute } });
+  const clock = new VirtualClock();
+  // The emulator counts its windows on the controllers' (virtual) time; a request's arrival falls somewhere between
+  // its start and its answer, as at the real service.
+  emulator.clock.nowMs = () => clock.now();
+  cluster.script.ensureNamespace("shiplog");
+  const names = Array.from({ length: deployments }, (_, i) => `svc-${i}`);
+  await cluster.script.createDeployments(
+    names.map((name) => ({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO })),
+  );
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromString(cluster.kubeconfig);
+  const config = loadConfig(
+    [
+      ...["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production"],
+      ...["--http-port", "off", "--batch-size", "1", "--write-budget-per-minute", String(perMinute)],
+      ...["--state-configmap", "shiplog-state", "--pod-namespace", "shiplog"],
+    ],
+    { SHIPLOG_TOKEN: emulator.tokens.admin! },
+  );
+  const controller = () => new Controller({ config, kubeConfig, logger: pino({ level: "silent" }), clock });
+  const posts = () => emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
+  // When each call showed in the emulator's log, on the virtual clock (sampled, so to within a second).
+  const sent: number[] = [];
+  const sampler = setInterval(() => {
+    while (sent.length < posts().length) sent.push(clock.now());
+  }, 1);
+  const stopClock = clock.autoAdvance(100);
+  const controllers: Controller[] = [];
+  stop = async () => {
+    clearInterval(sampler);
+    stopClock();
+    for (const c of controllers) await c.stop();
+    await emulator.stop();
+    await cluster.stop();
+  };
+  return {
+    cluster,
+    emulator,
+    clock,
+    posts,
+    sent,
+    start: async () => {
+      const c = controller();
+      controllers.push(c);
+      await c.start();
+      return c;
+    },
+  };
+}
+
 describe("the write budget against the emulator's own secondary limits (one clock)", () => {
   it("bursts up to the minute's limit, then waits for the window: no call refused, every record lands", async () => {
     const PER_MINUTE = 8;
-    const cluster = await startFakeCluster({});
-    const emulator = await startEmulator({ port: 0, secondaryLimits: { contentPerMinute: PER_MINUTE } });
-    const clock = new VirtualClock();
-    // The emulator counts its windows on the controller's (virtual) time; a request's arrival falls somewhere
-    // between its start and its answer, as at the real service.
-    emulator.clock.nowMs = () => clock.now();
-    const names = Array.from({ length: 30 }, (_, i) => `svc-${i}`);
-    await cluster.script.createDeployments(
-      names.map((name) => ({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO })),
-    );
-    const config = loadConfig(
-      [
-        ...["--api-url", emulator.url, "--org", ORG, "--cluster", CLUSTER, "--logical-environment", "production"],
-        ...["--http-port", "off", "--batch-size", "1", "--write-budget-per-minute", String(PER_MINUTE)],
-      ],
-      { SHIPLOG_TOKEN: emulator.tokens.admin! },
-    );
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromString(cluster.kubeconfig);
-    const sent: number[] = [];
-    const controller = new Controller({ config, kubeConfig, logger: pino({ level: "silent" }), clock });
-    const stopClock = clock.autoAdvance(100);
-    stop = async () => {
-      stopClock();
-      await controller.stop();
-      await emulator.stop();
-      await cluster.stop();
-    };
-    const posts = () => emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
-    let seen = 0;
-    const sampler = setInterval(() => {
-      for (; seen < posts().length; seen++) sent.push(clock.now());
-    }, 1);
-    await controller.start();
-    await converged({ cluster, emulator } as Harness);
-    clearInterval(sampler);
+    const scene = await budgetScene(PER_MINUTE, 30);
+    await scene.start();
+    await converged(scene as unknown as Harness);
 
-    expect(posts().filter((r) => r.status !== 200)).toEqual([]);
-    expect(emulator.secondaryLimits.counts().refused.total).toBe(0);
-    expect(posts()).toHaveLength(30);
+    expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
+    expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
+    expect(scene.posts()).toHaveLength(30);
     // A burst, not a pace: the first minute's calls all went within a few seconds of the first (a pace of 8 a
-    // minute would have spread them over 52.5 s); the next ones only once that minute had passed (the times are
-    // sampled as the calls show in the emulator's log, so to within a second; the emulator's count above is exact).
+    // minute would have spread them over 52.5 s); the next ones only once that minute had passed (the emulator's
+    // count above is exact).
+    const { sent } = scene;
     expect(sent[PER_MINUTE - 1]! - sent[0]!).toBeLessThan(15_000);
     expect(sent[PER_MINUTE]! - sent[0]!).toBeGreaterThan(59_000);
+  });
+
+  it("a controller started right after another keeps to the windows the first one's calls filled (kept with the state)", async () => {
+    const PER_MINUTE = 8;
+    const scene = await budgetScene(PER_MINUTE, 16);
+    const first = await scene.start();
+    await vi.waitFor(() => expect(scene.posts()).toHaveLength(PER_MINUTE), { ...WAIT, timeout: 60_000 });
+    // Stopped while the rest waits for the window; a second controller (a restart, a new leader) takes over at once.
+    await first.stop({ flush: false });
+    expect(scene.posts()).toHaveLength(PER_MINUTE);
+    const takeover = scene.clock.now();
+    await scene.start();
+    await converged(scene as unknown as Harness);
+
+    expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
+    expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
+    expect(scene.posts()).toHaveLength(16);
+    // The second controller waited for the first one's calls to leave the minute, though its own budget was empty.
+    expect(takeover - scene.sent[0]!).toBeLessThan(30_000);
+    expect(scene.sent[PER_MINUTE]! - scene.sent[0]!).toBeGreaterThan(59_000);
   });
 });

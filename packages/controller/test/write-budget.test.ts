@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import {
   budgetFloorMs,
+  decodeBudgetCalls,
   DEFAULT_WRITE_BUDGET,
+  encodeBudgetCalls,
   HOUR_MS,
   resyncCallsPerHour,
   resyncCallsPerInterval,
@@ -70,6 +72,43 @@ describe("WriteBudget", () => {
     expect(budget.nextSlot(5000)).toBe(HOUR_MS);
     expect(budget.room(HOUR_MS)).toBe(1);
     expect(budget.used(HOUR_MS + 4980, HOUR_MS)).toBe(1);
+  });
+
+  it("gives its calls for the state and takes in another process's: answered ones at their time, unanswered ones now", () => {
+    const before = new WriteBudget({ perMinute: 3, perHour: 500 });
+    before.take(1_000)(1_200);
+    before.take(2_000)(2_500);
+    before.take(3_000);
+    expect(before.calls(4_000, 2)).toEqual({ answeredAt: [1_200, 2_500], unanswered: 3 });
+    // The state rounds answers up to the second; a new process takes them in at 10 s.
+    const calls = decodeBudgetCalls(encodeBudgetCalls(before.calls(4_000)))!;
+    expect(calls).toEqual({ answeredAt: [2_000, 3_000], unanswered: 1 });
+    const after = new WriteBudget({ perMinute: 3, perHour: 500 });
+    after.adopt(calls, 10_000);
+    expect(after.used(10_000, 60_000)).toBe(3);
+    // The minute is full until the first answer is a minute old.
+    expect(after.nextSlot(10_000)).toBe(62_000);
+    // A call more than an hour old is not taken in.
+    const old = new WriteBudget({ perMinute: 3, perHour: 500 });
+    old.adopt({ answeredAt: [1_000], unanswered: 0 }, HOUR_MS + 5_000);
+    expect(old.used(HOUR_MS + 5_000, HOUR_MS)).toBe(0);
+  });
+
+  it("takes in its own calls once: per second of answer, the larger count stands", () => {
+    const budget = new WriteBudget({ perMinute: 10, perHour: 500 });
+    budget.take(1_000)(1_100);
+    budget.take(1_200)(1_300);
+    // The state it wrote (both in second 2) plus one call another process answered in second 5.
+    budget.adopt({ answeredAt: [2_000, 2_000, 5_000], unanswered: 0 }, 6_000);
+    expect(budget.used(6_000, 60_000)).toBe(3);
+  });
+
+  it("reads back only its own form of the calls", () => {
+    expect(encodeBudgetCalls({ answeredAt: [1_795_713_584_001, 1_795_713_584_900, 1_795_713_590_000], unanswered: 2 })).toBe(
+      "2;1795713585,0,5",
+    );
+    expect(decodeBudgetCalls("0;")).toEqual({ answeredAt: [], unanswered: 0 });
+    for (const text of [undefined, "", "x;1", "1;1,,2", "-1;5", "1;2;3"]) expect(decodeBudgetCalls(text)).toBeUndefined();
   });
 
   it("refuses a budget of nothing", () => {
