@@ -163,9 +163,9 @@ export class Controller {
             limits: testStateLimits(process.env),
           })
         : new InMemoryAcknowledgedStore());
-    // A dry run reads the persisted state but acknowledges in memory only, and never writes.
     const limits = writeBudgetLimits(config);
     this.budget = new WriteBudget(limits);
+    // A dry run reads the persisted state but acknowledges in memory only, and never writes.
     const retry = { retryMinDelayMs: config.retryMinDelayMs, retryMaxDelayMs: config.retryMaxDelayMs };
     this.#persistence = new StatePersistence({
       store: config.dryRun ? new DryRunAcknowledgedStore(store) : store,

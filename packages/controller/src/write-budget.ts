@@ -99,14 +99,16 @@ export class WriteBudget {
       const second = Math.ceil(this.#answered[i]! / 1000);
       own.set(second, (own.get(second) ?? 0) + 1);
     }
-    for (const at of calls.answeredAt) {
+    // No window counts more than an hour's limit of them: a state holding more (hand-edited, corrupt) adds no more.
+    const cap = this.limits.perHour;
+    for (const at of calls.answeredAt.slice(-cap)) {
       if (at <= now - HOUR_MS) continue;
       const second = Math.ceil(at / 1000);
       const left = own.get(second) ?? 0;
       if (left > 0) own.set(second, left - 1);
       else this.#insert(at);
     }
-    for (let i = 0; i < calls.unanswered; i++) this.#insert(now);
+    for (let i = 0; i < Math.min(calls.unanswered, cap); i++) this.#insert(now);
     // The least gap too: from the latest of them (an answer time, so never earlier than that call's start).
     const latest = calls.unanswered > 0 ? now : calls.answeredAt.at(-1);
     if (latest !== undefined) this.#lastStart = Math.max(this.#lastStart, latest);

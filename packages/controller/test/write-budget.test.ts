@@ -88,10 +88,13 @@ describe("WriteBudget", () => {
     expect(after.used(10_000, 60_000)).toBe(3);
     // The minute is full until the first answer is a minute old.
     expect(after.nextSlot(10_000)).toBe(62_000);
-    // A call more than an hour old is not taken in.
+    // A call more than an hour old is not taken in, nor more calls than the hour's limit.
     const old = new WriteBudget({ perMinute: 3, perHour: 500 });
     old.adopt({ answeredAt: [1_000], unanswered: 0 }, HOUR_MS + 5_000);
     expect(old.used(HOUR_MS + 5_000, HOUR_MS)).toBe(0);
+    const corrupt = new WriteBudget({ perMinute: 3, perHour: 10 });
+    corrupt.adopt({ answeredAt: Array.from({ length: 1e5 }, (_, i) => i), unanswered: 1e9 }, 200_000);
+    expect(corrupt.used(200_000, HOUR_MS)).toBe(20);
   });
 
   it("takes in its own calls once: per second of answer, the larger count stands", () => {
