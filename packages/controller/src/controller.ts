@@ -29,7 +29,7 @@ import { StatePersistence } from "./state-persistence.js";
 import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import { HOUR_MS, resyncCallsPerHour, WriteBudget } from "./write-budget.js";
+import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./write-budget.js";
 
 export { StateNotLoadedError } from "./flush-loop.js";
 export type { FlushSummary } from "./flush-round.js";
@@ -176,7 +176,7 @@ export class Controller {
       ...retry,
     });
 
-    metrics.watchWriteBudget(limits, (window) => this.budget.used(clock.now(), window === "minute" ? 60_000 : HOUR_MS));
+    metrics.watchWriteBudget(limits, (window) => this.budget.used(clock.now(), window === "minute" ? MINUTE_MS : HOUR_MS));
     const userAgent = `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`;
     const api = options.api ?? controllerApi({ config, userAgent, logger, metrics, mayPost, clock, budget: this.budget });
     const sender = new BatchSender({

@@ -7,8 +7,8 @@
 // retry) goes as soon as the gates allow. Nothing goes before the failure backoff, the sender's gate and the write
 // budget's next slot. A round held by the budget starts early by the time the last round took to prepare (its plan
 // and intent write), so its call leaves at the slot rather than that long after it: the budget, not the sum of the
-// budget's waits and preparation, sets the rate of a long backlog. Between rounds the loop still ticks every `heartbeatMs`
-// (liveness for /healthz).
+// budget's waits and preparation, sets the rate of a long backlog. Between rounds the loop still ticks every
+// `heartbeatMs` (liveness for /healthz).
 
 /** What the schedule looks at. */
 export interface ScheduleSnapshot {
