@@ -163,7 +163,8 @@ spec:
     const seen = new Promise<void>((resolve) => {
       watcher.stdout.on("data", (d) => {
         watched += d;
-        if (watched.includes("watched-cm")) resolve();
+        // Wait for the whole line: kubectl may write the name and the columns after it in separate chunks.
+        if (/^watched-cm.*\n/m.test(watched)) resolve();
       });
       watcher.on("close", () => resolve());
     });
