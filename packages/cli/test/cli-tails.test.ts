@@ -22,7 +22,8 @@ async function tail(
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve) => {
     const check = () => {
-      const count = stdout.split("\n").filter(Boolean).length;
+      // Complete lines only: a line not yet ended may still be arriving.
+      const count = stdout.split("\n").slice(0, -1).filter(Boolean).length;
       if (!triggered && count >= expected.ready) {
         triggered = true;
         expected.more();
