@@ -63,6 +63,8 @@ describe("the emulator's App endpoints", () => {
     const repo = await call("GET", "/repos/globex/portal/installation", jwt());
     expect(validateResponse("GET", "/repos/{owner}/{repo}/installation", 200, repo.body)).toEqual([]);
     expect((await call("GET", "/repos/acme/nowhere/installation", jwt())).status).toBe(404);
+    // Frozen, so that the answer's Date and the token's expiry are read in the same second.
+    emulator.clock.set(new Date(), { freeze: true });
     const token = await call("POST", "/app/installations/3001/access_tokens", jwt(), {
       repositories: ["web"],
       permissions: { artifact_metadata: "write" },

@@ -94,7 +94,7 @@ describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
             interval: 100,
           });
           await vi.waitFor(async () => expect((await fetch(`${base}${container.livenessProbe!.httpGet!.path}`)).status).toBe(200), {
-            timeout: 1000,
+            timeout: 20_000,
             interval: 100,
           });
           const monitorPath = one<{ spec: { endpoints: { path: string }[] } }>(manifests, "ServiceMonitor").spec.endpoints[0]!.path;

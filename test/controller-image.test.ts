@@ -144,7 +144,7 @@ describe("controller image: the bundle the Dockerfile copies", () => {
       try {
         const base = await controller.url();
         await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(200), { timeout: 20_000, interval: 100 });
-        await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).status).toBe(200), { timeout: 1000, interval: 100 });
+        await vi.waitFor(async () => expect((await fetch(`${base}/healthz`)).status).toBe(200), { timeout: 20_000, interval: 100 });
         const metrics = await (await fetch(`${base}/metrics`)).text();
         expect(metrics).toContain("shiplog_controller_requests_total");
         const records = emulator.state.artifacts.deploymentRecords({ org: "acme", cluster: "image-test" });

@@ -42,7 +42,8 @@ async function runExample(file: string, checkpointFile: string, whileRunning: (o
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const lines = () => out.trim().split("\n").filter(Boolean);
+  // Complete lines only: a line not yet ended may still be arriving.
+  const lines = () => out.split("\n").slice(0, -1).filter(Boolean);
   try {
     await whileRunning(lines);
   } catch (error) {

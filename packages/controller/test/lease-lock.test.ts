@@ -6,6 +6,7 @@ import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { ManualClock } from "./manual-clock.js";
 import { useFakeCluster } from "./fake-cluster-fixture.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const NAMESPACE = "shiplog";
 const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -93,17 +94,17 @@ describe("LeaseElection on the fake cluster (virtual clock)", () => {
     try {
       a.start();
       await clock.advance(0);
-      await vi.waitFor(() => expect(a.isLeader()).toBe(true));
+      await vi.waitFor(() => expect(a.isLeader()).toBe(true), WAIT);
       b.start();
       await clock.advance(0);
-      await vi.waitFor(() => expect(b.status()).toMatchObject({ decided: true, holder: "pod-a", leading: false }));
+      await vi.waitFor(() => expect(b.status()).toMatchObject({ decided: true, holder: "pod-a", leading: false }), WAIT);
       expect(stored(name)!.spec).toMatchObject({ holderIdentity: "pod-a", leaseDurationSeconds: 15, leaseTransitions: 0 });
 
       await a.stop({ release: true });
       expect(stored(name)!.spec).toMatchObject({ holderIdentity: "", leaseDurationSeconds: 1 });
       // b's next attempt (within one jittered retry period) finds the Lease released and takes it.
       await clock.advance(1.2 * timing.retryPeriodMs);
-      await vi.waitFor(() => expect(b.isLeader()).toBe(true));
+      await vi.waitFor(() => expect(b.isLeader()).toBe(true), WAIT);
       expect(stored(name)!.spec).toMatchObject({ holderIdentity: "pod-b", leaseDurationSeconds: 15, leaseTransitions: 1 });
       expect(stored(name)!.spec.acquireTime).toMatch(MICRO_TIME);
     } finally {

@@ -57,8 +57,12 @@ describe("node packages/controller/dist/main.js", () => {
         () => expect(emulator.state.artifacts.deploymentRecords({ cluster: "main-test" }).map((r) => r.status)).toEqual(["deployed"]),
         WAIT,
       );
-      const metrics = await (await fetch(`${url}/metrics`)).text();
-      expect(metrics).toMatch(/shiplog_controller_records_accepted_total\{status="deployed"\} 1/);
+      // The emulator stores the record before it answers; the counter moves once the controller has the answer.
+      await vi.waitFor(
+        async () =>
+          expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/shiplog_controller_records_accepted_total\{status="deployed"\} 1/),
+        WAIT,
+      );
       expect((await fetch(`${url}/nope`)).status).toBe(404);
       expect(await child.stop()).toBe(0);
       const lines = child.stdout().trimEnd().split("\n");

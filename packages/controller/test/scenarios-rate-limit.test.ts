@@ -174,11 +174,12 @@ describe("the write budget against the emulator's own secondary limits (one cloc
     expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
     expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
     expect(scene.posts()).toHaveLength(30);
-    // A burst, not a pace: the first minute's calls all went within a few seconds of the first (a pace of 8 a
-    // minute would have spread them over 52.5 s); the next ones only once that minute had passed (the emulator's
+    // A burst, not a pace: the first minute's calls all went well before a pace of 8 a minute would have sent the
+    // 8th (52.5 s after the first; a few seconds measured, the bound leaves room for a loaded machine, whose slowness
+    // the virtual clock turns into virtual seconds); the next ones only once that minute had passed (the emulator's
     // count above is exact).
     const { sent } = scene;
-    expect(sent[PER_MINUTE - 1]! - sent[0]!).toBeLessThan(15_000);
+    expect(sent[PER_MINUTE - 1]! - sent[0]!).toBeLessThan(40_000);
     expect(sent[PER_MINUTE]! - sent[0]!).toBeGreaterThan(59_000);
   });
 
@@ -197,8 +198,9 @@ describe("the write budget against the emulator's own secondary limits (one cloc
     expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
     expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
     expect(scene.posts()).toHaveLength(16);
-    // The second controller waited for the first one's calls to leave the minute, though its own budget was empty.
-    expect(takeover - scene.sent[0]!).toBeLessThan(30_000);
+    // The second controller waited for the first one's calls to leave the minute, though its own budget was empty
+    // (it started well inside that minute, so it had to wait).
+    expect(takeover - scene.sent[0]!).toBeLessThan(50_000);
     expect(scene.sent[PER_MINUTE]! - scene.sent[0]!).toBeGreaterThan(59_000);
   });
 });
