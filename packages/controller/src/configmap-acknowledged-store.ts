@@ -123,6 +123,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #tail: Promise<unknown> = Promise.resolve();
   /** The write budget's calls, written with the head's counters (the last ones a write was given). */
   #budgetCalls: BudgetCalls | undefined;
+  /**
+   * Calls about to leave that no head write holds yet: written even when no record changed (a round that only
+   * decommissions), so that a leader loading the state after a crash mid-call still counts them.
+   */
+  #budgetDue = false;
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
@@ -184,7 +189,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    * write. A final write folds a journal of settlements into the shards (v3), which a rolled-back version can read.
    */
   write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
-    if (options.budgetCalls) this.#budgetCalls = options.budgetCalls;
+    if (options.budgetCalls) {
+      this.#budgetCalls = options.budgetCalls;
+      const held = this.#base?.data[BUDGET_CALLS_KEY];
+      if (options.budgetCalls.unanswered > 0 && encodeBudgetCalls(options.budgetCalls) !== held) this.#budgetDue = true;
+    }
     return this.#queue(() => this.#write(options.final === true));
   }
 
@@ -212,16 +221,18 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   async #write(final: boolean): Promise<StateWriteInfo | undefined> {
     const foldDue = () => final && this.#base?.settlements === true;
-    if (this.unwritten === 0 && !foldDue()) return undefined;
+    if (this.unwritten === 0 && !foldDue() && !this.#budgetDue) return undefined;
     const { namespace, name, logger } = this.#options;
     const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
-    while (this.unwritten > 0 || foldDue()) {
+    while (this.unwritten > 0 || foldDue() || this.#budgetDue) {
       try {
         if (!this.#base) await this.#load();
         const base = this.#base!;
         if (this.unwritten === 0) {
-          // Nothing to append: the final write's fold (after a compaction running ahead, which may do it).
-          await (this.#ahead ? this.#finishAhead(this.#ahead, info) : this.#compact(info));
+          // Nothing to append: the final write's fold (after a compaction running ahead, which may do it), or the
+          // budget's calls alone.
+          if (foldDue()) await (this.#ahead ? this.#finishAhead(this.#ahead, info) : this.#compact(info));
+          else await this.#writeCounters(info);
           continue;
         }
         const chunk = nextSegment(this.#changes, base, base.seq + 1, Math.max(this.#limits.headMaxBytes / 2, 64 * 1024));
@@ -266,6 +277,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData: chunk.part.binaryData });
     this.#step("state-write");
     base.version = await pending;
+    this.#headWritten(data);
     info.written += payloadBytes({ data, binaryData: chunk.part.binaryData });
     info.calls += 1;
     base.seq = seq;
@@ -278,6 +290,25 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       // Forget only what this write carried: a change made while it was in flight is still to write.
       for (const [key, record] of chunk.changes[kind]) if (this.#changes[kind].get(key) === record) this.#changes[kind].delete(key);
     }
+  }
+
+  /** Writes the head's counters alone: the budget's calls about to leave, when no record changed. */
+  async #writeCounters(info: { written: number; calls: number }): Promise<void> {
+    const base = this.#base!;
+    const data = this.#counters(base.seq);
+    this.#fence();
+    const pending = this.#maps.patch(this.#options.name, base.version!, { data });
+    this.#step("state-write");
+    base.version = await pending;
+    this.#headWritten(data);
+    info.written += payloadBytes({ data });
+    info.calls += 1;
+    base.data = { ...base.data, ...data };
+  }
+
+  /** A head write succeeded: the budget's calls are on disk unless a later write() gave newer ones meanwhile. */
+  #headWritten(data: Record<string, string>): void {
+    if (this.#budgetCalls && data[BUDGET_CALLS_KEY] === encodeBudgetCalls(this.#budgetCalls)) this.#budgetDue = false;
   }
 
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
@@ -347,6 +378,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     this.#step("state-write");
     this.#step("head-switch");
     const version = await pending;
+    this.#headWritten(data);
     info.written += payloadBytes({ data, binaryData });
     info.calls += 1;
     info.compactions += 1;

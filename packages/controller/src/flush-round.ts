@@ -118,10 +118,11 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
     timings: { planMs: lap(), intentWriteMs: 0, callsMs: 0 },
   };
   // Write-ahead: the deployed entries about to be sent are made durable first, so after a crash at any later
-  // instant the next leader knows they may exist at the service.
+  // instant the next leader knows they may exist at the service. The same write records the calls about to leave
+  // (also a round's that only decommissions), so that leader also keeps to the windows they fill.
   if (plan.intents.length > 0) store.intend(plan.intents);
   await request.previousWrite;
-  const written = plan.intents.length > 0 || persistence.unwritten ? await persistence.write({ plannedCalls: plan.batches.length }) : true;
+  const written = plan.batches.length > 0 || persistence.unwritten ? await persistence.write({ plannedCalls: plan.batches.length }) : true;
   summary.timings.intentWriteMs = lap();
   if (!written || plan.batches.length === 0) return { summary, plan, state: plan.state };
 

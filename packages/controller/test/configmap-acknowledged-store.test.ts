@@ -61,6 +61,25 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000, 1_795_713_590_000], unanswered: 0 });
   });
 
+  it("writes calls about to leave even with no record change (a round that only decommissions), and nothing more", async () => {
+    const name = nextName();
+    const a = await reread(name);
+    a.acknowledge([acked("shop-web-app")]);
+    await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 0 } });
+    const version = configMap(name)!.metadata!.resourceVersion;
+    // Calls about to leave, no record changed: the head alone is written, so a leader loading it counts them.
+    const info = await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 3 } });
+    expect(info?.calls).toBe(1);
+    expect(configMap(name)!.metadata!.resourceVersion).not.toBe(version);
+    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 3 });
+    expect(byKey((await reread(name)).all().values())).toEqual(byKey([acked("shop-web-app")]));
+    // Once written, and with nothing about to leave, a write with no record change writes nothing.
+    const written = configMap(name)!.metadata!.resourceVersion;
+    expect(await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 3 } })).toBeUndefined();
+    expect(await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200, 1_795_713_600_000], unanswered: 0 } })).toBeUndefined();
+    expect(configMap(name)!.metadata!.resourceVersion).toBe(written);
+  });
+
   it("writes with the resourceVersion it read: a stale writer gets 409, reads again, merges its changes and retries", async () => {
     const name = nextName();
     const seed = store(name);

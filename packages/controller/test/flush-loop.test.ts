@@ -3,7 +3,7 @@
 // waits: time moves only when the test moves it.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { InMemoryAcknowledgedStore } from "../src/acknowledged-state.js";
+import { InMemoryAcknowledgedStore, type PersistOptions } from "../src/acknowledged-state.js";
 import { BatchSender } from "../src/batch-sender.js";
 import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
 import { DesiredStateReport } from "../src/desired-state-report.js";
@@ -36,10 +36,13 @@ function record(name: string, version = 1): DesiredRecord {
 class Store extends InMemoryAcknowledgedStore {
   failing = false;
   writes = 0;
+  /** The budget's unanswered calls each write carried. */
+  unansweredByWrite: number[] = [];
   delay: ((ms: number) => Promise<void>) | undefined;
   delayMs = 0;
-  override async persist(): Promise<void> {
+  override async persist(options: PersistOptions = {}): Promise<void> {
     this.writes += 1;
+    this.unansweredByWrite.push(options.budgetCalls?.unanswered ?? -1);
     if (this.delayMs > 0) await this.delay?.(this.delayMs);
     if (this.failing) throw new Error('configmaps "state" not found (404)');
   }
@@ -89,7 +92,7 @@ function setup(
     gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
   });
   const leadership = new AbortController();
-  const persistence = new StatePersistence({ store, clock, logger, metrics, retryMinDelayMs: 1000, retryMaxDelayMs: 8000 });
+  const persistence = new StatePersistence({ store, clock, logger, metrics, budget, retryMinDelayMs: 1000, retryMaxDelayMs: 8000 });
   const loop = new FlushLoop({
     clock,
     logger,
@@ -255,6 +258,20 @@ describe("the flush loop", () => {
     expect(calls.map((c) => c.names.toSorted())).toEqual([["api", "web"], ["gone"]]);
     expect(loop.status().flushed).toBe(true);
     expect(records.size).toBe(2);
+  });
+
+  it("a round that only decommissions writes its calls to the state before they leave (the next leader counts them)", async () => {
+    const { clock, loop, calls, store } = setup();
+    store.acknowledge(["gone", "old"].map((name) => ({ key: record(name).key, group: GROUP, entry: record(name).entry })));
+    const unanswered = () => store.unansweredByWrite;
+    loop.start();
+    loop.startedLeading();
+    await clock.advance(5000);
+    expect(calls.map((c) => c.names.toSorted())).toEqual([["gone", "old"]]);
+    // Two writes: the one before the call holds it as unanswered (no record changed: without it, a crash during the
+    // call would leave it uncounted), the answer write holds it as answered.
+    expect(unanswered()).toEqual([1, 0]);
+    expect(store.all().size).toBe(0);
   });
 
   it("a failed state write: nothing is sent, the write is retried with backoff, then the round goes", async () => {

@@ -110,6 +110,43 @@ describe("controller processes", () => {
     expect(journalKeys()).toEqual([]);
   });
 
+  it("kill -9 during a call that only decommissions: the call was already in the state's budget, and the next run lands it", async () => {
+    const h = await setUp([
+      { name: "web", containers: ["app"] },
+      { name: "api", containers: ["app"] },
+    ]);
+    const first = run({ POD_NAME: "ctl-1", SHIPLOG_STATE_CONFIGMAP: STATE });
+    await converged(h);
+    await vi.waitFor(() => expect(stateData()?.records).toBe("2"), WAIT);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(stateData()?.["budget-calls"]).toMatch(/^0;/);
+
+    // Deleted while down; the next controller's first round only decommissions, and it dies while the service holds
+    // that call (the hook kills 150 ms after the call left; the latency keeps it unanswered until then).
+    await cluster!.script.delete("deployments", "shop", "web");
+    await cluster!.settle();
+    const fault = emulator!.faults.add({ kind: "latency", latencyMs: 1500, route: CLUSTER_ROUTE });
+    const killed = run({ POD_NAME: "ctl-2", SHIPLOG_STATE_CONFIGMAP: STATE, SHIPLOG_TEST_CRASH_AT: "in-flight:shop-web-app" });
+    await killed.exited;
+    expect(killed.child.signalCode).toBe("SIGKILL");
+    // No record changed in that round, yet its state write came before the call and holds it as unanswered: a leader
+    // loading the state counts it in its windows.
+    expect(stateData()).toMatchObject({ "written-by": "ctl-2", records: "2" });
+    expect(stateData()?.["budget-calls"]).toMatch(/^1;/);
+    emulator!.faults.remove(fault);
+
+    const third = run({ POD_NAME: "ctl-3", SHIPLOG_STATE_CONFIGMAP: STATE });
+    await converged(h);
+    await vi.waitFor(() => expect(records().find((r) => r.deployment_name === "shop-web-app")?.status).toBe("decommissioned"), WAIT);
+    await vi.waitFor(() => expect(stateData()).toMatchObject({ "written-by": "ctl-3", records: "1" }), WAIT);
+    expect(await third.metric("shiplog_controller_write_budget_used", 'window="hour"')).toBeGreaterThanOrEqual(
+      emulator!.requests.list({ route: CLUSTER_ROUTE }).filter((r) => r.userAgent?.includes("(ctl-1)")).length + 1,
+    );
+    third.child.kill("SIGTERM");
+    expect(await third.exited).toBe(0);
+  });
+
   it("failover: the leader killed mid-rollout, the standby takes over after the lease duration; never two leaders posting", async () => {
     const names = ["web", "api", "cart", "search", "worker", "auth"];
     const h = await setUp(names.map((name) => ({ name, containers: ["app"] })));
