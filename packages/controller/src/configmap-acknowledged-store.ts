@@ -123,11 +123,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #tail: Promise<unknown> = Promise.resolve();
   /** The write budget's calls, written with the head's counters (the last ones a write was given). */
   #budgetCalls: BudgetCalls | undefined;
-  /**
-   * Calls about to leave that no head write holds yet: written even when no record changed (a round that only
-   * decommissions), so that a leader loading the state after a crash mid-call still counts them.
-   */
-  #budgetDue = false;
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
@@ -189,11 +184,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    * write. A final write folds a journal of settlements into the shards (v3), which a rolled-back version can read.
    */
   write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
-    if (options.budgetCalls) {
-      this.#budgetCalls = options.budgetCalls;
-      const held = this.#base?.data[BUDGET_CALLS_KEY];
-      if (options.budgetCalls.unanswered > 0 && encodeBudgetCalls(options.budgetCalls) !== held) this.#budgetDue = true;
-    }
+    if (options.budgetCalls) this.#budgetCalls = options.budgetCalls;
     return this.#queue(() => this.#write(options.final === true));
   }
 
@@ -221,10 +212,10 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   async #write(final: boolean): Promise<StateWriteInfo | undefined> {
     const foldDue = () => final && this.#base?.settlements === true;
-    if (this.unwritten === 0 && !foldDue() && !this.#budgetDue) return undefined;
+    if (this.unwritten === 0 && !foldDue() && !this.#budgetDue()) return undefined;
     const { namespace, name, logger } = this.#options;
     const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
-    while (this.unwritten > 0 || foldDue() || this.#budgetDue) {
+    while (this.unwritten > 0 || foldDue() || this.#budgetDue()) {
       try {
         if (!this.#base) await this.#load();
         const base = this.#base!;
@@ -277,7 +268,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const pending = this.#maps.patch(this.#options.name, base.version!, { data, binaryData: chunk.part.binaryData });
     this.#step("state-write");
     base.version = await pending;
-    this.#headWritten(data);
     info.written += payloadBytes({ data, binaryData: chunk.part.binaryData });
     info.calls += 1;
     base.seq = seq;
@@ -300,15 +290,18 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const pending = this.#maps.patch(this.#options.name, base.version!, { data });
     this.#step("state-write");
     base.version = await pending;
-    this.#headWritten(data);
     info.written += payloadBytes({ data });
     info.calls += 1;
     base.data = { ...base.data, ...data };
   }
 
-  /** A head write succeeded: the budget's calls are on disk unless a later write() gave newer ones meanwhile. */
-  #headWritten(data: Record<string, string>): void {
-    if (this.#budgetCalls && data[BUDGET_CALLS_KEY] === encodeBudgetCalls(this.#budgetCalls)) this.#budgetDue = false;
+  /**
+   * Calls about to leave that the head does not hold yet: written even when no record changed (a round that only
+   * decommissions), so that a leader loading the state after a crash mid-call still counts them.
+   */
+  #budgetDue(): boolean {
+    const calls = this.#budgetCalls;
+    return calls !== undefined && calls.unanswered > 0 && encodeBudgetCalls(calls) !== this.#base?.data[BUDGET_CALLS_KEY];
   }
 
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
@@ -378,7 +371,6 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     this.#step("state-write");
     this.#step("head-switch");
     const version = await pending;
-    this.#headWritten(data);
     info.written += payloadBytes({ data, binaryData });
     info.calls += 1;
     info.compactions += 1;
