@@ -89,7 +89,8 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     await controller.start();
     const h = { cluster, emulator } as Harness;
     await converged(h);
-    expect(controller.ready).toBe(true);
+    // The service stores the records before it answers; the controller is ready once its first round has the answers.
+    await vi.waitFor(() => expect(controller.ready).toBe(true), WAIT);
 
     sent.length = 0;
     emulator.faults.add({ kind: "secondary_rate_limit", route: CLUSTER_ROUTE, times: 1 });
