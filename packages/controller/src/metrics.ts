@@ -1,6 +1,25 @@
 // Prometheus metrics of the controller, registered on an injectable registry (a fresh one per controller in tests).
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/**
+ * An unlabelled gauge read at every scrape, with no sample while the reading is undefined. prom-client prints an
+ * unlabelled Gauge as 0 when it has no value (even after reset()), and a 0 reads as a fact: a token expiring now.
+ */
+export class ReadingGauge extends Gauge {
+  readonly #read: () => number | undefined;
+
+  constructor(configuration: { name: string; help: string; registers: Registry[] }, read: () => number | undefined) {
+    super(configuration);
+    this.#read = read;
+  }
+
+  override async get(): ReturnType<Gauge["get"]> {
+    const metric = await super.get();
+    const value = this.#read();
+    return { ...metric, values: value === undefined ? [] : [{ value, labels: {} }] };
+  }
+}
+
 /** The controller's metrics. */
 export class ControllerMetrics {
   readonly requests: Counter<"result" | "code">;
@@ -143,16 +162,17 @@ export class ControllerMetrics {
       registers,
     });
     const metrics = this;
-    this.tokenRemaining = new Gauge({
-      name: "shiplog_controller_token_remaining_seconds",
-      help: "Seconds until the API token expires (App installation tokens; absent when the expiry is unknown).",
-      registers,
-      collect() {
-        const at = metrics.#tokenExpiry?.();
-        if (at === undefined) this.reset();
-        else this.set(Math.max(0, (at - Date.now()) / 1000));
+    this.tokenRemaining = new ReadingGauge(
+      {
+        name: "shiplog_controller_token_remaining_seconds",
+        help: "Seconds until the API token expires (App installation tokens; absent when the expiry is unknown).",
+        registers,
       },
-    });
+      () => {
+        const at = metrics.#tokenExpiry?.();
+        return at === undefined ? undefined : Math.max(0, (at - Date.now()) / 1000);
+      },
+    );
     this.inFlightRecords = new Gauge({
       name: "shiplog_controller_in_flight_records",
       help: "Entries of the write-ahead set: sent without an answer yet, so they may exist at the service.",
