@@ -61,6 +61,8 @@ const INTEGRATION = [
   "test/prometheus.e2e.test.ts",
   // The README's example run by tsx, importing the built client as a user's script does.
   "test/readme-tailing.test.ts",
+  // The root README's library and command-line quick start, run as written (tsx, and `shiplog` from node_modules/.bin).
+  "test/readme-quick-start.test.ts",
 ];
 
 interface PackageJson {

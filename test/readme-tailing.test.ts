@@ -34,7 +34,7 @@ function until(condition: () => boolean, what: string): Promise<void> {
 /** Runs the example as its own process until `whileRunning` is done, then sends SIGINT; its output lines. */
 async function runExample(file: string, checkpointFile: string, whileRunning: (out: () => string[]) => Promise<void>): Promise<string[]> {
   const child = spawn(join(root, "node_modules", ".bin", "tsx"), [file], {
-    env: { ...process.env, SERVICE_URL: emu.url, SERVICE_TOKEN: emu.tokens.admin, CHECKPOINT_FILE: checkpointFile },
+    env: { ...process.env, SHIPLOG_API_URL: emu.url, SHIPLOG_TOKEN: emu.tokens.admin, CHECKPOINT_FILE: checkpointFile },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

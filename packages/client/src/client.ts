@@ -1,6 +1,7 @@
 import { ActivityApi } from "./activity.js";
 import { ArtifactMetadataApi } from "./artifact-metadata.js";
 import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
+import { clientOptionsFromEnv, type Environment } from "./environment.js";
 import type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
 import { GitApi } from "./git.js";
 import { IssueEventsApi } from "./issue-events.js";
@@ -40,6 +41,16 @@ export class ShiplogClient {
     this.imports = new SourceImportsApi(this.transport);
     this.artifacts = new ArtifactMetadataApi(this.transport);
     this.git = new GitApi(this.transport);
+  }
+
+  /**
+   * A client set up from the environment, read when called and only from `env`: `SHIPLOG_API_URL`, and
+   * `SHIPLOG_TOKEN` (or `SHIPLOG_TOKEN_FILE`) or an App's `SHIPLOG_APP_ID`, `SHIPLOG_APP_PRIVATE_KEY_FILE` and
+   * `SHIPLOG_APP_INSTALLATION_ID` (else `SHIPLOG_ORG`), the variables the CLI and the controller read. `options` win
+   * over the variables. A mistake is a `RequestValidationError` naming the variable.
+   */
+  static fromEnv(env: Environment = process.env, options: ClientOptions = {}): ShiplogClient {
+    return new ShiplogClient(clientOptionsFromEnv(env, options));
   }
 
   /**

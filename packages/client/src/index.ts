@@ -5,6 +5,7 @@
 
 // The client and its transport.
 export { ShiplogClient, type ClientOptions } from "./client.js";
+export { ENVIRONMENT_VARIABLES, clientOptionsFromEnv, type Environment as ShiplogEnvironment } from "./environment.js";
 export { Transport, type HttpMethod, type RouteRequest, type ServiceResponse } from "./transport.js";
 export type { TransportHooks, TransportOptions } from "./transport-options.js";
 export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./api-versions.js";
