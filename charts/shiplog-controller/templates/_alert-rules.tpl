@@ -18,11 +18,11 @@ Every alert names a runbook section of packages/controller/README.md.
   "anchor" "shiplogrecordspending") -}}
 {{- $alerts = append $alerts (dict
   "alert" "ShiplogRecordsRejected"
-  "expr" (printf "increase(shiplog_controller_records_rejected_total[%s]) > 0" $r.recordsRejectedWindow)
+  "expr" "shiplog_controller_refused_records > 0"
   "for" $r.recordsRejectedFor
   "severity" "warning"
   "summary" (printf "The service has been refusing deployment records for %s." $r.recordsRejectedFor)
-  "description" "The service refused entries of {{ $labels.namespace }}/{{ $labels.pod }} on their own merits again and again. Check the `service refused a deployment record` log lines: the deployment name, digest and the service's reason (usually an annotation value or a repository the token cannot see)."
+  "description" "The service refuses {{ $value }} records of {{ $labels.namespace }}/{{ $labels.pod }} (reason {{ $labels.reason }}). not_found: nothing links their images to a repository of the organization; give each workload its repository (see the runbook). Check the `service refused a deployment record` and `no repository for a record` log lines: they name the workloads and the fix."
   "anchor" "shiplogrecordsrejected") -}}
 {{- $alerts = append $alerts (dict
   "alert" "ShiplogNoSuccessfulSync"

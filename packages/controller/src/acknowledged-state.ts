@@ -38,10 +38,25 @@ export interface AcknowledgedStore {
    * accepted entry settles its key's in-flight entry: the service now holds this one under that deployment name.
    */
   acknowledge(records: readonly AcknowledgedRecord[]): void;
+  /**
+   * Records entries the service refused: it holds none of them, so each settles its key's in-flight entry when that
+   * is the same deployment (see settledByRefusal). Nothing is acknowledged.
+   */
+  refuse(records: readonly AcknowledgedRecord[]): void;
   /** Writes pending changes to durable storage (no-op for the in-memory store). */
   persist(options?: PersistOptions): Promise<void>;
   /** The write budget's calls as the loaded state recorded them (a store that keeps none: undefined). */
   budgetCalls?(): BudgetCalls | undefined;
+}
+
+/**
+ * Whether a refused entry settles the in-flight entry of its key: a deployed entry of the same digest (the one sent,
+ * or an earlier send of the same image the service would refuse alike). A refused decommission settles nothing: the
+ * deployment it was to end may exist at the service.
+ */
+export function settledByRefusal(inFlight: AcknowledgedRecord | undefined, refused: AcknowledgedRecord): boolean {
+  if (inFlight === undefined || (refused.entry.status ?? "deployed") !== "deployed") return false;
+  return inFlight.entry.digest === refused.entry.digest;
 }
 
 /** An acknowledged-state store that lives as long as the process. */
@@ -69,6 +84,10 @@ export class InMemoryAcknowledgedStore implements AcknowledgedStore {
       if (record.entry.status === "decommissioned") this.#records.delete(record.key);
       else this.#records.set(record.key, record);
     }
+  }
+
+  refuse(records: readonly AcknowledgedRecord[]): void {
+    for (const record of records) if (settledByRefusal(this.#inFlight.get(record.key), record)) this.#inFlight.delete(record.key);
   }
 
   async persist(): Promise<void> {}
@@ -110,6 +129,10 @@ export class DryRunAcknowledgedStore implements AcknowledgedStore {
 
   acknowledge(records: readonly AcknowledgedRecord[]): void {
     this.#overlay.acknowledge(records);
+  }
+
+  refuse(records: readonly AcknowledgedRecord[]): void {
+    this.#overlay.refuse(records);
   }
 
   async persist(): Promise<void> {}

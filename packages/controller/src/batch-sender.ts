@@ -28,8 +28,11 @@ export interface BatchSenderOptions {
   concurrency: number;
   dryRun: boolean;
   logger: Logger;
-  /** Called after each call with its outcome, for metrics. */
-  onRequest?: (outcome: { ok: boolean; entries: number; durationMs: number; code?: string }) => void;
+  /**
+   * Called after each call with its outcome, for metrics: `refused`, of an answered call, is how many of its entries
+   * the answer refused (all of them: the call achieved nothing).
+   */
+  onRequest?: (outcome: { ok: boolean; entries: number; refused?: number; durationMs: number; code?: string }) => void;
   /**
    * Checked right before every call (leader fencing): when it says no, the batch is not sent and stays pending.
    * Default: always yes.
@@ -53,7 +56,19 @@ export class NotLeaderError extends ShiplogError {
 /** An entry the service refused on its own merits. */
 export interface RejectedRecord {
   record: PendingRecord;
+  /** The service's words, for the log. */
   reason: string;
+  /**
+   * Why, as a stable code (a metric label): the entry's `cause` in the answer's `errors` (not_found: nothing links
+   * the image to a repository of the organization; unauthorized), or the error code of a call refused for it alone.
+   */
+  cause: string;
+}
+
+/** The stable code of a call's refusal, for the entries it refused (see RejectedRecord.cause). */
+export function refusalCause(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && code !== "" ? code : "refused";
 }
 
 /** What one send achieved. */
@@ -202,7 +217,6 @@ export class BatchSender {
       const answer = await this.options.api.setClusterDeploymentRecords(params, signal ? { signal } : {});
       const durationMs = performance.now() - started;
       result.requests += 1;
-      this.options.onRequest?.({ ok: true, entries: batch.length, durationMs });
       result.succeeded += 1;
       run.refusalsInARow = 0;
       this.gate.succeeded();
@@ -211,12 +225,13 @@ export class BatchSender {
       let accepted = 0;
       for (const record of batch) {
         const cause = refused.get(record.entry.deployment_name);
-        if (cause !== undefined) result.rejected.push({ record, reason: cause });
+        if (cause !== undefined) result.rejected.push({ record, reason: cause, cause });
         else {
           result.accepted.push(record);
           accepted += 1;
         }
       }
+      this.options.onRequest?.({ ok: true, entries: batch.length, refused: batch.length - accepted, durationMs });
       this.options.logger.info(
         { ...batchLog, accepted, refused: batch.length - accepted, durationMs: Math.round(durationMs) },
         "batch sent",
@@ -241,11 +256,12 @@ export class BatchSender {
       const failure = error as CallFailure & { serviceMessage?: string; retryAfterSeconds?: number };
       const action = classifyFailure({ ...failure, message: failure.serviceMessage ?? failure.message ?? "" });
       const reason = (error as Error).message;
+      const cause = refusalCause(error);
       if (action.kind === "reject-named") {
         // The service named the bad entries: reject them, send the rest again (one call, no bisection).
         const rest: PendingRecord[] = [];
         for (const record of batch) {
-          if (action.names.has(record.entry.deployment_name)) result.rejected.push({ record, reason });
+          if (action.names.has(record.entry.deployment_name)) result.rejected.push({ record, reason, cause });
           else rest.push(record);
         }
         if (rest.length > 0 && rest.length < batch.length) await this.#sendBatch(group, rest, run);
@@ -261,13 +277,13 @@ export class BatchSender {
           await this.#sendBatch(group, batch.slice(0, half), run);
           await this.#sendBatch(group, batch.slice(half), run);
         } else {
-          result.rejected.push({ record: batch[0]!, reason });
+          result.rejected.push({ record: batch[0]!, reason, cause });
         }
         return;
       }
       if (action.kind === "probe" && batch.length === 1 && run.refusalsInARow === 0) {
         // A single entry refused right after a success: it is the bad one.
-        result.rejected.push({ record: batch[0]!, reason });
+        result.rejected.push({ record: batch[0]!, reason, cause });
         return;
       }
       this.#failWhole(

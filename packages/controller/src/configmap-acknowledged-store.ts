@@ -12,7 +12,7 @@
 //   rewritten in this layout by the next write.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { AcknowledgedRecord, AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
+import { settledByRefusal, type AcknowledgedRecord, type AcknowledgedStore, type PersistOptions } from "./acknowledged-state.js";
 import { decodeBudgetCalls, encodeBudgetCalls, type BudgetCalls } from "./write-budget.js";
 import {
   AcknowledgedStateWriteError,
@@ -161,6 +161,13 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
         this.#records.set(record.key, record);
         this.#changes.records.set(record.key, record);
       }
+    }
+  }
+
+  refuse(records: readonly AcknowledgedRecord[]): void {
+    for (const record of records) {
+      if (settledByRefusal(this.#inFlight.get(record.key), record) && this.#inFlight.delete(record.key))
+        this.#changes.inFlight.set(record.key, null);
     }
   }
 

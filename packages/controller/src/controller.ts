@@ -192,9 +192,11 @@ export class Controller {
       now: () => clock.now(),
       gate: new SendGate({ minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs }),
       onGateClosed: (reason) => metrics.senderGateWaits.inc({ reason }),
-      onRequest: ({ ok, code, durationMs }) => {
-        metrics.requests.inc({ result: ok ? "success" : "failure", code: code ?? "" });
-        metrics.requestDuration.observe({ result: ok ? "success" : "failure" }, durationMs / 1000);
+      onRequest: ({ ok, entries, refused, code, durationMs }) => {
+        // An answered call whose every entry was refused achieved nothing: "refused", not "success".
+        const result = !ok ? "failure" : refused !== undefined && refused === entries ? "refused" : "success";
+        metrics.requests.inc({ result, code: code ?? "" });
+        metrics.requestDuration.observe({ result }, durationMs / 1000);
       },
     });
 
@@ -401,6 +403,8 @@ export class Controller {
       stateWriteError: this.#persistence.writeError,
       tokenRefusedFlushes: loop.tokenRefusedFlushes,
       tokenRefusedStatus: loop.tokenRefusedStatus,
+      refused: loop.refused,
+      acknowledged: this.#persistence.store.all().size,
     };
   }
 }

@@ -6,7 +6,8 @@ import { CallOutcomes } from "./call-outcomes.js";
 import type { Clock } from "./clock.js";
 import { runRound, type FlushSummary, type RoundContext } from "./flush-round.js";
 import { nextWake, type ScheduleTimings, type Wake } from "./flush-schedule.js";
-import { initialReconcilerState, type ReconcilerState } from "./reconciler.js";
+import { everyRecordRefused } from "./readiness.js";
+import { initialReconcilerState, refusedByCause, type ReconcilerState } from "./reconciler.js";
 import { writeBudgetLimits, type ControllerConfig } from "./config.js";
 import { resyncCallsPerInterval, type WriteBudget } from "./write-budget.js";
 
@@ -75,6 +76,8 @@ export interface FlushLoopStatus {
   recordsSent: number;
   tokenRefusedFlushes: number;
   tokenRefusedStatus: number;
+  /** Records the service refuses now, by cause (see refusedByCause). */
+  refused: ReadonlyMap<string, number>;
 }
 
 /** Runs rounds as changes, backlog, retries and resyncs come due. */
@@ -154,6 +157,7 @@ export class FlushLoop {
     this.#state = initialReconcilerState();
     this.#backlog = false;
     this.#o.metrics.pendingRecords.set(0);
+    this.#o.metrics.refusedRecords.reset();
   }
 
   /** Runs one round now (after any round in flight), whatever the schedule says; the budget still paces its calls. */
@@ -206,6 +210,7 @@ export class FlushLoop {
       recordsSent: this.#outcomes.recordsSent,
       tokenRefusedFlushes: this.#outcomes.tokenRefusedFlushes,
       tokenRefusedStatus: this.#outcomes.tokenRefusedStatus,
+      refused: refusedByCause(this.#state),
     };
   }
 
@@ -360,13 +365,24 @@ export class FlushLoop {
     const pending = this.#state.backlog.size;
     // What a partial round leaves short of a full batch waits for more of the pod list (a change) or its end.
     this.#backlog = (pending > 0 && !partial) || result.plan.deferredCalls.budget > 0;
-    if (pending === 0) metrics.lastSuccessfulFlush.set(clock.now() / 1000);
+    const refused = refusedByCause(this.#state);
+    const acknowledged = persistence.store.all().size;
+    // Nothing pending, but nothing landed either (every record refused): not a successful flush.
+    if (pending === 0 && !everyRecordRefused(sum(refused.values()), acknowledged)) metrics.lastSuccessfulFlush.set(clock.now() / 1000);
+    metrics.refusedRecords.reset();
+    for (const [reason, count] of refused) metrics.refusedRecords.set({ reason }, count);
     metrics.pendingRecords.set(pending);
-    metrics.acknowledgedRecords.set(persistence.store.all().size);
+    metrics.acknowledgedRecords.set(acknowledged);
     endTimer();
     logger.debug({ ...result.summary }, "flushed deployment records");
     return result.summary;
   }
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
 }
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {

@@ -135,6 +135,8 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   summary.timings.callsMs = lap();
   ctx.crash?.reached("after-answer");
   store.acknowledge(sent.accepted);
+  // A refused entry is answered too: the service holds none of it, so it is no longer in flight.
+  store.refuse(sent.rejected.map((r) => r.record));
   const next = settleRound(
     plan.state,
     plan,
@@ -142,19 +144,19 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
     request.now,
     ctx.reconciler,
   );
-  for (const { record, reason } of sent.rejected) {
+  for (const { record, reason, cause } of sent.rejected) {
     logger.warn(
-      { deploymentName: record.entry.deployment_name, digest: record.entry.digest, reason },
+      { deploymentName: record.entry.deployment_name, digest: record.entry.digest, cause, reason },
       "service refused a deployment record",
     );
+    metrics.recordsRejected.inc({ reason: cause });
   }
   for (const record of sent.accepted) metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
-  metrics.recordsRejected.inc(sent.rejected.length);
   summary.requests = sent.requests;
   summary.accepted = sent.accepted.length;
   summary.rejected = sent.rejected.length;
   summary.failed = sent.failed.length;
-  if (sent.accepted.length === 0) return { summary, plan, state: next, sent };
+  if (sent.accepted.length === 0 && sent.rejected.length === 0) return { summary, plan, state: next, sent };
   const nextRound = next.backlog.size > 0 || request.changesPending?.() === true;
   const nextRoundWrites = request.nextCallSoon === true && nextRound && sent.failed.length === 0 && (sent.held ?? 0) === 0;
   if (nextRoundWrites) {

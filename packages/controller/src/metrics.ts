@@ -24,7 +24,8 @@ export class ReadingGauge extends Gauge {
 export class ControllerMetrics {
   readonly requests: Counter<"result" | "code">;
   readonly recordsAccepted: Counter<"status">;
-  readonly recordsRejected: Counter;
+  readonly recordsRejected: Counter<"reason">;
+  readonly refusedRecords: Gauge<"reason">;
   readonly pendingRecords: Gauge;
   readonly desiredRecords: Gauge;
   readonly acknowledgedRecords: Gauge;
@@ -69,7 +70,14 @@ export class ControllerMetrics {
     });
     this.recordsRejected = new Counter({
       name: "shiplog_controller_records_rejected_total",
-      help: "Entries the service refused on their own merits.",
+      help: "Entries the service refused on their own merits, by reason (the service's cause: not_found, unauthorized; or the code of a call refused for that entry alone).",
+      labelNames: ["reason"],
+      registers,
+    });
+    this.refusedRecords = new Gauge({
+      name: "shiplog_controller_refused_records",
+      help: "Records the service refuses now (the leader's; each retried with backoff, or when it changes), by reason.",
+      labelNames: ["reason"],
       registers,
     });
     this.pendingRecords = new Gauge({

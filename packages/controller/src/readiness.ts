@@ -6,6 +6,14 @@ export const TOKEN_REFUSED_FLUSHES_UNREADY = 3;
 /** Consecutive failed state writes (each retried with backoff) before /readyz fails. */
 export const STATE_WRITE_FAILURES_UNREADY = 3;
 
+/**
+ * The service refuses records and holds none of the cluster's: nothing the controller sends lands. Typically a first
+ * install whose images no rule links to a repository of the organization (cause not_found).
+ */
+export function everyRecordRefused(refused: number, acknowledged: number): boolean {
+  return refused > 0 && acknowledged === 0;
+}
+
 /** What readiness looks at. */
 export interface ReadinessSnapshot {
   synced: boolean;
@@ -23,6 +31,10 @@ export interface ReadinessSnapshot {
   stateWriteError: string;
   tokenRefusedFlushes: number;
   tokenRefusedStatus: number;
+  /** Records the service refuses now, by cause. */
+  refused: ReadonlyMap<string, number>;
+  /** Records the service holds (acknowledged). */
+  acknowledged: number;
 }
 
 /** Ready, or why not. */
@@ -51,6 +63,18 @@ export function readiness(s: ReadinessSnapshot): Readiness {
       };
     }
     if (!s.flushed) return { ready: false, reason: s.stateLoaded ? "first flush pending" : "acknowledged state not loaded" };
+    const refused = [...s.refused.values()].reduce((a, b) => a + b, 0);
+    if (everyRecordRefused(refused, s.acknowledged)) {
+      const causes = [...s.refused.entries()].map(([cause, n]) => `${cause}: ${n}`).join(", ");
+      return {
+        ready: false,
+        reason:
+          `the service refused every record (${refused}; ${causes}) and holds none: ` +
+          (s.refused.has("not_found")
+            ? "no provenance attestation or repository links their images to a repository of the organization: give each workload its repository (runbook: ShiplogRecordsRejected)"
+            : "see the `service refused a deployment record` log lines (runbook: ShiplogRecordsRejected)"),
+      };
+    }
     return { ready: true, role: "leader" };
   }
   // Not a standby until an election round has shown someone else holds the Lease.

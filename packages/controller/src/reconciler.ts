@@ -23,6 +23,8 @@ import { HOUR_MS } from "./write-budget.js";
 /** An entry the service refused on its own merits. */
 export interface RejectedEntry {
   fingerprint: string;
+  /** Why the service refused it (a stable code: see RejectedRecord.cause). */
+  cause: string;
   attempts: number;
   retryAt: number;
 }
@@ -110,7 +112,7 @@ export interface RoundPlan {
 /** What the calls of a round achieved. */
 export interface RoundOutcome {
   accepted: readonly PendingRecord[];
-  rejected: readonly { record: PendingRecord; reason: string }[];
+  rejected: readonly { record: PendingRecord; reason: string; cause?: string }[];
   /** Calls made. */
   requests: number;
 }
@@ -118,6 +120,13 @@ export interface RoundOutcome {
 /** The state before the first round (and after a new leader takes over). */
 export function initialReconcilerState(): ReconcilerState {
   return { fullDiffDue: true, backlog: new Map(), rejected: new Map(), resync: { due: new Set(), cursor: undefined, calls: [] } };
+}
+
+/** The records the service refuses now (each waiting its retry, or refused again until it changes), by cause. */
+export function refusedByCause(state: ReconcilerState): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { cause } of state.rejected.values()) out.set(cause, (out.get(cause) ?? 0) + 1);
+  return out;
 }
 
 /** Plans one round. */
@@ -222,14 +231,14 @@ export function settleRound(
     rejected.delete(record.key);
     due.delete(record.key);
   }
-  for (const { record } of outcome.rejected) {
+  for (const { record, cause } of outcome.rejected) {
     backlog.delete(record.key);
     due.delete(record.key);
     const fingerprint = entryFingerprint(record.entry);
     const before = rejected.get(record.key);
     const attempts = before?.fingerprint === fingerprint ? before.attempts + 1 : 1;
     const wait = backoffDelay(attempts - 1, settings.retryMaxDelayMs, settings.retryMaxDelayMs * 16, settings.random);
-    rejected.set(record.key, { fingerprint, attempts, retryAt: now + wait });
+    rejected.set(record.key, { fingerprint, cause: cause ?? "refused", attempts, retryAt: now + wait });
   }
   const resyncBatches = plan.batches.filter((b) => b.resync).length;
   const calls = outcome.requests > 0 ? [...state.resync.calls, ...Array.from({ length: resyncBatches }, () => now)] : state.resync.calls;

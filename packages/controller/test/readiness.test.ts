@@ -14,10 +14,26 @@ const leader: ReadinessSnapshot = {
   stateWriteError: "",
   tokenRefusedFlushes: 0,
   tokenRefusedStatus: 0,
+  refused: new Map(),
+  acknowledged: 5,
 };
 const standby = { ...leader, leading: false };
 
 describe("readiness", () => {
+  it("a leader whose every record the service refuses, and that has none acknowledged, is not ready, naming the causes", () => {
+    const refused = new Map([["not_found", 6]]);
+    const answer = readiness({ ...leader, refused, acknowledged: 0 });
+    expect(answer.ready).toBe(false);
+    expect(!answer.ready && answer.reason).toMatch(/^the service refused every record \(6; not_found: 6\) and holds none: no provenance/);
+    expect(!answer.ready && answer.reason).toContain("ShiplogRecordsRejected");
+    const unauthorized = readiness({ ...leader, refused: new Map([["unauthorized", 2]]), acknowledged: 0 });
+    expect(!unauthorized.ready && unauthorized.reason).toContain("(2; unauthorized: 2)");
+    // Some records landed: a partial refusal is the alert's business, not readiness's.
+    expect(readiness({ ...leader, refused, acknowledged: 1 })).toEqual({ ready: true, role: "leader" });
+    // A standby holds no refusals of its own.
+    expect(readiness({ ...standby, refused, acknowledged: 0 })).toEqual({ ready: true, role: "standby" });
+  });
+
   it("a synced leader that has run a round, or a synced standby, is ready", () => {
     expect(readiness(leader)).toEqual({ ready: true, role: "leader" });
     expect(readiness(standby)).toEqual({ ready: true, role: "standby" });
