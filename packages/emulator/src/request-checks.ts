@@ -111,3 +111,19 @@ export async function checkRequest(request: FastifyRequest, reply: FastifyReply)
   if (verdict.status === 404) return sendError(reply, 404, "Not Found");
   if (verdict.status === 422) return sendError(reply, 422, "Validation Failed", { errors: verdict.errors });
 }
+
+/**
+ * The preValidation hook that answers 400 "Body should be a JSON object" for a body that is JSON but not an object
+ * (an array, a string, a number, `null`) on an operation that takes a body, as the service does
+ * (production-facts.md, "More HTTP details"). It runs where "Problems parsing JSON" is answered: after
+ * authentication, before the access decision and the schemas.
+ */
+export async function requireObjectBody(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const routeUrl = request.routeOptions.url;
+  if (routeUrl === undefined || request.body === undefined) return;
+  const operation = OPERATION_VALIDATORS[`${request.method} ${openApiPath(routeUrl)}`];
+  if (!operation?.body) return;
+  const body = request.body;
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) return;
+  return sendError(reply, 400, "Body should be a JSON object");
+}

@@ -11,7 +11,9 @@ import { EmulatorUsageError } from "./emulator-usage-error.js";
 import { FaultInjector } from "./fault-injection.js";
 import { GitStore } from "./git-store.js";
 import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "./fixture.js";
-import { RateLimits } from "./rate-limits.js";
+import { ANONYMOUS_RATE_LIMIT, RateLimits } from "./rate-limits.js";
+import { EXPOSED_HEADERS, PREFLIGHT_ROUTE, registerPreflight } from "./cors.js";
+import { RATE_LIMIT_ROUTE, registerRateLimitRoute } from "./routes/rate-limit.js";
 import { SecondaryRateLimits, type SecondaryLimitSettings } from "./secondary-rate-limits.js";
 import { applySecondaryRateLimits, sendSecondaryRateLimit } from "./secondary-rate-limit-answer.js";
 import { RequestLog } from "./request-log.js";
@@ -20,7 +22,7 @@ import { registerGitRoutes } from "./routes/git.js";
 import { registerSourceImportRoutes } from "./routes/source-imports.js";
 import { SourceImportStore } from "./import-store.js";
 import { sendError } from "./service-errors.js";
-import { checkRequest } from "./request-checks.js";
+import { checkRequest, requireObjectBody } from "./request-checks.js";
 import { startAdminApi } from "./admin-api.js";
 import { readBodiesAsJson } from "./json-body-parser.js";
 import { matrixAccessRule, uncoveredRoute } from "./permission-rules.js";
@@ -42,8 +44,10 @@ export interface EmulatorOptions {
   host?: string;
   /** The world to start with; default `defaultFixture`. */
   fixture?: FixtureInput;
-  /** Core rate limit per caller per hour. Default 5000. */
+  /** Core rate limit per caller with credentials per hour. Default 5000. */
   rateLimit?: number;
+  /** Core rate limit per hour of callers without credentials, counted by IP address. Default 60, the service's. */
+  anonymousRateLimit?: number;
   /**
    * The service's secondary rate limits (concurrency, points per endpoint, content creation), on by default as
    * the service enforces them; `false` turns them off, an object changes some (`PUBLISHED_SECONDARY_LIMITS`).
@@ -100,7 +104,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const routes = new Set<string>();
   const faults = new FaultInjector(options.faultSeed, routes);
   const requests = new RequestLog();
-  const rateLimits = new RateLimits(options.rateLimit ?? 5000, 3_600_000, () => clock.nowMs());
+  const rateLimits = new RateLimits(
+    options.rateLimit ?? 5000,
+    3_600_000,
+    () => clock.nowMs(),
+    options.anonymousRateLimit ?? ANONYMOUS_RATE_LIMIT,
+  );
   const secondarySettings = options.secondaryLimits === true ? {} : options.secondaryLimits;
   const secondaryLimits = new SecondaryRateLimits(secondarySettings, () => clock.nowMs());
   const state: EmulatorState = {
@@ -130,12 +139,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes.add(route.url);
     for (const method of [route.method].flat()) {
       // App endpoints are authenticated by the App's JWT, outside the permission matrix.
-      const missing = APP_JWT_ROUTES.has(route.url) ? undefined : uncoveredRoute(method, route.url);
+      const missing = APP_JWT_ROUTES.has(route.url) || route.url === RATE_LIMIT_ROUTE ? undefined : uncoveredRoute(method, route.url);
       if (missing) unchecked.push(missing);
     }
   });
 
   installHooks(app, { access, faults, requests, rateLimits, secondaryLimits, fixture, apps });
+  registerPreflight(app);
+  registerRateLimitRoute(
+    app,
+    rateLimits,
+    (request) => callerKey(request.principal, request),
+    () => clock.nowMs(),
+  );
   registerAppRoutes(app, ctx, apps);
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
@@ -224,8 +240,11 @@ const STATUS_MESSAGES: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-const callerKey = (principal: Principal, request: FastifyRequest) =>
-  principal.kind === "token" ? `token:${principal.token.name}` : `ip:${request.ip}`;
+const callerKey = (principal: Principal | null, request: FastifyRequest) =>
+  principal?.kind === "token" ? `token:${principal.token.name}` : `ip:${request.ip}`;
+
+/** An OPTIONS request answered by the preflight route (cors.ts). */
+const isPreflight = (request: FastifyRequest) => request.method === "OPTIONS" && request.routeOptions.url === PREFLIGHT_ROUTE;
 
 /** The cross-cutting behaviour of every endpoint: versions, authentication, secondary limits, faults, rate limits, permissions, logging. */
 function installHooks(app: FastifyInstance, deps: HookDeps): void {
@@ -236,6 +255,8 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-service-request-id", request.id);
+    // A CORS preflight is answered before anything else (cors.ts): no version, credentials or limits.
+    if (isPreflight(request)) return;
     const version = request.headers["x-service-api-version"];
     const requested = Array.isArray(version) ? version[0] : version;
     request.apiVersion = requested ?? DEFAULT_REQUEST_API_VERSION;
@@ -289,14 +310,17 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
       }
     }
 
-    if (deps.rateLimits.exhausted(callerKey(principal, request))) {
+    // GET /rate_limit answers even when the limit is spent: it is how a caller learns when it resets.
+    if (request.routeOptions.url !== RATE_LIMIT_ROUTE && deps.rateLimits.exhausted(callerKey(principal, request))) {
       return sendError(reply, 403, PRIMARY_RATE_LIMIT_MESSAGE, {
         docs: "/overview/rate-limits-for-the-rest-api",
       });
     }
   });
 
+  app.addHook("preValidation", requireObjectBody);
   app.addHook("preHandler", async (request, reply) => {
+    if (isPreflight(request)) return;
     if (!APP_JWT_ROUTES.has(request.routeOptions.url ?? "")) return authorize(request, reply, deps.access);
   });
   // After the access decision (401/403/404 come first, as the service answers), the official request schemas.
@@ -310,8 +334,12 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
       request.raw.socket.destroy();
       return payload;
     }
+    reply.header("access-control-allow-origin", "*");
+    if (isPreflight(request)) return payload;
+    reply.header("access-control-expose-headers", EXPOSED_HEADERS);
     const principal = request.principal ?? { kind: "anonymous" };
-    const free = reply.statusCode === 304;
+    // A 304 and GET /rate_limit cost nothing (spec 6.1, 6.2, 8; the OpenAPI's rate-limit/get).
+    const free = reply.statusCode === 304 || request.routeOptions.url === RATE_LIMIT_ROUTE;
     for (const [name, value] of Object.entries(deps.rateLimits.charge(callerKey(principal, request), free))) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }

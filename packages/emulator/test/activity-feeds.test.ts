@@ -56,8 +56,11 @@ describe("feed rules (6.1)", () => {
     expect(publicPage.body).toHaveLength(15);
     const big = await get("/repos/acme/web/events?per_page=100");
     expect(big.body).toHaveLength(100);
-    // Section 8: 100 at most; page from 1; integers only.
-    for (const query of ["per_page=101", "page=0", "per_page=abc"]) {
+    // Section 8: 100 at most, and above it the service caps (production-facts.md); page from 1; integers only.
+    const capped = await get("/repos/acme/web/events?per_page=101");
+    expect(capped.status).toBe(200);
+    expect(capped.body).toHaveLength(100);
+    for (const query of ["page=0", "per_page=abc"]) {
       const refused = await get(`/repos/acme/web/events?${query}`);
       expect(refused.status, query).toBe(422);
       expect(JSON.stringify(refused.body), query).toContain(query.split("=")[0]);

@@ -1,7 +1,7 @@
 // The emulator's artifact metadata endpoints (spec 4.1) judged by @octokit/rest and the official OpenAPI
 // (octokit-conformance-setup.ts): every behaviour as the service's, every body valid.
 import { describe, expect, it } from "vitest";
-import { behaviour, behaviours, bodies, client, DIGEST, emu, useConformanceEmulator } from "./octokit-conformance-setup.js";
+import { behaviour, behaviours, bodies, client, DIGEST, emu, record, useConformanceEmulator } from "./octokit-conformance-setup.js";
 
 useConformanceEmulator();
 
@@ -107,6 +107,37 @@ describe("@octokit/rest against the emulator", () => {
       () => octokit.request("GET /orgs/{org}/artifacts/{subject_digest}/metadata/deployment-records", { org, subject_digest: DIGEST }),
       (o) => o.status === 200,
     );
+    // ETags on the record lists (production-facts.md: most endpoints return one); If-None-Match with it: 304.
+    for (const kind of ["deployment-records", "storage-records"]) {
+      const route = `GET /orgs/{org}/artifacts/{subject_digest}/metadata/${kind}`;
+      const etag = (await octokit.request(route, { org, subject_digest: DIGEST })).headers.etag;
+      record(`${kind} listing sends a weak ETag`, /^W\/"[^"]+"$/.test(etag ?? ""), String(etag));
+      await behaviour(
+        `${kind} listing with If-None-Match gives 304`,
+        () => octokit.request(route, { org, subject_digest: DIGEST, headers: { "if-none-match": etag ?? "" } }),
+        (o) => o.status === 304,
+      );
+    }
+    await behaviour(
+      "a JSON array body answers 400 Body should be a JSON object",
+      () => octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", { org, data: [{ name: "web" }] }),
+      (o) => o.status === 400 && (o.data as { message?: string }).message === "Body should be a JSON object",
+    );
+  });
+
+  it("rate limit (rate-limit/get)", async () => {
+    const octokit = client(emu.tokens.admin!);
+    const first = await behaviour(
+      "GET /rate_limit 200",
+      () => octokit.rest.rateLimit.get(),
+      (o) => o.status === 200,
+    );
+    const second = await octokit.rest.rateLimit.get();
+    const used = (o: { data: unknown }) => (o.data as { resources: { core: { used: number } } }).resources.core.used;
+    record("GET /rate_limit does not count against the limit", used(first) === used(second), `${used(first)} then ${used(second)}`);
+    await octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "heads/main" }).catch(() => undefined);
+    const third = await octokit.rest.rateLimit.get();
+    record("GET /rate_limit reports the caller's calls", used(third) === used(second) + 1, `${used(second)} then ${used(third)}`);
   });
 
   it("every behaviour agrees and every body validates", () => {

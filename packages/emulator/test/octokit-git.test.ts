@@ -1,7 +1,7 @@
 // The emulator's git tags and refs (spec 4.2) judged by @octokit/rest and the official OpenAPI
 // (octokit-conformance-setup.ts): every behaviour as the service's, every body valid.
 import { describe, expect, it } from "vitest";
-import { behaviour, behaviours, bodies, client, emu, useConformanceEmulator } from "./octokit-conformance-setup.js";
+import { behaviour, behaviours, bodies, client, emu, record, useConformanceEmulator } from "./octokit-conformance-setup.js";
 
 useConformanceEmulator();
 
@@ -53,6 +53,21 @@ describe("@octokit/rest against the emulator", () => {
       () => octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "tags/v1" }),
       (o) => o.status === 200,
     );
+    // ETags (production-facts.md: most endpoints return one): weak, and If-None-Match with it answers 304.
+    const conditional: [string, (headers: Record<string, string>) => Promise<{ status: number; headers: { etag?: string } }>][] = [
+      ["getRef", (headers) => octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "tags/v1", headers })],
+      ["getTag", (headers) => octokit.rest.git.getTag({ owner: "acme", repo: "web", tag_sha: sha, headers })],
+      ["listMatchingRefs", (headers) => octokit.rest.git.listMatchingRefs({ owner: "acme", repo: "web", ref: "tags/", headers })],
+    ];
+    for (const [name, call] of conditional) {
+      const etag = (await call({})).headers.etag;
+      record(`${name} sends a weak ETag`, /^W\/"[^"]+"$/.test(etag ?? ""), String(etag));
+      await behaviour(
+        `${name} with If-None-Match gives 304`,
+        () => call({ "if-none-match": etag ?? "" }),
+        (o) => o.status === 304,
+      );
+    }
     const classic = client(emu.tokens.classic!);
     await behaviour(
       "classic token with repo may create a tag",

@@ -11,6 +11,7 @@ import {
 import { deploymentRecordView, storageRecordView, type DeploymentWrite, type StoredDeploymentRecord } from "../artifact-store.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import { sendError } from "../service-errors.js";
+import { sendConditionally } from "./conditional-get.js";
 import { serve } from "./route-table.js";
 
 const DOCS = "/orgs/artifact-metadata";
@@ -110,7 +111,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
     const visible = state.artifacts
       .deploymentRecords({ org, digest })
       .filter((r) => access.levelFor(request.principal, org, r.repository, "artifact_metadata") !== undefined);
-    return reply.send({ total_count: visible.length, deployment_records: visible.map(deploymentRecordView) });
+    return sendConditionally(request, reply, { total_count: visible.length, deployment_records: visible.map(deploymentRecordView) });
   });
 
   serve<{ Params: { org: string; subject_digest: string } }>(app, "orgs/list-artifact-storage-records", async (request, reply) => {
@@ -126,7 +127,7 @@ export function registerArtifactMetadataRoutes(app: FastifyInstance, ctx: Emulat
       return true;
     });
     // Spec 2.3: "The list response carries storage_records only" (create answers carry total_count too).
-    return reply.send({ storage_records: visible.map(storageRecordView) });
+    return sendConditionally(request, reply, { storage_records: visible.map(storageRecordView) });
   });
 }
 

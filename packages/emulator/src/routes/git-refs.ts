@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { GitRepository } from "../git-store.js";
 import { sendError } from "../service-errors.js";
 import type { UpdateRefBody } from "./request-bodies.js";
+import { sendConditionally } from "./conditional-get.js";
 import { serve } from "./route-table.js";
 
 const REF_DOCS = "/git/refs";
@@ -25,7 +26,11 @@ export function registerGitRefRoutes(app: FastifyInstance, repositoryOf: Reposit
     if (!git) return reply;
     const prefix = `refs/${request.params["*"]}`;
     const matching = git.refs().filter(({ ref }) => ref.startsWith(prefix));
-    return reply.send(matching.map(({ ref, sha }) => refView(request, git, ref, sha)));
+    return sendConditionally(
+      request,
+      reply,
+      matching.map(({ ref, sha }) => refView(request, git, ref, sha)),
+    );
   });
 
   serve<{ Params: RefParams }>(app, "git/update-ref", async (request, reply) => {

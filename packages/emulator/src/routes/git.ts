@@ -7,6 +7,7 @@ import { tagVerification } from "../tag-signature.js";
 import type { GitRepository, StoredCommit, StoredTag } from "../git-store.js";
 import { webBase } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
+import { sendConditionally } from "./conditional-get.js";
 import { registerGitRefRoutes } from "./git-refs.js";
 import { serve } from "./route-table.js";
 
@@ -86,7 +87,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const sha = request.params.tag_sha.toLowerCase();
     const stored = /^[0-9a-f]{40}$/.test(sha) ? git.tag(sha) : undefined;
     if (!stored) return sendError(reply, 404, "Not Found", { docs: TAG_DOCS });
-    return reply.send(tagView(baseUrl(request), git, stored));
+    return sendConditionally(request, reply, tagView(baseUrl(request), git, stored));
   });
 
   serve<{ Params: RepoParams }>(app, "git/create-ref", async (request, reply) => {
@@ -124,7 +125,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const name = `refs/${request.params["*"]}`;
     const sha = git.ref(name);
     if (sha === undefined) return sendError(reply, 404, "Not Found", { docs: REF_DOCS });
-    return reply.send(refView(baseUrl(request), git, name, sha));
+    return sendConditionally(request, reply, refView(baseUrl(request), git, name, sha));
   });
 
   // git/get-commit: a commit object's fields, which reproduce its id; 404 for an id that is no commit here.
@@ -133,7 +134,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (!git) return reply;
     const commit = git.findCommit(request.params.commit_sha.toLowerCase());
     if (!commit) return sendError(reply, 404, "Not Found", { docs: COMMIT_DOCS });
-    return reply.send(commitView(baseUrl(request), git, commit));
+    return sendConditionally(request, reply, commitView(baseUrl(request), git, commit));
   });
 
   registerGitRefRoutes(app, repositoryOf, (request, git, ref, sha) => refView(baseUrl(request), git, ref, sha));

@@ -4,6 +4,7 @@ import type { StoredThread } from "../notification-store.js";
 import { baseUrlOf, httpDate, repositoryView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
+import { ifNoneMatchNames, ifNoneMatchOf, sendConditionally, weakEtag } from "./conditional-get.js";
 import { serve } from "./route-table.js";
 
 const DOCS = "/activity/notifications";
@@ -61,7 +62,10 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     };
   }
 
-  /** The listings: filters, `Last-Modified` with 304 on `If-Modified-Since`, `X-Poll-Interval`, pages. */
+  /**
+   * The listings: filters, `X-Poll-Interval`, pages, `Last-Modified` and a weak `ETag`. 304 when `If-None-Match`
+   * names the ETag; `If-Modified-Since` decides only when no `If-None-Match` is sent (RFC 9110 13.1.3).
+   */
   function list(
     request: FastifyRequest<{ Querystring: ListQuery }>,
     reply: FastifyReply,
@@ -98,12 +102,20 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     const lastModified = store.lastModifiedMs(user);
     reply.header("last-modified", httpDate(lastModified));
     reply.header("x-poll-interval", String(store.pollIntervalSeconds));
-    const since = Date.parse(String(request.headers["if-modified-since"] ?? ""));
-    if (!Number.isNaN(since) && lastModified <= since) return reply.code(304).send();
     const base = baseUrlOf(request);
     const threads = store.list(user, filter);
     const page = paging.ok ? pageOf(threads, paging.page, paging.perPage, request, reply, base) : [];
-    return reply.send(page.map((t) => threadView(base, t)));
+    const body = page.map((t) => threadView(base, t));
+    const etag = weakEtag(`${JSON.stringify(body)}|${String(reply.getHeader("link") ?? "")}`);
+    reply.header("etag", etag);
+    const ifNoneMatch = ifNoneMatchOf(request);
+    const since = Date.parse(String(request.headers["if-modified-since"] ?? ""));
+    const unchanged = ifNoneMatch !== undefined ? ifNoneMatchNames(ifNoneMatch, etag) : !Number.isNaN(since) && lastModified <= since;
+    if (unchanged) {
+      reply.removeHeader("link");
+      return reply.code(304).send();
+    }
+    return reply.send(body);
   }
 
   function markResult(reply: FastifyReply, background: boolean) {
@@ -133,7 +145,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   serve<{ Params: { thread_id: string } }>(app, "activity/get-thread", (request, reply) => {
     const thread = threadOf(request, reply);
     if (!thread) return reply;
-    return reply.send(threadView(baseUrlOf(request), thread));
+    return sendConditionally(request, reply, threadView(baseUrlOf(request), thread));
   });
 
   serve<{ Params: { thread_id: string } }>(app, "activity/mark-thread-as-read", (request, reply) => {
@@ -155,7 +167,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (!thread) return reply;
     // No subscription (never subscribed, or deleted: muted) reads as not found, as on the service.
     if (thread.subscription === "none" || thread.subscription === "muted") return sendError(reply, 404, "Not Found", { docs: DOCS });
-    return reply.send(subscriptionView(baseUrlOf(request), thread));
+    return sendConditionally(request, reply, subscriptionView(baseUrlOf(request), thread));
   });
 
   serve<{ Params: { thread_id: string } }>(app, "activity/set-thread-subscription", (request, reply) => {
