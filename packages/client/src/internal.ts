@@ -1,4 +1,14 @@
 // @shiplog/client/internal: pieces shiplog's own packages share with the client (the controller's and the pollers'
-// backoff, a sleep). Not for users: no compatibility promise.
+// backoff, a sleep, the bounded-file rule of every file a setting names). Not for users: no compatibility promise.
 export { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay, type BackoffPolicy, type Jitter } from "./backoff.js";
 export { sleep } from "./sleep.js";
+export {
+  BoundedFileError,
+  appendToBoundedFile,
+  contentAsPathError,
+  formatBytes,
+  irregularKind,
+  readBoundedFile,
+  shownPath,
+  type BoundedFileOptions,
+} from "./bounded-file.js";

@@ -26,12 +26,17 @@ export interface ServiceUrlProblem {
 
 /**
  * Checks a URL the token will be sent to: an absolute http(s) URL without credentials (`user:password@` would be
- * logged and sent along), and https unless the host is loopback (over http the token travels in clear text).
+ * logged and sent along), without a query or fragment (request paths are appended to it), and https unless the host
+ * is loopback (over http the token travels in clear text).
  * Messages never quote the URL, which may hold a secret; they name the host only.
  */
 export function serviceUrlProblem(text: string): ServiceUrlProblem | undefined {
   const url = /^https?:\/\/[^\s/?#]/i.test(text) && URL.canParse(text) ? new URL(text) : undefined;
   if (!url) return { rule: "absolute http(s) URL", message: "must be an absolute http:// or https:// URL" };
+  if (/[?#]/.test(text)) {
+    // Paths are appended to the base URL: a query or fragment would end up in the middle of every request's URL.
+    return { rule: "no query or fragment", message: "must not have a query (?...) or a fragment (#...): give the API's base URL only" };
+  }
   if (url.username !== "" || url.password !== "") {
     return {
       rule: "no credentials in the URL",

@@ -73,6 +73,15 @@ export function checkTransportOptions(options: TransportOptions): { apiVersion: 
       },
     ]);
   }
+  if (/[?#]/.test(baseUrl)) {
+    throw new RequestValidationError("client options", [
+      {
+        field: "baseUrl",
+        rule: "no query or fragment",
+        message: "must not have a query (?...) or a fragment (#...): request paths are appended to the base URL",
+      },
+    ]);
+  }
   const parsedBase = new URL(baseUrl);
   if (parsedBase.username !== "" || parsedBase.password !== "") {
     // Credentials in the URL would be sent to the service beside the token, and shown wherever the URL is.

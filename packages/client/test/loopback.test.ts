@@ -46,5 +46,8 @@ describe("serviceUrlProblem", () => {
     expect(credentials?.rule).toBe("no credentials in the URL");
     expect(credentials?.message).not.toContain("pa55word");
     expect(serviceUrlProblem("http://token-only@127.0.0.1")?.rule).toBe("no credentials in the URL");
+    for (const url of ["https://api.service.example/?per_page=1", "https://api.service.example/api#v3", "https://api.service.example/?"]) {
+      expect(serviceUrlProblem(url)?.rule, url).toBe("no query or fragment");
+    }
   });
 });
