@@ -1,8 +1,11 @@
 // The App installation settings: the App's id and private key file (read and checked here, never echoed), and no
 // API token beside them.
 import { createPrivateKey } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { BoundedFileError, readBoundedFile, shownPath } from "@shiplog/client/internal";
 import type { ConfigIssue } from "./config-values.js";
+
+/** Most bytes the App's private key file may hold (a 4096-bit RSA key in PEM is about 3.3 KiB). */
+export const MAX_PRIVATE_KEY_FILE_BYTES = 64 * 1024;
 
 /**
  * The App settings, when any is given: App id and private key file both needed, and no token beside them. The key
@@ -34,19 +37,28 @@ export function readAppSettings(
     return { privateKeyFile: "", privateKey: "" };
   }
   let privateKey = "";
+  const setting = fieldName("appPrivateKeyFile");
   try {
-    privateKey = readFileSync(raw.appPrivateKeyFile, "utf8");
-    const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== "rsa") throw new Error("not RSA");
+    privateKey = readBoundedFile(raw.appPrivateKeyFile, {
+      setting,
+      holds: "the App's private key",
+      maxBytes: MAX_PRIVATE_KEY_FILE_BYTES,
+      secret: true,
+    });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const unreadable = code !== undefined && !code.startsWith("ERR_");
+    if (!(error instanceof BoundedFileError)) throw error;
+    issues.push({ field: error.setting, rule: error.rule, message: error.detail });
+    return { privateKeyFile: raw.appPrivateKeyFile, privateKey: "" };
+  }
+  let rsa = false;
+  try {
+    rsa = createPrivateKey(privateKey).asymmetricKeyType === "rsa";
+  } catch {}
+  if (!rsa) {
     issues.push({
-      field: fieldName("appPrivateKeyFile"),
-      rule: unreadable ? "readable" : "PEM RSA private key",
-      message: unreadable
-        ? `cannot read ${raw.appPrivateKeyFile}: ${code}`
-        : `${raw.appPrivateKeyFile} does not hold a PEM RSA private key (the App's .pem file)`,
+      field: setting,
+      rule: "PEM RSA private key",
+      message: `${shownPath(raw.appPrivateKeyFile, true)} does not hold a PEM RSA private key (the App's .pem file)`,
     });
   }
   return { privateKeyFile: raw.appPrivateKeyFile, privateKey };

@@ -13,19 +13,33 @@ export interface ConfigIssue {
 /** The longest delay a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Parses a duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds. */
+/**
+ * Parses a duration: `500ms`, `5s`, `2m`, `1h`, or `0`. A number without a unit is no duration (`5` could mean
+ * seconds or milliseconds): undefined, as for any other text that is not one.
+ */
 export function parseDuration(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!match) return undefined;
   const value = Number(match[1]);
-  const unit = match[2] ?? "s";
-  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
+  if (match[2] === undefined) return value === 0 ? 0 : undefined;
+  return Math.round(value * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2]]!);
 }
+
+/** Whether a text is a number without a unit (other than 0): the mistake `duration` names on its own. */
+const unitless = (text: string) => /^\d+(?:\.\d+)?$/.test(text.trim()) && Number(text) !== 0;
 
 /** A duration of at least `min` ms and at most what a timer holds (`max`, default MAX_TIMER_MS). */
 export const duration = (min: number, max = MAX_TIMER_MS) =>
   z.string().transform((text, ctx) => {
     const ms = parseDuration(text);
+    if (unitless(text)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${text}" has no unit: write ${text.trim()}s or ${text.trim()}ms (units: ms, s, m, h)`,
+        params: { rule: "duration with a unit" },
+      });
+      return z.NEVER;
+    }
     if (ms === undefined) {
       ctx.addIssue({ code: "custom", message: `"${text}" is not a duration (e.g. 500ms, 5s, 2m)`, params: { rule: "duration" } });
       return z.NEVER;
@@ -75,12 +89,19 @@ export const share = z.string().transform((text, ctx) => {
   return value;
 });
 
-const commaList = z.string().transform((text) =>
-  text
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== ""),
-);
+/** A comma list; an empty name (`a,,b`, `,`, a trailing comma) is refused, not dropped: `,,` is no list of namespaces. */
+const commaList = z.string().transform((text, ctx) => {
+  const names = text.split(",").map((s) => s.trim());
+  if (names.some((name) => name === "")) {
+    ctx.addIssue({
+      code: "custom",
+      message: `holds an empty name (${JSON.stringify(text.slice(0, 80))}): give names separated by single commas, or leave it unset for all`,
+      params: { rule: "no empty names" },
+    });
+    return z.NEVER;
+  }
+  return names;
+});
 /** A comma list of namespace names (DNS labels). */
 export const namespaceList = commaList.pipe(
   z.array(

@@ -2,12 +2,13 @@
 // Every problem is reported at once, naming the flag, the variable and the rule; the token is never echoed.
 import { ShiplogError, serviceUrlProblem } from "@shiplog/client";
 import { isIP } from "node:net";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { parseLabelSelector } from "./label-selector.js";
 import { leaseTimingProblems } from "./lease-timing.js";
+import { BoundedFileError } from "@shiplog/client/internal";
 import { readAppSettings } from "./config-app.js";
+import { readTokenFile } from "./token-source.js";
 import { SETTINGS, type Setting } from "./config-settings.js";
 import {
   booleanText,
@@ -102,7 +103,8 @@ export class ConfigError extends ShiplogError {
 
 /** One problem as one line: the setting, what is wrong, and the rule. */
 export function formatConfigIssue(issue: ConfigIssue): string {
-  return `invalid configuration: ${issue.field}: ${issue.message} [rule: ${issue.rule}]`;
+  // One line whatever a value held: a line break quoted from a value would split it.
+  return `invalid configuration: ${issue.field}: ${issue.message.replace(/[\r\n]+/g, "\\n")} [rule: ${issue.rule}]`;
 }
 
 const schema = z.object({
@@ -255,16 +257,19 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const app = readAppSettings(raw, env, issues, fieldName);
   if (app !== undefined) {
     token = "";
+  } else if (raw.tokenFile !== undefined && (env.SHIPLOG_TOKEN ?? "").trim() !== "") {
+    // Which one would win is a guess either way: a stale variable beside a mounted Secret is refused, not ignored.
+    issues.push({
+      field: `SHIPLOG_TOKEN, ${fieldName("tokenFile")}`,
+      rule: "one token source",
+      message: "both are set: give the token in SHIPLOG_TOKEN or in the file --token-file names, not both",
+    });
   } else if (raw.tokenFile !== undefined) {
     try {
-      token = readFileSync(raw.tokenFile, "utf8").trim();
-      if (token === "") issues.push({ field: fieldName("tokenFile"), rule: "non-empty", message: `token file ${raw.tokenFile} is empty` });
+      token = readTokenFile(raw.tokenFile, fieldName("tokenFile")).trim();
     } catch (error) {
-      issues.push({
-        field: fieldName("tokenFile"),
-        rule: "readable",
-        message: `cannot read token file ${raw.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-      });
+      if (!(error instanceof BoundedFileError)) throw error;
+      issues.push({ field: error.setting, rule: error.rule, message: error.detail });
     }
   } else if (env.SHIPLOG_TOKEN !== undefined && env.SHIPLOG_TOKEN.trim() !== "") {
     token = env.SHIPLOG_TOKEN.trim();

@@ -2,13 +2,22 @@
 // else ~/.kube/config), refusing at start what would otherwise fail every call, forever: a missing or unreadable
 // file, a file that is not a kubeconfig, and no configuration at all (client-node would fall back to
 // http://localhost:8080).
-import { accessSync, constants, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
+import { BoundedFileError, contentAsPathError, readBoundedFile } from "@shiplog/client/internal";
 import { StartupError } from "./startup-error.js";
 
 const SETTING = "--kubeconfig / KUBECONFIG";
+
+/** Most bytes a kubeconfig may hold (certificates embedded for many clusters stay far below). */
+export const MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024;
+/** Most bytes of a certificate or key file a kubeconfig names. */
+export const MAX_REFERENCED_FILE_BYTES = 1024 * 1024;
+
+/** A bounded-file refusal as the kubeconfig's start-up error (the rule and the detail kept). */
+const unusable = (error: BoundedFileError) => new StartupError("kubeconfig_unusable", SETTING, error.rule, error.detail);
 
 /** Where a kubeconfig may come from; injectable for tests. */
 export interface KubeConfigSources {
@@ -22,6 +31,9 @@ export interface KubeConfigSources {
 /** Loads the kubeconfig, or throws a StartupError (`kubeconfig_unusable`) that names the setting and the file. */
 export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
   const kubeConfig = new KubeConfig();
+  // A kubeconfig pasted into KUBECONFIG would be split at its colons and each piece named as a file: refused whole.
+  const pasted = sources.paths && contentAsPathError(sources.paths, { setting: SETTING, holds: "a kubeconfig" });
+  if (pasted) throw unusable(pasted);
   const files = (sources.paths ?? "").split(delimiter).filter((file) => file !== "");
   if (files.length > 0) {
     files.forEach((file, index) => {
@@ -71,24 +83,38 @@ export function loadKubeConfig(sources: KubeConfigSources = {}): KubeConfig {
   for (const [field, file] of referenced) {
     if (file === undefined || file === "") continue;
     try {
-      accessSync(file, constants.R_OK);
+      readBoundedFile(file, { setting: SETTING, holds: `the ${field}`, maxBytes: MAX_REFERENCED_FILE_BYTES });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-      throw new StartupError(
-        "kubeconfig_unusable",
-        SETTING,
-        "readable referenced files",
-        `${field} ${file} of ${source} cannot be read (${code})`,
-      );
+      if (!(error instanceof BoundedFileError)) throw error;
+      throw new StartupError("kubeconfig_unusable", SETTING, "readable referenced files", `${field} of ${source}: ${error.detail}`);
     }
   }
   return kubeConfig;
 }
 
 function readFile(kubeConfig: KubeConfig, file: string): void {
+  let text: string;
   try {
-    kubeConfig.loadFromFile(file);
+    // A regular file of bounded size: a FIFO is not waited on, /dev/zero not read; an empty file is named as such.
+    text = readBoundedFile(file, { setting: SETTING, holds: "a kubeconfig", maxBytes: MAX_KUBECONFIG_BYTES });
   } catch (error) {
+    if (error instanceof BoundedFileError) throw unusable(error);
+    throw error;
+  }
+  try {
+    // What loadFromFile does, on the text read here: relative certificate paths are relative to the file.
+    kubeConfig.loadFromString(text);
+    kubeConfig.makePathsAbsolute(dirname(file));
+  } catch (error) {
+    // YAML that is only comments parses to nothing, which client-node then reads properties of.
+    if (error instanceof TypeError) {
+      throw new StartupError(
+        "kubeconfig_unusable",
+        SETTING,
+        "readable kubeconfig file",
+        `${file} holds no kubeconfig (only comments or blank lines)`,
+      );
+    }
     const failure = error as { code?: string; reason?: string; mark?: { line?: number }; message?: string };
     // A YAML error's message quotes the file's lines, which may hold a token: only the reason and the line are shown.
     const detail = failure.code

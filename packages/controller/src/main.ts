@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Process entry of the controller: configuration, logging, the controller, the health server, and signals.
+import { BoundedFileError } from "@shiplog/client/internal";
 import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
 import { startHealthServer, type HealthServer } from "./health-server.js";
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // The operator's mistakes: one line per problem naming the setting and the rule, exit code 2, no stack.
-  if (error instanceof ConfigError || error instanceof StartupError) {
+  // A file a setting names that is not a bounded regular file is such a mistake too, wherever it was found.
+  if (error instanceof ConfigError || error instanceof StartupError || error instanceof BoundedFileError) {
     process.stderr.write(
       `${error.message
         .split("\n")

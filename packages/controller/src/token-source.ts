@@ -2,8 +2,21 @@
 // app installation tokens expire hourly, so a token read once at start goes stale: a file-backed token is read
 // again whenever the file's modification time, inode or size changes, and on demand after a 401. The token itself
 // is never logged.
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import type { Logger } from "pino";
+
+/** Most bytes a token file may hold (a token is tens of bytes; a JWT a few KiB). */
+export const MAX_TOKEN_FILE_BYTES = 64 * 1024;
+
+/**
+ * The token file's text: a regular file of at most MAX_TOKEN_FILE_BYTES, not empty. Anything else (a FIFO, a
+ * directory, the token itself where the path belongs) is a BoundedFileError naming `setting`, never the token.
+ * Read again while running, an empty file is let through (`allowEmpty`) for the caller to keep the token it has.
+ */
+export function readTokenFile(path: string, setting: string, allowEmpty = false): string {
+  return readBoundedFile(path, { setting, holds: "the token", maxBytes: MAX_TOKEN_FILE_BYTES, secret: true, allowEmpty });
+}
 
 /** Where the API token comes from. */
 export interface TokenSource {
@@ -74,12 +87,10 @@ export class FileTokenSource implements TokenSource {
   #read(stamp: string | undefined): void {
     let text: string;
     try {
-      text = readFileSync(this.path, "utf8").trim();
+      text = readTokenFile(this.path, "--token-file / SHIPLOG_TOKEN_FILE", true).trim();
     } catch (error) {
-      this.logger?.warn(
-        { tokenFile: this.path, err: (error as NodeJS.ErrnoException).code ?? "error" },
-        "token file unreadable; keeping the token read before",
-      );
+      const reason = error instanceof BoundedFileError ? error.rule : ((error as NodeJS.ErrnoException).code ?? "error");
+      this.logger?.warn({ tokenFile: this.path, err: reason }, "token file unreadable; keeping the token read before");
       return;
     }
     if (stamp !== undefined) this.#stamp = stamp;

@@ -56,11 +56,11 @@ describe("loadConfig: authentication", () => {
       {
         field: "--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE",
         rule: "PEM RSA private key",
-        message: `${notPem} does not hold a PEM RSA private key (the App's .pem file)`,
+        message: `${JSON.stringify(notPem)} does not hold a PEM RSA private key (the App's .pem file)`,
       },
     ]);
     expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "missing.pem") })[0]).toMatchObject({
-      rule: "readable",
+      rule: "existing file",
     });
     expect(issuesOf({ SHIPLOG_APP_ID: "12 34", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile })[0]).toMatchObject({
       field: "--app-id / SHIPLOG_APP_ID",

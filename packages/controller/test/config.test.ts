@@ -151,7 +151,7 @@ describe("loadConfig", () => {
     expect(loadConfig(["--token-file", join(dir, "token")], env).token).toBe("file_token");
     expect(issuesOf(() => loadConfig(["--token-file", join(dir, "missing")], env))[0]).toMatchObject({
       field: "--token-file / SHIPLOG_TOKEN_FILE",
-      rule: "readable",
+      rule: "existing file",
     });
   });
 
@@ -191,14 +191,40 @@ describe("loadConfig", () => {
     expect(issuesOf(() => loadConfig(["--namespaces", "a", "--exclude-namespaces", "a"], ENV))[0]!.rule).toBe("disjoint from namespaces");
   });
 
-  it("parses durations", () => {
-    expect([parseDuration("250ms"), parseDuration("2"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("x")]).toEqual([
+  it("parses durations: a number needs its unit (but 0)", () => {
+    expect([parseDuration("250ms"), parseDuration("1.5m"), parseDuration("1h"), parseDuration("0"), parseDuration("x")]).toEqual([
       250,
-      2000,
       90_000,
       3_600_000,
+      0,
       undefined,
     ]);
+    expect(parseDuration("2")).toBeUndefined();
+    expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_FLUSH_WINDOW: "5" }))).toEqual([
+      {
+        field: "--flush-window / SHIPLOG_FLUSH_WINDOW",
+        rule: "duration with a unit",
+        message: '"5" has no unit: write 5s or 5ms (units: ms, s, m, h)',
+      },
+    ]);
+  });
+
+  it("refuses empty namespace names, a token beside a token file, and an API URL with a query or fragment", () => {
+    for (const list of [",,", "a,,b", "a,"]) {
+      expect(issuesOf(() => loadConfig([], { ...ENV, SHIPLOG_NAMESPACES: list }))).toEqual([
+        expect.objectContaining({ field: "--namespaces / SHIPLOG_NAMESPACES", rule: "no empty names" }),
+      ]);
+    }
+    const dir = tempDir("shiplog-config-");
+    writeFileSync(join(dir, "token"), "file_token\n");
+    expect(issuesOf(() => loadConfig(["--token-file", join(dir, "token")], ENV))).toEqual([
+      expect.objectContaining({ field: "SHIPLOG_TOKEN, --token-file / SHIPLOG_TOKEN_FILE", rule: "one token source" }),
+    ]);
+    for (const url of ["https://api.example/?x=1", "https://api.example/#f", "https://api.example/api?"]) {
+      expect(issuesOf(() => loadConfig(["--api-url", url], ENV))).toEqual([
+        expect.objectContaining({ field: "--api-url / SHIPLOG_API_URL", rule: "no query or fragment" }),
+      ]);
+    }
   });
 
   it("validates the label selector at start, naming the flag, the variable and the rule", () => {

@@ -32,6 +32,8 @@ describe("token rotation", () => {
     const file = tokenFile("placeholder");
     h = await startHarness({
       flags: ["--token-file", file],
+      // The harness gives SHIPLOG_TOKEN; beside a token file it is refused (one token source): emptied, it is unset.
+      env: { SHIPLOG_TOKEN: "" },
       beforeStart: async (cluster, emulator) => {
         writeFileSync(file, `${emulator.tokens.admin}\n`);
         await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
@@ -58,6 +60,7 @@ describe("token rotation", () => {
     utimesSync(file, stamp, stamp);
     h = await startHarness({
       flags: ["--token-file", file],
+      env: { SHIPLOG_TOKEN: "" },
       beforeStart: async (cluster) => {
         await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
       },
@@ -88,6 +91,7 @@ describe("readiness with a refused token", () => {
     const file = tokenFile("placeholder");
     h = await startHarness({
       flags: ["--token-file", file],
+      env: { SHIPLOG_TOKEN: "" },
       beforeStart: async (cluster, emulator) => {
         // Artifact metadata read only: the service answers 403 to every cluster call.
         writeFileSync(file, `${emulator.tokens.readOnly}\n`);

@@ -37,6 +37,8 @@ beforeAll(async () => {
   );
   writeFileSync(join(dir, "bad-server-kubeconfig"), readFileSync(kubeconfig, "utf8").replace('"https://127.0.0.1:1"', '"not a url"'));
   writeFileSync(join(dir, "broken-kubeconfig"), "apiVersion: v1\nusers: [{name: u, user: {token: kube-token-never-printed}\n");
+  writeFileSync(join(dir, "empty-kubeconfig"), "");
+  writeFileSync(join(dir, "comment-kubeconfig"), "# nothing here yet\n\n");
   busyPort = await occupyPort();
 });
 afterAll(closeLoopbackServers);
@@ -130,8 +132,8 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     name: "--kubeconfig missing",
     args: ["--kubeconfig", "/nonexistent/kubeconfig"],
     setting: "--kubeconfig / KUBECONFIG",
-    rule: "readable kubeconfig file",
-    also: /ENOENT/,
+    rule: "existing file",
+    also: /"\/nonexistent\/kubeconfig" does not exist/,
   },
   // Empty is unset, and without ~/.kube/config outside a pod there is no cluster (not client-node's localhost:8080).
   {
@@ -145,7 +147,7 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     env: { KUBECONFIG: "$DIR/missing-ca-kubeconfig" },
     setting: "--kubeconfig / KUBECONFIG",
     rule: "readable referenced files",
-    also: /certificate-authority \/nonexistent\/ca\.crt .* cannot be read \(ENOENT\)/,
+    also: /certificate-authority of .*: "\/nonexistent\/ca\.crt" does not exist/,
   },
   {
     name: "kubeconfig whose server is not a URL",
@@ -154,6 +156,51 @@ const CASES: { name: string; args?: string[]; env?: Record<string, string>; sett
     rule: "cluster server URL",
   },
   { name: "unknown flag", args: ["--flush-windw", "5s"], setting: "arguments", rule: "known flags" },
+  // Accepted without a word before: each refused with its rule.
+  {
+    name: "a duration without a unit (5)",
+    env: { SHIPLOG_FLUSH_WINDOW: "5" },
+    setting: "--flush-window / SHIPLOG_FLUSH_WINDOW",
+    rule: "duration with a unit",
+  },
+  {
+    name: "SHIPLOG_NAMESPACES=,,",
+    env: { SHIPLOG_NAMESPACES: ",," },
+    setting: "--namespaces / SHIPLOG_NAMESPACES",
+    rule: "no empty names",
+  },
+  {
+    name: "a token variable beside a token file",
+    env: { SHIPLOG_TOKEN_FILE: "$DIR/kubeconfig" },
+    setting: "SHIPLOG_TOKEN, --token-file / SHIPLOG_TOKEN_FILE",
+    rule: "one token source",
+  },
+  {
+    name: "an API URL with a query",
+    env: { SHIPLOG_API_URL: "https://api.example/?token=url-password-never-printed" },
+    setting: "--api-url / SHIPLOG_API_URL",
+    rule: "no query or fragment",
+  },
+  {
+    name: "an API URL with a fragment",
+    args: ["--api-url", "https://api.example/#x"],
+    setting: "--api-url / SHIPLOG_API_URL",
+    rule: "no query or fragment",
+  },
+  {
+    name: "an empty kubeconfig",
+    env: { KUBECONFIG: "$DIR/empty-kubeconfig" },
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "non-empty",
+    also: /empty-kubeconfig" is empty: it must hold a kubeconfig/,
+  },
+  {
+    name: "a kubeconfig of only comments",
+    env: { KUBECONFIG: "$DIR/comment-kubeconfig" },
+    setting: "--kubeconfig / KUBECONFIG",
+    rule: "readable kubeconfig file",
+    also: /holds no kubeconfig \(only comments or blank lines\)/,
+  },
 ];
 
 describe.concurrent("a bad setting stops the controller with one line, exit code 2", () => {
