@@ -17,6 +17,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 /** Tests that need the build (dist/, lib/ or a bundle); every other test is a unit test. */
 const INTEGRATION = [
   // The action: its committed bundle, run by @github/local-action or as the runner runs it.
+  "packages/action/test/action-bounds.test.ts",
   "packages/action/test/action-bundle.test.ts",
   "packages/action/test/action-files-and-outputs.test.ts",
   "packages/action/test/dist-bundle.test.ts",

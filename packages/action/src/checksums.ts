@@ -1,6 +1,6 @@
 // `subject-checksums`: artifacts named by a checksums file in sha256sum's format (`<hex>  <name>`, or `<hex> *<name>`
 // for binary mode), as actions/attest takes them: a path to the file, or the same lines inline.
-import { readFile } from "node:fs/promises";
+import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import type { Subject } from "./subjects.js";
 
 const LINE = /^(\\?)([0-9a-fA-F]+) [ *](.+)$/;
@@ -36,23 +36,21 @@ export function isInlineChecksums(value: string): boolean {
   return value.includes("\n") || LINE.test(value.trim());
 }
 
-/** The subjects of the subject-checksums input: lines inline, or the file the input names. */
-export async function readChecksums(value: string): Promise<{ subjects: Subject[]; problems: string[] }> {
+/** Most bytes a checksums file may hold: far more lines than the subjects one run records (MAX_SUBJECTS). */
+export const MAX_CHECKSUMS_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The subjects of the subject-checksums input: lines inline, or the file the input names, a regular file of at most
+ * MAX_CHECKSUMS_FILE_BYTES (a FIFO is not waited on, a device not read). `rule` names the rule a problem broke.
+ */
+export function readChecksums(value: string): { subjects: Subject[]; problems: string[]; rule?: string } {
   if (isInlineChecksums(value)) return parseChecksums(value, "subject-checksums");
   let text: string;
   try {
-    text = await readFile(value, "utf8");
+    text = readBoundedFile(value, { setting: "subject-checksums", holds: "a checksums file", maxBytes: MAX_CHECKSUMS_FILE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code === "EACCES"
-            ? "permission denied"
-            : (code ?? "unreadable");
-    return { subjects: [], problems: [`subject-checksums: cannot read ${JSON.stringify(value)}: ${why}`] };
+    if (!(error instanceof BoundedFileError)) throw error;
+    return { subjects: [], problems: [`subject-checksums: ${error.detail}`], rule: error.rule };
   }
   return parseChecksums(text, `subject-checksums ${value}`);
 }

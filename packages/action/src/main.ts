@@ -1,5 +1,4 @@
 import * as core from "@actions/core";
-import { context } from "@actions/github";
 import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
@@ -7,7 +6,8 @@ import { INPUT_NAMES, type InputProblem, type RawInputs, type RunContext } from 
 import { planFromInputs, type ActionPlan } from "./action-plan.js";
 import { storageRequest, storageRequestProblems } from "./storage-inputs.js";
 import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
-import { SubjectPathError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
+import { appendToRunnerFile, outputFileCommands } from "./runner-files.js";
+import { MAX_SUBJECTS, SubjectPathError, TooManySubjectsError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 import { readChecksums } from "./checksums.js";
 import { collapseDuplicateDigests } from "./duplicate-subjects.js";
 import { ACTION_VERSION } from "./version.js";
@@ -23,14 +23,13 @@ function readInputs(): RawInputs {
   return Object.fromEntries(INPUT_NAMES.map((name) => [name, core.getInput(name)]));
 }
 
-function runContext(): RunContext {
-  let repository: string | undefined;
-  try {
-    repository = `${context.repo.owner}/${context.repo.repo}`;
-  } catch {
-    repository = undefined;
-  }
-  return { repository, sha: context.sha || undefined, apiUrl: context.apiUrl };
+/**
+ * Where the step runs, from the runner's variables (as @actions/github's context reads them, without reading the
+ * event file GITHUB_EVENT_PATH names: nothing of it is needed, and a file is only read under the bounded-file rule).
+ */
+function runContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+  const repository = env.GITHUB_REPOSITORY && /^[^/]+\/[^/]+$/.test(env.GITHUB_REPOSITORY) ? env.GITHUB_REPOSITORY : undefined;
+  return { repository, sha: env.GITHUB_SHA || undefined, apiUrl: env.GITHUB_API_URL || "https://api.github.com" };
 }
 
 /** The subjects of the storage records: given digests, then files matched by subject-path. */
@@ -39,27 +38,50 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
   if (!storage) return [];
   const subjects: Subject[] = storage.digests.map((digest) => ({ name: storage.name ?? "", digest }));
   if (storage.checksums !== undefined) {
-    const listed = await readChecksums(storage.checksums);
-    for (const message of listed.problems) problems.push({ input: "subject-checksums", rule: "sha256sum format", message });
+    const listed = readChecksums(storage.checksums);
+    for (const message of listed.problems) problems.push({ input: "subject-checksums", rule: listed.rule ?? "sha256sum format", message });
     subjects.push(...listed.subjects);
+  }
+  // Too many before a file is hashed: each subject is one write, and the service allows 500 an hour.
+  if (subjects.length > MAX_SUBJECTS) {
+    const input = storage.checksums !== undefined ? "subject-checksums" : "subject-digest";
+    problems.push(tooManyProblem(new TooManySubjectsError(input, `${subjects.length} subjects`)));
+    return [];
   }
   if (storage.pathPatterns.length > 0) {
     try {
       const files = await matchFiles(storage.pathPatterns);
-      if (files.length === 0) {
+      const { problems: unusable, usable, skipped } = await unusableFiles(files);
+      if (skipped.length > 0) {
+        core.notice(
+          `Not followed (symbolic links to directories): ${skipped.slice(0, 10).join(", ")}${skipped.length > 10 ? ", ..." : ""}`,
+          {
+            title: "subject-path",
+          },
+        );
+      }
+      if (usable.length === 0 && unusable.length === 0) {
         problems.push({
           input: "subject-path",
           rule: "matches a file",
           message: `subject-path matched no files: ${storage.pathPatterns.join(", ")}`,
         });
       }
-      const unusable = await unusableFiles(files);
       if (unusable.length > 0) {
         problems.push(...unusable.map(subjectPathProblem));
         return [];
       }
-      subjects.push(...(await fileSubjects(files, storage.name)));
+      if (subjects.length + usable.length > MAX_SUBJECTS) {
+        const total = subjects.length + usable.length;
+        problems.push(tooManyProblem(new TooManySubjectsError("subject-path", `${usable.length} files, ${total} subjects in all`)));
+        return [];
+      }
+      subjects.push(...(await fileSubjects(usable, storage.name)));
     } catch (error) {
+      if (error instanceof TooManySubjectsError) {
+        problems.push(tooManyProblem(error));
+        return [];
+      }
       if (!(error instanceof SubjectPathError)) throw error;
       problems.push(subjectPathProblem(error));
       return [];
@@ -69,6 +91,11 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
   for (const notice of collapsed.notices) core.notice(notice, { title: "Duplicate subject" });
   for (const subject of collapsed.subjects) problems.push(...storageRequestProblems(storage, subject.name, subject.digest));
   return collapsed.subjects;
+}
+
+/** Too many subjects, as an input problem naming the input and the cap. */
+function tooManyProblem(error: TooManySubjectsError): InputProblem {
+  return { input: error.input, rule: error.rule, message: error.message };
 }
 
 /** A file subject-path matched that cannot be used, as an input problem naming subject-path and the file. */
@@ -87,32 +114,16 @@ function reportProblems(problems: InputProblem[]): void {
  * Outputs first (later steps read them), then the job summary. The work is done by now: a runner file that cannot be
  * written is a warning naming it, not a failed step.
  */
-async function finish(report: RunReport): Promise<void> {
-  try {
-    for (const [name, value] of Object.entries(runOutputs(report))) core.setOutput(name, value);
-  } catch (error) {
-    core.warning(
-      `The step's outputs were not written: ${runnerFileProblem("GITHUB_OUTPUT", error)}. What the step did is in its log above.`,
-      {
-        title: "Outputs not written",
-      },
-    );
+function finish(report: RunReport): void {
+  // Only to the runner's file: never the deprecated ::set-output command.
+  const outputs = appendToRunnerFile("GITHUB_OUTPUT", outputFileCommands(runOutputs(report)));
+  if (outputs) {
+    core.warning(`The step's outputs were not written: ${outputs}. What the step did is in its log above.`, {
+      title: "Outputs not written",
+    });
   }
-  if (!process.env.GITHUB_STEP_SUMMARY) return;
-  try {
-    await core.summary.addRaw(renderSummary(report), true).write();
-  } catch (error) {
-    core.warning(`The job summary was not written: ${runnerFileProblem("GITHUB_STEP_SUMMARY", error)}.`, { title: "Summary not written" });
-  }
-}
-
-/** Why a runner file could not be written, naming its variable and path. */
-function runnerFileProblem(variable: string, error: unknown): string {
-  const path = process.env[variable] ?? "";
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (/^Missing file at path/.test((error as Error | undefined)?.message ?? ""))
-    return `the file ${variable} names (${path}) does not exist`;
-  return `${variable} (${path}) cannot be written (${code ?? (error instanceof Error ? error.message : String(error))})`;
+  const summary = appendToRunnerFile("GITHUB_STEP_SUMMARY", `${renderSummary(report)}\n`);
+  if (summary) core.warning(`The job summary was not written: ${summary}.`, { title: "Summary not written" });
 }
 
 /** The action: validate everything, create the annotated tag, then one storage record per subject. */
@@ -178,7 +189,7 @@ export async function run(): Promise<void> {
     report.failures = failures;
     process.exitCode = FAILURE_EXIT_CODE;
   }
-  await finish(report);
+  finish(report);
 }
 
 /**

@@ -65,8 +65,8 @@ const cell = (value: string | undefined) => (value ?? "").replace(/\|/g, "\\|").
 const code = (value: string | undefined) => (value ? `\`${cell(value)}\`` : "");
 const short = (sha: string | undefined) => (sha ? sha.slice(0, 12) : "");
 
-/** The job summary: a table of the tag and of the storage records, created or (dry run) planned. */
-export function renderSummary(report: RunReport): string {
+/** The job summary: a table of the tag and of the storage records, created or (dry run) planned, within `maxBytes`. */
+export function renderSummary(report: RunReport, maxBytes = SUMMARY_MAX_BYTES): string {
   const lines: string[] = [`## shiplog${report.dryRun ? " (dry run: nothing was sent)" : ""}`, ""];
   for (const failure of [...(report.failures ?? []), ...(report.warnings ?? [])])
     lines.push(`> **${cell(failure.title)}**: ${cell(failure.message)}`, "");
@@ -103,5 +103,32 @@ export function renderSummary(report: RunReport): string {
     lines.push("");
   }
   if (!report.tag && report.storageRecords.length === 0 && !report.failures?.length) lines.push("Nothing was created.", "");
-  return lines.join("\n");
+  return withinBytes(lines, maxBytes);
+}
+
+/** The runner keeps at most 1 MiB of a step's summary (it refuses a larger one). */
+export const SUMMARY_MAX_BYTES = 1024 * 1024;
+
+/** Room kept for the truncation note. */
+const NOTE_BYTES = 512;
+
+/** The lines joined, cut at a whole line with a note when they would exceed `maxBytes`. */
+function withinBytes(lines: string[], maxBytes: number): string {
+  const whole = lines.join("\n");
+  if (Buffer.byteLength(whole) <= maxBytes) return whole;
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of lines) {
+    const size = Buffer.byteLength(line) + 1;
+    if (bytes + size > maxBytes - NOTE_BYTES) break;
+    kept.push(line);
+    bytes += size;
+  }
+  kept.push(
+    "",
+    `> **Summary truncated** at ${kept.length - 1} of ${lines.length} lines: the runner keeps at most ` +
+      `${Math.floor(maxBytes / 1024)} KiB of a step's summary. Every record is in the step's outputs (storage-records, tags).`,
+    "",
+  );
+  return kept.join("\n");
 }

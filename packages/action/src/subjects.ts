@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { constants, type Stats } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { constants } from "node:fs";
+import { type FileHandle, lstat, open, realpath, stat } from "node:fs/promises";
+import { basename, isAbsolute, relative } from "node:path";
 import * as glob from "@actions/glob";
 import { ShiplogError } from "@shiplog/client";
+import { irregularKind } from "@shiplog/client/internal";
 import PQueue from "p-queue";
 
 /** Files hashed at a time: a glob can match thousands, and each hash holds a file open (EMFILE otherwise). */
@@ -29,15 +30,29 @@ export class SubjectPathError extends ShiplogError {
   }
 }
 
-/** What a file system entry is, when it is not a regular file; undefined for a regular file. */
-export function irregularKind(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  if (stats.isFIFO()) return "a named pipe (FIFO)";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isDirectory()) return "a directory";
-  return "not a regular file";
+/**
+ * Most subjects one run records: each is one storage-record write, and the service allows 500 writes an hour (80 a
+ * minute), so a pattern matching thousands of files would take hours. Past it, the run stops before hashing.
+ */
+export const MAX_SUBJECTS = 250;
+
+/** More subjects than MAX_SUBJECTS: named, with what to do instead. */
+export class TooManySubjectsError extends ShiplogError {
+  readonly rule = `at most ${MAX_SUBJECTS} subjects`;
+
+  constructor(
+    /** The input that named them. */
+    readonly input: "subject-path" | "subject-checksums" | "subject-digest",
+    /** What was found: `matched more than 250 files (the search stopped there)`, `name 300 subjects in all`. */
+    found: string,
+  ) {
+    super(
+      "too_many_subjects",
+      `${input}: ${found}, more than the ${MAX_SUBJECTS} one run records (each is one storage-record write; the ` +
+        "service allows 500 an hour): narrow the patterns, or list the artifacts to record, with their sha256 digests, in a " +
+        "checksums file given as subject-checksums (sha256sum's format)",
+    );
+  }
 }
 
 const notRegular = (file: string, kind: string) =>
@@ -88,32 +103,97 @@ export async function fileDigest(path: string): Promise<string> {
   }
 }
 
-/**
- * Files matched by the subject-path globs (one pattern per line, `!` excludes), sorted for a stable order. A bad
- * pattern or a file system error while walking is a SubjectPathError.
- */
-export async function matchFiles(patterns: string[]): Promise<string[]> {
-  try {
-    const globber = await glob.create(patterns.join("\n"), { matchDirectories: false, followSymbolicLinks: true });
-    return [...new Set(await globber.glob())].sort();
-  } catch (error) {
-    throw globError(patterns, error);
-  }
+/** The workspace the matches must stay in: GITHUB_WORKSPACE (where the runner starts the step), else the working directory. */
+export function workspaceRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GITHUB_WORKSPACE || process.cwd();
 }
 
-/** The matched files that cannot be hashed (FIFOs, devices, sockets, unreadable), each named; none are opened. */
-export async function unusableFiles(files: readonly string[]): Promise<SubjectPathError[]> {
+/** Whether `path` (real, absolute) is `root` or inside it. */
+const inside = (root: string, path: string) => {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+};
+
+/** `where`: how the file is outside, e.g. `is a symbolic link to /etc/passwd`; empty when it is outside itself. */
+const outsideWorkspace = (file: string, where: string) =>
+  new SubjectPathError(
+    file,
+    "inside the workspace",
+    `${file}${where ? ` ${where},` : " is"} outside the workspace: only files in the workspace (GITHUB_WORKSPACE) are ` +
+      "recorded; copy the artifact into it",
+  );
+
+/**
+ * Files matched by the subject-path globs (one pattern per line, `!` excludes), sorted for a stable order. Only the
+ * workspace is searched: a pattern rooted outside it (or at a symbolic link leading out) is refused before any walk,
+ * symbolic links are not followed while walking, and the search stops past MAX_SUBJECTS files (TooManySubjectsError).
+ * A bad pattern or a file system error while walking is a SubjectPathError.
+ */
+export async function matchFiles(patterns: string[], workspace = workspaceRoot()): Promise<string[]> {
+  let root: string;
+  try {
+    root = await realpath(workspace);
+  } catch (error) {
+    throw unreadable(workspace, error);
+  }
+  const files = new Set<string>();
+  try {
+    const globber = await glob.create(patterns.join("\n"), { matchDirectories: false, followSymbolicLinks: false });
+    for (const searchPath of globber.getSearchPaths()) {
+      let real: string;
+      try {
+        real = await realpath(searchPath);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw unreadable(searchPath, error);
+      }
+      if (!inside(root, real)) throw outsideWorkspace(searchPath, real === searchPath ? "" : `leads to ${real}`);
+    }
+    for await (const file of globber.globGenerator()) {
+      files.add(file);
+      if (files.size > MAX_SUBJECTS)
+        throw new TooManySubjectsError("subject-path", `matched more than ${MAX_SUBJECTS} files (the search stopped there)`);
+    }
+  } catch (error) {
+    if (error instanceof TooManySubjectsError || error instanceof SubjectPathError) throw error;
+    throw globError(patterns, error);
+  }
+  return [...files].sort();
+}
+
+/**
+ * The matched files that cannot be hashed, each named; none are opened: FIFOs, devices, sockets, unreadable files,
+ * and symbolic links leading out of the workspace. A symbolic link to a directory in the workspace is not followed
+ * (the walk does not follow links either): dropped, as directories are, and listed in `skipped`.
+ */
+export async function unusableFiles(
+  files: readonly string[],
+  workspace = workspaceRoot(),
+): Promise<{ problems: SubjectPathError[]; usable: string[]; skipped: string[] }> {
+  const root = await realpath(workspace);
+  const usable: string[] = [];
+  const skipped: string[] = [];
   const problems = await Promise.all(
     files.map(async (file) => {
       try {
-        const kind = irregularKind(await stat(file));
-        return kind ? notRegular(file, kind) : undefined;
+        const link = (await lstat(file)).isSymbolicLink();
+        const real = link ? await realpath(file) : file;
+        if (link && !inside(root, real)) return outsideWorkspace(file, `is a symbolic link to ${real}`);
+        const stats = await stat(real);
+        if (link && stats.isDirectory()) {
+          skipped.push(file);
+          return undefined;
+        }
+        const kind = irregularKind(stats);
+        if (kind) return notRegular(file, kind);
+        usable.push(file);
+        return undefined;
       } catch (error) {
         return unreadable(file, error);
       }
     }),
   );
-  return problems.filter((problem) => problem !== undefined);
+  return { problems: problems.filter((problem) => problem !== undefined), usable: usable.sort(), skipped: skipped.sort() };
 }
 
 /** @actions/glob's refusal of a pattern, or a file system error while walking, named for subject-path. */

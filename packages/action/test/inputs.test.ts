@@ -4,7 +4,7 @@ import { ForbiddenError, TagExistsError } from "@shiplog/client";
 import { planFromInputs } from "../src/action-plan.js";
 import type { RawInputs } from "../src/inputs.js";
 import { explainFailure } from "../src/failure-messages.js";
-import { renderSummary, runOutputs } from "../src/run-report.js";
+import { SUMMARY_MAX_BYTES, renderSummary, runOutputs } from "../src/run-report.js";
 
 const context = { repository: "acme/web", sha: "a".repeat(40), apiUrl: "https://api.service.example" };
 const digest = `sha256:${"b".repeat(64)}`;
@@ -195,5 +195,26 @@ describe("report", () => {
       "| Tag | Outcome | Tag object | Object | Message |\n| --- | --- | --- | --- | --- |\n| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |",
     );
     expect(summary).toContain("| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | active |  | created | 7 |");
+  });
+
+  it("the summary stays within the runner's 1 MiB: cut at a whole row, with a note", () => {
+    const record = (i: number) => ({
+      outcome: "dry-run" as const,
+      name: `artifact-${i}-${"n".repeat(200)}`,
+      digest,
+      registry_url: `https://r.example/${"p".repeat(200)}`,
+    });
+    const report = { dryRun: true, repository: "acme/web", storageRecords: Array.from({ length: 4000 }, (_, i) => record(i)) };
+    expect(Buffer.byteLength(renderSummary(report, Number.MAX_SAFE_INTEGER))).toBeGreaterThan(SUMMARY_MAX_BYTES);
+    const summary = renderSummary(report);
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES);
+    expect(summary).toMatch(/\n> \*\*Summary truncated\*\* at \d+ of \d+ lines: the runner keeps at most 1024 KiB of a step's summary\./);
+    expect(
+      summary
+        .split("\n")
+        .filter((line) => line.startsWith("| artifact-"))
+        .every((line) => line.endsWith("|")),
+    ).toBe(true);
+    expect(renderSummary({ ...report, storageRecords: report.storageRecords.slice(0, 3) })).not.toContain("truncated");
   });
 });

@@ -195,7 +195,7 @@ describe("bad values of the new inputs are refused before anything is sent, nami
     [
       "subject-checksums file",
       { "subject-checksums": "missing/SUMS", "registry-url": "https://r.example/" },
-      "Invalid input: subject-checksums (sha256sum format)",
+      "Invalid input: subject-checksums (existing file)",
     ],
     [
       "subject-name image with a tag",
