@@ -1,8 +1,8 @@
 // The one environment convention of shiplog's library, command line and controller: the service's URL, and a token
 // or an App's credentials. The client never reads the environment by itself; `ShiplogClient.fromEnv(env)` (or
 // `clientOptionsFromEnv`) reads it when asked, from the object it is given.
-import { readFileSync } from "node:fs";
 import { appInstallationAuth } from "./app-installation-auth.js";
+import { BoundedFileError, readBoundedFile } from "./bounded-file.js";
 import { RequestValidationError } from "./errors.js";
 import { serviceUrlProblem } from "./loopback.js";
 import type { TransportOptions } from "./transport-options.js";
@@ -39,18 +39,16 @@ function read(env: Environment, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
-/** A file a variable names; the path is quoted only when it cannot be the secret itself. */
+/** Most bytes a token or key file may hold (a 4096-bit RSA key in PEM is about 3.3 KiB). */
+const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/** A file a variable names, under the bounded-file rule; the path is quoted only when it cannot be the secret itself. */
 function readFileOf(env: Environment, name: string, what: string): string {
-  const path = env[name]!.trim();
-  if (/-----BEGIN|[\r\n]/.test(path)) refuse(name, "a file's path", `holds ${what} itself, not the path of a file`);
   try {
-    return readFileSync(path, "utf8");
+    return readBoundedFile(env[name]!.trim(), { setting: name, holds: what, maxBytes: MAX_SECRET_FILE_BYTES, secret: true });
   } catch (error) {
-    return refuse(
-      name,
-      "a readable file",
-      `cannot read ${JSON.stringify(path)} (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`,
-    );
+    if (error instanceof BoundedFileError) refuse(name, error.rule, error.detail);
+    throw error;
   }
 }
 
