@@ -48,6 +48,7 @@ const INTEGRATION = [
   // The emulator's and the fake cluster's CLIs; the emulator's dist free of the OpenAPI description.
   "packages/emulator/test/admin-api.test.ts",
   "packages/emulator/test/cli.test.ts",
+  "packages/emulator/test/emulator-bin.test.ts",
   "packages/emulator/test/request-schemas.test.ts",
   "packages/fake-cluster/test/cli.test.ts",
   // The chart rendered and its controller run from dist or the image's bundle; Prometheus against the process.

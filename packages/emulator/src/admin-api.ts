@@ -19,6 +19,8 @@ export interface AdminTargets {
   imports: SourceImportStore;
   secondaryLimits: SecondaryRateLimits;
   artifacts: ArtifactStore;
+  /** The fixture's tokens, values included: the admin API is where a user reads them (GET /tokens). */
+  tokens: readonly { name: string; type: string; token: string; user?: string; scopes?: readonly string[] }[];
 }
 
 const RECORD_FIELDS = [
@@ -85,7 +87,7 @@ export async function startAdminApi(
   options: { port?: number; host?: string },
 ): Promise<{ url: string; app: FastifyInstance }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  const { clock, faults, requests, activity, imports, secondaryLimits, artifacts } = targets;
+  const { clock, faults, requests, activity, imports, secondaryLimits, artifacts, tokens } = targets;
   readBodiesAsJson(app, "the body is not JSON");
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
@@ -97,6 +99,17 @@ export async function startAdminApi(
   const bad = (reply: FastifyReply, message: string) => reply.code(400).send({ message, code: "emulator_usage" });
   const objectBody = (body: unknown): Record<string, unknown> =>
     body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+  // The fixture's tokens with their values, for a user who started the emulator without --show-tokens.
+  app.get("/tokens", async () => ({
+    tokens: tokens.map((t) => ({
+      name: t.name,
+      type: t.type,
+      user: t.user ?? null,
+      ...(t.scopes && { scopes: t.scopes }),
+      token: t.token,
+    })),
+  }));
 
   app.get("/clock", async () => ({ now: clock.timestamp() }));
   // {"set": "2026-03-10T08:00:00Z", "freeze": true} or {"advance_ms": 3600000} or {"reset": true}

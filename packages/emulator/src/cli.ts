@@ -1,19 +1,39 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
+import { Clock } from "./clock.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { SecondaryLimitSettings } from "./secondary-rate-limits.js";
+import { seedDemoWorld, type SeedSummary } from "./seed.js";
 import { startEmulator, type Emulator } from "./server.js";
 
-const USAGE = `Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixture world.json] [--rate-limit 5000] [--log]
+// Stop on SIGINT/SIGTERM from the first moment: a signal during start-up ends the process once it is up; a second
+// signal ends it at once. The emulator has no child processes; run it with `exec` (the root `pnpm emulator` script
+// does) so a wrapper's signal reaches it and nothing is left running.
+let running: Emulator | undefined;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping || !running) process.exit(0);
+    stopping = true;
+    void running.stop().then(() => process.exit(0));
+  });
+}
+
+const USAGE = `Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixture world.json] [--no-seed] [--clock <time>]
+                        [--rate-limit 5000] [--anonymous-rate-limit 60] [--log]
                         [--show-tokens] [--admin] [--admin-port 0]
                         [--no-secondary-limits] [--concurrent-requests 100] [--endpoint-points-per-minute 900]
                         [--content-per-minute 80] [--content-per-hour 500] [--secondary-limit-status 403]
                         [--no-retry-after]
 
 Starts the service emulator. Prints its URL and the fixture's token names and types.
+The default world is seeded with what the READMEs' examples read (records, a tag, activity,
+a notification, an import); --no-seed starts it empty (a --fixture of yours is never seeded).
+--clock sets the emulator's clock at start (ISO 8601; it runs on from there).
 --show-tokens also prints the token values: the default fixture's are fake and only
 valid here, but a fixture of your own may hold tokens you do not want in a terminal log.
+With --admin, GET <admin API>/tokens gives them too.
 --admin starts the admin API (clock, activity, faults, request log, imports, secondary
 limits, record counts) on its own port (--admin-port, default a free one) and prints its URL;
 see the emulator README.
@@ -31,10 +51,10 @@ const LIMIT_FLAGS = {
 } as const satisfies Record<string, keyof SecondaryLimitSettings>;
 type LimitFlag = keyof typeof LIMIT_FLAGS;
 
-/** A user's mistake: one line on stderr, exit 64 (EX_USAGE), no stack. */
+/** A user's mistake: one line on stderr, exit 2 (bad usage, as the shiplog CLI), no stack. */
 function fail(message: string): never {
   console.error(`shiplog-emulator: ${message.replace(/\s*\n\s*/g, "; ")}`);
-  process.exit(64);
+  process.exit(2);
 }
 
 function parse() {
@@ -44,8 +64,12 @@ function parse() {
         port: { type: "string", default: "8080" },
         host: { type: "string", default: "127.0.0.1" },
         fixture: { type: "string" },
+        seed: { type: "boolean" },
+        "no-seed": { type: "boolean", default: false },
+        clock: { type: "string" },
         log: { type: "boolean", default: false },
         "rate-limit": { type: "string", default: "5000" },
+        "anonymous-rate-limit": { type: "string", default: "60" },
         "show-tokens": { type: "boolean", default: false },
         admin: { type: "boolean", default: false },
         "admin-port": { type: "string", default: "0" },
@@ -80,6 +104,19 @@ const adminPort = portOf("admin-port", values["admin-port"]);
 const rateLimit = Number(values["rate-limit"]);
 if (!/^\d+$/.test(values["rate-limit"]) || rateLimit < 1) {
   fail(`--rate-limit must be a positive integer (got ${JSON.stringify(values["rate-limit"])})`);
+}
+const anonymousRateLimit = Number(values["anonymous-rate-limit"]);
+if (!/^\d+$/.test(values["anonymous-rate-limit"]) || anonymousRateLimit < 1) {
+  fail(`--anonymous-rate-limit must be a positive integer (got ${JSON.stringify(values["anonymous-rate-limit"])})`);
+}
+if (values.seed && values["no-seed"]) fail("--seed and --no-seed: give one");
+// The seeded world is the default fixture's: a fixture of yours starts as it is unless --seed asks.
+const seed = values.seed ?? (!values["no-seed"] && values.fixture === undefined);
+const clock = new Clock();
+if (values.clock !== undefined) {
+  if (!/^\d{4}-\d\d-\d\dT/.test(values.clock) || Number.isNaN(Date.parse(values.clock))) {
+    fail(`--clock must be an ISO 8601 time such as 2024-03-01T12:00:00Z (got ${JSON.stringify(values.clock)})`);
+  }
 }
 
 // Each flag's value must be an integer here; the settings' own rules (ranges) are checked by startEmulator.
@@ -125,7 +162,9 @@ try {
     host: values.host,
     fixture: fixture as never,
     logger: values.log,
+    clock,
     rateLimit,
+    anonymousRateLimit,
     secondaryLimits,
     ...(values.admin ? { admin: { port: adminPort } } : {}),
     // A fixture file that holds `null` is refused, not read as "no fixture".
@@ -147,6 +186,19 @@ try {
   if (problem) fail(problem);
   throw error;
 }
+running = emulator;
+let seeded: SeedSummary | undefined;
+if (seed) {
+  try {
+    seeded = seedDemoWorld(emulator);
+  } catch (error) {
+    await emulator.stop();
+    if (error instanceof EmulatorUsageError) fail(`--seed: ${error.issues.map((i) => `${i.argument} ${i.message}`).join("; ")}`);
+    throw error;
+  }
+}
+// After the seed, which writes at its own fixed times.
+if (values.clock !== undefined) clock.set(values.clock);
 console.log(`shiplog emulator listening on ${emulator.url}`);
 if (emulator.adminUrl) console.log(`admin API on ${emulator.adminUrl}`);
 const limits = emulator.secondaryLimits.settings;
@@ -157,11 +209,22 @@ console.log(
         `(answered ${limits.status}${limits.retryAfter ? " with retry-after" : ", no retry-after"})`
     : "secondary rate limits off",
 );
+console.log(
+  seeded
+    ? `seeded: ${seeded.storageRecords} storage and ${seeded.deploymentRecords} deployment records in acme ` +
+        `(${seeded.digests.join(", ")}), refs/tags/v1 in acme/web, ${seeded.events} events, ` +
+        `${seeded.notificationThreads} unread notification for octo, an import of acme/api (--no-seed: an empty world)`
+    : "not seeded: the fixture's world, no records, events or notifications",
+);
 for (const token of emulator.fixture.tokens) {
   const line = `  token ${token.name.padEnd(14)} ${token.type}`;
   console.log(values["show-tokens"] ? `${line.padEnd(38)} ${token.token}` : line);
 }
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void emulator.stop().then(() => process.exit(0)));
+if (!values["show-tokens"]) {
+  console.log(
+    emulator.adminUrl
+      ? `token values: curl -s ${emulator.adminUrl}/tokens (or start with --show-tokens)`
+      : "token values: start with --show-tokens to print them (or with --admin, then GET <admin API>/tokens)",
+  );
 }
+console.log(`process ${process.pid}: stop it with Ctrl-C (SIGINT) or kill ${process.pid} (SIGTERM)`);

@@ -4,6 +4,7 @@
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server.js";
 export { defaultFixture, type AccessLevel, type Fixture, type FixtureInput, type TokenFixture, type TokenType } from "./fixture.js";
 export { EmulatorUsageError, type UsageIssue } from "./emulator-usage-error.js";
+export { SEEDED_DIGESTS, SEEDED_IMPORT_AT, SEEDED_RECORDS_AT, seedDemoWorld, type SeedSummary } from "./seed.js";
 export {
   PUBLISHED_SECONDARY_LIMITS,
   type SecondaryLimitName,
@@ -11,7 +12,7 @@ export {
   type SecondaryLimitUsage,
   type SecondaryRateLimits,
 } from "./secondary-rate-limits.js";
-export type { Clock } from "./clock.js";
+export { Clock } from "./clock.js";
 export type { FaultInjector, FaultKind, FaultRule } from "./fault-injection.js";
 export type { LoggedRequest, RequestLog } from "./request-log.js";
 export type { RateLimits } from "./rate-limits.js";

@@ -42,6 +42,11 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1: the emulator is for loopback use. */
   host?: string;
+  /**
+   * The emulator's clock; default a new one on real time. Give your own to start at a chosen time, or to share one
+   * clock between the emulator and other doubles (`new Clock()`, then `clock.set(...)`, `advance`, `reset`).
+   */
+  clock?: Clock;
   /** The world to start with; default `defaultFixture`. */
   fixture?: FixtureInput;
   /** Core rate limit per caller with credentials per hour. Default 5000. */
@@ -99,7 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const parsed = fixtureSchema.safeParse(options.fixture === undefined ? defaultFixture : options.fixture, { reportInput: true });
   if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
   const fixture = parsed.data;
-  const clock = new Clock();
+  const clock = options.clock ?? new Clock();
   const access = new AccessControl(fixture);
   const routes = new Set<string>();
   const faults = new FaultInjector(options.faultSeed, routes);
@@ -184,7 +189,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (options.admin) {
     const adminOptions = options.admin === true ? {} : options.admin;
     try {
-      const targets = { clock, faults, requests, activity, imports: state.imports, secondaryLimits, artifacts: state.artifacts };
+      const targets = {
+        clock,
+        faults,
+        requests,
+        activity,
+        imports: state.imports,
+        secondaryLimits,
+        artifacts: state.artifacts,
+        tokens: fixture.tokens,
+      };
       admin = await startAdminApi(targets, { host: options.host, ...adminOptions });
     } catch (error) {
       await app.close();

@@ -1,6 +1,6 @@
 // The standalone `shiplog-emulator --admin`, driven with curl as a user beside their own code would drive it:
 // clock, activity, faults, request log, imports. Also: the admin API is off unless asked for, and CLI mistakes
-// end in one line with exit 64.
+// end in one line with exit 2.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -28,13 +28,26 @@ const json = (method: string, url: string, body?: unknown, extra: string[] = [])
   curl(["-X", method, url, ...(body === undefined ? [] : ["-H", "content-type: application/json", "-d", JSON.stringify(body)]), ...extra]);
 
 beforeAll(async () => {
-  emulator = startProcess(process.execPath, [cli, "--port", "0", "--admin"]);
+  // An empty world (no seed): the counts and the import below start from nothing.
+  emulator = startProcess(process.execPath, [cli, "--port", "0", "--admin", "--no-seed"]);
   service = /listening on (http:\/\/\S+)/.exec(await emulator.line(/listening on http/))![1]!;
   admin = /admin API on (http:\/\/\S+)/.exec(await emulator.line(/admin API on http/))![1]!;
 });
 afterAll(() => emulator.stop());
 
 describe("admin API with curl", () => {
+  it("gives the fixture's tokens with their values, which the banner does not print", async () => {
+    const { status, body } = json("GET", `${admin}/tokens`);
+    expect(status).toBe(200);
+    const tokens = (body as { tokens: { name: string; type: string; token: string }[] }).tokens;
+    expect(tokens).toContainEqual(expect.objectContaining({ name: "classic", type: "classic", token: CLASSIC }));
+    expect(await emulator.line(/^token values/)).toBe(`token values: curl -s ${admin}/tokens (or start with --show-tokens)`);
+    expect(emulator.stdout()).not.toContain(CLASSIC);
+    // The value is accepted on the service's port: its limit is a token's, not an anonymous caller's.
+    const limits = json("GET", `${service}/rate_limit`, undefined, ["-H", `authorization: Bearer ${CLASSIC}`]);
+    expect(limits.body).toMatchObject({ resources: { core: { limit: 5000 } } });
+  });
+
   it("sets the clock, and generated activity carries it", () => {
     expect(json("POST", `${admin}/clock`, { set: "2026-03-10T08:00:00Z", freeze: true }).body).toEqual({ now: "2026-03-10T08:00:00Z" });
     expect(json("GET", `${admin}/clock`).body).toEqual({ now: "2026-03-10T08:00:00Z" });
@@ -156,10 +169,10 @@ describe("admin API with curl", () => {
   });
 });
 
-describe("CLI mistakes: one line, exit 64", () => {
+describe("CLI mistakes: one line, exit 2", () => {
   const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", timeout: 20_000 });
   const oneLine = (result: ReturnType<typeof run>, text: string) => {
-    expect(result.status).toBe(64);
+    expect(result.status).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toContain(text);
     expect(result.stderr).not.toMatch(/\n\s+at /);

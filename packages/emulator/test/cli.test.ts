@@ -44,7 +44,7 @@ describe("shiplog-emulator", () => {
       expect(stdout).toMatch(new RegExp(`^ {2}token ${token.name} +${token.type} +${token.token}$`, "m"));
   });
 
-  it("refuses a bad fixture with exit code 64, naming the fields and not echoing a token", async () => {
+  it("refuses a bad fixture with exit code 2, naming the fields and not echoing a token", async () => {
     const dir = tempDir("emulator-cli-");
     const file = join(dir, "world.json");
     await writeFile(
@@ -52,7 +52,7 @@ describe("shiplog-emulator", () => {
       JSON.stringify({ orgs: [{ login: "acme" }], tokens: [{ name: "mine", token: "real_looking_secret_123", type: "personal" }] }),
     );
     const { code, stderr, stdout } = await run(["--fixture", file]);
-    expect(code).toBe(64);
+    expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toContain("fixture.orgs[0].id");
     expect(stderr).toContain("fixture.tokens[0].type");
