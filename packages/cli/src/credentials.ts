@@ -3,7 +3,7 @@
 // one of the two; every mistake is a usage error naming the setting, made before anything is sent. Secrets are
 // never options of their own and never appear in a message: a key or token is only ever read from a file or the
 // environment.
-import { readFileSync } from "node:fs";
+import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import { UsageError } from "./cli-errors.js";
 
 /** The options every command that talks to the service takes, beside `--api-url`. */
@@ -55,17 +55,20 @@ function lookup(setting: Setting, options: CredentialOptions, env: Environment):
 /** How to name a setting that was not given: both its spellings. */
 const either = (setting: Setting) => `${setting.flag} (or ${setting.env})`;
 
-/** A file's text, or a usage error naming the setting; the path is quoted only if it cannot be a secret itself. */
+/** Most bytes a token or key file may hold (a 4096-bit RSA key in PEM is about 3.3 KiB). */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+/**
+ * A token or key file's text: a regular file of bounded size (the client's bounded-file rule), or a usage error
+ * naming the setting and the rule. The path is quoted only when it cannot be the secret itself; a key or token
+ * pasted where its file's path belongs is named as such, never echoed back.
+ */
 function readSettingFile(path: { value: string; name: string }, what: string): string {
-  // A key or token pasted where its file's path belongs must not be echoed back.
-  if (/-----BEGIN|[\r\n]/.test(path.value)) {
-    throw new UsageError(`${path.name} holds ${what} itself, not the path of a file: put it in a file and give the file's path`);
-  }
   try {
-    return readFileSync(path.value, "utf8");
+    return readBoundedFile(path.value, { setting: path.name, holds: what, maxBytes: MAX_SECRET_FILE_BYTES, secret: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new UsageError(`${path.name} ${JSON.stringify(path.value)}: cannot read it (${code})`);
+    if (error instanceof BoundedFileError) throw new UsageError(error.message);
+    throw error;
   }
 }
 
@@ -80,11 +83,13 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
   const tokenGiven = tokenFile?.name ?? tokenVariable;
 
   if (appGiven.length === 0) {
-    if (tokenFile) {
-      const token = readSettingFile(tokenFile, "a token").trim();
-      if (token === "") throw new UsageError(`${tokenFile.name} ${JSON.stringify(tokenFile.value)} is empty: put the token in it`);
-      return { kind: "token", token };
+    if (tokenFile && tokenVariable) {
+      // Which one would win is a guess either way: refused, not decided silently.
+      throw new UsageError(
+        `${tokenVariable} and ${tokenFile.name} are both set: give the token in one of them, not both [rule: one token source]`,
+      );
     }
+    if (tokenFile) return { kind: "token", token: readSettingFile(tokenFile, "the token").trim() };
     return tokenVariable ? { kind: "token", token: env.SHIPLOG_TOKEN!.trim() } : { kind: "none" };
   }
   if (tokenGiven) {
@@ -108,7 +113,7 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
   return {
     kind: "app",
     appId: appId.value.trim(),
-    privateKey: readSettingFile(keyFile, "a key"),
+    privateKey: readSettingFile(keyFile, "the App's private key"),
     ...(installationId !== undefined && { installationId }),
     settings: {
       appId: appId.name,

@@ -172,13 +172,13 @@ describe("App credentials given wrong: one usage line naming the setting, exit 2
       "a key file that does not exist",
       ["--app-id", APP_ID, "--app-private-key-file", "/nonexistent/app.pem"],
       {},
-      /--app-private-key-file "\/nonexistent\/app\.pem": cannot read it \(ENOENT\)/,
+      /--app-private-key-file: "\/nonexistent\/app\.pem" does not exist \[rule: existing file\]/,
     ],
     [
       "a directory",
       ["--app-id", APP_ID],
       { SHIPLOG_APP_PRIVATE_KEY_FILE: "DIR" },
-      /SHIPLOG_APP_PRIVATE_KEY_FILE ".*": cannot read it \(EISDIR\)/,
+      /SHIPLOG_APP_PRIVATE_KEY_FILE: ".*" is a directory, not a regular file \[rule: regular file\]/,
     ],
     [
       "a public key",
@@ -190,7 +190,7 @@ describe("App credentials given wrong: one usage line naming the setting, exit 2
       "a key pasted into the variable",
       ["--app-id", APP_ID],
       { SHIPLOG_APP_PRIVATE_KEY_FILE: "PASTED" },
-      /SHIPLOG_APP_PRIVATE_KEY_FILE holds a key itself, not the path of a file/,
+      /SHIPLOG_APP_PRIVATE_KEY_FILE: holds key content \(a PEM block\) where the path of a file belongs: put the App's private key in a file/,
     ],
     [
       "a bad installation id",

@@ -77,7 +77,7 @@ describe("permissions, help, completion, usage", () => {
     [
       "missing file",
       ["records", "set-cluster", "--org", "acme", "--cluster", "c", "--file", "/nope.json"],
-      /^shiplog records set-cluster: --file "\/nope\.json": cannot read it \(ENOENT\)/,
+      /^shiplog records set-cluster: --file: "\/nope\.json" does not exist \[rule: existing file\]/,
     ],
     ["bad repository", ["tag", "create", "acme", "v1", "--object", "a".repeat(40)], /^shiplog tag create: .*expected owner\/repo/],
     [
@@ -112,9 +112,9 @@ describe("permissions, help, completion, usage", () => {
     ["bad shell", ["completion", "fish"], /^shiplog completion: .*'fish' is invalid/],
     ["bad api url", ["--api-url", "ftp://x", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: /],
     [
-      "token file missing",
+      "a token file beside SHIPLOG_TOKEN",
       ["--token-file", "/nope", "records", "storage", "--org", "acme", digest],
-      /^shiplog records storage: --token-file "\/nope": cannot read it/,
+      /^shiplog records storage: SHIPLOG_TOKEN and --token-file are both set: .* \[rule: one token source\]/,
     ],
   ];
   it.each(usage)("usage error (%s): one line, exit 2, nothing sent", async (_, args, message) => {
@@ -126,6 +126,13 @@ describe("permissions, help, completion, usage", () => {
     expect(run.stderr.endsWith("\n")).toBe(true);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(emulator.requests.list()).toEqual([]);
+  });
+
+  it("a token file that does not exist: one line naming the option and the rule, exit 2", async () => {
+    const run = await shiplog(["--token-file", "/nope", "records", "storage", "--org", "acme", digest], null);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^shiplog records storage: --token-file: "\/nope" does not exist \[rule: existing file\]/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("no token where one is needed: exit 4, one line", async () => {

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { MAX_CLUSTER_ENTRIES, type ClusterDeploymentResult, type RequestValidationError, type TransportHooks } from "@shiplog/client";
+import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import { parseRequest, setClusterDeploymentRecordsParams } from "@shiplog/client/schemas";
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
@@ -118,12 +118,17 @@ export function recordsCommand(ctx: CommandContext): Command {
   return records;
 }
 
+/** Most bytes `set-cluster --file` may hold (150,000 entries of about 300 bytes are 45 MB). */
+export const MAX_CLUSTER_FILE_BYTES = 128 * 1024 * 1024;
+
 function readClusterFile(path: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A regular file of bounded size: a FIFO is not waited on, /dev/zero not read until memory runs out.
+    text = readBoundedFile(path, { setting: "--file", holds: "the cluster's deployments", maxBytes: MAX_CLUSTER_FILE_BYTES });
   } catch (error) {
-    throw new UsageError(`--file ${JSON.stringify(path)}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "unreadable"})`);
+    if (error instanceof BoundedFileError) throw new UsageError(error.message);
+    throw error;
   }
   let body: unknown;
   try {
