@@ -120,7 +120,7 @@ describe("@octokit/rest against the emulator", () => {
     }
     await behaviour(
       "a JSON array body answers 400 Body should be a JSON object",
-      () => octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", { org, data: [{ name: "web" }] }),
+      () => octokit.request("POST /orgs/{org}/artifacts/metadata/storage-record", { org, data: [{ name: "web" }] } as never),
       (o) => o.status === 400 && (o.data as { message?: string }).message === "Body should be a JSON object",
     );
   });
