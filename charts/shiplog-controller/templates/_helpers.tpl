@@ -166,6 +166,10 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 */}}
 {{- define "shiplog-controller.env" -}}
 {{- $c := .Values.config }}
+{{- $imageRepositories := list }}
+{{- range $prefix, $repository := $c.imageRepositories }}
+{{- $imageRepositories = append $imageRepositories (printf "%s=%s" $prefix $repository) }}
+{{- end }}
 {{- $settings := list
   (list "SHIPLOG_ORG" $c.org)
   (list "SHIPLOG_CLUSTER" $c.cluster)
@@ -177,6 +181,8 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
   (list "SHIPLOG_EXCLUDE_NAMESPACES" (join "," $c.excludeNamespaces))
   (list "SHIPLOG_LABEL_SELECTOR" $c.labelSelector)
   (list "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE" $c.deploymentNameTemplate)
+  (list "SHIPLOG_IMAGE_REPOSITORIES" (join "," $imageRepositories))
+  (list "SHIPLOG_REGISTRY_HOST" $c.registryHost)
   (list "SHIPLOG_FLUSH_WINDOW" $c.flushWindow)
   (list "SHIPLOG_FLUSH_MAX_WAIT" $c.flushMaxWait)
   (list "SHIPLOG_WRITE_BUDGET_PER_MINUTE" (toString (int $c.writeBudgetPerMinute)))

@@ -31,11 +31,18 @@ export const MAX_TAGS = 5;
 export const MAX_TAG_LENGTH = 100;
 const REPOSITORY = /^[A-Za-z0-9.\-_]{1,100}$/;
 
+/** A repository name the service takes: 1 to 100 letters, digits, '.', '-' or '_'. */
+export function isRepositoryName(name: string): boolean {
+  return REPOSITORY.test(name);
+}
+
 /** What the annotations say about one container's record. */
 export interface RecordAnnotations {
   tags?: Record<string, string>;
   runtimeRisks?: RuntimeRisk[];
   repository?: string;
+  /** The container's annotation names no repository on purpose (`shiplog.dev/repository.<container>: ""`). */
+  noRepository?: true;
   logicalEnvironment?: string;
   physicalEnvironment?: string;
 }
@@ -135,6 +142,7 @@ export function readRecordAnnotations(
   const perContainer = `${REPOSITORY_ANNOTATION}.${container}`;
   const repositoryAnnotation = annotations[perContainer] !== undefined ? perContainer : REPOSITORY_ANNOTATION;
   const repository = annotations[repositoryAnnotation];
+  if (repository === "" && repositoryAnnotation === perContainer) value.noRepository = true;
   if (repository !== undefined && repository !== "") {
     if (REPOSITORY.test(repository)) value.repository = repository;
     else {

@@ -1,6 +1,7 @@
 // Every setting of the controller: its flag, its environment variable and its help line, in the order they are
 // documented (data; config.ts reads and validates them).
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
+import { DEFAULT_REGISTRY_HOST } from "./repository-rules.js";
 
 /** One configuration setting: its flag, its environment variable and what it means. */
 export interface Setting {
@@ -49,6 +50,18 @@ export const SETTINGS = {
     env: "SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS",
     boolean: true,
     help: "also read github/deployment-tracker's metadata.github.com/<key> tags and metadata.github.com/runtime-risks (migration)",
+  },
+  imageRepositories: {
+    flag: "image-repositories",
+    env: "SHIPLOG_IMAGE_REPOSITORIES",
+    help:
+      "repository of images by name prefix, comma list of <prefix>=<repository>, e.g. registry.example.com/team-a=web " +
+      "(after the workload's and the namespace's shiplog.dev/repository; the longest prefix wins)",
+  },
+  registryHost: {
+    flag: "registry-host",
+    env: "SHIPLOG_REGISTRY_HOST",
+    help: `the service's container registry: its images <host>/<org>/<repository> name their repository (default ${DEFAULT_REGISTRY_HOST}; off disables)`,
   },
   batchSize: { flag: "batch-size", env: "SHIPLOG_BATCH_SIZE", help: "entries per request, 1 to 1000 (default 1000)" },
   concurrency: {

@@ -22,6 +22,7 @@ import {
   type ConfigIssue,
 } from "./config-values.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, fromDeploymentTrackerTemplate } from "./pod-records.js";
+import { DEFAULT_REGISTRY_HOST, parseImageRepositories, type ImageRepositoryRule } from "./repository-rules.js";
 import type { WriteBudgetLimits } from "./write-budget.js";
 
 export { MAX_TIMER_MS, parseDuration, type ConfigIssue } from "./config-values.js";
@@ -50,6 +51,10 @@ export interface ControllerConfig {
   deploymentNameTemplate: string;
   /** Also read github/deployment-tracker's annotations (migration). */
   deploymentTrackerAnnotations: boolean;
+  /** The cluster-wide mapping from image name prefixes to repositories (repository-rules.ts). */
+  imageRepositories: ImageRepositoryRule[];
+  /** The service's container registry, whose images name their repository; "" when off. */
+  registryHost: string;
   /** A change is sent once the cluster has been quiet this long... */
   flushWindowMs: number;
   /** ...and at the latest this long after the first change. */
@@ -152,6 +157,23 @@ const schema = z.object({
     .optional(),
   deploymentNameTemplate: z.string().transform(fromDeploymentTrackerTemplate).pipe(template).default(DEFAULT_DEPLOYMENT_NAME_TEMPLATE),
   deploymentTrackerAnnotations: booleanText.default(false),
+  imageRepositories: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseImageRepositories(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: "custom", message: parsed.reason, params: { rule: "comma list of <image name prefix>=<repository>" } });
+      return z.NEVER;
+    })
+    .default([]),
+  registryHost: z
+    .string()
+    .refine((text) => /^(off|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:\d{1,5})?)$/i.test(text), {
+      message: 'must be a registry host name (with an optional :port) or "off"',
+      params: { rule: "host[:port] or off" },
+    })
+    .transform((text) => (text === "off" ? "" : text.toLowerCase()))
+    .default(DEFAULT_REGISTRY_HOST),
   flushWindow: duration(0).default(100),
   flushMaxWait: duration(1).default(1000),
   writeBudgetPerMinute: integer(1, 60_000).default(80),
@@ -333,6 +355,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     excludeNamespaces: c.excludeNamespaces,
     deploymentNameTemplate: c.deploymentNameTemplate,
     deploymentTrackerAnnotations: c.deploymentTrackerAnnotations,
+    imageRepositories: c.imageRepositories,
+    registryHost: c.registryHost,
     flushWindowMs: c.flushWindow,
     flushMaxWaitMs: c.flushMaxWait,
     writeBudgetPerMinute: c.writeBudgetPerMinute,

@@ -28,6 +28,7 @@ import { SendGate } from "./send-gate.js";
 import { StatePersistence } from "./state-persistence.js";
 import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
+import { UnlinkedRecords } from "./unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
 import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./write-budget.js";
 
@@ -216,8 +217,17 @@ export class Controller {
         this.#slicer();
       },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
+      // The repository a namespace names (repository-rules.ts): a change recomputes that namespace's workloads.
+      onNamespaceChange: (namespace) => {
+        this.#tracker.namespaceChanged(namespace);
+        this.#loop.notifyChange();
+      },
     });
-    this.#tracker = new DesiredStateTracker(this.#informers, desiredStateOptions(config));
+    const informers = this.#informers;
+    this.#tracker = new DesiredStateTracker(
+      informers,
+      desiredStateOptions(config, (namespace) => informers.namespaceRepository(namespace)),
+    );
     this.#slicer = listingSlicer(this.#tracker, () => !this.#stopping && !this.#informers.synced, logger);
     this.#report = new DesiredStateReport(logger, metrics);
     this.#loop = new FlushLoop({
@@ -230,6 +240,11 @@ export class Controller {
       sender,
       budget: this.budget,
       crash,
+      unlinked: new UnlinkedRecords(logger, metrics, {
+        org: config.org,
+        imageRepositories: config.imageRepositories,
+        registryHost: config.registryHost,
+      }),
       settings: flushLoopSettings(config),
       reconciler: {
         batchSize: config.batchSize,

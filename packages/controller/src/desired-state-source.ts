@@ -20,10 +20,16 @@ export interface DesiredStateSource {
   current(): DesiredStateView;
 }
 
-/** The mapping options of the desired state from the configuration. */
+/**
+ * The mapping options of the desired state from the configuration, and where the repository a namespace names is
+ * read (the namespace cache; absent: no namespace names one).
+ */
 export function desiredStateOptions(
   config: Pick<
     ControllerConfig,
+    | "org"
+    | "imageRepositories"
+    | "registryHost"
     | "cluster"
     | "logicalEnvironment"
     | "physicalEnvironment"
@@ -33,6 +39,7 @@ export function desiredStateOptions(
     | "excludeNamespaces"
     | "labelSelector"
   >,
+  namespaceRepository?: (namespace: string) => string | undefined,
 ): DesiredStateOptions {
   const include = new Set(config.namespaces);
   const exclude = new Set(config.excludeNamespaces);
@@ -45,6 +52,10 @@ export function desiredStateOptions(
     ...(config.physicalEnvironment !== undefined ? { physicalEnvironment: config.physicalEnvironment } : {}),
     deploymentNameTemplate: config.deploymentNameTemplate,
     deploymentTrackerAnnotations: config.deploymentTrackerAnnotations,
+    repositories: {
+      rules: { org: config.org, imageRepositories: config.imageRepositories, registryHost: config.registryHost },
+      ...(namespaceRepository ? { namespaceRepository } : {}),
+    },
     namespaceAllowed: (ns) => (include.size === 0 || include.has(ns)) && !exclude.has(ns),
     ...(selector?.ok ? { podLabelsMatch: selector.value.matches } : {}),
   };

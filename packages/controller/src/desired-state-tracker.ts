@@ -74,6 +74,8 @@ export class DesiredStateTracker {
   /** Objects changed since the last state(), by kind, namespace and name: whether the change reaches dependents. */
   readonly #dirty = new Map<WatchedKind, Map<string, Map<string, boolean>>>();
   #dirtyCount = 0;
+  /** Namespaces whose metadata the mapping reads changed since the last state(): their workloads are recomputed. */
+  readonly #dirtyNamespaces = new Set<string>();
   readonly #sources = new Map<WatchedKind, Map<string, Map<string, Source>>>();
   /** Sources by the controlling owner they name. */
   readonly #dependents = new Map<string, Dependents>();
@@ -120,6 +122,16 @@ export class DesiredStateTracker {
     if (!reached) names.set(name, reachesDependents);
   }
 
+  /**
+   * Notes that a namespace's metadata changed (the repository it names): every workload in it is recomputed in the
+   * next state().
+   */
+  namespaceChanged(namespace: string): void {
+    if (!this.#built) return;
+    if (!this.#dirtyNamespaces.has(namespace)) this.#dirtyCount += 1;
+    this.#dirtyNamespaces.add(namespace);
+  }
+
   /** Objects changed since the last state(): what the next state() has to look at. */
   get pendingChanges(): number {
     return this.#dirtyCount;
@@ -134,6 +146,10 @@ export class DesiredStateTracker {
       const touched = new Set<TrackedWorkload>();
       if (!this.#built) this.#build(touched);
       else this.#applyChanges(touched);
+      if (this.#dirtyNamespaces.size > 0) {
+        for (const workload of this.#workloads.values()) if (this.#dirtyNamespaces.has(workload.ref.namespace)) touched.add(workload);
+        this.#dirtyNamespaces.clear();
+      }
       const keys = new Set<string>();
       for (const workload of touched) this.#recompute(workload, keys);
       this.#placed.clear();
@@ -151,6 +167,7 @@ export class DesiredStateTracker {
   #reset(): void {
     this.#built = false;
     this.#dirty.clear();
+    this.#dirtyNamespaces.clear();
     this.#dirtyCount = 0;
     for (const map of [this.#sources, this.#dependents, this.#workloads, this.#claimants, this.#records, this.#conflicts]) map.clear();
     for (const set of [this.#held, this.#reported]) set.clear();

@@ -158,6 +158,7 @@ export class FlushLoop {
     this.#backlog = false;
     this.#o.metrics.pendingRecords.set(0);
     this.#o.metrics.refusedRecords.reset();
+    this.#o.unlinked?.reset();
   }
 
   /** Runs one round now (after any round in flight), whatever the schedule says; the budget still paces its calls. */

@@ -16,6 +16,7 @@ import type { ControllerMetrics } from "./metrics.js";
 import { planRound, settleRound, type ReconcilerSettings, type ReconcilerState, type RoundPlan } from "./reconciler.js";
 import type { StatePersistence } from "./state-persistence.js";
 import type { TestCrashHook } from "./test-crash-hook.js";
+import type { UnlinkedRecords } from "./unlinked-records.js";
 
 /** The outcome of one round. */
 export interface FlushSummary {
@@ -45,6 +46,8 @@ export interface RoundContext {
   sender: BatchSender;
   reconciler: ReconcilerSettings;
   crash?: TestCrashHook | undefined;
+  /** Reports records the service refuses for want of a repository. */
+  unlinked?: UnlinkedRecords | undefined;
 }
 
 /** What the loop asks of a round. */
@@ -92,6 +95,9 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
   };
   const { desired, changedKeys } = ctx.source.current();
   ctx.report.report(desired);
+  const workloadOf = (key: string) => desired.records.get(key)?.workload;
+  const live = (key: string) => desired.records.has(key);
+  ctx.unlinked?.update({ accepted: [], rejected: [] }, workloadOf, live);
   const plan = planRound(
     state,
     {
@@ -151,6 +157,7 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
     );
     metrics.recordsRejected.inc({ reason: cause });
   }
+  ctx.unlinked?.update(sent, workloadOf, live);
   for (const record of sent.accepted) metrics.recordsAccepted.inc({ status: record.entry.status ?? "deployed" });
   summary.requests = sent.requests;
   summary.accepted = sent.accepted.length;

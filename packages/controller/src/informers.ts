@@ -1,8 +1,10 @@
 // The informer caches the controller reads: one reflector (list-watch and cache, reflector.ts) per watched kind and
-// configured namespace (or cluster-wide), each caching only the projection of its objects that the mapping reads.
+// configured namespace (or cluster-wide), each caching only the projection of its objects that the mapping reads;
+// and, for the repository rules, one of the cluster's namespaces (the repository each names).
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
-import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
+import type { CronJob, Job, Pod, ReflectedKind, WatchedKind, Workload } from "./kube-objects.js";
+import { NAMESPACE_REPOSITORY_KEY } from "./repository-rules.js";
 import type { WorkloadKind } from "./desired-state.js";
 import type { TrackedSnapshot } from "./desired-state-tracker.js";
 import { Reflector, type RestartReason } from "./reflector.js";
@@ -31,11 +33,27 @@ export interface InformerOptions {
   onChange?: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void;
   /** Called when a watch or informer is restarted, with the reason. */
   onRestart?: (kind: WatchedKind, reason: RestartReason) => void;
+  /**
+   * Cache the namespaces (get, list and watch on namespaces, cluster-wide) for the repository they name, and call
+   * this when the repository a namespace names changes. Forbidden by RBAC: said once, and no namespace names one.
+   */
+  onNamespaceChange?: (namespace: string) => void;
+}
+
+/** What the informers read of each of their reflectors, whatever its kind. */
+interface CacheView {
+  readonly kind: ReflectedKind;
+  readonly namespace: string | undefined;
+  readonly synced: boolean;
+  readonly restarts: number;
+  readonly size: number;
+  stop(): Promise<void>;
 }
 
 /** The informer caches, for the configured namespaces. */
 export class ClusterInformers implements TrackedSnapshot {
   readonly #reflectors = new Map<WatchedKind, Reflector[]>();
+  readonly #namespaces: Reflector<"Namespace"> | undefined;
   /** Callers of waitForSync and waitForOwners, until what they wait for holds. */
   readonly #waiters: { ready: () => boolean; resolve: () => void }[] = [];
   #stopped = false;
@@ -65,10 +83,38 @@ export class ClusterInformers implements TrackedSnapshot {
       );
       this.#reflectors.set(kind, reflectors);
     }
+    const onNamespaceChange = options.onNamespaceChange;
+    if (onNamespaceChange) {
+      this.#namespaces = new Reflector({
+        kubeConfig: options.kubeConfig,
+        kind: "Namespace",
+        watchTimeoutSeconds: options.watchTimeoutSeconds,
+        watchIdleTimeoutMs: options.watchIdleTimeoutMs,
+        requestTimeoutMs: options.requestTimeoutMs,
+        restartMinDelayMs: options.restartMinDelayMs ?? 500,
+        restartMaxDelayMs: options.restartMaxDelayMs ?? 30_000,
+        projection: {},
+        logger: options.logger,
+        onChange: (_kind, _namespace, name) => onNamespaceChange(name),
+        onSynced: () => this.#checkSynced(),
+        onForbidden: (error) =>
+          options.logger.error(
+            { kind: "Namespace", err: error.message, rbac: "get, list and watch on namespaces (a ClusterRole)" },
+            "listing namespaces is forbidden: namespace labels and annotations shiplog.dev/repository are not read until it is granted",
+          ),
+      });
+    }
   }
 
-  #all(): Reflector[] {
-    return [...this.#reflectors.values()].flat();
+  #all(): CacheView[] {
+    const all: CacheView[] = [...this.#reflectors.values()].flat();
+    if (this.#namespaces) all.push(this.#namespaces);
+    return all;
+  }
+
+  /** The repository a namespace's label or annotation names (undefined without the namespace cache). */
+  namespaceRepository(namespace: string): string | undefined {
+    return this.#namespaces?.get("", namespace)?.metadata.annotations?.[NAMESPACE_REPOSITORY_KEY];
   }
 
   #checkSynced(): void {
@@ -87,7 +133,10 @@ export class ClusterInformers implements TrackedSnapshot {
 
   /** True once every cache but the pods' has its first list (pods resolve to their workloads from here on). */
   get ownersSynced(): boolean {
-    return [...this.#reflectors].every(([kind, reflectors]) => kind === "Pod" || reflectors.every((r) => r.synced));
+    return (
+      (this.#namespaces?.synced ?? true) &&
+      [...this.#reflectors].every(([kind, reflectors]) => kind === "Pod" || reflectors.every((r) => r.synced))
+    );
   }
 
   /**
@@ -97,6 +146,7 @@ export class ClusterInformers implements TrackedSnapshot {
    */
   start(): void {
     if (this.#stopped) return;
+    this.#namespaces?.start();
     for (const [kind, reflectors] of this.#reflectors) if (kind !== "Pod") for (const r of reflectors) r.start();
     void this.waitForOwners().then(() => {
       if (!this.#stopped) for (const r of this.#reflectors.get("Pod")!) r.start();
@@ -124,7 +174,7 @@ export class ClusterInformers implements TrackedSnapshot {
   }
 
   /** Per-informer state, for health and metrics. */
-  status(): { kind: WatchedKind; namespace: string; synced: boolean; restarts: number; objects: number }[] {
+  status(): { kind: ReflectedKind; namespace: string; synced: boolean; restarts: number; objects: number }[] {
     return this.#all().map((r) => ({
       kind: r.kind,
       namespace: r.namespace ?? "",

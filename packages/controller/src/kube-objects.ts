@@ -93,6 +93,12 @@ export interface CronJob {
 export type WatchedKind = "Pod" | "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob";
 
 /**
+ * The kinds a reflector can cache: the watched ones, and namespaces (cluster-scoped; cached as their name and the
+ * repository they name, see namespaceProjection).
+ */
+export type ReflectedKind = WatchedKind | "Namespace";
+
+/**
  * Annotation keys kept in the caches: ours, deployment-tracker's (for its migration option; only where a cluster
  * still carries them), plus, on ReplicaSets only, the Deployment revision used to rank them (a Deployment's own
  * changes with every rollout and is read by nobody).

@@ -26,6 +26,7 @@ export class ControllerMetrics {
   readonly recordsAccepted: Counter<"status">;
   readonly recordsRejected: Counter<"reason">;
   readonly refusedRecords: Gauge<"reason">;
+  readonly unlinkedRecords: Gauge;
   readonly pendingRecords: Gauge;
   readonly desiredRecords: Gauge;
   readonly acknowledgedRecords: Gauge;
@@ -78,6 +79,11 @@ export class ControllerMetrics {
       name: "shiplog_controller_refused_records",
       help: "Records the service refuses now (the leader's; each retried with backoff, or when it changes), by reason.",
       labelNames: ["reason"],
+      registers,
+    });
+    this.unlinkedRecords = new Gauge({
+      name: "shiplog_controller_unlinked_records",
+      help: "Records refused not_found that no rule links to a repository (the `no repository for a record` log line names each workload and the fix).",
       registers,
     });
     this.pendingRecords = new Gauge({

@@ -14,6 +14,7 @@ import type { Pod, PodSpec, PodStatus, PodTemplate, WatchedKind, Workload } from
 import { isKeptAnnotation } from "./kube-objects.js";
 import { Interner, StringInterner } from "./interner.js";
 import { sameOwnerRef } from "./workload-owner.js";
+import { NAMESPACE_REPOSITORY_KEY, namespaceRepository } from "./repository-rules.js";
 
 const strings = new StringInterner();
 const intern = (value: string): string => strings.intern(value);
@@ -212,6 +213,20 @@ export function slimObject(kind: WatchedKind, raw: unknown, options: ProjectionO
       return { metadata, spec: { replicas, template: template(spec.template, options, kind === "Deployment" ? NAMES_ONLY : family) } };
     }
   }
+}
+
+/**
+ * A namespace as the caches keep it: its name and, as the one annotation kept, the repository its label or
+ * annotation names (repository-rules.ts), so that a change of anything else is no change.
+ */
+export function namespaceProjection(raw: unknown): Workload {
+  const meta = (((raw ?? {}) as Raw).metadata ?? {}) as Raw;
+  const repository = namespaceRepository({
+    labels: meta.labels as Record<string, string> | undefined,
+    annotations: meta.annotations as Record<string, string> | undefined,
+  });
+  const name = String(meta.name ?? "");
+  return { metadata: repository === undefined ? { name } : { name, annotations: { [NAMESPACE_REPOSITORY_KEY]: repository } } };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { ClusterDeploymentEntry } from "@shiplog/client";
 import { mergeAnnotations, readIgnore, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
 import { parseImageReference, runningDigest, type ImageReference } from "./image-reference.js";
 import { StringInterner } from "./interner.js";
+import { resolveRepository, type RepositoryRules } from "./repository-rules.js";
 import type { Container, ContainerStatus, Pod, PodSpec } from "./kube-objects.js";
 import type { ResolvedWorkload, WorkloadRef } from "./workload-owner.js";
 
@@ -23,7 +24,14 @@ export interface MappingOptions {
   deploymentNameTemplate: string;
   /** Also read github/deployment-tracker's annotations (see annotations.ts). */
   deploymentTrackerAnnotations?: boolean;
+  /**
+   * The repository rules besides the workload's annotation (repository-rules.ts): the cluster-wide ones, and the
+   * repository a namespace names (from the namespace cache). Absent: the annotation only.
+   */
+  repositories?: { rules: RepositoryRules; namespaceRepository?: (namespace: string) => string | undefined };
 }
+
+const ANNOTATION_ONLY: RepositoryRules = { org: "", imageRepositories: [], registryHost: "" };
 
 /** The logical and physical environment a record lives in; one cluster call per group. */
 export interface RecordGroup {
@@ -163,6 +171,8 @@ function imageForRecord(status: ContainerStatus, container: Container): ImageRef
 
 // Versions repeat across a cluster's records ("1.0", "latest"): one copy each, kept with every record naming it.
 const versions = new StringInterner(1 << 12);
+// So do repositories a rule derives from an image name.
+const repositoryNames = new StringInterner(1 << 12);
 
 /** The candidate records of one pod whose workload is resolved and active. Pure. */
 export function podRecords(
@@ -215,7 +225,15 @@ export function podRecords(
       if (image.tag.length <= 100) entry.version = versions.intern(image.tag);
       else warnings.push({ subject, annotation: "image tag", reason: "tag longer than 100 characters is not sent as version" });
     }
-    if (annotations.value.repository) entry.github_repository = annotations.value.repository;
+    const linked = resolveRepository(
+      {
+        annotation: annotations.value.noRepository ? null : annotations.value.repository,
+        namespace: options.repositories?.namespaceRepository?.(pod.metadata.namespace ?? ""),
+        image: image.name,
+      },
+      options.repositories?.rules ?? ANNOTATION_ONLY,
+    );
+    if (linked) entry.github_repository = linked.source === "annotation" ? linked.repository : repositoryNames.intern(linked.repository);
     if (annotations.value.tags) entry.tags = annotations.value.tags;
     if (annotations.value.runtimeRisks) entry.runtime_risks = annotations.value.runtimeRisks;
     records.push({

@@ -15,8 +15,8 @@ import type { Logger } from "pino";
 import { backoffDelay } from "./backoff.js";
 import { getJson, isExpired, isTooLargeResourceVersion, resourceVersionWentBack, watchEvents } from "./kube-transport.js";
 import type { KubeRequestError, WatchEnd } from "./kube-transport.js";
-import type { CronJob, Job, Pod, WatchedKind, Workload } from "./kube-objects.js";
-import { sameProjection, slimObject, type ProjectionOptions } from "./object-projection.js";
+import type { CronJob, Job, Pod, ReflectedKind, WatchedKind, Workload } from "./kube-objects.js";
+import { namespaceProjection, sameProjection, slimObject, type ProjectionOptions } from "./object-projection.js";
 import { resolvesAlike } from "./workload-owner.js";
 
 /** client-go's page size for lists (its pager's default). */
@@ -28,7 +28,8 @@ export type RestartReason = "error" | "idle" | "short-lived" | "relist";
 /** A cached object. */
 export type CachedObject = Pod | Workload | Job | CronJob;
 
-const API_PATHS: Record<WatchedKind, { prefix: string; plural: string }> = {
+const API_PATHS: Record<ReflectedKind, { prefix: string; plural: string }> = {
+  Namespace: { prefix: "/api/v1", plural: "namespaces" },
   Pod: { prefix: "/api/v1", plural: "pods" },
   ReplicaSet: { prefix: "/apis/apps/v1", plural: "replicasets" },
   Deployment: { prefix: "/apis/apps/v1", plural: "deployments" },
@@ -42,9 +43,9 @@ const API_PATHS: Record<WatchedKind, { prefix: string; plural: string }> = {
 const MAX_EXPIRED_CONTINUES = 3;
 
 /** Settings of one reflector. */
-export interface ReflectorOptions {
+export interface ReflectorOptions<K extends ReflectedKind = WatchedKind> {
   kubeConfig: KubeConfig;
-  kind: WatchedKind;
+  kind: K;
   /** Absent: cluster-wide. */
   namespace?: string;
   labelSelector?: string;
@@ -59,10 +60,15 @@ export interface ReflectorOptions {
    * An object was added, updated or deleted (by a watch event or a list). `reachesDependents` is false for an update
    * that leaves what resolves through the object resolving alike (resolvesAlike in workload-owner.ts).
    */
-  onChange?: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void;
-  onRestart?: (kind: WatchedKind, reason: RestartReason) => void;
+  onChange?: (kind: K, namespace: string, name: string, reachesDependents: boolean) => void;
+  onRestart?: (kind: K, reason: RestartReason) => void;
   /** The first list is in the cache. */
   onSynced: () => void;
+  /**
+   * A first list the API server forbids (403) counts as synced with nothing, once, told to `onForbidden`; the
+   * reflector goes on retrying with backoff (so a permission granted later takes effect). For an optional cache.
+   */
+  onForbidden?: (error: Error) => void;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -79,7 +85,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Lists and watches one kind into its cache. */
-export class Reflector {
+export class Reflector<K extends ReflectedKind = WatchedKind> {
   synced = false;
   restarts = 0;
   readonly #objects = new Map<string, Map<string, CachedObject>>();
@@ -89,13 +95,13 @@ export class Reflector {
   readonly #stopping = new AbortController();
   #running: Promise<void> | undefined;
 
-  constructor(private readonly options: ReflectorOptions) {
+  constructor(private readonly options: ReflectorOptions<K>) {
     const { prefix, plural } = API_PATHS[options.kind];
     const ns = options.namespace;
     this.#path = ns !== undefined ? `${prefix}/namespaces/${encodeURIComponent(ns)}/${plural}` : `${prefix}/${plural}`;
   }
 
-  get kind(): WatchedKind {
+  get kind(): K {
     return this.options.kind;
   }
 
@@ -170,6 +176,11 @@ export class Reflector {
           if (isTooLargeResourceVersion(status)) this.#tooLarge();
           needList = true;
           continue;
+        }
+        if ((error as KubeRequestError).statusCode === 403 && this.options.onForbidden && !this.synced) {
+          this.synced = true;
+          this.options.onForbidden(error as Error);
+          this.options.onSynced();
         }
         failures += 1;
         this.restarts += 1;
@@ -271,7 +282,8 @@ export class Reflector {
 
   /** Caches the projection of `raw` unless the cache holds an equal one already; returns the cached object. */
   #put(raw: unknown): CachedObject {
-    const object = slimObject(this.options.kind, raw, this.options.projection);
+    const kind = this.options.kind as ReflectedKind;
+    const object = kind === "Namespace" ? namespaceProjection(raw) : slimObject(kind, raw, this.options.projection);
     const namespace = object.metadata.namespace ?? "";
     let byName = this.#objects.get(namespace);
     if (!byName) {
@@ -286,8 +298,8 @@ export class Reflector {
     byName.set(name, object);
     if (!cached) this.#size += 1;
     // A pod owns nothing watched: only an owner's update is compared for what resolves through it.
-    const { kind } = this.options;
-    this.options.onChange?.(kind, namespace, name, !cached || (kind !== "Pod" && !resolvesAlike(kind, cached, object)));
+    const reaches = !cached || (kind !== "Pod" && kind !== "Namespace" && !resolvesAlike(kind, cached, object));
+    this.options.onChange?.(this.options.kind, namespace, name, reaches);
     return object;
   }
 
