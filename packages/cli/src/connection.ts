@@ -52,7 +52,7 @@ function appAuth(app: AppCredentials, scope: CommandScope, command: string): Aut
     // The client names its own fields; the user knows the settings. Its messages never quote the key.
     const setting = { appId: app.settings.appId, privateKey: app.settings.privateKeyFile, installationId: app.settings.installationId };
     const issue = error.issues[0]!;
-    throw new UsageError(`${setting[issue.field as keyof typeof setting] ?? issue.field}: ${issue.message}`);
+    throw new UsageError(`${setting[issue.field as keyof typeof setting] ?? issue.field}: ${issue.message} [rule: ${issue.rule}]`);
   }
 }
 

@@ -72,6 +72,13 @@ function readSettingFile(path: { value: string; name: string }, what: string): s
   }
 }
 
+/** A token as given, trimmed; white space inside (a line break, a space) is refused without showing the token. */
+function checkedToken(text: string, setting: string): string {
+  const token = text.trim();
+  if (/\s/.test(token)) throw new UsageError(`${setting}: the token contains white space (a space or a line break) [rule: no whitespace]`);
+  return token;
+}
+
 /** The credentials the settings give, or a usage error naming the settings to fix. */
 export function readCredentials(options: CredentialOptions, env: Environment): Credentials {
   const tokenFile = lookup(SETTINGS.tokenFile, options, env);
@@ -89,11 +96,13 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
         `${tokenVariable} and ${tokenFile.name} are both set: give the token in one of them, not both [rule: one token source]`,
       );
     }
-    if (tokenFile) return { kind: "token", token: readSettingFile(tokenFile, "the token").trim() };
-    return tokenVariable ? { kind: "token", token: env.SHIPLOG_TOKEN!.trim() } : { kind: "none" };
+    if (tokenFile) return { kind: "token", token: checkedToken(readSettingFile(tokenFile, "the token"), tokenFile.name) };
+    return tokenVariable ? { kind: "token", token: checkedToken(env.SHIPLOG_TOKEN!, tokenVariable) } : { kind: "none" };
   }
   if (tokenGiven) {
-    throw new UsageError(`${tokenGiven} and ${appGiven.join(", ")} are both set: authenticate with a token or as an App, not both`);
+    throw new UsageError(
+      `${tokenGiven} and ${appGiven.join(", ")} are both set: authenticate with a token or as an App, not both [rule: one of token or App]`,
+    );
   }
   if (!appId || !keyFile) {
     const missing = [...(appId ? [] : [either(SETTINGS.appId)]), ...(keyFile ? [] : [either(SETTINGS.appPrivateKeyFile)])];
