@@ -239,6 +239,7 @@ export function usage(): string {
   const lines = Object.values(SETTINGS).map((s: Setting) => `  --${s.flag.padEnd(26)} ${s.env.padEnd(34)} ${s.help}`);
   return [
     "Usage: shiplog-controller [flags]   (every flag can also be set by its environment variable; an empty variable is unset)",
+    "  -h, --help / -V, --version        print this, or the version, and exit",
     ...lines,
     "  SHIPLOG_TOKEN (variable only)  the API token, when no token file is given",
   ].join("\n");

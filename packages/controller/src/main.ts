@@ -5,11 +5,17 @@ import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
 import { startHealthServer, type HealthServer } from "./health-server.js";
 import { StartupError, listenError } from "./startup-error.js";
+import { CONTROLLER_VERSION } from "./version.js";
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`${usage()}\n`);
+    return;
+  }
+  // As the shiplog command line prints it: the version alone.
+  if (argv.includes("--version") || argv.includes("-V")) {
+    process.stdout.write(`${CONTROLLER_VERSION}\n`);
     return;
   }
   const config = loadConfig(argv, process.env);

@@ -1,6 +1,7 @@
 // The process entry: configuration errors, health endpoints, SIGTERM.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { describe, expect, it, vi } from "vitest";
@@ -9,6 +10,8 @@ import { CONTROLLER_MAIN as MAIN, startControllerCommand } from "../../../test/k
 import { runProcess, type Run } from "../../../test/kit/process.js";
 import { WAIT } from "../../../test/kit/wait.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
+
+const PACKAGE = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 function run(args: string[], env: Record<string, string>): Promise<Run> {
   return runProcess(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
@@ -22,6 +25,22 @@ describe("node packages/controller/dist/main.js", () => {
     expect(result.stderr).toContain("--org / SHIPLOG_ORG");
     expect(result.stderr).toContain("--logical-environment / SHIPLOG_LOGICAL_ENVIRONMENT");
     expect(result.stderr + result.stdout).not.toContain("ghp_do_not_print_me");
+  });
+
+  it("prints its version with --version (-V), through the declared bin too", async () => {
+    const pkg = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8")) as { version: string; bin: Record<string, string> };
+    for (const flag of ["--version", "-V"]) {
+      const result = await run([flag], {});
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`${pkg.version}\n`);
+    }
+    const bin = join(PACKAGE, pkg.bin["shiplog-controller"]!);
+    const viaBin = await runProcess(process.execPath, [bin, "--version"], { env: { PATH: process.env.PATH ?? "" } });
+    expect(viaBin).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    // A usage error through the bin: exit 2, as every shiplog program.
+    const bad = await runProcess(process.execPath, [bin, "--nope"], { env: { PATH: process.env.PATH ?? "" } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^shiplog-controller: invalid configuration: arguments: /);
   });
 
   it("prints usage with --help", async () => {

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     o = options();
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(64);
+    process.exit(2);
   }
   if (o.help) {
     console.log(usage);

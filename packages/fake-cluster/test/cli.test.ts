@@ -78,20 +78,20 @@ describe("shiplog-fake-cluster CLI", () => {
     expect(await child.exited).toBe(0);
   });
 
-  it("refuses --workloads with --pods, and a bad --annotation, with exit code 64 naming the flag", async () => {
+  it("refuses --workloads with --pods, and a bad --annotation, with exit code 2 (bad usage, as every shiplog program) naming the flag", async () => {
     for (const [args, flag] of [
       [["--workloads", "1", "--pods", "3"], "--workloads, --pods"],
       [["--annotation", "novalue"], "--annotation"],
     ] as const) {
       const { code, stderr } = await runProcess(process.execPath, [cli, ...args]);
-      expect(code).toBe(64);
+      expect(code).toBe(2);
       expect(stderr.split("\n")[0]).toContain(flag);
     }
   });
 
-  it("refuses a bad --port with exit code 64 and names the flag", async () => {
+  it("refuses a bad --port with exit code 2 and names the flag", async () => {
     const { code, stderr } = await runProcess(process.execPath, [cli, "--port", "nope"]);
-    expect(code).toBe(64);
+    expect(code).toBe(2);
     expect(stderr).toContain("--port");
   });
 });
