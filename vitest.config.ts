@@ -26,6 +26,7 @@ const INTEGRATION = [
   // The CLI run as `node dist/cli.js`.
   "packages/cli/test/app-credentials.test.ts",
   "packages/cli/test/cli-import.test.ts",
+  "packages/cli/test/cli-parity.test.ts",
   "packages/cli/test/cli-records.test.ts",
   "packages/cli/test/cli-tag.test.ts",
   "packages/cli/test/cli-tails.test.ts",

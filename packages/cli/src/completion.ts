@@ -1,4 +1,4 @@
-// Shell completion for bash and zsh, generated from the program's own commands, options and arguments, so it can
+// Shell completion for bash, zsh and fish, generated from the program's own commands, options and arguments, so it can
 // never disagree with them. Completes commands and subcommands, each command's options and the global ones, option
 // values with choices (`--derived-tags major-minor`), file names where a value is a path, and positional choices.
 import { Argument, Command, type Option } from "commander";
@@ -31,7 +31,8 @@ const brief = (text: string) =>
     .trim();
 
 function optionSpec(option: Option): OptionSpec {
-  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
+  // An optional value (`--json [fields]`) is completed as a flag: the next word is most often a command or an argument.
+  const placeholder = option.optional ? undefined : /<([^>]+)>/.exec(option.flags)?.[1];
   const flags = [option.short, option.long].filter((f): f is string => !!f);
   if (placeholder === undefined) return { flags, description: brief(option.description) };
   const choices = option.argChoices;
@@ -200,16 +201,95 @@ if [[ "$funcstack[1]" == "_shiplog" ]]; then _shiplog "$@"; else compdef _shiplo
 `;
 }
 
+/** Single-quoted for fish (a backslash and a quote escaped). */
+const fq = (text: string) => `'${text.replace(/[\\']/g, "\\$&")}'`;
+
+function fishOption(option: OptionSpec, condition: string | undefined): string {
+  const flags = option.flags.map((f) => (f.startsWith("--") ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(" ");
+  const value = option.value
+    ? option.value.choices
+      ? ` -x -a ${fq(option.value.choices.join(" "))}`
+      : option.value.file
+        ? " -r -F"
+        : " -x"
+    : "";
+  return `complete -c shiplog${condition ? ` -n ${fq(condition)}` : ""} ${flags}${value} -d ${fq(option.description)}`;
+}
+
+/**
+ * A fish completion script: `__shiplog_command` finds the command typed so far (skipping options and their values),
+ * and each completion is conditional on it, as fish's own completions are written.
+ */
+export function fishCompletion(root: Command): string {
+  const { commands, globals } = completionSpecs(root);
+  const paths = commands.filter((s) => s.path.length > 0).map((s) => s.path.join(" "));
+  const valued = [...new Set([...globals, ...commands.flatMap((s) => s.options)].filter((o) => o.value).flatMap((o) => o.flags))];
+  const lines: string[] = [];
+  for (const spec of commands) {
+    const at = `__shiplog_at ${fq(spec.path.join(" "))}`;
+    for (const sub of spec.subcommands) lines.push(`complete -c shiplog -n ${fq(at)} -a ${fq(sub.name)} -d ${fq(sub.description)}`);
+    const own = spec.path.length === 0 ? [] : spec.options.filter((o) => o !== HELP);
+    for (const option of own) lines.push(fishOption(option, at));
+    for (const arg of spec.args) if (arg.choices) lines.push(`complete -c shiplog -n ${fq(at)} -a ${fq(arg.choices.join(" "))}`);
+  }
+  return `# fish completion for shiplog; load with: shiplog completion fish | source
+# or save it once: shiplog completion fish > ~/.config/fish/completions/shiplog.fish
+set -g __shiplog_paths ${paths.map(fq).join(" ")}
+set -g __shiplog_valued ${valued.map(fq).join(" ")}
+
+# The command typed so far ("records storage"), from the words before the cursor: options and their values skipped.
+function __shiplog_command
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path
+    set -l skip 0
+    for word in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if contains -- $word $__shiplog_valued
+            set skip 1
+            continue
+        end
+        if string match -q -- '-*' $word
+            continue
+        end
+        set -l candidate (string join ' ' $path $word)
+        if contains -- $candidate $__shiplog_paths
+            set path $path $word
+        end
+    end
+    string join ' ' $path
+end
+
+function __shiplog_at
+    set -l command (__shiplog_command)
+    test "$command" = "$argv[1]"
+end
+
+complete -c shiplog -f
+${globals.map((o) => fishOption(o, undefined)).join("\n")}
+complete -c shiplog -s h -l help -d 'display help'
+${lines.join("\n")}
+`;
+}
+
+const SHELLS = ["bash", "zsh", "fish"] as const;
+
 export function completionCommand(ctx: CommandContext, root: Command): Command {
   return withExamples(
     new Command("completion")
-      .description("print a shell completion script for bash or zsh")
-      .addArgument(new Argument("<shell>", "bash or zsh").choices(["bash", "zsh"]))
+      .description("print a shell completion script for bash, zsh or fish")
+      .addArgument(new Argument("<shell>", "bash, zsh or fish").choices(SHELLS))
       .action((shell: string) => {
-        if (shell !== "bash" && shell !== "zsh") throw new UsageError(`shell must be bash or zsh, got ${JSON.stringify(shell)}`);
-        ctx.io.stdout(shell === "bash" ? bashCompletion(root) : zshCompletion(root));
+        if (shell === "bash") ctx.io.stdout(bashCompletion(root));
+        else if (shell === "zsh") ctx.io.stdout(zshCompletion(root));
+        else if (shell === "fish") ctx.io.stdout(fishCompletion(root));
+        else throw new UsageError(`shell must be bash, zsh or fish, got ${JSON.stringify(shell)}`);
       }),
     "source <(shiplog completion bash)      # or add it to ~/.bashrc",
     'shiplog completion zsh > "$fpath[1]/_shiplog"',
+    "shiplog completion fish > ~/.config/fish/completions/shiplog.fish",
   );
 }

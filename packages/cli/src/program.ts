@@ -4,6 +4,15 @@ import { UsageError, exitCodeOf, oneLine, type FailureContext } from "./cli-erro
 import { connect, type CommandScope, type ConnectionOptions } from "./connection.js";
 import type { Environment } from "./credentials.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+import {
+  OUTPUT_FORMATS,
+  checkOutputOptions,
+  formatData,
+  itemFormatter,
+  outputFormat,
+  type OutputOptions,
+  type Printable,
+} from "./format.js";
 import type { CliIo } from "./output.js";
 import { PartialClusterWriteError, type ShiplogClient, type TransportHooks } from "@shiplog/client";
 
@@ -24,11 +33,16 @@ export interface CommandContext {
   connection: FailureContext | undefined;
   /** The exit code when the action returns normally (a command may set a non-zero one, as permissions does). */
   exitCode: number;
+  /**
+   * Prints the answer as --json [fields], -o yaml or --query ask and resolves to true; resolves to false (nothing
+   * printed) when the table is wanted.
+   */
+  printData(command: Command, printable: Printable): Promise<boolean>;
+  /** For a tail: how to print each item when a structured format is asked for; undefined for the table. */
+  itemFormat(command: Command): ((item: unknown) => Promise<string>) | undefined;
 }
 
-export interface GlobalOptions extends ConnectionOptions {
-  json?: boolean;
-}
+export interface GlobalOptions extends ConnectionOptions, OutputOptions {}
 
 export const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
@@ -62,7 +76,9 @@ export function rootCommand(): Command {
         "the App's installation (default: SHIPLOG_APP_INSTALLATION_ID, else found from the organization)",
       ),
     )
-    .option("--json", "print JSON instead of tables (one document per line for tails)")
+    .option("--json [fields]", "print JSON instead of tables (one document per line for tails); with fields (id,name), only those")
+    .addOption(new Option("-o, --output <format>", "table, json or yaml").choices(OUTPUT_FORMATS))
+    .option("-q, --query <expression>", "a JSONata expression over the JSON (https://jsonata.org), e.g. 'storage_records.name'")
     .showSuggestionAfterError(true)
     .addHelpText("after", `\n${CREDENTIALS_HELP}\n\n${EXIT_CODES_HELP}`);
 }
@@ -122,6 +138,13 @@ export function commandContext(io: CliIo, env: Environment, signal: AbortSignal)
     },
     connection: undefined,
     exitCode: EXIT.ok,
+    async printData(command: Command, printable: Printable) {
+      const options = command.optsWithGlobals<GlobalOptions>();
+      if (outputFormat(options) === "table") return false;
+      io.stdout(await formatData(options, printable));
+      return true;
+    },
+    itemFormat: (command: Command) => itemFormatter(command.optsWithGlobals<GlobalOptions>()),
   };
 }
 
@@ -133,6 +156,8 @@ export async function runProgram(root: Command, argv: readonly string[], ctx: Co
   let current = "shiplog";
   root.hook("preAction", (_, action) => {
     current = commandPath(action);
+    // Two formats, or a query that does not compile: said before anything is sent.
+    checkOutputOptions(action.optsWithGlobals<GlobalOptions>());
   });
   if (argv.length === 0) return commandMissing(root, io);
   try {

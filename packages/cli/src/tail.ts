@@ -10,6 +10,10 @@ export function pollerReporting(ctx: CommandContext): Pick<PollerOptions, "onErr
 }
 
 /** Prints each item the poller yields, as it comes, until the poller ends (Ctrl-C aborts its signal). */
-export async function printUntilStopped<T>(items: AsyncIterable<T>, ctx: CommandContext, format: (item: T) => string): Promise<void> {
-  for await (const item of items) ctx.io.stdout(format(item));
+export async function printUntilStopped<T>(
+  items: AsyncIterable<T>,
+  ctx: CommandContext,
+  format: (item: T) => string | Promise<string>,
+): Promise<void> {
+  for await (const item of items) ctx.io.stdout(await format(item));
 }

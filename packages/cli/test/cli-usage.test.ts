@@ -20,18 +20,29 @@ describe("permissions, help, completion, usage", () => {
     ["records", "deployments"],
     ["records", "storage"],
     ["records", "set-cluster"],
+    ["records", "create-storage"],
+    ["records", "create-deployment"],
     ["tag"],
     ["tag", "create"],
+    ["tag", "list"],
+    ["tag", "show"],
+    ["tag", "delete"],
     ["events"],
     ["events", "tail"],
+    ["events", "list"],
     ["notifications"],
     ["notifications", "list"],
     ["notifications", "read"],
     ["notifications", "tail"],
+    ["notifications", "done"],
+    ["notifications", "subscribe"],
+    ["notifications", "unsubscribe"],
     ["import"],
     ["import", "status"],
     ["import", "follow"],
     ["permissions"],
+    ["auth"],
+    ["auth", "status"],
     ["completion"],
   ];
   it.each(commands.map((command) => [command.join(" "), command] as const))(
@@ -48,12 +59,12 @@ describe("permissions, help, completion, usage", () => {
   );
 
   const usage: [string, string[], RegExp][] = [
-    ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, completion \(/],
+    ["no command", [], /^shiplog: a command is needed: records, tag, events, notifications, import, permissions, auth, completion \(/],
     ["options but no command", ["--json"], /^shiplog: a command is needed: records, tag, /],
     [
       "a group without its command",
       ["records"],
-      /^shiplog records: a command is needed: deployments, storage, set-cluster \(see shiplog records --help\)\n/,
+      /^shiplog records: a command is needed: deployments, storage, set-cluster, create-storage, create-deployment \(see shiplog records --help\)\n/,
     ],
     [
       "a tag of a tag object",
@@ -109,7 +120,32 @@ describe("permissions, help, completion, usage", () => {
     ["read without id", ["notifications", "read"], /^shiplog notifications read: give a thread id or --all/],
     ["bad thread id", ["notifications", "read", "x1"], /^shiplog notifications read: .*expected a positive whole number/],
     ["bad import repo", ["import", "status", "acme"], /^shiplog import status: .*expected owner\/repo/],
-    ["bad shell", ["completion", "fish"], /^shiplog completion: .*'fish' is invalid/],
+    [
+      "bad shell",
+      ["completion", "powershell"],
+      /^shiplog completion: .*'powershell' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish/,
+    ],
+    [
+      "bad limit",
+      ["records", "storage", "--org", "acme", digest, "--limit", "0"],
+      /^shiplog records storage: option '-L, --limit <n>' argument '0' is invalid\. expected a positive whole number/,
+    ],
+    [
+      "bad output",
+      ["records", "storage", "--org", "acme", digest, "-o", "xml"],
+      /^shiplog: option '-o, --output <format>' argument 'xml' is invalid\. Allowed choices are table, json, yaml/,
+    ],
+    [
+      "two formats",
+      ["records", "storage", "--org", "acme", digest, "--json", "-o", "yaml"],
+      /^shiplog records storage: --json and --output yaml ask for two formats: give one/,
+    ],
+    ["bad query", ["permissions", "GET", "/notifications", "--query", "$$$("], /^shiplog permissions: --query: /],
+    [
+      "tag delete without --yes",
+      ["tag", "delete", "acme/web", "v1"],
+      /^shiplog tag delete: --yes is required: deleting refs\/tags\/v1 cannot be undone/,
+    ],
     ["bad api url", ["--api-url", "ftp://x", "records", "storage", "--org", "acme", digest], /^shiplog records storage: --api-url: /],
     [
       "a token file beside SHIPLOG_TOKEN",

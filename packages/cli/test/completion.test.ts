@@ -1,5 +1,5 @@
 // The completion scripts loaded into real shells: bash runs the completion function as its `complete` binding would,
-// and zsh completes in an interactive shell on a pseudo-terminal (zpty), where its own completion system draws the
+// fish answers `complete -C` (what it would offer at the cursor), and zsh completes in an interactive shell on a pseudo-terminal (zpty), where its own completion system draws the
 // listing and edits the line. Each case waits for a marker, never a delay.
 import { execFile, spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
@@ -10,13 +10,13 @@ import { runCli } from "./cli-process.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 let dir: string;
-const scripts: Record<"bash" | "zsh", string> = { bash: "", zsh: "" };
+const scripts: Record<"bash" | "zsh" | "fish", string> = { bash: "", zsh: "", fish: "" };
 
 beforeAll(async () => {
   dir = tempDir("shiplog-completion-");
   // Two files sharing a prefix, for completing a path.
   for (const name of ["cluster-a.json", "cluster-b.json"]) writeFileSync(join(dir, name), "{}");
-  for (const shell of ["bash", "zsh"] as const) {
+  for (const shell of ["bash", "zsh", "fish"] as const) {
     const run = await runCli(["completion", shell], {});
     expect(run.code).toBe(0);
     scripts[shell] = join(dir, `shiplog.${shell}`);
@@ -48,8 +48,8 @@ describe("bash", () => {
     expect(await complete("rec")).toEqual(["records"]);
     expect(await complete("records", "s")).toEqual(["set-cluster", "storage"]);
     expect(await complete("--json", "records", "st")).toEqual(["storage"]);
-    expect(await complete("--api-url", "http", ":", "//127.0.0.1:8080", "tag", "")).toEqual(["create"]);
-    expect(await complete("records", "storage", "--o")).toEqual(["--org"]);
+    expect(await complete("--api-url", "http", ":", "//127.0.0.1:8080", "tag", "")).toEqual(["create", "delete", "list", "show"]);
+    expect(await complete("records", "storage", "--o")).toEqual(["--org", "--output"]);
     expect(await complete("records", "storage", "--org", "acme", "sha256:x", "--j")).toEqual(["--json"]);
     expect(await complete("notifications", "read", "--")).toEqual([
       "--all",
@@ -59,6 +59,8 @@ describe("bash", () => {
       "--app-private-key-file",
       "--help",
       "--json",
+      "--output",
+      "--query",
       "--repo",
       "--token-file",
     ]);
@@ -71,7 +73,7 @@ describe("bash", () => {
     expect(await complete("records", "set-cluster", "--file", "cl")).toEqual(["cluster-a.json", "cluster-b.json"]);
     expect(await complete("records", "storage", "--app-private-key-file", "cluster-b")).toEqual(["cluster-b.json"]);
     expect(await complete("records", "storage", "--org", "")).toEqual([]);
-    expect(await complete("completion", "")).toEqual(["bash", "zsh"]);
+    expect(await complete("completion", "")).toEqual(["bash", "fish", "zsh"]);
     expect(await complete("completion", "bash", "")).toEqual([]);
   });
 });
@@ -128,7 +130,39 @@ describe("zsh", () => {
       expect((await complete("tag create acme/web v1.4.0 --derived-tags=major-")).line).toBe(
         "shiplog tag create acme/web v1.4.0 --derived-tags=major-minor",
       );
-      expect((await complete("completion ")).listing).toMatch(/^bash +zsh *$/m);
+      expect((await complete("completion ")).listing).toMatch(/^bash +fish +zsh *$/m);
     },
   );
+});
+
+const hasFish = spawnSync("fish", ["-c", "exit 0"]).status === 0;
+if (!hasFish) console.warn("\n*** SKIPPED: fish completion is not tried: fish is not installed (apt-get install fish) ***\n");
+
+describe.runIf(hasFish)("fish", () => {
+  /** What fish offers after `shiplog LINE` (`complete -C`), the candidates without their descriptions, sorted. */
+  async function complete(line: string): Promise<string[]> {
+    const out = await shell("fish", [
+      "--no-config",
+      "-c",
+      `source ${JSON.stringify(scripts.fish)}; complete -C ${JSON.stringify(`shiplog ${line}`)}`,
+    ]);
+    return out
+      .split("\n")
+      .filter(Boolean)
+      .map((candidate) => candidate.split("\t")[0]!)
+      .sort();
+  }
+
+  it("commands and subcommands after options and their values, each command's options, option values and files", async () => {
+    expect(await complete("rec")).toEqual(["records"]);
+    expect(await complete("records s")).toEqual(["set-cluster", "storage"]);
+    expect(await complete("--api-url http://127.0.0.1:8080 tag ")).toEqual(["create", "delete", "list", "show"]);
+    expect(await complete("--json records st")).toEqual(["storage"]);
+    expect(await complete("records storage --o")).toEqual(["--org", "--output"]);
+    expect(await complete("tag create acme/web v1.4.0 --derived-tags ")).toEqual(["major", "major-minor", "none"]);
+    expect(await complete("records set-cluster --file cl")).toEqual(["cluster-a.json", "cluster-b.json"]);
+    expect(await complete("records storage --org ")).toEqual([]);
+    expect(await complete("completion ")).toEqual(["bash", "fish", "zsh"]);
+    expect(await complete("-o ")).toEqual(["json", "table", "yaml"]);
+  });
 });

@@ -1,9 +1,10 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { ActivityEvent, EventFeed } from "@shiplog/client";
 import { orgScope, repositoryScope, type CommandScope } from "../connection.js";
-import { jsonLine, StreamColumns } from "../output.js";
+import { renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { printUntilStopped, pollerReporting } from "../tail.js";
+import { countLine, limitOption } from "./common.js";
 
 /** `kind[:args]` → the feed, e.g. `repo:acme/web`, `user-org:octo/acme`, `public`. */
 const FEEDS: Record<string, (arg: string) => EventFeed | undefined> = {
@@ -71,9 +72,37 @@ export function eventsCommand(ctx: CommandContext): Command {
           });
           // When (20), the type (IssueCommentEvent), the actor, the repository.
           const columns = new StreamColumns([20, 17, 10, 16]);
-          await printUntilStopped(poller, ctx, (event) => (options.json ? jsonLine(event) : columns.line(eventCells(event))));
+          const structured = ctx.itemFormat(command);
+          await printUntilStopped(poller, ctx, (event) => (structured ? structured(event) : columns.line(eventCells(event))));
         }),
       "shiplog events tail repo:acme/web --backlog",
+    ),
+  );
+  events.addCommand(
+    withExamples(
+      new Command("list")
+        .description("print what a feed holds now, newest first, and stop (the service keeps up to 300 events, 30 days)")
+        .argument("<feed>", FEED_FORMS, parseFeed)
+        .option("--type <type>", "only events of this type (PushEvent, WatchEvent, ...)")
+        .option("--actor <login>", "only events by this user")
+        .addOption(limitOption("events"))
+        .action(async (feed: EventFeed, _options, command: Command) => {
+          const options = ctx.options<{ type?: string; actor?: string; limit: number }>(command);
+          const client = ctx.client(command, feedScope(feed));
+          const shown: ActivityEvent[] = [];
+          let matching = 0;
+          // Pages of 100 while more may be printed; past the limit, the rest is counted for the line on stderr.
+          for await (const event of client.activity.listFeed(feed, { per_page: 100, signal: ctx.signal })) {
+            if (options.type !== undefined && event.type !== options.type) continue;
+            if (options.actor !== undefined && event.actor.login !== options.actor) continue;
+            matching += 1;
+            if (shown.length < options.limit) shown.push(event);
+          }
+          if (await ctx.printData(command, { data: shown, items: shown })) return;
+          ctx.io.stdout(renderTable(["when", "type", "actor", "repository", "what"], shown.map(eventCells)));
+          ctx.io.stderr(countLine(shown.length, matching, "event"));
+        }),
+      "shiplog events list org:acme --type PushEvent --limit 10",
     ),
   );
   return events;

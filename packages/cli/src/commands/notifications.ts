@@ -3,9 +3,10 @@ import type { NotificationThread } from "@shiplog/client";
 import { ownerRepo, positiveInteger } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { repositoryScope } from "../connection.js";
-import { json, jsonLine, renderTable, StreamColumns } from "../output.js";
+import { renderTable, StreamColumns } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { pollerReporting, printUntilStopped } from "../tail.js";
+import { countLine, limitOption } from "./common.js";
 
 const threadRow = (t: NotificationThread) => [
   t.id,
@@ -40,19 +41,31 @@ export function notificationsCommand(ctx: CommandContext): Command {
         .option("--all", "include read threads")
         .option("--participating", "only threads you participate in")
         .option("--repo <owner/repo>", "only one repository's threads", ownerRepo)
+        .option("--reason <reason>", "only threads notified for this reason (mention, review_requested, ...)")
+        .addOption(limitOption("threads"))
         .action(async (_options, command: Command) => {
-          const options = ctx.options<{ all?: boolean; participating?: boolean; repo?: { owner: string; repo: string } }>(command);
+          const options = ctx.options<{
+            all?: boolean;
+            participating?: boolean;
+            repo?: { owner: string; repo: string };
+            reason?: string;
+            limit: number;
+          }>(command);
           const api = ctx.client(command, options.repo && repositoryScope(options.repo)).notifications;
           const filters = { ...(options.all && { all: true }), ...(options.participating && { participating: true }) };
           const listing = options.repo
             ? api.listForRepo({ ...options.repo, ...filters }, { signal: ctx.signal })
             : api.list(filters, { signal: ctx.signal });
           const threads: NotificationThread[] = [];
-          for await (const thread of listing) threads.push(thread);
-          if (options.json) return ctx.io.stdout(json(threads));
+          let matching = 0;
+          for await (const thread of listing) {
+            if (options.reason !== undefined && thread.reason !== options.reason) continue;
+            matching += 1;
+            if (threads.length < options.limit) threads.push(thread);
+          }
+          if (await ctx.printData(command, { data: threads, items: threads })) return;
           ctx.io.stdout(renderTable(HEAD, threads.map(threadRow)));
-          const which = options.all ? "" : "unread ";
-          ctx.io.stderr(`${threads.length} ${which}notification thread${threads.length === 1 ? "" : "s"}\n`);
+          ctx.io.stderr(countLine(threads.length, matching, `${options.all ? "" : "unread "}notification thread`));
         }),
       "shiplog notifications list --all --repo acme/web",
     ),
@@ -73,11 +86,11 @@ export function notificationsCommand(ctx: CommandContext): Command {
           const api = ctx.client(command, scope).notifications;
           if (threadId !== undefined) {
             await api.markThreadAsRead({ thread_id: threadId }, { signal: ctx.signal });
-            if (options.json) return ctx.io.stdout(json({ thread_id: String(threadId), read: true }));
+            if (await ctx.printData(command, { data: { thread_id: String(threadId), read: true } })) return;
             return ctx.io.stdout(`thread ${threadId} marked read\n`);
           }
           const result = await api.markAllAsReadAndWait({ ...options.repo }, { signal: ctx.signal });
-          if (options.json) return ctx.io.stdout(json(result));
+          if (await ctx.printData(command, { data: result })) return;
           const whose = options.repo ? `${options.repo.owner}/${options.repo.repo}'s` : "all";
           const checks = `${result.checks} check${result.checks === 1 ? "" : "s"}`;
           const background = result.background ? ` (in the background; done after ${checks})` : "";
@@ -118,9 +131,58 @@ export function notificationsCommand(ctx: CommandContext): Command {
           });
           // When, the thread id, unread, the reason (review_requested), the repository.
           const columns = new StreamColumns([20, 4, 6, 16, 16]);
-          await printUntilStopped(poller, ctx, (t) => (options.json ? jsonLine(t) : columns.line(threadCells(t))));
+          const structured = ctx.itemFormat(command);
+          await printUntilStopped(poller, ctx, (t) => (structured ? structured(t) : columns.line(threadCells(t))));
         }),
       "shiplog notifications tail --participating",
+    ),
+  );
+
+  notifications.addCommand(
+    withExamples(
+      new Command("done")
+        .description("mark a thread done: it leaves the inbox until it is updated again")
+        .argument("<thread-id>", "the thread", positiveInteger)
+        .action(async (threadId: number, _options, command: Command) => {
+          const api = ctx.client(command, { subject: `thread ${threadId}` }).notifications;
+          await api.markThreadAsDone({ thread_id: threadId }, { signal: ctx.signal });
+          if (await ctx.printData(command, { data: { thread_id: String(threadId), done: true } })) return;
+          ctx.io.stdout(`thread ${threadId} marked done\n`);
+        }),
+      "shiplog notifications done 42",
+    ),
+  );
+
+  notifications.addCommand(
+    withExamples(
+      new Command("subscribe")
+        .description("subscribe to a thread (notified of its updates), or --ignore it (never notified)")
+        .argument("<thread-id>", "the thread", positiveInteger)
+        .option("--ignore", "ignore the thread instead: no notifications of it at all")
+        .action(async (threadId: number, _options, command: Command) => {
+          const options = ctx.options<{ ignore?: boolean }>(command);
+          const api = ctx.client(command, { subject: `thread ${threadId}` }).notifications;
+          const subscription = await api.setThreadSubscription({ thread_id: threadId, ignored: !!options.ignore }, { signal: ctx.signal });
+          if (await ctx.printData(command, { data: subscription })) return;
+          ctx.io.stdout(`thread ${threadId} ${subscription.ignored ? "ignored" : "subscribed"}\n`);
+        }),
+      "shiplog notifications subscribe 42",
+      "shiplog notifications subscribe 42 --ignore",
+    ),
+  );
+
+  notifications.addCommand(
+    withExamples(
+      new Command("unsubscribe")
+        .description("remove your subscription to a thread (you are notified again only when you take part)")
+        .argument("<thread-id>", "the thread", positiveInteger)
+        .action(async (threadId: number, _options, command: Command) => {
+          const api = ctx.client(command, { subject: `thread ${threadId}` }).notifications;
+          await api.deleteThreadSubscription({ thread_id: threadId }, { signal: ctx.signal });
+          if (await ctx.printData(command, { data: { thread_id: String(threadId), subscribed: false } })) return;
+          ctx.io.stdout(`thread ${threadId} unsubscribed\n`);
+        }),
+      "shiplog notifications unsubscribe 42",
     ),
   );
   return notifications;

@@ -103,14 +103,14 @@ export function permissionsCommand(ctx: CommandContext): Command {
       )
       .argument("<method>", "GET, POST, PUT, PATCH or DELETE (any case)")
       .argument("<path>", "a concrete path such as /repos/acme/web/git/tags, or a full URL")
-      .action((method: string, path: string, _options, command: Command) => {
-        const options = ctx.options(command);
+      .action(async (method: string, path: string, _options, command: Command) => {
         const answer = requiredPermissions(method, path);
         if (!answer.covered && (answer.reason === "invalid_method" || answer.reason === "invalid_path")) {
           throw new UsageError(answer.message);
         }
-        if (options.json) ctx.io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-        else if (answer.covered) ctx.io.stdout(formatResolution(answer, ctx.io.columns));
+        if (await ctx.printData(command, { data: answer })) {
+          // printed
+        } else if (answer.covered) ctx.io.stdout(formatResolution(answer, ctx.io.columns));
         else ctx.io.stderr(formatUncovered(answer));
         ctx.exitCode = answer.covered ? EXIT.ok : EXIT.notFound;
       }),

@@ -6,18 +6,18 @@ import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { orgScope } from "../connection.js";
-import { json, renderTable } from "../output.js";
+import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
-
-/** The organization: --org, else SHIPLOG_ORG. */
-function orgOf(options: { org?: string }, ctx: CommandContext): string {
-  const org = options.org ?? ctx.env.SHIPLOG_ORG;
-  if (!org) throw new UsageError("--org is required (or set SHIPLOG_ORG): the organization whose records to read or write");
-  return org;
-}
-
-const orgOption = () => new Option("--org <org>", "the organization (default: SHIPLOG_ORG)");
-const date = (value: unknown) => (typeof value === "string" ? value.replace(/\.\d+Z$/, "Z") : "");
+import { countLine, date, limitOption, orgOf, orgOption } from "./common.js";
+import {
+  createDeploymentCommand,
+  createStorageCommand,
+  deploymentMatches,
+  storageMatches,
+  storageRow,
+  type DeploymentFilters,
+  type StorageFilters,
+} from "./records-create.js";
 
 /** `shiplog records deployments|storage|set-cluster`. */
 export function recordsCommand(ctx: CommandContext): Command {
@@ -32,13 +32,20 @@ export function recordsCommand(ctx: CommandContext): Command {
         .description("list where an artifact (by digest) is deployed")
         .argument("<digest>", "the artifact's digest, sha256:<64 hex>", digest)
         .addOption(orgOption())
+        .option("--cluster <name>", "only records of this cluster")
+        .option("--environment <name>", "only records of this logical environment (production)")
+        .option("--physical-environment <name>", "only records of this physical environment (eu-west-1)")
+        .option("--deployment-name <name>", "only records of this deployment name")
+        .addOption(limitOption("records"))
         .action(async (subjectDigest: string, _options, command: Command) => {
-          const options = ctx.options<{ org?: string }>(command);
+          const options = ctx.options<DeploymentFilters & { org?: string; limit: number }>(command);
           const org = orgOf(options, ctx);
           const client = ctx.client(command, orgScope(org));
           const list = await client.artifacts.listDeploymentRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
-          if (options.json) return ctx.io.stdout(json(list));
-          const rows = list.deployment_records.map((r) => [
+          const matching = list.deployment_records.filter((r) => deploymentMatches(r, options));
+          const shown = matching.slice(0, options.limit);
+          if (await ctx.printData(command, { data: { ...list, deployment_records: shown }, items: shown })) return;
+          const rows = shown.map((r) => [
             r.id,
             r.logical_environment,
             r.physical_environment,
@@ -50,7 +57,7 @@ export function recordsCommand(ctx: CommandContext): Command {
             date(r.updated_at ?? r.created_at),
           ]);
           ctx.io.stdout(renderTable(["id", "environment", "physical", "cluster", "deployment", "tags", "updated"], rows));
-          ctx.io.stderr(`${list.total_count} deployment record${list.total_count === 1 ? "" : "s"} of ${subjectDigest}\n`);
+          ctx.io.stderr(countLine(shown.length, matching.length, "deployment record", subjectDigest));
         }),
       "shiplog records deployments --org acme sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
     ),
@@ -62,16 +69,20 @@ export function recordsCommand(ctx: CommandContext): Command {
         .description("list where an artifact (by digest) is stored")
         .argument("<digest>", "the artifact's digest, sha256:<64 hex>", digest)
         .addOption(orgOption())
+        .option("--registry-url <url>", "only records in this registry (https://ghcr.io)")
+        .option("--repository <name>", "only records in this repository of the registry")
+        .addOption(new Option("--status <status>", "only records with this status").choices(["active", "eol", "deleted"]))
+        .addOption(limitOption("records"))
         .action(async (subjectDigest: string, _options, command: Command) => {
-          const options = ctx.options<{ org?: string }>(command);
+          const options = ctx.options<StorageFilters & { org?: string; limit: number }>(command);
           const org = orgOf(options, ctx);
           const client = ctx.client(command, orgScope(org));
           const list = await client.artifacts.listStorageRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
-          if (options.json) return ctx.io.stdout(json(list));
-          const rows = list.storage_records.map((r) => [r.id, r.name, r.registry_url, r.repository, r.status, date(r.updated_at)]);
-          ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], rows));
-          const count = list.storage_records.length;
-          ctx.io.stderr(`${count} storage record${count === 1 ? "" : "s"} of ${subjectDigest}\n`);
+          const matching = list.storage_records.filter((r) => storageMatches(r, options));
+          const shown = matching.slice(0, options.limit);
+          if (await ctx.printData(command, { data: { ...list, storage_records: shown }, items: shown })) return;
+          ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], shown.map(storageRow)));
+          ctx.io.stderr(countLine(shown.length, matching.length, "storage record", subjectDigest));
         }),
       "shiplog records storage --org acme sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae --json",
     ),
@@ -101,7 +112,7 @@ export function recordsCommand(ctx: CommandContext): Command {
           } finally {
             progress?.stop();
           }
-          if (options.json) return ctx.io.stdout(json(result));
+          if (await ctx.printData(command, { data: result })) return;
           const errors = result.errors ?? [];
           ctx.io.stdout(
             renderTable(
@@ -115,6 +126,8 @@ export function recordsCommand(ctx: CommandContext): Command {
       "shiplog records set-cluster --org acme --cluster prod-eu-1 --file deployments.json",
     ),
   );
+  records.addCommand(createStorageCommand(ctx));
+  records.addCommand(createDeploymentCommand(ctx));
   return records;
 }
 

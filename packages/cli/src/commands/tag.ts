@@ -16,8 +16,9 @@ import { ownerRepo } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { repositoryScope } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
-import { json, renderTable } from "../output.js";
+import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
+import { tagDeleteCommand, tagListCommand, tagShowCommand } from "./tag-refs.js";
 
 interface TagOptions {
   object: string;
@@ -39,7 +40,7 @@ export function tagCommand(ctx: CommandContext): Command {
         .description("create annotated tags (tag object, then refs/tags/<tag>), as the action does; a re-run is skipped")
         .argument("<owner/repo>", "the repository", ownerRepo)
         .argument("<tag...>", "tag names (v1.4.0 ...), valid under git check-ref-format")
-        .requiredOption("--object <sha>", "the object to tag (40 hex digits)")
+        .requiredOption("--object <sha>", "the object to tag (40 or 64 hex digits: a SHA-1 or SHA-256 object id)")
         .addOption(new Option("--type <type>", "type of the object").choices(TAGGABLE_OBJECT_TYPES).default("commit"))
         .option("--message <text>", "the tag message (default: each tag's name)")
         .addOption(
@@ -74,19 +75,16 @@ export function tagCommand(ctx: CommandContext): Command {
             { signal: ctx.signal },
           );
           const failed = results.find((r) => r.outcome === "failed");
-          if (options.json) {
-            ctx.io.stdout(
-              json(
-                results.map((r) => ({
-                  tag: r.tag,
-                  ref: `refs/tags/${r.tag}`,
-                  outcome: r.outcome,
-                  ...(r.derivedFrom && { derived_from: r.derivedFrom }),
-                  ...("result" in r && { sha: r.result.tag.sha, object: r.result.tag.object }),
-                  ...("error" in r && { error: r.error instanceof Error ? r.error.message : String(r.error) }),
-                })),
-              ),
-            );
+          const answer = results.map((r) => ({
+            tag: r.tag,
+            ref: `refs/tags/${r.tag}`,
+            outcome: r.outcome,
+            ...(r.derivedFrom && { derived_from: r.derivedFrom }),
+            ...("result" in r && { sha: r.result.tag.sha, object: r.result.tag.object }),
+            ...("error" in r && { error: r.error instanceof Error ? r.error.message : String(r.error) }),
+          }));
+          if (await ctx.printData(command, { data: answer, items: answer })) {
+            // printed
           } else if (results.some((r) => r.outcome !== "failed" && r.outcome !== "not-attempted")) {
             // A table only when something was made or found: a lone failure is the error line below.
             const rows = results.map((r) => [
@@ -104,6 +102,9 @@ export function tagCommand(ctx: CommandContext): Command {
       "shiplog tag create acme/web v1.4.0 --object 2c26b46b68ffc68ff99b453c1d30413413422d70 --derived-tags major-minor",
     ),
   );
+  tag.addCommand(tagListCommand(ctx));
+  tag.addCommand(tagShowCommand(ctx));
+  tag.addCommand(tagDeleteCommand(ctx));
   return tag;
 }
 
