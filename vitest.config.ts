@@ -65,6 +65,7 @@ const INTEGRATION = [
   // The README's example run by tsx, importing the built client as a user's script does.
   "test/readme-tailing.test.ts",
   // The secret sweep and the hostile-file table: the controller, the CLI and the action as real processes.
+  "test/hostile-files.test.ts",
   "test/secret-sweep.test.ts",
   // The root README's library and command-line quick start, run as written (tsx, and `shiplog` from node_modules/.bin).
   "test/readme-quick-start.test.ts",
