@@ -2,7 +2,7 @@
 // HTTP with fetch: per_page capped, weak ETags with If-None-Match before If-Modified-Since (RFC 9110 13.1.3), 400 for
 // a JSON body that is not an object, 60 requests an hour without credentials, CORS from any origin, GET /rate_limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { Clock, startEmulator, type Emulator } from "@shiplog/emulator";
 
 let emu: Emulator;
 
@@ -100,6 +100,43 @@ describe("ETags", () => {
       const answer = await call(path, { token: admin, headers: { "if-none-match": etags.get(path)! } });
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get("etag"), path).not.toBe(etags.get(path));
+    }
+  });
+
+  it("a weak ETag on a source import's status, authors and large files, and on one issue event; 304 with it", async () => {
+    // The import endpoints answer only before their retirement (2024-04-12): an emulator on a clock set before it.
+    const clock = new Clock();
+    clock.set("2024-03-01T12:00:00Z", { freeze: true });
+    const before = await startEmulator({ clock, secondaryLimits: false });
+    try {
+      const token = before.tokens.classic!;
+      const request = (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+        fetch(`${before.url}${path}`, {
+          method: init.method ?? "GET",
+          body: init.body,
+          headers: { authorization: `Bearer ${token}`, ...init.headers },
+        });
+      expect((await request("/repos/acme/api/import", { method: "PUT", body: '{"vcs_url":"https://svn.example.com/x"}' })).status).toBe(
+        201,
+      );
+      before.imports.runToCompletion("acme", "api");
+      const issue = before.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "An event" });
+      before.activity.closeIssue({ actor: "octo", repo: "acme/web", issue: issue.number });
+      const events = (await (await request("/repos/acme/web/issues/events")).json()) as { id: number }[];
+      for (const path of [
+        "/repos/acme/api/import",
+        "/repos/acme/api/import/authors",
+        "/repos/acme/api/import/large_files",
+        `/repos/acme/web/issues/events/${events[0]!.id}`,
+      ]) {
+        const answer = await request(path);
+        expect(answer.status, path).toBe(200);
+        const etag = answer.headers.get("etag") ?? "";
+        expect(etag, path).toMatch(/^W\/"[0-9a-f]+"$/);
+        expect((await request(path, { headers: { "if-none-match": etag } })).status, path).toBe(304);
+      }
+    } finally {
+      await before.stop();
     }
   });
 

@@ -3,7 +3,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
 import { baseUrlOf, issueObjectView, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
-import { notModifiedSince } from "./conditional-get.js";
+import { notModifiedSince, sendConditionally } from "./conditional-get.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
 import { serve } from "./route-table.js";
 
@@ -123,7 +123,7 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
     const event = Number.isNaN(id) ? undefined : store.event(owner, repo, id);
     if (!event) return sendError(reply, 404, "Not Found", { docs: DOCS });
     if (store.issue(owner, repo, event.issueNumber)?.deleted) return gone(reply);
-    return reply.send(eventView(baseUrlOf(request), event, true));
+    return sendConditionally(request, reply, eventView(baseUrlOf(request), event, true));
   });
 
   serve<{ Params: { owner: string; repo: string; issue_number: string }; Querystring: Record<string, string> }>(

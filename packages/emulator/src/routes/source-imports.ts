@@ -4,6 +4,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
 import { baseUrlOf } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
+import { sendConditionally } from "./conditional-get.js";
 import { serve } from "./route-table.js";
 
 const DOCS = "/migrations/source-imports";
@@ -66,7 +67,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   serve<{ Params: RepoParams }>(app, "migrations/get-import-status", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
-    return reply.send(store.render(stored));
+    return sendConditionally(request, reply, store.render(stored));
   });
 
   serve<{ Params: RepoParams }>(app, "migrations/start-import", gated, async (request, reply) => {
@@ -136,7 +137,11 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
     const stored = existing(request.params, reply);
     if (!stored) return reply;
     const since = raw === undefined ? 0 : Number(raw);
-    return reply.send(stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)));
+    return sendConditionally(
+      request,
+      reply,
+      stored.state.authors.filter((a) => a.id > since).map((a) => authorView(stored, a)),
+    );
   });
 
   serve<{ Params: RepoParams & { author_id: string } }>(app, "migrations/map-commit-author", gated, async (request, reply) => {
@@ -152,7 +157,7 @@ export function registerSourceImportRoutes(app: FastifyInstance, ctx: EmulatorCo
   serve<{ Params: RepoParams }>(app, "migrations/get-large-files", gated, async (request, reply) => {
     const stored = existing(request.params, reply);
     if (!stored) return reply;
-    return reply.send(stored.state.largeFiles);
+    return sendConditionally(request, reply, stored.state.largeFiles);
   });
 
   serve<{ Params: RepoParams }>(app, "migrations/set-lfs-preference", gated, async (request, reply) => {
