@@ -7,23 +7,14 @@ import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { REPO_ROOT } from "./chart/helm-renderer.js";
+import { REPO_ROOT } from "./chart/helm.js";
 import { authorizes, containerEnvironment, grants, ofKind, one, resourceRequest } from "./chart/kube-manifests.js";
-import {
-  controllerContainer,
-  expectedWatchGrants,
-  RELEASE,
-  SKIP_CHART,
-  STATE_GRANTS,
-  stateLine,
-  useChart,
-  type Deployment,
-} from "./chart-setup.js";
+import { controllerContainer, expectedWatchGrants, RELEASE, STATE_GRANTS, stateLine, useChart, type Deployment } from "./chart-setup.js";
 import { startControllerCommand } from "./kit/controller-process.js";
 import { startProxy } from "./kit/proxy.js";
 import { tempDir } from "./kit/temp-dir.js";
 
-describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
+describe("Helm chart charts/shiplog-controller", () => {
   const { rendered } = useChart();
 
   describe("the controller run with the chart's environment", () => {

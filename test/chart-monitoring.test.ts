@@ -1,22 +1,13 @@
-// The chart's monitoring parts and generated docs, rendered by the Go renderer (test/chart): the PrometheusRule
+// The chart's monitoring parts and generated docs, rendered by real Helm (test/chart/helm.ts): the PrometheusRule
 // (equal to files/prometheus-rules.yaml at the defaults, valid for promtool with other values), the ServiceMonitor's
 // scrape options, the Grafana dashboard ConfigMap (valid JSON, every query on a metric the controller exports), and
 // the README's values table, which must be what `pnpm chart:generate` writes from values.yaml.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { documentedValues, rulesFile, valuesTable, withValuesTable } from "./chart/chart-docs.js";
-import {
-  buildRenderer,
-  CHART_DIR,
-  findToolchain,
-  renderChart,
-  renderDefaultPrometheusRule,
-  REPO_ROOT,
-  type Manifest,
-  type RenderOptions,
-} from "./chart/helm-renderer.js";
+import { CHART_DIR, renderChart, renderDefaultPrometheusRule, REPO_ROOT, type Manifest, type RenderOptions } from "./chart/helm.js";
 import { one, selects, validateManifest } from "./chart/kube-manifests.js";
 import { metricsIn, readableMetricNames } from "./prometheus/exported-metrics.js";
 import { findPrometheus, promtool } from "./prometheus/prometheus-tools.js";
@@ -24,7 +15,6 @@ import { tempDir } from "./kit/temp-dir.js";
 
 const REQUIRED = join(REPO_ROOT, "test/chart/values/required.yaml");
 const MONITORING = ["monitoring.coreos.com/v1"];
-const toolchain = findToolchain();
 const inCI = process.env.CI === "true";
 const valuesText = readFileSync(join(CHART_DIR, "values.yaml"), "utf8");
 
@@ -67,20 +57,15 @@ describe("the chart's generated docs", () => {
   });
 });
 
-describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
-  let renderer: string;
+describe("the chart's monitoring parts", () => {
   const dir = tempDir("shiplog-chart-monitoring-");
   const render = (options: RenderOptions) =>
-    renderChart(renderer, { releaseName: "shiplog", namespace: "shiplog", valueFiles: [REQUIRED], ...options });
+    renderChart({ releaseName: "shiplog", namespace: "shiplog", valueFiles: [REQUIRED], ...options });
   const rendered = (options: RenderOptions): Manifest[] => {
     const result = render(options);
     if (!result.ok) throw new Error(result.stderr);
     return result.manifests;
   };
-  beforeAll(() => {
-    if (!toolchain.ok) throw new Error(`CI=true, so the chart tests must run: ${toolchain.reason}`);
-    renderer = buildRenderer(toolchain.go);
-  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("renders none of them by default", () => {
@@ -89,7 +74,7 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
   });
 
   it("files/prometheus-rules.yaml is the PrometheusRule rendered with the default values (`pnpm chart:generate`)", () => {
-    const rule = renderDefaultPrometheusRule(renderer);
+    const rule = renderDefaultPrometheusRule();
     validateManifest(rule);
     expect(readFileSync(join(CHART_DIR, "files/prometheus-rules.yaml"), "utf8"), "run `pnpm chart:generate`").toBe(rulesFile(rule.spec));
   });
@@ -145,9 +130,9 @@ describe.skipIf(!toolchain.ok && !inCI)("the chart's monitoring parts", () => {
       ],
     });
     expect(result.ok).toBe(false);
-    expect(result.stderr).toContain("prometheusRule.disabled.0");
-    expect(result.stderr).toContain("serviceMonitor.scheme");
-    expect(result.stderr).toContain("grafanaDashboard.label");
+    expect(result.stderr).toContain("'/prometheusRule/disabled/0'");
+    expect(result.stderr).toContain("'/serviceMonitor/scheme'");
+    expect(result.stderr).toContain("'/grafanaDashboard/label'");
   });
 
   it("the ServiceMonitor passes scheme, tlsConfig, relabelings and metricRelabelings to its endpoint", () => {

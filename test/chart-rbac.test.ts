@@ -4,21 +4,20 @@
 import { loadConfig } from "@shiplog/controller";
 import { slotNames } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
-import type { Manifest } from "./chart/helm-renderer.js";
+import type { Manifest } from "./chart/helm.js";
 import { authorizes, grants, ofKind, one } from "./chart/kube-manifests.js";
 import {
   controllerContainer,
   envOf,
   expectedWatchGrants,
   FULLNAME,
-  SKIP_CHART,
   sortGrants,
   STATE_GRANTS,
   useChart,
   type Deployment,
 } from "./chart-setup.js";
 
-describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
+describe("Helm chart charts/shiplog-controller", () => {
   const { render, rendered } = useChart();
 
   it("default values: cluster-wide read access for pods and workloads, the state Role in the release namespace", () => {

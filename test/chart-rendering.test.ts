@@ -6,10 +6,10 @@ import { CONTROLLER_VERSION, loadConfig } from "@shiplog/controller";
 import { SETTINGS } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { containerEnvironment, ofKind, one, selects, validateManifest } from "./chart/kube-manifests.js";
-import { controllerContainer, envOf, FULLNAME, SKIP_CHART, useChart, type Deployment } from "./chart-setup.js";
+import { controllerContainer, envOf, FULLNAME, useChart, type Deployment } from "./chart-setup.js";
 import { tempDir } from "./kit/temp-dir.js";
 
-describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
+describe("Helm chart charts/shiplog-controller", () => {
   const { render, rendered } = useChart();
 
   describe.each([

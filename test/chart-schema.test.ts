@@ -1,13 +1,13 @@
 // The Helm chart charts/shiplog-controller's values schema and its own checks (test/chart-setup.ts): bad values
-// refused with Helm's message naming each field, the required values named, values.yaml documenting every key.
+// refused with Helm's message naming each field (Helm 4's words: `- at '/config/org': ...`), the required values named, values.yaml documenting every key.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHART_DIR, renderChart } from "./chart/helm-renderer.js";
-import { RELEASE, SKIP_CHART, useChart } from "./chart-setup.js";
+import { CHART_DIR, renderChart } from "./chart/helm.js";
+import { RELEASE, useChart } from "./chart-setup.js";
 
-describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
-  const { render, renderer } = useChart();
+describe("Helm chart charts/shiplog-controller", () => {
+  const { render } = useChart();
 
   it("a values file that breaks the schema fails with Helm's message naming each field", () => {
     const result = render({ files: ["invalid-batch-size.yaml"] });
@@ -16,18 +16,18 @@ describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
     expect(result.stderr).toContain(
       "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nshiplog-controller:\n",
     );
-    expect(result.stderr).toContain("- config.batchSize: Must be less than or equal to 1000");
-    expect(result.stderr).toContain("- replicaCount: Invalid type. Expected: integer, given: string");
+    expect(result.stderr).toContain("- at '/config/batchSize': maximum: got 5,000, want 1,000");
+    expect(result.stderr).toContain("- at '/replicaCount': got string, want integer");
   });
 
   it.each([
-    [{ confg: { org: "x" } }, "- (root): Additional property confg is not allowed"],
-    [{ config: { org: "-acme" } }, "- config.org: Does not match pattern"],
-    [{ config: { cluster: "prod eu" } }, "- config.cluster: Does not match pattern"],
-    [{ config: { namespaces: ["Team_A"] } }, "- config.namespaces.0: Does not match pattern"],
-    [{ config: { flushWindow: "soon" } }, "- config.flushWindow: Does not match pattern"],
-    [{ config: { concurrency: 0 } }, "- config.concurrency: Must be greater than or equal to 1"],
-    [{ image: { digest: "sha256:abc" } }, "- image.digest: Does not match pattern"],
+    [{ confg: { org: "x" } }, "- at '': additional properties 'confg' not allowed"],
+    [{ config: { org: "-acme" } }, "- at '/config/org': '-acme' does not match pattern"],
+    [{ config: { cluster: "prod eu" } }, "- at '/config/cluster': 'prod eu' does not match pattern"],
+    [{ config: { namespaces: ["Team_A"] } }, "- at '/config/namespaces/0': 'Team_A' does not match pattern"],
+    [{ config: { flushWindow: "soon" } }, "- at '/config/flushWindow': 'soon' does not match pattern"],
+    [{ config: { concurrency: 0 } }, "- at '/config/concurrency': minimum: got 0, want 1"],
+    [{ image: { digest: "sha256:abc" } }, "- at '/image/digest': 'sha256:abc' does not match pattern"],
     [{ token: { value: "" } }, "token: set token.existingSecret (the name of a Secret holding the API token) or token.value"],
     [{ token: { existingSecret: "mine" } }, "token: set either token.existingSecret or token.value, not both"],
     [{ leaderElection: { enabled: false } }, "replicaCount: more than one replica needs leaderElection.enabled=true"],
@@ -46,7 +46,7 @@ describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
       { leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } },
       "leaderElection.leaseDuration: must be at least 1s",
     ],
-    [{ leaderElection: { leaseDuration: "soon" } }, "- leaderElection.leaseDuration: Does not match pattern"],
+    [{ leaderElection: { leaseDuration: "soon" } }, "- at '/leaderElection/leaseDuration': 'soon' does not match pattern"],
   ])("refuses %j: %s", (values, message) => {
     const result = render({ values: [values] });
     expect(result.ok).toBe(false);
@@ -54,11 +54,11 @@ describe.skipIf(SKIP_CHART)("Helm chart charts/shiplog-controller", () => {
   });
 
   it("without the required values, the message names org, cluster and logicalEnvironment", () => {
-    const result = renderChart(renderer(), { ...RELEASE, values: [{ token: { value: "t" } }] });
+    const result = renderChart({ ...RELEASE, values: [{ token: { value: "t" } }] });
     expect(result.ok).toBe(false);
-    expect(result.stderr).toContain("- config.org: ");
-    expect(result.stderr).toContain("- config.cluster: ");
-    expect(result.stderr).toContain("- config.logicalEnvironment: String length must be greater than or equal to 1");
+    expect(result.stderr).toContain("- at '/config/org': ");
+    expect(result.stderr).toContain("- at '/config/cluster': ");
+    expect(result.stderr).toContain("- at '/config/logicalEnvironment': minLength: got 0, want 1");
   });
 
   it("values.yaml documents every key the schema knows, and the schema closes every object it describes", () => {

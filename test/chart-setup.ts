@@ -1,9 +1,8 @@
-// The setup the chart tests of charts/shiplog-controller share: the renderer built once per file, the chart rendered
-// with the required values and the test values files, and the grants the RBAC is expected to hold.
+// The setup the chart tests of charts/shiplog-controller share: the chart rendered by real Helm with the required
+// values and the test values files, and the grants the RBAC is expected to hold.
 import { join } from "node:path";
 import { slotNames, WATCHED_KINDS } from "@shiplog/controller/internal";
-import { beforeAll } from "vitest";
-import { buildRenderer, findToolchain, REPO_ROOT, renderChart, type Manifest, type RenderOptions } from "./chart/helm-renderer.js";
+import { REPO_ROOT, renderChart, type Manifest, type RenderOptions } from "./chart/helm.js";
 import { one, type Container } from "./chart/kube-manifests.js";
 
 const VALUES = join(REPO_ROOT, "test/chart/values");
@@ -40,18 +39,6 @@ const GROUP_OF_KIND: Record<string, string> = {
   CronJob: "batch",
 };
 
-const toolchain = findToolchain();
-const inCI = process.env.CI === "true";
-/** Whether the chart tests are skipped: without the renderer's toolchain, outside CI (which fails instead). */
-export const SKIP_CHART = !toolchain.ok && !inCI;
-if (!toolchain.ok && !inCI) {
-  const bar = "!".repeat(100);
-  console.warn(
-    `\n${bar}\n!! SKIPPED: the Helm chart tests (test/chart-*.test.ts) need Go and three Debian Go libraries to build the chart renderer.\n` +
-      `!! ${toolchain.reason}\n!! CI installs them (.ci/run) and fails instead of skipping.\n${bar}\n`,
-  );
-}
-
 export type Deployment = Manifest & {
   spec: {
     replicas: number;
@@ -70,31 +57,24 @@ export type Deployment = Manifest & {
   };
 };
 
-/** The chart rendered by the renderer the file's hook builds. */
+/** The chart rendered by real Helm. */
 export interface Chart {
-  /** The renderer binary, once the hook has run. */
-  renderer(): string;
   /** Renders with the required values, then the named test values files, then `options.values`. */
   render(options?: RenderOptions & { files?: string[] }): ReturnType<typeof renderChart>;
   /** The manifests of `render`; throws Helm's message when it fails. */
   rendered(options?: RenderOptions & { files?: string[] }): Manifest[];
 }
 
-/** Registers the file's hook that builds the renderer (in CI, failing when it cannot be built). */
+/** Renders the chart with the required values and the named test values files. */
 export function useChart(): Chart {
-  let renderer: string;
-  beforeAll(() => {
-    if (!toolchain.ok) throw new Error(`CI=true, so the chart tests must run, but the renderer cannot be built: ${toolchain.reason}`);
-    renderer = buildRenderer(toolchain.go);
-  });
   const render = (options: RenderOptions & { files?: string[] } = {}) =>
-    renderChart(renderer, { ...RELEASE, ...options, valueFiles: [REQUIRED, ...(options.files ?? []).map((f) => join(VALUES, f))] });
+    renderChart({ ...RELEASE, ...options, valueFiles: [REQUIRED, ...(options.files ?? []).map((f) => join(VALUES, f))] });
   const rendered = (options: RenderOptions & { files?: string[] } = {}) => {
     const result = render(options);
     if (!result.ok) throw new Error(result.stderr);
     return result.manifests;
   };
-  return { renderer: () => renderer, render, rendered };
+  return { render, rendered };
 }
 
 /** The controller's container in the rendered Deployment. */

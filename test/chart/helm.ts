@@ -1,56 +1,18 @@
-// Builds and runs test/chart/renderer (Go text/template + sprig, like Helm's engine) to render the chart.
-// No helm binary exists for our machines; the renderer is built from Debian's Go toolchain and libraries.
+// The chart through real Helm: `helm template`, `helm lint` and `helm install --dry-run=client` (for NOTES.txt), run
+// with the Helm of the real-cluster toolset (test/cluster/tools.ts), each with its own empty Helm home.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments, stringify } from "yaml";
+import { clusterTools } from "../cluster/tools.js";
 import { tempDir } from "../kit/temp-dir.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(here, "../..");
 export const CHART_DIR = join(REPO_ROOT, "charts/shiplog-controller");
-const SOURCE_DIR = join(here, "renderer");
-const GOPATH = "/usr/share/gocode";
-const CACHE_DIR = join(REPO_ROOT, "node_modules/.cache/shiplog-helm-renderer");
 
-/** The Debian packages the renderer is built from. */
-export const DEBIAN_PACKAGES = [
-  "golang-go",
-  "golang-github-masterminds-sprig-dev",
-  "golang-gopkg-yaml.v3-dev",
-  "golang-github-xeipuuv-gojsonschema-dev",
-];
-const GO_LIBRARIES = ["github.com/Masterminds/sprig", "gopkg.in/yaml.v3", "github.com/xeipuuv/gojsonschema"];
-
-/** Whether the Go toolchain and libraries are installed, and if not, what is missing. */
-export function findToolchain(): { ok: true; go: string } | { ok: false; reason: string } {
-  const go = ["go", "/usr/lib/go/bin/go"].find((candidate) => spawnSync(candidate, ["version"], { encoding: "utf8" }).status === 0);
-  const missing = GO_LIBRARIES.filter((lib) => !existsSync(join(GOPATH, "src", lib)));
-  if (go && missing.length === 0) return { ok: true, go };
-  const what = [go ? undefined : "the go command", ...missing.map((m) => `${GOPATH}/src/${m}`)].filter(Boolean).join(", ");
-  return { ok: false, reason: `missing ${what}; install with: apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES.join(" ")}` };
-}
-
-/** Builds the renderer once per source version into node_modules/.cache and returns its path. */
-export function buildRenderer(go: string): string {
-  const source = readFileSync(join(SOURCE_DIR, "main.go"));
-  const binary = join(CACHE_DIR, `helm-render-${createHash("sha256").update(source).digest("hex").slice(0, 16)}`);
-  if (existsSync(binary)) return binary;
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const partial = `${binary}.${process.pid}.tmp`;
-  const result = spawnSync(go, ["build", "-o", partial, "."], {
-    cwd: SOURCE_DIR,
-    encoding: "utf8",
-    env: { ...process.env, GO111MODULE: "off", GOPATH, GOCACHE: join(CACHE_DIR, "go-build"), GOFLAGS: "" },
-  });
-  if (result.status !== 0) throw new Error(`building the chart renderer failed:\n${result.stderr}`);
-  renameSync(partial, binary);
-  return binary;
-}
-
-/** What `helm template` would print: the documents, or the error. */
+/** What `helm template` printed: the documents, or the error. */
 export interface RenderResult {
   ok: boolean;
   stdout: string;
@@ -77,11 +39,32 @@ export interface RenderOptions {
   releaseName?: string;
   namespace?: string;
   apiVersions?: string[];
+  /** Print the rendered NOTES.txt (through `helm install --dry-run=client`) instead of the manifests. */
   notes?: boolean;
+  /** Another chart folder (a modified copy), instead of charts/shiplog-controller. */
+  chartDir?: string;
 }
 
-/** Renders the chart with the renderer binary. */
-export function renderChart(binary: string, options: RenderOptions = {}): RenderResult {
+/** Runs the toolset's helm with an empty Helm home; fails with a one-line reason when the toolset is not built. */
+export function runHelm(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const home = tempDir("shiplog-helm-home-");
+  try {
+    const run = spawnSync(clusterTools({ build: false }).helm, args, {
+      encoding: "utf8",
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      env: { PATH: process.env.PATH, HOME: home, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home },
+    });
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** Renders the chart with `helm template` (or its NOTES.txt with `helm install --dry-run=client`). */
+export function renderChart(options: RenderOptions = {}): RenderResult {
   const dir = tempDir("shiplog-chart-");
   try {
     const files = [...(options.valueFiles ?? [])];
@@ -90,14 +73,20 @@ export function renderChart(binary: string, options: RenderOptions = {}): Render
       writeFileSync(file, stringify(values));
       files.push(file);
     });
-    const args = ["--chart", CHART_DIR, "--name", options.releaseName ?? "shiplog", "--namespace", options.namespace ?? "shiplog"];
+    const release = options.releaseName ?? "shiplog";
+    const chart = options.chartDir ?? CHART_DIR;
+    const args = options.notes ? ["install", "--dry-run=client", release, chart] : ["template", release, chart];
+    args.push("--namespace", options.namespace ?? "shiplog");
     for (const file of files) args.push("-f", file);
     for (const version of options.apiVersions ?? []) args.push("--api-versions", version);
-    if (options.notes) args.push("--notes");
-    const result = spawnSync(binary, args, { encoding: "utf8" });
+    const result = runHelm(args);
     const ok = result.status === 0;
+    if (options.notes) {
+      const notes = ok ? result.stdout.slice(result.stdout.indexOf("NOTES:\n") + "NOTES:\n".length) : "";
+      return { ok, stdout: notes, stderr: result.stderr, manifests: [] };
+    }
     const manifests: Manifest[] = [];
-    if (ok && !options.notes) {
+    if (ok) {
       for (const doc of parseAllDocuments(result.stdout)) {
         if (doc.errors.length > 0) throw new Error(`rendered YAML does not parse: ${doc.errors[0]!.message}`);
         const value = doc.toJS() as Omit<Manifest, "source"> | null;
@@ -117,8 +106,8 @@ function sourceOf(comment: string | null | undefined): string {
 }
 
 /** The PrometheusRule the chart renders with its default values (rules on), for files/prometheus-rules.yaml. */
-export function renderDefaultPrometheusRule(binary: string): Manifest & { spec: { groups: unknown[] } } {
-  const result = renderChart(binary, {
+export function renderDefaultPrometheusRule(): Manifest & { spec: { groups: unknown[] } } {
+  const result = renderChart({
     values: [{ config: { org: "o", cluster: "c", logicalEnvironment: "l" }, token: { value: "t" }, prometheusRule: { enabled: true } }],
     apiVersions: ["monitoring.coreos.com/v1"],
   });

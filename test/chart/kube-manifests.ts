@@ -8,7 +8,7 @@ import { Deployment } from "kubernetes-models/apps/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
 import { ConfigMap, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
-import type { Manifest } from "./helm-renderer.js";
+import type { Manifest } from "./helm.js";
 
 type Validatable = { validate(): void };
 const MODELS: Record<string, new (data: never) => Validatable> = {
