@@ -4,10 +4,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Alias } from "vitest/config";
 
-// Two projects, split by what a test needs:
+// Three projects, split by what a test needs:
 // - unit: pure logic and in-process servers, run on the packages' sources (src/), so an edit is seen with no build.
 // - integration: what needs the build: processes spawned from dist/ (CLIs, the controller's entry), the action's and
-//   the controller's bundles, the packed client, the chart's renderer, the dist files themselves.
+//   the controller's bundles, the packed client, the chart rendered by Helm, the dist files themselves.
+// - real-cluster: a real Kubernetes control plane and Helm, from the toolset `pnpm cluster:tools` builds.
 // The unit project resolves every `@shiplog/<package>[/subpath]` to src/ through aliases derived from each package's
 // `exports`, not through a "source" export condition: the condition would ship in the published client's
 // package.json, pointing at files its tarball leaves out, while aliases stay a test-only concern in this one file.
@@ -71,6 +72,12 @@ const INTEGRATION = [
   "test/readme-quick-start.test.ts",
 ];
 
+/**
+ * Tests on the real control plane and real Helm (test/kit/control-plane.ts), built by `pnpm cluster:tools`: by name,
+ * `*.real.test.ts`.
+ */
+const REAL_CLUSTER = "**/*.real.test.ts";
+
 interface PackageJson {
   name: string;
   exports?: Record<string, string | Record<string, string>>;
@@ -114,12 +121,16 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "test/bench/**", ...INTEGRATION],
+          exclude: ["**/node_modules/**", "test/bench/**", REAL_CLUSTER, ...INTEGRATION],
         },
       },
       {
         extends: true,
         test: { name: "integration", include: INTEGRATION },
+      },
+      {
+        extends: true,
+        test: { name: "real-cluster", include: [REAL_CLUSTER] },
       },
     ],
   },

@@ -22,7 +22,7 @@ import { Leadership } from "./leadership.js";
 import { LeaseElection } from "./lease-election.js";
 import { Manager } from "./manager.js";
 import { ControllerMetrics } from "./metrics.js";
-import { readiness } from "./readiness.js";
+import { failingInformers, readiness } from "./readiness.js";
 import { controllerApi } from "./service-client.js";
 import { SendGate } from "./send-gate.js";
 import { StatePersistence } from "./state-persistence.js";
@@ -257,8 +257,11 @@ export class Controller {
       ownersSynced: () => this.#informers.ownersSynced,
       onTick: () => {
         const status = this.#informers.status();
-        for (const kind of WATCHED_KINDS)
-          metrics.informerSynced.set({ kind }, status.filter((s) => s.kind === kind).every((s) => s.synced) ? 1 : 0);
+        for (const kind of WATCHED_KINDS) {
+          const ofKind = status.filter((s) => s.kind === kind);
+          metrics.informerSynced.set({ kind }, ofKind.every((s) => s.synced) ? 1 : 0);
+          metrics.informerFailures.set({ kind }, Math.max(0, ...ofKind.map((s) => s.failures)));
+        }
         metrics.leader.set(mayPost() ? 1 : 0);
       },
     });
@@ -406,8 +409,10 @@ export class Controller {
 
   #readinessSnapshot(): Parameters<typeof readiness>[0] {
     const loop = this.#loop.status();
+    const informersFailing = failingInformers(this.#informers.status());
     return {
       synced: this.#informers.synced,
+      ...(informersFailing ? { informersFailing } : {}),
       leading: this.#leadership.leading(),
       electing: this.#leadership.electing,
       electionDecided: this.#leadership.decided,

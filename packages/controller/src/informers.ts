@@ -13,6 +13,18 @@ export const WATCHED_KINDS: readonly WatchedKind[] = ["Pod", "ReplicaSet", "Depl
 const WORKLOAD_KINDS: readonly WorkloadKind[] = ["Deployment", "StatefulSet", "DaemonSet", "CronJob", "ReplicaSet", "Job"];
 
 /** Settings of the informers. */
+/** One informer's state, for readiness and metrics. */
+export interface InformerStatus {
+  kind: ReflectedKind;
+  namespace: string;
+  synced: boolean;
+  restarts: number;
+  /** Lists or watches failed in a row; 0 while it lists and watches. */
+  failures: number;
+  lastError: string;
+  objects: number;
+}
+
 export interface InformerOptions {
   kubeConfig: KubeConfig;
   /** Namespaces to watch; empty means the whole cluster. */
@@ -46,6 +58,8 @@ interface CacheView {
   readonly namespace: string | undefined;
   readonly synced: boolean;
   readonly restarts: number;
+  readonly failures: number;
+  readonly lastError: string;
   readonly size: number;
   stop(): Promise<void>;
 }
@@ -174,12 +188,14 @@ export class ClusterInformers implements TrackedSnapshot {
   }
 
   /** Per-informer state, for health and metrics. */
-  status(): { kind: ReflectedKind; namespace: string; synced: boolean; restarts: number; objects: number }[] {
+  status(): InformerStatus[] {
     return this.#all().map((r) => ({
       kind: r.kind,
       namespace: r.namespace ?? "",
       synced: r.synced,
       restarts: r.restarts,
+      failures: r.failures,
+      lastError: r.lastError,
       objects: r.size,
     }));
   }

@@ -36,6 +36,7 @@ export class ControllerMetrics {
   readonly roundPhase: Histogram<"phase">;
   readonly lastSuccessfulFlush: Gauge;
   readonly informerSynced: Gauge<"kind">;
+  readonly informerFailures: Gauge<"kind">;
   readonly watchRestarts: Counter<"kind" | "reason">;
   readonly requestDuration: Histogram<"result">;
   readonly retries: Counter<"reason">;
@@ -132,6 +133,12 @@ export class ControllerMetrics {
     this.informerSynced = new Gauge({
       name: "shiplog_controller_informer_synced",
       help: "1 when every informer of the kind has listed.",
+      labelNames: ["kind"],
+      registers,
+    });
+    this.informerFailures = new Gauge({
+      name: "shiplog_controller_informer_failures",
+      help: "Lists or watches failed in a row, the most of any informer of the kind; 0 while they list and watch.",
       labelNames: ["kind"],
       registers,
     });

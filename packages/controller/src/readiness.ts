@@ -14,9 +14,30 @@ export function everyRecordRefused(refused: number, acknowledged: number): boole
   return refused > 0 && acknowledged === 0;
 }
 
+/**
+ * Lists or watches of one informer failing this many times in a row (each retried with backoff: about 7 s at the
+ * default delays) before /readyz fails: a cache that no longer follows the cluster would leave what stops running
+ * deployed, and a permission the chart lacks (403) would look healthy.
+ */
+export const INFORMER_FAILURES_UNREADY = 4;
+
+/** The informers failing past the bound, as one reason, or undefined. */
+export function failingInformers(
+  informers: readonly { kind: string; namespace: string; failures: number; lastError: string }[],
+): string | undefined {
+  const failing = informers.filter((i) => i.failures >= INFORMER_FAILURES_UNREADY);
+  if (failing.length === 0) return undefined;
+  const first = failing[0]!;
+  const where = first.namespace ? ` in namespace ${first.namespace}` : "";
+  const more = failing.length > 1 ? ` (and ${failing.length - 1} more informers)` : "";
+  return `list/watch of ${first.kind}${where} failed ${first.failures} times in a row (${first.lastError})${more}; the cache no longer follows the cluster`;
+}
+
 /** What readiness looks at. */
 export interface ReadinessSnapshot {
   synced: boolean;
+  /** Why the informer caches no longer follow the cluster (failingInformers), if they do not. */
+  informersFailing?: string;
   /** This replica may post (it holds the lease, or no election is configured). */
   leading: boolean;
   /** Leader election is configured. */
@@ -47,6 +68,7 @@ export type Readiness = { ready: true; role: "leader" | "standby" } | { ready: f
  */
 export function readiness(s: ReadinessSnapshot): Readiness {
   if (!s.synced) return { ready: false, reason: "informer caches not synced" };
+  if (s.informersFailing) return { ready: false, reason: s.informersFailing };
   if (s.leading) {
     if (s.stateWriteFailures >= STATE_WRITE_FAILURES_UNREADY) {
       return {
@@ -71,7 +93,8 @@ export function readiness(s: ReadinessSnapshot): Readiness {
         reason:
           `the service refused every record (${refused}; ${causes}) and holds none: ` +
           (s.refused.has("not_found")
-            ? "no provenance attestation or repository links their images to a repository of the organization: give each workload its repository (runbook: ShiplogRecordsRejected)"
+            ? "nothing links their images to a repository of the organization: annotate or label the workloads or their namespaces " +
+              "shiplog.dev/repository, or map the images with --image-repositories (runbook: ShiplogRecordsRejected)"
             : "see the `service refused a deployment record` log lines (runbook: ShiplogRecordsRejected)"),
       };
     }

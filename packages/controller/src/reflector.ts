@@ -88,6 +88,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export class Reflector<K extends ReflectedKind = WatchedKind> {
   synced = false;
   restarts = 0;
+  /** Lists or watches failed in a row (0 once a watch ends normally or a list succeeds), and the last error. */
+  failures = 0;
+  lastError = "";
   readonly #objects = new Map<string, Map<string, CachedObject>>();
   #size = 0;
   #resourceVersion: string | undefined;
@@ -139,14 +142,16 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
     const { kind, logger } = this.options;
     const signal = this.#stopping.signal;
     let needList = true;
-    let failures = 0;
+    // Failures in a row, for the backoff; `this.failures` counts the same but for an optional cache's 403.
+    let attempts = 0;
     let shortLived = 0;
     while (!signal.aborted) {
       try {
         if (needList) {
           await this.#list();
           needList = false;
-          failures = 0;
+          attempts = 0;
+          this.failures = 0;
           if (!this.synced) {
             this.synced = true;
             this.options.onSynced();
@@ -156,7 +161,8 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
         if (signal.aborted) return;
         const opened = Date.now();
         const end = await this.#watch();
-        failures = 0;
+        attempts = 0;
+        this.failures = 0;
         if (end === "relist") {
           needList = true;
           shortLived = 0;
@@ -182,11 +188,15 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
           this.options.onForbidden(error as Error);
           this.options.onSynced();
         }
-        failures += 1;
+        // An optional cache the API server forbids is no failure of the caches that must follow the cluster.
+        const optionalForbidden = (error as KubeRequestError).statusCode === 403 && this.options.onForbidden !== undefined;
+        if (!optionalForbidden) this.failures += 1;
+        attempts += 1;
         this.restarts += 1;
         this.options.onRestart?.(kind, "error");
-        const delay = backoffDelay(failures - 1, this.options.restartMinDelayMs, this.options.restartMaxDelayMs);
+        const delay = backoffDelay(attempts - 1, this.options.restartMinDelayMs, this.options.restartMaxDelayMs);
         const err = (error as Error)?.message ?? String(error);
+        this.lastError = err;
         logger.warn({ kind, namespace: this.options.namespace, err, retryInMs: delay }, "informer failed; restarting");
         await sleep(delay, signal);
       }

@@ -1,6 +1,13 @@
 // /readyz as a pure function of a status snapshot.
 import { describe, expect, it } from "vitest";
-import { readiness, STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY, type ReadinessSnapshot } from "../src/readiness.js";
+import {
+  failingInformers,
+  INFORMER_FAILURES_UNREADY,
+  readiness,
+  STATE_WRITE_FAILURES_UNREADY,
+  TOKEN_REFUSED_FLUSHES_UNREADY,
+  type ReadinessSnapshot,
+} from "../src/readiness.js";
 
 const leader: ReadinessSnapshot = {
   synced: true,
@@ -20,11 +27,23 @@ const leader: ReadinessSnapshot = {
 const standby = { ...leader, leading: false };
 
 describe("readiness", () => {
+  it("an informer whose lists or watches fail in a row past the bound makes leader and standby unready, naming it", () => {
+    const watch = (failures: number) => ({ kind: "Pod", namespace: "", failures, lastError: "watch Pod: 403 Forbidden", objects: 3 });
+    expect(failingInformers([watch(INFORMER_FAILURES_UNREADY - 1)])).toBeUndefined();
+    const reason = failingInformers([watch(INFORMER_FAILURES_UNREADY), { ...watch(9), kind: "Job", namespace: "team-a" }]);
+    expect(reason).toBe(
+      `list/watch of Pod failed ${INFORMER_FAILURES_UNREADY} times in a row (watch Pod: 403 Forbidden) (and 1 more informers); the cache no longer follows the cluster`,
+    );
+    expect(readiness({ ...leader, informersFailing: reason! })).toEqual({ ready: false, reason });
+    expect(readiness({ ...standby, informersFailing: reason! })).toEqual({ ready: false, reason });
+  });
+
   it("a leader whose every record the service refuses, and that has none acknowledged, is not ready, naming the causes", () => {
     const refused = new Map([["not_found", 6]]);
     const answer = readiness({ ...leader, refused, acknowledged: 0 });
     expect(answer.ready).toBe(false);
-    expect(!answer.ready && answer.reason).toMatch(/^the service refused every record \(6; not_found: 6\) and holds none: no provenance/);
+    expect(!answer.ready && answer.reason).toMatch(/^the service refused every record \(6; not_found: 6\) and holds none: nothing links/);
+    expect(!answer.ready && answer.reason).toContain("--image-repositories");
     expect(!answer.ready && answer.reason).toContain("ShiplogRecordsRejected");
     const unauthorized = readiness({ ...leader, refused: new Map([["unauthorized", 2]]), acknowledged: 0 });
     expect(!unauthorized.ready && unauthorized.reason).toContain("(2; unauthorized: 2)");
