@@ -43,6 +43,54 @@ describe("node packages/controller/dist/main.js", () => {
     expect(bad.stderr).toMatch(/^shiplog-controller: invalid configuration: arguments: /);
   });
 
+  it("a first install as the quick start does it (a token, no annotations): the registry's image lands, the other is named with its fix", async () => {
+    const cluster = await startFakeCluster({});
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "ghcr.io/acme/web:1.0" });
+      await cluster.script.createDeployment({ namespace: "shop", name: "cache", image: "redis:7" });
+      const dir = tempDir("shiplog-first-install-");
+      writeFileSync(join(dir, "kubeconfig"), cluster.kubeconfig);
+      writeFileSync(join(dir, "token"), `${emulator.tokens.admin}\n`);
+      const child = startControllerCommand([process.execPath, MAIN, "--http-host", "127.0.0.1", "--http-port", "0"], {
+        SHIPLOG_API_URL: emulator.url,
+        SHIPLOG_TOKEN_FILE: join(dir, "token"),
+        SHIPLOG_ORG: "acme",
+        SHIPLOG_CLUSTER: "first-install",
+        SHIPLOG_LOGICAL_ENVIRONMENT: "production",
+        KUBECONFIG: join(dir, "kubeconfig"),
+      });
+      const url = await child.url();
+      const records = () => emulator.state.artifacts.deploymentRecords({ cluster: "first-install" });
+      await vi.waitFor(() => expect(records().map((r) => [r.deployment_name, r.repository])).toEqual([["shop-web-web", "web"]]), WAIT);
+      const sampleOf = (text: string, series: string) => text.split("\n").find((l) => l.startsWith(`${series} `));
+      await vi.waitFor(
+        async () =>
+          expect(sampleOf(await (await fetch(`${url}/metrics`)).text(), "shiplog_controller_unlinked_records")).toBe(
+            "shiplog_controller_unlinked_records 1",
+          ),
+        WAIT,
+      );
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(sampleOf(metrics, 'shiplog_controller_refused_records{reason="not_found"}')).toBeDefined();
+      expect(metrics).not.toMatch(/^shiplog_controller_token_remaining_seconds /m);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      expect(await child.stop()).toBe(0);
+      const notice = child
+        .stdout()
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { msg: string; workload?: string; image?: string; fix?: string })
+        .filter((l) => l.msg === "no repository for a record");
+      expect(notice).toHaveLength(1);
+      expect(notice[0]).toMatchObject({ workload: "Deployment shop/cache", image: "docker.io/library/redis" });
+      expect(notice[0]!.fix).toContain("chart config.imageRepositories: docker.io/library/redis=<repository>");
+    } finally {
+      await emulator.stop();
+      await cluster.stop();
+    }
+  });
+
   it("prints usage with --help", async () => {
     const result = await run(["--help"], {});
     expect(result.code).toBe(0);
