@@ -91,6 +91,9 @@ export class FileTokenSource implements TokenSource {
     } catch (error) {
       const reason = error instanceof BoundedFileError ? error.rule : ((error as NodeJS.ErrnoException).code ?? "error");
       this.logger?.warn({ tokenFile: this.path, err: reason }, "token file unreadable; keeping the token read before");
+      // A file that is there but breaks the rule (a FIFO, a device, too large) is tried again when it changes, not on
+      // every call; a missing one (mid-swap) is tried again at once.
+      if (stamp !== undefined && error instanceof BoundedFileError && error.rule !== "existing file") this.#stamp = stamp;
       return;
     }
     if (stamp !== undefined) this.#stamp = stamp;
