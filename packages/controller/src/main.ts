@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Process entry of the controller: configuration, logging, the controller, the health server, and signals.
+import { redactSecrets } from "@shiplog/client";
 import { BoundedFileError } from "@shiplog/client/internal";
 import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
@@ -73,7 +74,8 @@ main().catch((error: unknown) => {
     );
     process.exit(2);
   }
-  // Anything else is a defect of the controller: its stack helps whoever fixes it.
-  process.stderr.write(`shiplog-controller: ${(error as Error)?.stack ?? String(error)}\n`);
+  // Anything else is a defect of the controller: its stack helps whoever fixes it, less the token if it quotes it.
+  const text = redactSecrets((error as Error)?.stack ?? String(error), [process.env.SHIPLOG_TOKEN?.trim()]);
+  process.stderr.write(`shiplog-controller: ${text}\n`);
   process.exit(1);
 });
