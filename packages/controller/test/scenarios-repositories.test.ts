@@ -116,4 +116,24 @@ describe("repository rules on a first install", () => {
     await vi.waitFor(async () => expect(await metric(i, "shiplog_controller_unlinked_records")).toBe(0), WAIT);
     expect(await metric(i, 'shiplog_controller_refused_records{reason="not_found"}')).toBeUndefined();
   });
+
+  it("without the permission to list namespaces: said once, the other rules still link, and a permission granted later takes effect", async () => {
+    const i = await install([], async (cluster) => {
+      await cluster.script.create("namespaces", { metadata: { name: "team", labels: { "shiplog.dev/repository": "api" } } });
+      await cluster.script.createDeployment({ namespace: "team", name: "cache", image: "redis:7" });
+      await cluster.script.createDeployment({ namespace: "team", name: "web", image: "ghcr.io/acme/web:1.0" });
+      cluster.faults.failLists(1_000_000, { resource: "namespaces", code: 403 });
+    });
+    await vi.waitFor(() => expect(recordOf(i.emulator, "team-web-web")).toMatchObject({ status: "deployed", repository: "web" }), WAIT);
+    await vi.waitFor(async () => expect(await metric(i, "shiplog_controller_unlinked_records")).toBe(1), WAIT);
+    expect((await fetch(`${i.health.url}/readyz`)).status).toBe(200);
+    const forbidden = () => i.logs().filter((l) => l.msg.startsWith("listing namespaces is forbidden"));
+    expect(forbidden()).toHaveLength(1);
+    expect(forbidden()[0]).toMatchObject({ level: 50, rbac: "get, list and watch on namespaces (a ClusterRole)" });
+
+    // The permission granted: the retried list succeeds and the namespace's label links its workload.
+    await i.cluster.faults.reset();
+    await vi.waitFor(() => expect(recordOf(i.emulator, "team-cache-redis")).toMatchObject({ status: "deployed", repository: "api" }), WAIT);
+    expect(forbidden()).toHaveLength(1);
+  });
 });
