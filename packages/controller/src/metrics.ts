@@ -1,5 +1,5 @@
 // Prometheus metrics of the controller, registered on an injectable registry (a fresh one per controller in tests).
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, type LabelValues } from "prom-client";
 
 /**
  * An unlabelled gauge read at every scrape, with no sample while the reading is undefined. prom-client prints an
@@ -17,6 +17,27 @@ export class ReadingGauge extends Gauge {
     const metric = await super.get();
     const value = this.#read();
     return { ...metric, values: value === undefined ? [] : [{ value, labels: {} }] };
+  }
+}
+
+/** An unlabelled gauge with no sample until it is first set (and again after reset()): no value is not 0. */
+export class OptionalGauge extends Gauge {
+  // Not a #private field: the base constructor calls reset() before this class's fields exist.
+  private present = false;
+
+  override set(...args: [number] | [LabelValues<string>, number]): void {
+    this.present = true;
+    (super.set as (...values: unknown[]) => void).apply(this, args);
+  }
+
+  override reset(): void {
+    this.present = false;
+    super.reset();
+  }
+
+  override async get(): ReturnType<Gauge["get"]> {
+    const metric = await super.get();
+    return this.present ? metric : { ...metric, values: [] };
   }
 }
 
@@ -177,9 +198,9 @@ export class ControllerMetrics {
       labelNames: ["result"],
       registers,
     });
-    this.stateBytes = new Gauge({
+    this.stateBytes = new OptionalGauge({
       name: "shiplog_controller_state_bytes",
-      help: "Size of the acknowledged state last written to the ConfigMap.",
+      help: "Size of the acknowledged state last written to the ConfigMap (absent before a write, and without a state ConfigMap).",
       registers,
     });
     const metrics = this;

@@ -33,6 +33,8 @@ describe("/metrics in token mode", () => {
     await vi.waitFor(async () => expect(await samples()).toContain('shiplog_controller_records_accepted_total{status="deployed"} 1'), WAIT);
     const lines = await samples();
     expect(lines.filter((line) => line.startsWith("shiplog_controller_token_remaining_seconds"))).toEqual([]);
+    // No state ConfigMap: nothing was written, so no size either.
+    expect(lines.filter((line) => line.startsWith("shiplog_controller_state_bytes"))).toEqual([]);
     // The family itself is still described (HELP and TYPE), as every registered metric is.
     const text = await (await fetch(`${health.url}/metrics`)).text();
     expect(text).toContain("# TYPE shiplog_controller_token_remaining_seconds gauge");
