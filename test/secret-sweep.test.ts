@@ -185,6 +185,9 @@ function rows(): Row[] {
       () => [{ ...registry, "subject-checksums": f.oversized("sums-big", 8 * 1024 * 1024, TOKEN) }, {}],
     ],
     ["token, subject-checksums", "unreadable", () => [{ ...registry, "subject-checksums": f.unreadable("sums-000", TOKEN) }, {}], true],
+    // A file that quotes the token (a checksums line, the process's own environment): the problem is redacted.
+    ["token, subject-checksums", "wrong content", () => [{ ...registry, "subject-checksums": f.file("sums-wrong", `${TOKEN}  x\n`) }, {}]],
+    ["token, subject-checksums", "/proc/self/environ", () => [{ ...registry, "subject-checksums": "/proc/self/environ" }, {}]],
     [
       "token, GITHUB_OUTPUT",
       "FIFO",

@@ -103,8 +103,11 @@ function subjectPathProblem(error: SubjectPathError): InputProblem {
   return { input: "subject-path", rule: error.rule, message: error.message };
 }
 
-function reportProblems(problems: InputProblem[]): void {
-  for (const problem of problems) core.error(problem.message, { title: `Invalid input: ${problem.input} (${problem.rule})` });
+function reportProblems(problems: InputProblem[], token: string | undefined): void {
+  // A problem may quote what a file held (a checksums line): never the token, whatever the file was.
+  for (const problem of problems) {
+    core.error(redactSecrets(problem.message, [token]), { title: `Invalid input: ${problem.input} (${problem.rule})` });
+  }
   core.info(`${problems.length} input problem${problems.length === 1 ? "" : "s"}: nothing was sent`);
   // Each problem is its own titled annotation already; setFailed would add an untitled duplicate.
   process.exitCode = FAILURE_EXIT_CODE;
@@ -132,11 +135,11 @@ export async function run(): Promise<void> {
   if (raw.token) core.setSecret(raw.token);
 
   const planned = planFromInputs(raw, runContext());
-  if (planned.problems.length > 0 || !planned.plan) return reportProblems(planned.problems);
+  if (planned.problems.length > 0 || !planned.plan) return reportProblems(planned.problems, raw.token);
   const plan = planned.plan;
   const problems: InputProblem[] = [];
   const subjects = await resolveSubjects(plan, problems);
-  if (problems.length > 0) return reportProblems(problems);
+  if (problems.length > 0) return reportProblems(problems, raw.token);
 
   const repository = `${plan.owner}/${plan.repo}`;
   const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
