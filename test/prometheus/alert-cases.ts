@@ -63,6 +63,16 @@ export const ALERT_CASES: AlertCase[] = [
   },
   {
     alert: "ShiplogNoSuccessfulSync",
+    name: "a new leader flushed before its first scrape and the cluster is quiet: not for the window's length",
+    series: {
+      [`shiplog_controller_leader{${POD}}`]: "1x25",
+      [`shiplog_controller_last_successful_flush_timestamp_seconds{${POD}}`]: "60x25",
+    },
+    evalTime: "25m",
+    fires: null,
+  },
+  {
+    alert: "ShiplogNoSuccessfulSync",
     name: "the leader flushes; a standby never does",
     series: {
       [`shiplog_controller_leader{${POD}}`]: "1x60",

@@ -37,16 +37,26 @@ export interface PrometheusServer {
   stop(): Promise<void>;
 }
 
-/** Starts Prometheus scraping `targets` (host:port, path /metrics) every `scrapeInterval`, on a temporary data dir. */
-export async function startPrometheus(targets: string[], scrapeInterval = "1s"): Promise<PrometheusServer> {
+/**
+ * Starts Prometheus scraping `targets` (host:port, path /metrics) every `scrapeInterval`, on a temporary data dir;
+ * with `ruleFiles`, it evaluates their rules at the scrape interval (the alerts show in the `ALERTS` series).
+ */
+export async function startPrometheus(
+  targets: string[],
+  scrapeInterval = "1s",
+  options: { ruleFiles?: readonly string[] } = {},
+): Promise<PrometheusServer> {
   const dir = tempDir("shiplog-prometheus-");
   const config = join(dir, "prometheus.yml");
+  const rules = options.ruleFiles ?? [];
   writeFileSync(
     config,
     [
       "global:",
       `  scrape_interval: ${scrapeInterval}`,
       `  scrape_timeout: ${scrapeInterval}`,
+      `  evaluation_interval: ${scrapeInterval}`,
+      ...(rules.length > 0 ? ["rule_files:", ...rules.map((file) => `  - ${JSON.stringify(file)}`)] : []),
       "scrape_configs:",
       "  - job_name: shiplog-controller",
       "    metrics_path: /metrics",

@@ -26,7 +26,7 @@ Every alert names a runbook section of packages/controller/README.md.
   "anchor" "shiplogrecordsrejected") -}}
 {{- $alerts = append $alerts (dict
   "alert" "ShiplogNoSuccessfulSync"
-  "expr" (printf "shiplog_controller_leader == 1 and changes(shiplog_controller_last_successful_flush_timestamp_seconds[%s]) == 0" $r.noSuccessfulSyncFor)
+  "expr" (printf "shiplog_controller_leader == 1 and changes(shiplog_controller_last_successful_flush_timestamp_seconds[%s]) == 0 and shiplog_controller_last_successful_flush_timestamp_seconds offset %s" $r.noSuccessfulSyncFor $r.noSuccessfulSyncFor)
   "for" "5m"
   "severity" "critical"
   "summary" (printf "The leading controller has not completed a sync for %s." $r.noSuccessfulSyncFor)

@@ -1,0 +1,82 @@
+// The chart's alerts (files/prometheus-rules.yaml) in a real Prometheus (Debian's prometheus package) scraping a real
+// controller's /metrics over loopback: silent on a healthy install with a token (before, ShiplogTokenExpiringSoon read
+// the token's unknown expiry as 0, and ShiplogNoSuccessfulSync read a new quiet leader's unchanged stamp as no sync),
+// and ShiplogRecordsRejected pending, with the reason, when the service refuses every record.
+import { fileURLToPath } from "node:url";
+import { startHealthServer, type HealthServer } from "@shiplog/controller";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { REPO, converged, startHarness, type Harness } from "./scenario-harness.js";
+import { findPrometheus, startPrometheus, type PrometheusServer } from "../../../test/prometheus/prometheus-tools.js";
+import { WAIT } from "../../../test/kit/wait.js";
+
+const RULES_FILE = fileURLToPath(new URL("../../../charts/shiplog-controller/files/prometheus-rules.yaml", import.meta.url));
+const available = findPrometheus();
+const inCI = process.env.CI === "true";
+
+let h: Harness | undefined;
+let health: HealthServer | undefined;
+let prometheus: PrometheusServer | undefined;
+afterEach(async () => {
+  await prometheus?.stop();
+  prometheus = undefined;
+  await health?.close();
+  health = undefined;
+  await h?.stop();
+  h = undefined;
+});
+
+/** Starts Prometheus on the controller's /metrics with the chart's rules, evaluated every scrape (200 ms). */
+async function watch(harness: Harness): Promise<PrometheusServer> {
+  health = await startHealthServer(harness.controller, { host: "127.0.0.1", port: 0, staleAfterMs: 30_000 });
+  return startPrometheus([new URL(health.url).host], "200ms", { ruleFiles: [RULES_FILE] });
+}
+
+/** The alerts pending or firing now, as `name state {labels}`. */
+async function alerts(server: PrometheusServer): Promise<string[]> {
+  return (await server.query("ALERTS")).map(({ metric }) => {
+    const { __name__, alertname, alertstate, job, instance, severity, ...rest } = metric;
+    return `${alertname} ${alertstate} ${JSON.stringify(rest)}`;
+  });
+}
+
+/** Waits until Prometheus has scraped (and so evaluated the rules) at least `n` times. */
+async function cycles(server: PrometheusServer, n: number): Promise<void> {
+  await vi.waitFor(async () => {
+    const [sample] = await server.query("count_over_time(up[5m])");
+    expect(Number(sample?.value[1] ?? 0)).toBeGreaterThanOrEqual(n);
+  }, WAIT);
+}
+
+describe.skipIf(!available.ok && !inCI)("the chart's alerts on a real Prometheus", () => {
+  it("a healthy install with a token: after ten evaluations no alert is pending or firing", async () => {
+    if (!available.ok) throw new Error(`CI=true, so the Prometheus tests must run: ${available.reason}`);
+    h = await startHarness({
+      beforeStart: async (cluster) => {
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+      },
+    });
+    await converged(h);
+    prometheus = await watch(h);
+    await cycles(prometheus, 10);
+    expect(await alerts(prometheus)).toEqual([]);
+  });
+
+  it("every record refused: ShiplogRecordsRejected is pending with the reason, and nothing else", async () => {
+    if (!available.ok) throw new Error(`CI=true, so the Prometheus tests must run: ${available.reason}`);
+    h = await startHarness({
+      beforeStart: async (cluster) => {
+        // Nothing links nginx to a repository of the organization: the service refuses it (not_found).
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25" });
+      },
+    });
+    prometheus = await watch(h);
+    await vi.waitFor(
+      async () => expect(await alerts(prometheus!)).toContain('ShiplogRecordsRejected pending {"reason":"not_found"}'),
+      WAIT,
+    );
+    await cycles(prometheus, 10);
+    const now = await alerts(prometheus);
+    console.log(`ALERTS with every record refused: ${now.join("; ")}`);
+    expect(now).toEqual(['ShiplogRecordsRejected pending {"reason":"not_found"}']);
+  });
+});
