@@ -4,7 +4,7 @@
 // A setting that may hold a secret never has its value quoted unless it is plainly a path, and content pasted
 // where a path belongs (a PEM key, a kubeconfig, several lines) is named as such in one line.
 // Used by the controller, the CLI and the action (through @shiplog/client/internal).
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Stats } from "node:fs";
 import { ShiplogError } from "./errors.js";
 
 /** Bytes a path may have before it is surely content rather than a path (Linux's PATH_MAX). */
@@ -111,7 +111,7 @@ function failure(path: string, where: string, error: unknown, options: BoundedFi
     try {
       kind = irregularKind(statSync(path)) ?? kind;
     } catch {}
-    return new BoundedFileError(options.setting, "regular file", `${where} is ${kind}, not a regular file`);
+    return notRegular(path, where, kind, options);
   }
   if (code === "EACCES" || code === "EPERM") {
     return new BoundedFileError(
@@ -127,11 +127,20 @@ function failure(path: string, where: string, error: unknown, options: BoundedFi
   return new BoundedFileError(options.setting, writing ? "writable" : "readable", `${where} cannot be ${verb} (${code ?? "error"})`);
 }
 
+/** Not a regular file, named by what it is, and by where it leads when the path is a symbolic link. */
+function notRegular(path: string, where: string, kind: string, options: BoundedFileOptions): BoundedFileError {
+  let link = "";
+  try {
+    if (lstatSync(path).isSymbolicLink()) link = ` (a symbolic link to ${realpathSync(path)})`;
+  } catch {}
+  return new BoundedFileError(options.setting, "regular file", `${where}${link} is ${kind}, not a regular file`);
+}
+
 /** The open descriptor's file, refused unless regular and within the bound. */
-function checkOpened(fd: number, where: string, options: BoundedFileOptions): Stats {
+function checkOpened(path: string, fd: number, where: string, options: BoundedFileOptions): Stats {
   const stats = fstatSync(fd);
   const kind = irregularKind(stats);
-  if (kind) throw new BoundedFileError(options.setting, "regular file", `${where} is ${kind}, not a regular file`);
+  if (kind) throw notRegular(path, where, kind, options);
   if (stats.size > options.maxBytes) {
     throw new BoundedFileError(
       options.setting,
@@ -160,7 +169,7 @@ export function readBoundedFile(path: string, options: BoundedFileOptions): stri
   }
   try {
     try {
-      checkOpened(fd, where, options);
+      checkOpened(path, fd, where, options);
     } catch (error) {
       if (error instanceof BoundedFileError) throw error;
       throw failure(path, where, error, options);
@@ -219,7 +228,7 @@ export function appendToBoundedFile(path: string, text: string, options: Bounded
       throw failure(path, where, error, options, true);
     }
     const kind = irregularKind(stats);
-    if (kind) throw new BoundedFileError(options.setting, "regular file", `${where} is ${kind}, not a regular file`);
+    if (kind) throw notRegular(path, where, kind, options);
     const bytes = Buffer.from(text, "utf8");
     if (stats.size + bytes.length > options.maxBytes) {
       throw new BoundedFileError(
