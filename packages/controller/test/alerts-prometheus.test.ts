@@ -2,14 +2,18 @@
 // controller's /metrics over loopback: silent on a healthy install with a token (before, ShiplogTokenExpiringSoon read
 // the token's unknown expiry as 0, and ShiplogNoSuccessfulSync read a new quiet leader's unchanged stamp as no sync),
 // and ShiplogRecordsRejected pending, with the reason, when the service refuses every record.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startHealthServer, type HealthServer } from "@shiplog/controller";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REPO, converged, startHarness, type Harness } from "./scenario-harness.js";
 import { findPrometheus, startPrometheus, type PrometheusServer } from "../../../test/prometheus/prometheus-tools.js";
 import { WAIT } from "../../../test/kit/wait.js";
+import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const RULES_FILE = fileURLToPath(new URL("../../../charts/shiplog-controller/files/prometheus-rules.yaml", import.meta.url));
+const APP_ID = 1_001_001;
 const available = findPrometheus();
 const inCI = process.env.CI === "true";
 
@@ -59,6 +63,24 @@ describe.skipIf(!available.ok && !inCI)("the chart's alerts on a real Prometheus
     prometheus = await watch(h);
     await cycles(prometheus, 10);
     expect(await alerts(prometheus)).toEqual([]);
+  });
+
+  it("a healthy install as an App installation: after ten evaluations no alert, and the token's lifetime is scraped", async () => {
+    if (!available.ok) throw new Error(`CI=true, so the Prometheus tests must run: ${available.reason}`);
+    const key = join(tempDir("shiplog-app-"), "app.pem");
+    h = await startHarness({
+      env: { SHIPLOG_TOKEN: "", SHIPLOG_APP_ID: String(APP_ID), SHIPLOG_APP_PRIVATE_KEY_FILE: key },
+      beforeStart: async (cluster, emulator) => {
+        writeFileSync(key, emulator.apps.privateKey(APP_ID));
+        await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "ghcr.io/acme/web:1.0" });
+      },
+    });
+    await converged(h);
+    prometheus = await watch(h);
+    await cycles(prometheus, 10);
+    expect(await alerts(prometheus)).toEqual([]);
+    const [remaining] = await prometheus.query("shiplog_controller_token_remaining_seconds");
+    expect(Number(remaining?.value[1])).toBeGreaterThan(600);
   });
 
   it("every record refused: ShiplogRecordsRejected is pending with the reason, and nothing else", async () => {
