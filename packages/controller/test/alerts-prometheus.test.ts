@@ -14,6 +14,7 @@ import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const RULES_FILE = fileURLToPath(new URL("../../../charts/shiplog-controller/files/prometheus-rules.yaml", import.meta.url));
 const APP_ID = 1_001_001;
+const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const available = findPrometheus();
 const inCI = process.env.CI === "true";
 
@@ -100,5 +101,84 @@ describe.skipIf(!available.ok && !inCI)("the chart's alerts on a real Prometheus
     const now = await alerts(prometheus);
     console.log(`ALERTS with every record refused: ${now.join("; ")}`);
     expect(now).toEqual(['ShiplogRecordsRejected pending {"reason":"not_found"}']);
+  });
+
+  describe("each fault makes its alert pending (its `for:` then makes it fire)", () => {
+    /** Waits until `alert` is pending or firing. */
+    const raised = async (alert: string): Promise<void> => {
+      await vi.waitFor(async () => expect((await alerts(prometheus!)).map((a) => a.split(" ")[0])).toContain(alert), WAIT);
+    };
+
+    it("the service refusing the token (403 on every call): ShiplogTokenRefused", async () => {
+      const file = join(tempDir("shiplog-token-"), "token");
+      h = await startHarness({
+        flags: ["--token-file", file],
+        env: { SHIPLOG_TOKEN: "" },
+        beforeStart: async (cluster, emulator) => {
+          writeFileSync(file, `${emulator.tokens.readOnly}\n`);
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      prometheus = await watch(h);
+      await raised("ShiplogTokenRefused");
+    });
+
+    it("the service down (503 on every call): ShiplogRecordsPending", async () => {
+      h = await startHarness({
+        beforeStart: async (cluster, emulator) => {
+          emulator.faults.add({ method: "POST", route: CLUSTER_ROUTE, kind: "status", status: 503 });
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      prometheus = await watch(h);
+      await raised("ShiplogRecordsPending");
+    });
+
+    it("another holder keeps the Lease: ShiplogNoLeader", async () => {
+      h = await startHarness({
+        flags: ["--lease-name", "shiplog", "--pod-namespace", "shiplog", "--pod-name", "ctl-0"],
+        beforeStart: async (cluster) => {
+          await cluster.script.ensureNamespace("shiplog");
+          await cluster.script.create("leases", {
+            metadata: { name: "shiplog", namespace: "shiplog" },
+            spec: { holderIdentity: "someone-else", leaseDurationSeconds: 3600, renewTime: new Date().toISOString().replace("Z", "000Z") },
+          });
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      prometheus = await watch(h);
+      await raised("ShiplogNoLeader");
+    });
+
+    it("the state ConfigMap unwritable (immutable): ShiplogStateWritesFailing", async () => {
+      h = await startHarness({
+        flags: ["--state-configmap", "shiplog-state", "--pod-namespace", "shiplog"],
+        beforeStart: async (cluster) => {
+          await cluster.script.ensureNamespace("shiplog");
+          await cluster.script.create("configmaps", {
+            metadata: { name: "shiplog-state", namespace: "shiplog" },
+            immutable: true,
+            data: {},
+          });
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      prometheus = await watch(h);
+      await raised("ShiplogStateWritesFailing");
+    });
+
+    it("watches failing again and again: ShiplogWatchRestartStorm", async () => {
+      h = await startHarness({
+        beforeStart: async (cluster) => {
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      await converged(h);
+      prometheus = await watch(h);
+      await cycles(prometheus, 2);
+      h.cluster.faults.failWatches(30, { code: 500 });
+      h.cluster.faults.cutWatches({ mode: "destroy" });
+      await raised("ShiplogWatchRestartStorm");
+    });
   });
 });
