@@ -34,6 +34,8 @@ const INTEGRATION = [
   "packages/cli/test/cli-usage.test.ts",
   "packages/cli/test/completion.test.ts",
   "packages/cli/test/permissions-command.test.ts",
+  // The CLI README run as written (its blocks, and every command of "Each command, as run" compared with a new run).
+  "packages/cli/test/readme.test.ts",
   // The client: packed and installed, or loaded from dist in child processes.
   "packages/client/test/checkpoint-file.test.ts",
   "packages/client/test/http-engines.test.ts",

@@ -44,7 +44,9 @@ export function recordsCommand(ctx: CommandContext): Command {
           const list = await client.artifacts.listDeploymentRecords({ org, subject_digest: subjectDigest }, { signal: ctx.signal });
           const matching = list.deployment_records.filter((r) => deploymentMatches(r, options));
           const shown = matching.slice(0, options.limit);
-          if (await ctx.printData(command, { data: { ...list, deployment_records: shown }, items: shown })) return;
+          // total_count: the records that match the filters (all of them without filters), of which --limit shows some.
+          if (await ctx.printData(command, { data: { ...list, total_count: matching.length, deployment_records: shown }, items: shown }))
+            return;
           const rows = shown.map((r) => [
             r.id,
             r.logical_environment,
