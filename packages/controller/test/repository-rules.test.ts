@@ -1,5 +1,6 @@
 // The repository rules with plain data: their order, each rule's matching, the setting's parser, the fix an
 // operator is told, and the desired state they give (computeDesiredState over plain objects).
+import { readFileSync } from "node:fs";
 import { ConfigError, loadConfig } from "@shiplog/controller";
 import { computeDesiredState } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
@@ -192,5 +193,21 @@ describe("the settings", () => {
       'invalid configuration: --registry-host / SHIPLOG_REGISTRY_HOST: must be a registry host name (with an optional :port) or "off" [rule: host[:port] or off]',
     ]);
     expect(() => loadConfig([], { ...ENV, SHIPLOG_REGISTRY_HOST: "a b" })).toThrow(expect.objectContaining({ code: "invalid_config" }));
+  });
+});
+
+describe("the chart's check of config.imageRepositories", () => {
+  const schema = JSON.parse(readFileSync(new URL("../../../charts/shiplog-controller/values.schema.json", import.meta.url), "utf8")) as {
+    properties: { config: { properties: { imageRepositories: { propertyNames: { pattern: string } } } } };
+  };
+  const pattern = new RegExp(schema.properties.config.properties.imageRepositories.propertyNames.pattern);
+
+  it("takes a prefix exactly when the controller's parser does", () => {
+    const prefixes = [
+      ...["nginx", "library/nginx", "docker.io/library/nginx", "registry.example.com/team-a", "registry.example.com/team-a/"],
+      ...["localhost", "localhost:5000", "ghcr.io", "ghcr.io:443/acme", "team-a:5000/x", "a_b/c", "Abc/def", "Registry.Example.com/a"],
+      ...["nginx:1.25", "team-a:5000", "Nginx", "ghcr.io/Acme/x", "a b", "-bad", "a//b", "ghcr.io/acme/web@sha256:aa", ""],
+    ];
+    for (const prefix of prefixes) expect(pattern.test(prefix), prefix).toBe(parseImageRepositories(`${prefix}=web`).ok && prefix !== "");
   });
 });
