@@ -109,18 +109,25 @@ const RESOURCE: Record<string, string> = {
   CronJob: "cronjobs",
 };
 
+/** A cluster's objects by resource (`pods`, `replicasets`, ...): the fake cluster's store, or a real API server's lists. */
+export interface ClusterObjects {
+  list(resource: string): unknown[];
+  get(resource: string, namespace: string | undefined, name: string): unknown;
+}
+
 /**
  * What the cluster runs now, as deployment name -> digest: every running container of every Running pod whose
  * owner chain exists, is not being deleted and is not scaled to zero. Written plainly on purpose.
  */
-export function expectedRecords(cluster: FakeCluster): Map<string, string> {
+export function expectedRecords(cluster: FakeCluster | ClusterObjects): Map<string, string> {
+  const objects: ClusterObjects = "store" in cluster ? (cluster.store as unknown as ClusterObjects) : cluster;
   const expected = new Map<string, string>();
-  for (const pod of cluster.store.list("pods") as Obj[]) {
+  for (const pod of objects.list("pods") as Obj[]) {
     if (pod.metadata.deletionTimestamp || pod.status?.phase !== "Running") continue;
     let top: Obj = pod;
     let live = true;
     for (let ref = controllerRef(pod); ref; ref = controllerRef(top)) {
-      const owner = cluster.store.get(RESOURCE[ref.kind] as never, pod.metadata.namespace, ref.name) as Obj | undefined;
+      const owner = objects.get(RESOURCE[ref.kind]!, pod.metadata.namespace, ref.name) as Obj | undefined;
       if (!owner || owner.metadata.deletionTimestamp || (owner.spec?.replicas as number | undefined) === 0) {
         live = false;
         break;
