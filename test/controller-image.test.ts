@@ -10,7 +10,7 @@ import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { dockerStages, imageEnv } from "./kit/controller-image.js";
 import { startControllerCommand } from "./kit/controller-process.js";
-import { REPO_ROOT } from "./chart/helm-renderer.js";
+import { REPO_ROOT } from "./chart/helm.js";
 import { tempDir } from "./kit/temp-dir.js";
 
 const CONTROLLER_DIR = join(REPO_ROOT, "packages/controller");

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { CHART_DIR, REPO_ROOT } from "./chart/helm-renderer.js";
+import { CHART_DIR, REPO_ROOT } from "./chart/helm.js";
 import { ALERT_CASES, promtoolTests, type AlertRule } from "./prometheus/alert-cases.js";
 import { metricsIn, readableMetricNames } from "./prometheus/exported-metrics.js";
 import { findPrometheus, promtool } from "./prometheus/prometheus-tools.js";
