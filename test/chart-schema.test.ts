@@ -26,6 +26,8 @@ describe("Helm chart charts/shiplog-controller", () => {
     [{ config: { cluster: "prod eu" } }, "- at '/config/cluster': 'prod eu' does not match pattern"],
     [{ config: { namespaces: ["Team_A"] } }, "- at '/config/namespaces/0': 'Team_A' does not match pattern"],
     [{ config: { flushWindow: "soon" } }, "- at '/config/flushWindow': 'soon' does not match pattern"],
+    // The controller refuses a number without a unit (5: seconds or milliseconds?); so does the chart.
+    [{ config: { flushWindow: "5" } }, "- at '/config/flushWindow': '5' does not match pattern"],
     [{ config: { concurrency: 0 } }, "- at '/config/concurrency': minimum: got 0, want 1"],
     [{ image: { digest: "sha256:abc" } }, "- at '/image/digest': 'sha256:abc' does not match pattern"],
     [{ token: { value: "" } }, "token: set token.existingSecret (the name of a Secret holding the API token) or token.value"],
