@@ -40,6 +40,7 @@ const INTEGRATION = [
   "packages/client/test/checkpoint-file.test.ts",
   "packages/client/test/http-engines.test.ts",
   "packages/client/test/package-install.test.ts",
+  "packages/client/test/readme-blocks.test.ts",
   "packages/client/test/source-imports-warning.test.ts",
   // The controller's entry (dist/main.js) as its own process.
   "packages/controller/test/auth-process.test.ts",
