@@ -126,7 +126,8 @@ describe("zsh", () => {
         "shiplog tag create acme/web v1.4.0 --if-exists update",
       );
       expect((await complete("records set-cluster --file cl")).line).toBe("shiplog records set-cluster --file cluster-");
-      expect((await complete("records storage --o")).line).toBe("shiplog records storage --org");
+      expect((await complete("records storage --or")).line).toBe("shiplog records storage --org");
+      expect((await complete("records storage --o")).listing).toMatch(/--org\b[\s\S]*--output\b/);
       expect((await complete("tag create acme/web v1.4.0 --derived-tags=major-")).line).toBe(
         "shiplog tag create acme/web v1.4.0 --derived-tags=major-minor",
       );
