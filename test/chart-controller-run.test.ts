@@ -9,7 +9,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
 import { REPO_ROOT } from "./chart/helm.js";
 import { authorizes, containerEnvironment, grants, ofKind, one, resourceRequest } from "./chart/kube-manifests.js";
-import { controllerContainer, expectedWatchGrants, RELEASE, STATE_GRANTS, stateLine, useChart, type Deployment } from "./chart-setup.js";
+import {
+  controllerContainer,
+  expectedWatchGrants,
+  NAMESPACE_GRANTS,
+  RELEASE,
+  STATE_GRANTS,
+  stateLine,
+  useChart,
+  type Deployment,
+} from "./chart-setup.js";
 import { startControllerCommand } from "./kit/controller-process.js";
 import { startProxy } from "./kit/proxy.js";
 import { tempDir } from "./kit/temp-dir.js";
@@ -104,7 +113,7 @@ describe("Helm chart charts/shiplog-controller", () => {
           const used = new Set(kubeRequests().map((r) => `${r.namespace ?? "*"} ${r.group} ${r.resource} ${r.verb}`));
           const watchGrants = grants(manifests).filter((g) => !STATE_GRANTS.some((s) => s.resource === g.resource));
           expect(watchGrants.map((g) => `${g.scope} ${g.group} ${g.resource} ${g.verb}`).filter((g) => !used.has(g))).toEqual([]);
-          expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2));
+          expect(watchGrants.length).toBe(expectedWatchGrants("*").length * Math.max(1, files.length && 2) + NAMESPACE_GRANTS.length);
         } finally {
           const code = await controller.stop();
           // After the stop: SIGTERM writes the state and releases the Lease (updates by name).

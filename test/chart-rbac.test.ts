@@ -10,6 +10,7 @@ import {
   controllerContainer,
   envOf,
   expectedWatchGrants,
+  NAMESPACE_GRANTS,
   FULLNAME,
   sortGrants,
   STATE_GRANTS,
@@ -22,11 +23,11 @@ describe("Helm chart charts/shiplog-controller", () => {
 
   it("default values: cluster-wide read access for pods and workloads, the state Role in the release namespace", () => {
     const manifests = rendered();
-    expect(ofKind(manifests, "ClusterRole").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-watch`]);
+    expect(ofKind(manifests, "ClusterRole").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-watch`, `${FULLNAME}-namespaces`]);
     const account = { name: one<Deployment>(manifests, "Deployment").spec.template.spec.serviceAccountName, namespace: "shiplog" };
     expect(account.name).toBe(one(manifests, "ServiceAccount").metadata.name);
     const watchGrants = grants(manifests).filter((g) => g.scope === "*");
-    expect(sortGrants(watchGrants)).toEqual(sortGrants(expectedWatchGrants("*")));
+    expect(sortGrants(watchGrants)).toEqual(sortGrants([...expectedWatchGrants("*"), ...NAMESPACE_GRANTS]));
     expect(sortGrants(grants(manifests).filter((g) => g.scope !== "*"))).toEqual(sortGrants(STATE_GRANTS));
     expect(authorizes(manifests, account, { verb: "watch", group: "apps", resource: "deployments", namespace: "anywhere" })).toBe(true);
     expect(
@@ -37,10 +38,10 @@ describe("Helm chart charts/shiplog-controller", () => {
     expect(one<Deployment>(manifests, "Deployment").spec.template.metadata.annotations?.["checksum/token"]).toMatch(/^[a-f0-9]{64}$/);
   });
 
-  it("namespaced mode: a Role and RoleBinding in each listed namespace, no ClusterRole", () => {
+  it("namespaced mode: a Role and RoleBinding in each listed namespace; cluster-wide only reading namespaces", () => {
     const manifests = rendered({ files: ["namespaced.yaml"] });
-    expect(ofKind(manifests, "ClusterRole")).toEqual([]);
-    expect(ofKind(manifests, "ClusterRoleBinding")).toEqual([]);
+    expect(ofKind(manifests, "ClusterRole").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-namespaces`]);
+    expect(ofKind(manifests, "ClusterRoleBinding").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-namespaces`]);
     expect(
       ofKind(manifests, "Role")
         .map((r) => `${r.metadata.namespace}/${r.metadata.name}`)
@@ -52,7 +53,7 @@ describe("Helm chart charts/shiplog-controller", () => {
         .sort(),
     ).toEqual([`shiplog/${FULLNAME}-state`, `team-a/${FULLNAME}-watch`, `team-b/${FULLNAME}-watch`]);
     expect(sortGrants(grants(manifests).filter((g) => g.scope !== "shiplog"))).toEqual(
-      sortGrants([...expectedWatchGrants("team-a"), ...expectedWatchGrants("team-b")]),
+      sortGrants([...expectedWatchGrants("team-a"), ...expectedWatchGrants("team-b"), ...NAMESPACE_GRANTS]),
     );
     const account = { name: FULLNAME, namespace: "shiplog" };
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods", namespace: "team-b" })).toBe(true);
@@ -91,7 +92,7 @@ describe("Helm chart charts/shiplog-controller", () => {
     const three = rendered({ values: [{ state: { maxShards: 3 } }] });
     expect(envOf(three).SHIPLOG_STATE_MAX_SHARDS).toBe("3");
     expect(slotGrants(three)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, 3));
-    expect(render({ values: [{ state: { maxShards: 65 } }] }).stderr).toContain("state.maxShards");
+    expect(render({ values: [{ state: { maxShards: 65 } }] }).stderr).toContain("'/state/maxShards'");
     const downward = Object.fromEntries(
       (controllerContainer(manifests).env ?? [])
         .filter((e) => e.valueFrom?.fieldRef)
@@ -102,7 +103,7 @@ describe("Helm chart charts/shiplog-controller", () => {
     // client-go's timings, from the chart's values (its defaults are the controller's own).
     expect([env.SHIPLOG_LEASE_DURATION, env.SHIPLOG_RENEW_DEADLINE, env.SHIPLOG_RETRY_PERIOD]).toEqual(["15s", "10s", "2s"]);
     // Any of the controller's duration units; the rendering check compares them as the controller will.
-    const tuned = envOf(rendered({ values: [{ leaderElection: { leaseDuration: "1m", renewDeadline: "30000ms", retryPeriod: "5" } }] }));
+    const tuned = envOf(rendered({ values: [{ leaderElection: { leaseDuration: "1m", renewDeadline: "30000ms", retryPeriod: "5s" } }] }));
     const { SHIPLOG_TOKEN_FILE: _file, ...withoutFile } = tuned;
     const timing = loadConfig([], { ...withoutFile, SHIPLOG_TOKEN: "t" });
     expect(timing).toMatchObject({ leaseDurationMs: 60_000, renewDeadlineMs: 30_000, retryPeriodMs: 5000 });

@@ -91,6 +91,9 @@ export function expectedWatchGrants(scope: string): { scope: string; group: stri
   );
 }
 
+/** Reading namespaces cluster-wide, in either mode: their repository label or annotation (the ClusterRole `-namespaces`). */
+export const NAMESPACE_GRANTS = ["list", "watch"].map((verb) => ({ scope: "*", group: "", resource: "namespaces", verb }));
+
 /** Grants in one order, to compare lists. */
 export function sortGrants<T extends { scope: string; group: string; resource: string; verb: string }>(list: T[]): T[] {
   return [...list].sort((a, b) =>
