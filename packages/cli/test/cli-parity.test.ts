@@ -285,6 +285,25 @@ describe("auth status, --version", () => {
     expect(lines(bad.stderr)).toHaveLength(1);
   });
 
+  it("App credentials: an installation token, found from --org", async () => {
+    const key = join(dir, "app.pem");
+    writeFileSync(key, emulator.apps.privateKey(1001001), { mode: 0o600 });
+    const run = await runCli(["auth", "status", "--org", "acme", "--json", "credentials,user,token_type"], {
+      SHIPLOG_API_URL: emulator.url,
+      SHIPLOG_APP_ID: "1001001",
+      SHIPLOG_APP_PRIVATE_KEY_FILE: key,
+    });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ credentials: "app", user: null, token_type: "app_installation" });
+    const none = await runCli(["auth", "status"], {
+      SHIPLOG_API_URL: emulator.url,
+      SHIPLOG_APP_ID: "1001001",
+      SHIPLOG_APP_PRIVATE_KEY_FILE: key,
+    });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^shiplog auth status: --app-installation-id \(or SHIPLOG_APP_INSTALLATION_ID\) is needed here/);
+  });
+
   it("--version and -V print the package's version", async () => {
     for (const flag of ["--version", "-V"]) expect((await shiplog([flag], null)).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });

@@ -12,6 +12,7 @@ import {
   type TokenKind,
 } from "@shiplog/client/permissions";
 import { AuthenticationError } from "@shiplog/client";
+import { orgScope } from "../connection.js";
 import { EXIT } from "../exit-codes.js";
 import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
@@ -95,8 +96,10 @@ export function authCommand(ctx: CommandContext): Command {
     withExamples(
       new Command("status")
         .description("who the token is, its type, what each command needs and whether the token can do it, and its rate limit")
+        .option("--org <org>", "with App credentials: the organization whose installation to use (default: SHIPLOG_ORG)")
         .action(async (_options, command: Command) => {
-          const client = ctx.client(command);
+          const org = ctx.options<{ org?: string }>(command).org ?? ctx.env.SHIPLOG_ORG;
+          const client = ctx.client(command, org ? orgScope(org) : {});
           const kind = ctx.connection?.credentials ?? "none";
           const answer = await client
             .request<unknown>({ method: "GET", route: "/rate_limit", signal: ctx.signal })
@@ -152,7 +155,11 @@ export function authCommand(ctx: CommandContext): Command {
           const lines = [
             ["service", status.api_url],
             ["credentials", kind === "app" ? "an App's installation token" : kind === "token" ? "a token" : "none"],
-            ["user", who ?? (kind === "app" ? "the App's installation" : "not known (the service did not answer GET /user)")],
+            [
+              "user",
+              who ??
+                (kind === "app" ? `the App's installation${org ? ` on ${org}` : ""}` : "not known (the service did not answer GET /user)"),
+            ],
             ["token type", typeText],
             ...(scopes ? [["scopes", scopes.join(", ") || "none"]] : []),
             ["rate limit", rate ? `${rate.remaining} of ${rate.limit} left, resets ${status.rate_limit!.reset_at}` : "not known"],
