@@ -1,15 +1,16 @@
-// Times the fake cluster's answers to a ConfigMap read every 200 ms while a benchmark phase runs: a state write waits
-// as long behind the fake cluster's own simulation (a real API server answers in milliseconds).
+// Times the cluster's answers to a ConfigMap read every 200 ms while a benchmark phase runs: a state write waits
+// as long behind the fake cluster's own simulation, or a real API server's work.
+import type { ClusterGet } from "./bench-cluster.js";
 import { pct, s } from "./format.js";
 
-/** Starts probing `url`; `stop` ends it and says how the answers went. */
-export function probeApiServer(url: string): { stop(): Promise<string> } {
+/** Starts probing `path`; `stop` ends it and says how the answers went. */
+export function probeApiServer(get: ClusterGet, path: string): { stop(): Promise<string> } {
   const times: number[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
       const t = performance.now();
-      await fetch(url)
+      await get(path)
         .then((r) => r.arrayBuffer())
         .catch(() => undefined);
       times.push(performance.now() - t);

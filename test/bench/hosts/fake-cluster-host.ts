@@ -1,6 +1,7 @@
 // The fake cluster in its own process, for test/bench/controller-sync.ts: builds the workloads, applies the changes
 // the benchmark scripts, and answers what it needs to know (image digests, the state ConfigMap).
 import { startFakeCluster, type FakeCluster, type WorkloadSpec } from "@shiplog/fake-cluster";
+import { configMapOf } from "./bench-cluster.js";
 import { serve } from "./ipc.js";
 
 let cluster: FakeCluster | undefined;
@@ -36,11 +37,7 @@ serve({
     const cm = ready().store.get("configmaps", namespace, name) as
       | { data?: Record<string, string>; binaryData?: Record<string, string> }
       | undefined;
-    if (!cm) return undefined;
-    const bytes =
-      Object.values(cm.data ?? {}).reduce((n, v) => n + Buffer.byteLength(v), 0) +
-      Object.values(cm.binaryData ?? {}).reduce((n, v) => n + Buffer.from(v, "base64").length, 0);
-    return { data: cm.data ?? {}, bytes };
+    return cm && configMapOf(cm);
   },
 });
 

@@ -1,6 +1,8 @@
-// Watches the fake cluster's pods from this (mostly idle) process and notes when each watched container first runs
+// Watches the cluster's pods (the fake's or a real API server's) from this (mostly idle) process and notes when each watched container first runs
 // with its new digest: the start of the "pod Running -> record at the service" latency. Also counts pod watch events
 // and containers that started running, for CPU per pod change and "one request per container event".
+import type { ClusterGet } from "./bench-cluster.js";
+
 export class PodStopwatch {
   #abort: AbortController | undefined;
   #wanted = new Map<string, string>();
@@ -13,7 +15,7 @@ export class PodStopwatch {
   /** Containers that started running since the last `watch`. */
   containerEvents = 0;
 
-  constructor(private readonly clusterUrl: string) {}
+  constructor(private readonly get: ClusterGet) {}
 
   /** Starts watching from `resourceVersion` for `wanted` (deployment name -> new digest). */
   async watch(wanted: Map<string, string>, resourceVersion: string): Promise<void> {
@@ -26,8 +28,8 @@ export class PodStopwatch {
     this.containerEvents = 0;
     const abort = new AbortController();
     this.#abort = abort;
-    const response = await fetch(`${this.clusterUrl}/api/v1/pods?watch=true&resourceVersion=${resourceVersion}`, { signal: abort.signal });
-    void this.#read(response.body!).catch(() => undefined);
+    const response = await this.get(`/api/v1/pods?watch=true&resourceVersion=${resourceVersion}`, { signal: abort.signal });
+    void readWatch<WatchEvent>(response.body!, (event, now) => this.#event(event, now)).catch(() => undefined);
   }
 
   /** Deployment name -> when its new digest first ran. */
@@ -38,18 +40,6 @@ export class PodStopwatch {
   stop(): void {
     this.#abort?.abort();
     this.#abort = undefined;
-  }
-
-  async #read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for await (const chunk of body) {
-      buffer += decoder.decode(chunk, { stream: true });
-      const lines = buffer.split("\n");
-      buffer = lines.pop()!;
-      const now = Date.now();
-      for (const line of lines) if (line) this.#event(JSON.parse(line) as WatchEvent, now);
-    }
   }
 
   #event(event: WatchEvent, now: number): void {
@@ -77,4 +67,17 @@ interface WatchEvent {
     metadata: { uid: string; namespace: string; labels?: Record<string, string> };
     status?: { phase?: string; containerStatuses?: { name: string; imageID?: string; state?: { running?: unknown } }[] };
   };
+}
+
+/** Reads a watch's stream, event by event, with when each chunk arrived. */
+export async function readWatch<T>(body: ReadableStream<Uint8Array>, onEvent: (event: T, now: number) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop()!;
+    const now = Date.now();
+    for (const line of lines) if (line) onEvent(JSON.parse(line) as T, now);
+  }
 }

@@ -1,0 +1,196 @@
+// A real control plane (test/kit/control-plane.ts: etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
+// KWOK) as the controller benchmark's cluster. The benchmark's Deployments are created through the API; the workload
+// controllers and the scheduler make and bind the pods, KWOK runs them. KWOK reports `imageID` as the image only when
+// it is pinned by digest, so each `repo:tag` of the benchmark runs as `repo@sha256:<sha256 of repo:tag>`, a digest
+// the benchmark knows without asking. The API server's and etcd's peak memory are sampled every second.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Agent, fetch as undiciFetch } from "undici";
+import { PODS_PER_NODE, startControlPlane, type ControlPlane } from "../../kit/control-plane.js";
+import { type BenchCluster, type ClusterGet, configMapOf } from "./bench-cluster.js";
+import { readWatch } from "./pod-stopwatch.js";
+import type { Spec } from "./workloads.js";
+
+/** Requests in flight at once when the benchmark creates, changes or deletes objects. */
+const CONCURRENCY = 16;
+/**
+ * Nodes beyond the pods' count (110 a node): a rolling update surges one pod a Deployment (maxSurge 25% of 3 or 4
+ * rounds up), and with full nodes the surge pod stays Pending and the rollout never ends (maxUnavailable rounds down
+ * to 0).
+ */
+const SURGE_ROOM = 1.1;
+
+/** The digest a benchmark image runs with. */
+const digestOf = (image: string) => `sha256:${createHash("sha256").update(image).digest("hex")}`;
+/** `repo:tag` as KWOK needs it to report an imageID: pinned by digest. */
+const pinned = (image: string) => `${image.replace(/:[^:/]+$/, "")}@${digestOf(image)}`;
+
+/** Runs `fn` over `items`, `CONCURRENCY` at a time. */
+async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+interface PodEvent {
+  type: string;
+  object: { metadata: { uid?: string; resourceVersion: string }; status?: { phase?: string } };
+}
+
+function deploymentOf(spec: Spec) {
+  const labels = { app: spec.name };
+  return {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: spec.name, namespace: spec.namespace, labels, annotations: spec.annotations },
+    spec: {
+      replicas: spec.replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { containers: spec.containers.map((c) => ({ name: c.name, image: pinned(c.image) })) },
+      },
+    },
+  };
+}
+
+/** Starts a control plane with KWOK nodes enough for `pods` pods and their rollouts, and `namespaces` created. */
+export async function startRealBenchCluster(
+  pods: number,
+  namespaces: string[],
+  onStep: (step: string) => void = () => {},
+): Promise<BenchCluster & { plane: ControlPlane }> {
+  const plane = await startControlPlane({ nodes: Math.ceil((pods * SURGE_ROOM) / PODS_PER_NODE), onStep });
+  const kubeconfig = readFileSync(plane.kubeconfig, "utf8");
+  const field = (name: string) => Buffer.from(new RegExp(`${name}: (\\S+)`).exec(kubeconfig)![1]!, "base64");
+  const dispatcher = new Agent({
+    connect: { ca: plane.caPem, cert: field("client-certificate-data"), key: field("client-key-data") },
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  // undici's own fetch, for its client certificate; its Response is the global one's twin.
+  const get: ClusterGet = (path, init) => undiciFetch(`${plane.server}${path}`, { ...init, dispatcher }) as unknown as Promise<Response>;
+  const send = async (method: string, path: string, body?: unknown, contentType = "application/json") => {
+    const response = await undiciFetch(`${plane.server}${path}`, {
+      method,
+      dispatcher,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": contentType } }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const resourceVersion = async () =>
+    ((await send("GET", "/api/v1/namespaces/default/configmaps?limit=1")).metadata as { resourceVersion: string }).resourceVersion;
+  /** Pods in the cluster now (etcd's count: a one-item page and the rest). */
+  const podCount = async () => {
+    const list = (await send("GET", "/api/v1/pods?limit=1")) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+    return list.items.length + (list.metadata.remainingItemCount ?? 0);
+  };
+
+  const created = new Set<string>(["default"]);
+  const createNamespaces = async (names: string[]) => {
+    const fresh = [...new Set(names)].filter((ns) => !created.has(ns));
+    await inParallel(fresh, async (ns) => {
+      await send("POST", "/api/v1/namespaces", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+      created.add(ns);
+    });
+    // Pods are refused until their namespace's default ServiceAccount exists, and the ReplicaSet controller then
+    // backs off: wait for them first.
+    for (;;) {
+      const accounts = (await send("GET", "/api/v1/serviceaccounts?fieldSelector=metadata.name%3Ddefault")) as { items: unknown[] };
+      if (accounts.items.length >= created.size) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+  await createNamespaces(namespaces);
+
+  /** Peak RSS of the API server and etcd, sampled every second (the control plane reports the current RSS). */
+  const peak = { apiserver: 0, etcd: 0 };
+  const sample = () => {
+    const now = plane.memory();
+    peak.apiserver = Math.max(peak.apiserver, now.apiserver);
+    peak.etcd = Math.max(peak.etcd, now.etcd);
+  };
+  const sampler = setInterval(sample, 1000);
+  sampler.unref();
+
+  const replicas = new Map<string, number>();
+  const key = (d: { namespace: string; name: string }) => `${d.namespace}/${d.name}`;
+
+  return {
+    kind: "real",
+    plane,
+    kubeconfig,
+    get,
+    async createDeployments(specs) {
+      await createNamespaces(specs.map((spec) => spec.namespace));
+      const before = await resourceVersion();
+      const wanted = specs.reduce((n, spec) => n + spec.replicas, 0);
+      // Every pod of theirs running (KWOK's Running, each container started), counted from a pod watch (started again
+      // where it ended, should the API server end it).
+      const running = new Set<string>();
+      const abort = new AbortController();
+      let from = before;
+      const allRunning = (async () => {
+        while (!abort.signal.aborted) {
+          const response = await get(`/api/v1/pods?watch=true&resourceVersion=${from}`, { signal: abort.signal });
+          await readWatch<PodEvent>(response.body!, ({ type, object }) => {
+            from = object.metadata.resourceVersion;
+            if (!object.metadata.uid) return;
+            if (type === "DELETED" || object.status?.phase !== "Running") running.delete(object.metadata.uid);
+            else running.add(object.metadata.uid);
+            if (running.size >= wanted) abort.abort();
+          }).catch(() => undefined);
+        }
+      })();
+      await inParallel(specs, async (spec) => {
+        await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/deployments`, deploymentOf(spec));
+        replicas.set(key(spec), spec.replicas);
+      });
+      await allRunning;
+      const pods = await podCount();
+      const containers = specs.reduce((n, spec) => n + spec.replicas * spec.containers.length, 0);
+      return { pods, containers };
+    },
+    async setImages(changes) {
+      await inParallel(changes, async (c) => {
+        const containers = Object.entries(c.images).map(([name, image]) => ({ name, image: pinned(image) }));
+        await send(
+          "PATCH",
+          `/apis/apps/v1/namespaces/${c.namespace}/deployments/${c.name}`,
+          { spec: { template: { spec: { containers } } } },
+          "application/strategic-merge-patch+json",
+        );
+      });
+    },
+    async deleteDeployments(list) {
+      const remaining = (await podCount()) - list.reduce((n, d) => n + (replicas.get(key(d)) ?? 0), 0);
+      await inParallel(list, async (d) => {
+        await send("DELETE", `/apis/apps/v1/namespaces/${d.namespace}/deployments/${d.name}`, { propagationPolicy: "Background" });
+        replicas.delete(key(d));
+      });
+      // The garbage collector deletes their ReplicaSets and pods, KWOK lets the pods go.
+      while ((await podCount()) > remaining) await new Promise((resolve) => setTimeout(resolve, 500));
+    },
+    digestsOf: async (images) => images.map(digestOf),
+    resourceVersion,
+    async configMap(namespace, name) {
+      const response = await get(`/api/v1/namespaces/${namespace}/configmaps/${name}`);
+      if (response.status === 404) return undefined;
+      return configMapOf((await response.json()) as Parameters<typeof configMapOf>[0]);
+    },
+    async peakMemory() {
+      sample();
+      return { "API server": peak.apiserver, etcd: peak.etcd };
+    },
+    async stop() {
+      clearInterval(sampler);
+      await dispatcher.close();
+      await plane.stop();
+    },
+  };
+}
