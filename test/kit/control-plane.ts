@@ -48,8 +48,15 @@ export interface ControlPlane {
   tokenKubeconfig(token: string): string;
   /** Resident memory of the API server and etcd, in bytes. */
   memory(): { apiserver: number; etcd: number };
-  /** An admin request to the API server; the parsed JSON body. */
-  api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** An admin request to the API server; the parsed JSON body (the text when it is not JSON) and the headers. */
+  api<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }>;
+  /** The admin's client certificate and the cluster CA, for a TLS client of the tests' own (a proxy). */
+  adminTls: { ca: string; cert: Buffer; key: Buffer };
   /** Stops every component and removes the folder. */
   stop(): Promise<void>;
 }
@@ -249,16 +256,15 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       "--max-mutating-requests-inflight=500",
     ]);
     const adminKubeconfig = kubeconfigFor("admin", pki.admin);
-    const api = async <T>(method: string, path: string, body?: unknown) =>
-      new Promise<{ status: number; body: T }>((resolve, reject) => {
+    const adminTls = { ca: caPem, cert: readFileSync(pki.admin.crt), key: readFileSync(pki.admin.key) };
+    const api = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
         const req = request(
           `${server}${path}`,
           {
             method,
-            ca: caPem,
-            cert: readFileSync(pki.admin.crt),
-            key: readFileSync(pki.admin.key),
-            headers: body === undefined ? {} : { "content-type": "application/json" },
+            ...adminTls,
+            headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
           },
           (res) => {
             let text = "";
@@ -269,12 +275,12 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
               try {
                 parsed = JSON.parse(text);
               } catch {}
-              resolve({ status: res.statusCode ?? 0, body: parsed as T });
+              resolve({ status: res.statusCode ?? 0, body: parsed as T, headers: res.headers });
             });
           },
         );
         req.on("error", reject);
-        req.end(body === undefined ? undefined : JSON.stringify(body));
+        req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body));
       });
     await until("kube-apiserver ready", 90_000, async () => ((await api("GET", "/readyz")).status === 200 ? true : undefined), [
       etcd,
@@ -361,6 +367,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       },
       memory: () => ({ apiserver: rssOf(apiserver.child.pid), etcd: rssOf(etcd.child.pid) }),
       api,
+      adminTls,
       stop,
     };
   } catch (error) {

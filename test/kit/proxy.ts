@@ -1,13 +1,21 @@
-// A reverse HTTP proxy on loopback in front of one server (a fake cluster, an emulator) for one client: it records
-// every request and lets a hook see (and hold) each one before it is forwarded. Answers stream through as they come
-// (watches).
+// A reverse HTTP proxy on loopback in front of one server (a fake cluster, an emulator, a real API server over TLS
+// with a client certificate) for one client: it records every request, and its answer's status and (when asked) body,
+// and lets a hook see (and hold) each one before it is forwarded. Answers stream through as they come (watches).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 
-/** One request the proxy received: its method and its path with the query. */
+/** One request the proxy received: its method and its path with the query, then its answer. */
 export interface ProxiedRequest {
   method: string;
   url: string;
+  /** Its Content-Type and Accept headers. */
+  contentType?: string;
+  accept?: string;
+  /** The answer's status, once its headers came. */
+  status?: number;
+  /** The answer's body (with `recordBodies`, for answers that are not watches). */
+  body?: string;
 }
 
 /** A running proxy. */
@@ -24,6 +32,10 @@ export interface TestProxy {
 export interface ProxyOptions {
   /** Sees each request (its URL against the target) before it is forwarded; forwarding waits for it. */
   onRequest?: (url: URL) => void | Promise<void>;
+  /** For an https target: the CA to trust and the client certificate to present. */
+  tls?: { ca: string; cert: Buffer | string; key: Buffer | string };
+  /** Keep the body of every answer that is not a watch. */
+  recordBodies?: boolean;
 }
 
 /** Starts a proxy on 127.0.0.1 that forwards to `target`. */
@@ -32,13 +44,33 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    requests.push({ method: req.method ?? "GET", url: req.url ?? "/" });
+    const entry: ProxiedRequest = {
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      ...(req.headers["content-type"] && { contentType: req.headers["content-type"] }),
+      ...(req.headers.accept && { accept: req.headers.accept }),
+    };
+    requests.push(entry);
     await options.onRequest?.(new URL(req.url ?? "/", target));
-    const out = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+    const send = upstream.protocol === "https:" ? httpsRequest : httpRequest;
+    const out = send(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        ...(options.tls && { ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key }),
+      },
       (answer) => {
+        entry.status = answer.statusCode;
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         res.flushHeaders();
+        if (options.recordBodies && !/[?&]watch=(true|1)/.test(entry.url)) {
+          let body = "";
+          answer.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+          answer.on("end", () => (entry.body = body));
+        }
         answer.pipe(res);
       },
     );
