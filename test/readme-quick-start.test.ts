@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { seedDemoWorld, startEmulator, type Emulator } from "@shiplog/emulator";
 import { runProcess } from "./kit/process.js";
-import { ROOT, blocksUnder, shellCommands, writeModule } from "./kit/readme.js";
+import { ROOT, blocksUnder, shellCommands, typecheck, writeModule } from "./kit/readme.js";
 
 // The root README's "Quick start: the library and the command line", run as written against the emulator seeded as
 // `pnpm emulator` seeds it: the ts block by tsx with only SHIPLOG_API_URL and SHIPLOG_TOKEN set, importing the built
@@ -27,6 +27,11 @@ it("the library example prints where the artifact is stored and where it runs, a
   expect(run.stderr).toBe("");
   expect(run.stdout).toBe(printed!.code);
   expect(run.code).toBe(0);
+});
+
+it("the library example type-checks (strict, NodeNext) against the built client's types", { timeout: 120_000 }, async () => {
+  const [code] = blocksUnder(README, SECTION, "ts");
+  expect(await typecheck({ "quick-start.mts": `export {};\n${code!.code}` })).toBe("");
 });
 
 it("the command-line example: shiplog on PATH from node_modules/.bin, each command prints what the README shows", async () => {

@@ -71,3 +71,32 @@ export function shellCommands(block: ReadmeBlock): string[] {
   }
   return commands;
 }
+
+/**
+ * Type-checks modules (file name -> text) as a user's strict NodeNext project would, against the built packages'
+ * types; resolves to tsc's output (empty when they compile).
+ */
+export async function typecheck(modules: Record<string, string>): Promise<string> {
+  const { runProcess } = await import("./process.js");
+  const dir = join(
+    ROOT,
+    "node_modules",
+    ".cache",
+    "shiplog-readme",
+    `typecheck-${process.pid}-${Object.keys(modules).join("-").replace(/\W+/g, "")}`.slice(0, 120),
+  );
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(modules)) writeFileSync(join(dir, name), text);
+  const compilerOptions = {
+    strict: true,
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    target: "ES2022",
+    noEmit: true,
+    skipLibCheck: true,
+    types: ["node"],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(modules) }));
+  const run = await runProcess(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { env: { PATH: process.env.PATH ?? "" } });
+  return `${run.stdout}${run.stderr}${run.code === 0 ? "" : `(tsc exit ${run.code})`}`;
+}
