@@ -2,11 +2,13 @@
 // emulator. Records created from options and from a file, filters and --limit, --json fields, -o yaml and --query,
 // tag list|show|delete, events list, notifications done|subscribe|unsubscribe, auth status, --version, and import
 // status on a repository with no import.
-import { existsSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { ShiplogClient } from "@shiplog/client";
+import { runProcess } from "../../../test/kit/process.js";
+import { ROOT } from "../../../test/kit/readme.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 import { commits, dir, emulator, shiplog, useCliEmulator } from "./cli-commands-setup.js";
 import { runCli } from "./cli-process.js";
@@ -302,6 +304,25 @@ describe("auth status, --version", () => {
     });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^shiplog auth status: --app-installation-id \(or SHIPLOG_APP_INSTALLATION_ID\) is needed here/);
+  });
+
+  it("the bin: node_modules/.bin/shiplog (linked at install time) runs the build; the shim before a build says to build", async () => {
+    const linked = await runProcess(join(ROOT, "node_modules", ".bin", "shiplog"), ["--version"], {
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    expect(linked).toMatchObject({ code: 0, stderr: "" });
+    expect(linked.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // The committed shim in a package with no dist/ yet, as right after `pnpm install`.
+    const unbuilt = join(tempDir("shiplog-unbuilt-"), "bin");
+    mkdirSync(unbuilt);
+    copyFileSync(join(ROOT, "packages", "cli", "bin", "shiplog.js"), join(unbuilt, "shiplog.js"));
+    writeFileSync(join(unbuilt, "..", "package.json"), JSON.stringify({ type: "module" }));
+    const run = await runProcess(process.execPath, [join(unbuilt, "shiplog.js"), "--version"], { env: { PATH: process.env.PATH ?? "" } });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "shiplog: the command line is not built yet: run `pnpm build` at the repository's root\n",
+    });
   });
 
   it("--version and -V print the package's version", async () => {
