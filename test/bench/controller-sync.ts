@@ -1,6 +1,7 @@
-// The controller at scale, against issue #19's targets. Three processes besides this one: the fake cluster and the
-// emulator (hosts/*.ts, driven over IPC) and the controller (`node packages/controller/dist/bundle/controller.js`,
-// the one file the image runs; state ConfigMap on, the write budget at its defaults), so each peak RSS is its own.
+// The controller at scale, against issue #19's targets. Processes besides this one: the cluster (the fake cluster,
+// hosts/fake-cluster-host.ts, or a real control plane's), the emulator (hosts/emulator-host.ts; both driven over IPC)
+// and the controller (`node packages/controller/dist/bundle/controller.js`, the one file the image runs; state
+// ConfigMap on, the write budget at its defaults), so each peak RSS is its own.
 //
 //   pnpm build && tsx test/bench/controller-sync.ts [--pods 10000] [--cluster fake|real|both] [--flush-window 200ms
 //       --flush-max-wait 1s] [--phases cold,single,roll,steady,restart] [--controller-heap 128] [--emulator-options '{...}']

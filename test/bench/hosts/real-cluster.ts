@@ -57,7 +57,10 @@ function deploymentOf(spec: Spec) {
   };
 }
 
-/** Starts a control plane with KWOK nodes enough for `pods` pods and their rollouts, and `namespaces` created. */
+/**
+ * Starts a control plane with KWOK nodes enough for `pods` pods and their rollouts, and `namespaces` created;
+ * `onStep` hears the start-up's steps and, every 30 s, how far building or deleting has got.
+ */
 export async function startRealBenchCluster(
   pods: number,
   namespaces: string[],
@@ -147,11 +150,19 @@ export async function startRealBenchCluster(
           }).catch(() => undefined);
         }
       })();
+      const progress = setInterval(() => {
+        const { apiserver, etcd } = plane.memory();
+        onStep(
+          `${replicas.size} of ${specs.length} Deployments created, ${running.size} of ${wanted} pods running; ` +
+            `API server ${(apiserver / 1e6).toFixed(0)} MB, etcd ${(etcd / 1e6).toFixed(0)} MB`,
+        );
+      }, 30_000);
       await inParallel(specs, async (spec) => {
         await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/deployments`, deploymentOf(spec));
         replicas.set(key(spec), spec.replicas);
       });
       await allRunning;
+      clearInterval(progress);
       const pods = await podCount();
       const containers = specs.reduce((n, spec) => n + spec.replicas * spec.containers.length, 0);
       return { pods, containers };
@@ -174,7 +185,12 @@ export async function startRealBenchCluster(
         replicas.delete(key(d));
       });
       // The garbage collector deletes their ReplicaSets and pods, KWOK lets the pods go.
-      while ((await podCount()) > remaining) await new Promise((resolve) => setTimeout(resolve, 500));
+      for (let polls = 1; ; polls++) {
+        const left = (await podCount()) - remaining;
+        if (left <= 0) break;
+        if (polls % 60 === 0) onStep(`deletions: ${left} pods left to go`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
     },
     digestsOf: async (images) => images.map(digestOf),
     resourceVersion,
