@@ -77,7 +77,7 @@ export function rootCommand(): Command {
       ),
     )
     .option("--json [fields]", "print JSON instead of tables (one document per line for tails); with fields (id,name), only those")
-    .addOption(new Option("-o, --output <format>", "table, json or yaml").choices(OUTPUT_FORMATS))
+    .addOption(new Option("-o, --output <format>", "the output's format, table unless given").choices(OUTPUT_FORMATS))
     .option("-q, --query <expression>", "a JSONata expression over the JSON (https://jsonata.org), e.g. 'storage_records.name'")
     .showSuggestionAfterError(true)
     .addHelpText("after", `\n${CREDENTIALS_HELP}\n\n${EXIT_CODES_HELP}`);
