@@ -1,13 +1,12 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { ROOT, blocksUnder, writeModule } from "./kit/readme.js";
 import { WAIT } from "./kit/wait.js";
 
 // The client README's "Tailing events" example, run as written against the emulator.
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 let emu: Emulator;
 
 beforeAll(async () => {
@@ -15,14 +14,6 @@ beforeAll(async () => {
   emu.state.events.setPollInterval(1);
 });
 afterAll(() => emu.stop());
-
-function readmeExample(): string {
-  const readme = readFileSync(join(root, "packages", "client", "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Tailing events"));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error("packages/client/README.md has no ts block under ## Tailing events");
-  return match[1];
-}
 
 /** Waits until `condition` holds; past the deadline the error names `what` it waited for. */
 function until(condition: () => boolean, what: string): Promise<void> {
@@ -33,7 +24,7 @@ function until(condition: () => boolean, what: string): Promise<void> {
 
 /** Runs the example as its own process until `whileRunning` is done, then sends SIGINT; its output lines. */
 async function runExample(file: string, checkpointFile: string, whileRunning: (out: () => string[]) => Promise<void>): Promise<string[]> {
-  const child = spawn(join(root, "node_modules", ".bin", "tsx"), [file], {
+  const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), [file], {
     env: { ...process.env, SHIPLOG_API_URL: emu.url, SHIPLOG_TOKEN: emu.tokens.admin, CHECKPOINT_FILE: checkpointFile },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -57,11 +48,8 @@ async function runExample(file: string, checkpointFile: string, whileRunning: (o
 
 it("the README example tails an organization's events, prints each once, stops cleanly on SIGINT, and resumes after a restart", async () => {
   // Under node_modules so that `@shiplog/client` resolves as it would in a user's project.
-  const dir = join(root, "node_modules", ".cache", "shiplog-readme");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "tail-org-events.mts");
-  writeFileSync(file, readmeExample());
-  const checkpointFile = join(dir, `acme-events-${process.pid}.checkpoint.json`);
+  const file = writeModule("tail-org-events", blocksUnder("packages/client/README.md", "Tailing events", "ts")[0]!.code);
+  const checkpointFile = join(dirname(file), `acme-events-${process.pid}.checkpoint.json`);
   rmSync(checkpointFile, { force: true });
   const polls = () => emu.requests.list({ route: "/orgs/:org/events" });
   const describe = (line: string) => line.split(" ").slice(1);
