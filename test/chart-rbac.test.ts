@@ -83,11 +83,10 @@ describe("Helm chart charts/shiplog-controller", () => {
     const state = grants(manifests).filter((g) => g.scope === "shiplog");
     expect(state.find((g) => g.resource === "leases" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_LEASE_NAME]);
     expect(state.find((g) => g.resource === "configmaps" && g.verb === "update")!.resourceNames).toEqual([env.SHIPLOG_STATE_CONFIGMAP]);
-    // The shard slots the controller may write are those the Role names, for state.maxShards shards.
-    const slotGrants = (manifests_: Manifest[]) =>
-      grants(manifests_)
-        .filter((g) => g.resource === "configmaps" && g.verb === "update")
-        .at(-1)!.resourceNames;
+    // The shard slots the controller may write are those the Role names, for state.maxShards shards; then the witness.
+    const updates = (manifests_: Manifest[]) => grants(manifests_).filter((g) => g.resource === "configmaps" && g.verb === "update");
+    const slotGrants = (manifests_: Manifest[]) => updates(manifests_).at(-2)!.resourceNames;
+    expect(updates(manifests).at(-1)!.resourceNames).toEqual([`${env.SHIPLOG_STATE_CONFIGMAP}-witness`]);
     expect(slotGrants(manifests)).toEqual(slotNames(env.SHIPLOG_STATE_CONFIGMAP!, Number(env.SHIPLOG_STATE_MAX_SHARDS)));
     const three = rendered({ values: [{ state: { maxShards: 3 } }] });
     expect(envOf(three).SHIPLOG_STATE_MAX_SHARDS).toBe("3");

@@ -25,6 +25,8 @@ export const STATE_GRANTS = [
   { scope: "shiplog", group: "", resource: "configmaps", verb: "patch", resourceNames: [`${FULLNAME}-state`] },
   { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: SHARD_SLOTS },
   { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: SHARD_SLOTS },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "get", resourceNames: [`${FULLNAME}-state-witness`] },
+  { scope: "shiplog", group: "", resource: "configmaps", verb: "update", resourceNames: [`${FULLNAME}-state-witness`] },
 ];
 /** A grant or a recorded call as one line; any shard slot is written `<slot>`. */
 export const stateLine = (g: { group: string; resource: string; verb: string }, name: string | undefined) =>

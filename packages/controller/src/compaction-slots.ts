@@ -50,7 +50,7 @@ export async function writeShardSlots(
     if (!shard.write) continue;
     if (!ctx.current()) return false;
     const { slot, part } = shard.write;
-    const version = await writeSlot(ctx, shard.index, slot, part, shard.ref.versions[slot], info);
+    const version = await writeSlot(ctx, shard.index, planned.length, slot, part, shard.ref.versions[slot], info);
     shard.ref = { ...shard.ref, versions: { ...shard.ref.versions, [slot]: version } };
     ctx.onShardWritten();
   }
@@ -67,6 +67,7 @@ export async function writeShardSlots(
 async function writeSlot(
   ctx: SlotWriteContext,
   index: number,
+  partitions: number,
   slot: Slot,
   part: EncodedPart,
   known: string | null,
@@ -74,7 +75,16 @@ async function writeSlot(
 ): Promise<string> {
   const target = slotName(ctx.head, index, slot);
   const payload: ConfigMapPayload = {
-    data: { format: STATE_LAYOUT, head: ctx.head, shard: String(index), slot, checksum: part.checksum, ...ctx.stamp() },
+    // `partitions` lets a reader without the head's table (state-recovery.ts, scanSlots) tell this slot's layout.
+    data: {
+      format: STATE_LAYOUT,
+      head: ctx.head,
+      shard: String(index),
+      partitions: String(partitions),
+      slot,
+      checksum: part.checksum,
+      ...ctx.stamp(),
+    },
     binaryData: part.binaryData,
   };
   let version = known;

@@ -23,6 +23,15 @@ import {
 } from "./state-configmaps.js";
 import { planCompaction, type PlannedShard } from "./state-compaction.js";
 import { readCommittedState } from "./state-reader.js";
+import {
+  DAMAGE_KEY,
+  REPLACES_KEY,
+  WITNESS_UID_KEY,
+  damagedCopyName,
+  witnessName,
+  type StateDamage,
+  type StoredConfigMap,
+} from "./state-recovery.js";
 import { prepareCompaction, writeShardSlots, type SlotWriteContext } from "./compaction-slots.js";
 import {
   STATE_LAYOUT,
@@ -77,6 +86,8 @@ export interface ConfigMapStoreOptions {
   maxShards?: number;
   /** Smaller limits (tests compact and shard a small state with them). */
   limits?: Partial<Omit<StateLimits, "maxShards">>;
+  /** Never writes while loading (a dry run): a damaged state is reported, not kept aside nor rewritten. */
+  readOnly?: boolean;
 }
 
 /** The outcome of the last write, for metrics and logs. */
@@ -123,6 +134,10 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #tail: Promise<unknown> = Promise.resolve();
   /** The write budget's calls, written with the head's counters (the last ones a write was given). */
   #budgetCalls: BudgetCalls | undefined;
+  /** The head's uid (read or written last), and the witness as read or written last. */
+  #headUid: string | undefined;
+  #witness: { version: string | null; uid: string | undefined } | undefined;
+  #damage: StateDamage | undefined;
   lastWrite: StateWriteInfo | undefined;
 
   constructor(options: ConfigMapStoreOptions) {
@@ -176,6 +191,11 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     return decodeBudgetCalls(this.#base?.data[BUDGET_CALLS_KEY]);
   }
 
+  /** The state's damage as last loaded (state-recovery.ts): recorded in the head until an operator clears it. */
+  get damage(): StateDamage | undefined {
+    return this.#damage;
+  }
+
   /** Changes not written yet. */
   get unwritten(): number {
     return this.#changes.records.size + this.#changes.inFlight.size;
@@ -204,11 +224,24 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   async #load(): Promise<void> {
     const { namespace, name, org, cluster, apiUrl, logger } = this.#options;
     this.#ahead = undefined; // its snapshot is of a state that may not be current any more
-    const base = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base);
+    const reading = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base, {
+      maxShards: this.#limits.maxShards,
+      keepAside: (objects) => this.#keepAside(objects),
+      now: () => new Date(),
+    });
+    const base = reading.state;
     this.#base = base;
+    this.#headUid = reading.headUid;
+    this.#witness = reading.witness && { version: reading.witness.version, uid: reading.witness.data[WITNESS_UID_KEY] };
+    this.#damage = reading.damage;
     const { records, inFlight } = materialize(base, this.#changes);
     this.#records = records;
     this.#inFlight = inFlight;
+    // Damage found now: the state read back (with the damage) is written at once, over the objects kept aside, so
+    // a restart finds the damage recorded rather than finding it again.
+    if (base.rewrite && base.data[DAMAGE_KEY] !== undefined && !this.#options.readOnly) {
+      await this.#compact({ written: 0, calls: 0, compactions: 0 });
+    }
     const journal = base.journal.records.size + base.journal.inFlight.size;
     const shards = this.#shardCount();
     logger.info(
@@ -370,14 +403,19 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const base = this.#base!;
     const refs = planned.map((p) => p.ref);
     const { name, org, cluster, apiUrl } = this.#options;
-    const data = { format: STATE_LAYOUT, org, cluster, "api-url": apiUrl, ...this.#counters(base.seq) };
+    const data: Record<string, string> = { format: STATE_LAYOUT, org, cluster, "api-url": apiUrl, ...this.#counters(base.seq) };
     Object.assign(data, { partitions: String(refs.length), shards: formatShardTable(refs) });
+    // Kept until an operator clears it: the damage; a head created where the witness remembers another says so.
+    if (base.data[DAMAGE_KEY] !== undefined) data[DAMAGE_KEY] = base.data[DAMAGE_KEY];
+    const replaces = base.version === null ? this.#witness?.uid : base.data[REPLACES_KEY];
+    if (replaces !== undefined) data[REPLACES_KEY] = replaces;
     const binaryData = Object.assign({}, ...carried.map((s) => s.part.binaryData)) as Record<string, Buffer>;
     this.#fence();
-    const pending = this.#maps.put(name, base.version, { data, binaryData });
+    const pending = this.#maps.putObject(name, base.version, { data, binaryData });
     this.#step("state-write");
     this.#step("head-switch");
-    const version = await pending;
+    const { version, uid } = await pending;
+    this.#headUid = uid ?? this.#headUid;
     info.written += payloadBytes({ data, binaryData });
     info.calls += 1;
     info.compactions += 1;
@@ -393,6 +431,67 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       data,
       journalBytes: carried.reduce((n, s) => n + s.part.bytes, 0),
     };
+    await this.#writeWitness(info);
+  }
+
+  /**
+   * The witness (`<name>-witness`): the head's uid and size, written after each head switch (a compaction, or the
+   * head's creation). It is what tells a head deleted from a first start (state-recovery.ts, witnessVerdict): only
+   * ever written after the head it names is committed, so a kill -9 at any instant leaves it naming the head or the
+   * one before it, and a head created in place of the one it names carries `data.replaces`. A failed witness write
+   * is logged and tried again at the next switch: the state itself is written.
+   */
+  async #writeWitness(info: { written: number; calls: number }): Promise<void> {
+    if (this.#headUid === undefined) return;
+    const target = witnessName(this.#options.name);
+    const data = {
+      [WITNESS_UID_KEY]: this.#headUid,
+      state: this.#options.name,
+      records: String(this.#records.size),
+      "in-flight": String(this.#inFlight.size),
+      ...this.#written(),
+    };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        this.#fence();
+        const version = await this.#maps.put(target, this.#witness?.version ?? null, { data, binaryData: {} });
+        this.#witness = { version, uid: this.#headUid };
+        info.written += payloadBytes({ data });
+        info.calls += 1;
+        return;
+      } catch (error) {
+        if (error instanceof StateWriteFencedError) throw error;
+        if (!(error instanceof StateConflictError) || attempt > 0) {
+          this.#options.logger.warn(
+            { configMap: target, err: (error as Error).message },
+            "writing the state's witness failed; trying again at the next compaction",
+          );
+          return;
+        }
+        const current = await this.#maps.read(target);
+        this.#witness = { version: current?.metadata?.resourceVersion ?? null, uid: current?.data?.[WITNESS_UID_KEY] };
+      }
+    }
+  }
+
+  /**
+   * Copies damaged objects aside (`<name>-damaged-<time>`) before anything is written over them; the copies' names.
+   * None while read-only (a dry run). A kill -9 before the damage is recorded makes the next load copy them again.
+   */
+  async #keepAside(objects: readonly StoredConfigMap[]): Promise<string[]> {
+    if (this.#options.readOnly) return [];
+    const at = new Date();
+    const kept: string[] = [];
+    for (const object of objects) {
+      const copy = damagedCopyName(object.name, at);
+      this.#fence();
+      await this.#maps.put(copy, null, {
+        data: { ...object.data, "damaged-copy-of": object.name, "damaged-at": at.toISOString() },
+        binaryData: Object.fromEntries(Object.entries(object.binaryData).map(([k, v]) => [k, Buffer.from(v, "base64")])),
+      });
+      kept.push(copy);
+    }
+    return kept;
   }
 
   #slotContext(current: () => boolean): SlotWriteContext {

@@ -26,6 +26,7 @@ import { failingInformers, readiness } from "./readiness.js";
 import { controllerApi } from "./service-client.js";
 import { SendGate } from "./send-gate.js";
 import { StatePersistence } from "./state-persistence.js";
+import { damageReason } from "./state-recovery.js";
 import { testStateLimits } from "./state-shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
 import { UnlinkedRecords } from "./unlinked-records.js";
@@ -162,6 +163,7 @@ export class Controller {
             onWriteStep: (step) => crash?.reached(step),
             maxShards: config.stateMaxShards,
             limits: testStateLimits(process.env),
+            readOnly: config.dryRun,
           })
         : new InMemoryAcknowledgedStore());
     const limits = writeBudgetLimits(config);
@@ -421,6 +423,7 @@ export class Controller {
       flushed: loop.flushed,
       stateWriteFailures: this.#persistence.writeFailures,
       stateWriteError: this.#persistence.writeError,
+      ...(this.#persistence.damage ? { stateDamage: damageReason(this.#persistence.damage) } : {}),
       tokenRefusedFlushes: loop.tokenRefusedFlushes,
       tokenRefusedStatus: loop.tokenRefusedStatus,
       refused: loop.refused,

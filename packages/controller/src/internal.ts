@@ -34,7 +34,22 @@ export {
 export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
 export { writeShardSlots, type SlotWriteContext } from "./compaction-slots.js";
 export { StateConfigMaps, StateConflictError } from "./state-configmaps.js";
-export { STATE_LAYOUT, encodeShard, shardOf, slotName, slotNames, type ShardRef } from "./state-shards.js";
+export { STATE_LAYOUT, encodeSegment, encodeShard, segmentPrefix, shardOf, slotName, slotNames, type ShardRef } from "./state-shards.js";
+export {
+  addDamage,
+  damageReason,
+  damagedCopyName,
+  headFormat,
+  parseDamage,
+  readJournal,
+  readShardSlots,
+  scanSlots,
+  verifySlot,
+  witnessName,
+  witnessVerdict,
+  type StateDamage,
+  type StoredConfigMap,
+} from "./state-recovery.js";
 export { LeaseElection } from "./lease-election.js";
 export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";

@@ -65,6 +65,8 @@ export class ControllerMetrics {
   readonly leaderTransitions: Counter;
   readonly stateWrites: Counter<"result">;
   readonly stateBytes: Gauge;
+  readonly stateDamaged: Gauge;
+  readonly stateRecordsAtRisk: Gauge;
   readonly tokenRemaining: Gauge;
   readonly inFlightRecords: Gauge;
   readonly senderGateWaits: Counter<"reason">;
@@ -201,6 +203,16 @@ export class ControllerMetrics {
     this.stateBytes = new OptionalGauge({
       name: "shiplog_controller_state_bytes",
       help: "Size of the acknowledged state last written to the ConfigMap (absent before a write, and without a state ConfigMap).",
+      registers,
+    });
+    this.stateDamaged = new Gauge({
+      name: "shiplog_controller_state_damaged",
+      help: "1 while the acknowledged state the leader loaded records damage (pieces not read back exactly), until an operator clears it; /readyz names the pieces.",
+      registers,
+    });
+    this.stateRecordsAtRisk = new Gauge({
+      name: "shiplog_controller_state_records_at_risk",
+      help: "Records whose decommissioning can no longer be guaranteed: what the damaged pieces of the acknowledged state held (the head's counts).",
       registers,
     });
     const metrics = this;

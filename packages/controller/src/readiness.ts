@@ -50,6 +50,8 @@ export interface ReadinessSnapshot {
   flushed: boolean;
   stateWriteFailures: number;
   stateWriteError: string;
+  /** Why the loaded state cannot be trusted whole (state-recovery.ts, damageReason), until an operator clears it. */
+  stateDamage?: string;
   tokenRefusedFlushes: number;
   tokenRefusedStatus: number;
   /** Records the service refuses now, by cause. */
@@ -78,6 +80,8 @@ export function readiness(s: ReadinessSnapshot): Readiness {
           "nothing is sent until it is written",
       };
     }
+    // Damage first: it does not pass with time, and what it costs (records that may stay deployed) is not seen elsewhere.
+    if (s.stateDamage) return { ready: false, reason: s.stateDamage };
     if (s.tokenRefusedFlushes >= TOKEN_REFUSED_FLUSHES_UNREADY) {
       return {
         ready: false,

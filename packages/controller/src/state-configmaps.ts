@@ -39,6 +39,12 @@ export class StateWriteFencedError extends ShiplogError {
   }
 }
 
+/** What a write answered: the new resourceVersion, and the object's uid. */
+export interface WrittenObject {
+  version: string;
+  uid: string | undefined;
+}
+
 /** ConfigMap payload as written: text data and binary data. */
 export interface ConfigMapPayload {
   data: Record<string, string>;
@@ -90,6 +96,11 @@ export class StateConfigMaps {
    * the new resourceVersion; StateConflictError when it exists already, or moved on, or is gone.
    */
   async put(name: string, version: string | null, payload: ConfigMapPayload): Promise<string> {
+    return (await this.putObject(name, version, payload)).version;
+  }
+
+  /** As put(), resolving with the new resourceVersion and the object's uid (which a replace keeps, a create makes). */
+  async putObject(name: string, version: string | null, payload: ConfigMapPayload): Promise<WrittenObject> {
     const body: V1ConfigMap = {
       apiVersion: "v1",
       kind: "ConfigMap",
@@ -121,13 +132,14 @@ export class StateConfigMaps {
       METADATA_ONLY,
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch, callOptions(this.timeoutMs)),
     );
-    return this.#written(name, () => this.#api.patchNamespacedConfigMap({ name, namespace: this.namespace, body }, options));
+    return (await this.#written(name, () => this.#api.patchNamespacedConfigMap({ name, namespace: this.namespace, body }, options)))
+      .version;
   }
 
-  async #written(name: string, write: () => Promise<V1ConfigMap>): Promise<string> {
+  async #written(name: string, write: () => Promise<V1ConfigMap>): Promise<WrittenObject> {
     try {
       const written = await write();
-      return written.metadata?.resourceVersion ?? "";
+      return { version: written.metadata?.resourceVersion ?? "", uid: written.metadata?.uid };
     } catch (error) {
       const status = kubeStatus(error);
       // 409: AlreadyExists on create, Conflict on update; 404: replaced or patched after someone deleted it.

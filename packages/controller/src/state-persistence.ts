@@ -8,6 +8,7 @@ import type { AcknowledgedStore, PersistOptions } from "./acknowledged-state.js"
 import { backoffDelay } from "./backoff.js";
 import type { Clock } from "./clock.js";
 import type { ControllerMetrics } from "./metrics.js";
+import type { StateDamage } from "./state-recovery.js";
 import type { WriteBudget } from "./write-budget.js";
 
 /** Settings of the state's persistence. */
@@ -83,6 +84,18 @@ export class StatePersistence {
     return this.#writeError;
   }
 
+  /** The damage the loaded state records (a store that can tell; the ConfigMap store does), until it is cleared. */
+  get damage(): StateDamage | undefined {
+    return (this.options.store as { damage?: StateDamage }).damage;
+  }
+
+  /** The damage's metrics, as the store last loaded it (a write that met a conflict loads again). */
+  #damageMetrics(): void {
+    const damage = this.damage;
+    this.options.metrics.stateDamaged.set(damage ? 1 : 0);
+    this.options.metrics.stateRecordsAtRisk.set(damage?.atRisk ?? 0);
+  }
+
   /** A new leader reads again (the previous one may have written since) and starts its counts afresh. */
   reset(): void {
     this.#loaded = false;
@@ -106,6 +119,7 @@ export class StatePersistence {
       this.#loadFailures = 0;
       metrics.acknowledgedRecords.set(store.all().size);
       metrics.inFlightRecords.set(store.inFlight().size);
+      this.#damageMetrics();
       return true;
     } catch (error) {
       const delay = backoffDelay(this.#loadFailures, this.options.retryMinDelayMs, this.options.retryMaxDelayMs);
@@ -131,6 +145,7 @@ export class StatePersistence {
       const info = (store as { lastWrite?: { bytes: number } }).lastWrite;
       if (info) metrics.stateBytes.set(info.bytes);
       metrics.stateWrites.inc({ result: "success" });
+      this.#damageMetrics();
       metrics.inFlightRecords.set(store.inFlight().size);
       if (this.#writeFailures > 0) logger.info({ failures: this.#writeFailures }, "acknowledged state written again");
       this.#dirty = false;

@@ -199,12 +199,19 @@ export function encodeSegment(prefix: string, changes: RecordChanges, inFlightBe
   };
   const records = split(changes.records);
   const inFlight = split(changes.inFlight);
-  return assemble(
+  const part = assemble(
     prefix,
     settled.size,
     changes.records.size > settled.size ? encodeAcknowledgedState(records.kept, records.removed) : undefined,
     changes.inFlight.size > 0 ? encodeAcknowledgedState(inFlight.kept, inFlight.removed, inFlight.settles) : undefined,
   );
+  // The segment's checksum and key count beside it (`<prefix>check`), so a reader verifies it before using it and
+  // knows what an unreadable one cost (state-recovery.ts). The previous version reads past the key.
+  const keys = new Set([...changes.records.keys(), ...changes.inFlight.keys()]).size;
+  const check = Buffer.from(`${part.checksum} ${keys}`, "utf8");
+  part.binaryData[`${prefix}check`] = check;
+  part.bytes += check.length;
+  return part;
 }
 
 /**

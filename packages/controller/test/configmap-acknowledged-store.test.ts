@@ -33,10 +33,13 @@ describe("ConfigMapAcknowledgedStore", () => {
       partitions: "1",
     });
     // A small state lives in the head's journal: no shard ConfigMap yet.
-    expect(Object.keys(head.binaryData!).sort()).toEqual(["journal-000001.digests", "journal-000001.records.gz"]);
+    // Each segment carries its checksum and key count (`.check`), verified before it is used.
+    expect(Object.keys(head.binaryData!).sort()).toEqual(["journal-000001.check", "journal-000001.digests", "journal-000001.records.gz"]);
     expect(shardTable(name)).toMatchObject([{ slot: null, records: 0 }]);
     expect(stateMaps(name)).toHaveLength(1);
-    expect(info).toMatchObject({ records: 3, shards: 0, compactions: 1, calls: 2 });
+    // The head created, its witness written (it remembers the head's uid), the segment appended.
+    expect(configMap(`${name}-witness`)!.data).toMatchObject({ "state-uid": expect.any(String), records: "3" });
+    expect(info).toMatchObject({ records: 3, shards: 0, compactions: 1, calls: 3 });
 
     expect(byKey((await reread(name)).all().values())).toEqual(byKey(a.all().values()));
     // A decommission, once acknowledged, is forgotten: nothing more to do for that record.
@@ -121,7 +124,7 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect(configMap(name)!.data.cluster).toBe("prod");
     expect((await reread(name, { apiUrl: "https://service.example.test/api/v3" })).all().size).toBe(0);
 
-    // A journal segment that is not gzip: the next load starts empty instead of failing the controller.
+    // A journal segment that is not gzip costs that segment only, and says so (state-damage.test.ts has the rest).
     const api = kubeConfig.makeApiClient(CoreV1Api);
     const current = await api.readNamespacedConfigMap({ name, namespace: NAMESPACE });
     const segment = Object.keys(current.binaryData ?? {}).find((k) => k.endsWith("records.gz"))!;
@@ -130,7 +133,12 @@ describe("ConfigMapAcknowledgedStore", () => {
       namespace: NAMESPACE,
       body: { ...current, binaryData: { ...current.binaryData, [segment]: Buffer.from("garbage").toString("base64") } },
     });
-    expect((await reread(name)).all().size).toBe(0);
+    const damaged = await reread(name);
+    expect(damaged.all().size).toBe(0);
+    expect(damaged.damage).toMatchObject({
+      atRisk: 1,
+      pieces: [{ what: expect.stringContaining("journal segment 1 is unreadable"), atRisk: 1 }],
+    });
   });
 
   it("does not write while fenced off (not the leader), says so, and writes what it kept once allowed", async () => {
