@@ -55,7 +55,7 @@ function filePaths(name: string, content: string, asPath: string, wrong: string)
     { path: "FIFO", value: () => f.fifo },
     { path: "oversized", value: () => f.oversized(`${name}-big`, 8 * 1024 * 1024, content) },
     { path: "content as path", value: () => asPath },
-    { path: "unreadable", value: () => f.unreadable(`${name}-000`, content), asNobody: true },
+    { path: "unreadable", value: () => f.unreadable(`${name}-000`, content), withoutRootRead: true },
     { path: "wrong content", value: () => f.file(`${name}-wrong`, wrong) },
   ];
 }
@@ -73,7 +73,7 @@ function rows(): Row[] {
       setting: "SHIPLOG_TOKEN_FILE",
       path: p.path,
       secrets: [TOKEN],
-      run: () => runController({ SHIPLOG_TOKEN_FILE: p.value() }, { asNobody: p.asNobody }),
+      run: () => runController({ SHIPLOG_TOKEN_FILE: p.value() }, { withoutRootRead: p.withoutRootRead }),
     });
   }
   for (const p of KEY_PATHS()) {
@@ -82,7 +82,7 @@ function rows(): Row[] {
       setting: "SHIPLOG_APP_PRIVATE_KEY_FILE",
       path: p.path,
       secrets: KEY_SECRETS,
-      run: () => runController({ SHIPLOG_APP_ID: "1", SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { asNobody: p.asNobody }),
+      run: () => runController({ SHIPLOG_APP_ID: "1", SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { withoutRootRead: p.withoutRootRead }),
     });
   }
   for (const p of KUBE_PATHS()) {
@@ -91,7 +91,7 @@ function rows(): Row[] {
       setting: "KUBECONFIG",
       path: p.path,
       secrets: [KUBE_TOKEN],
-      run: () => runController({ SHIPLOG_TOKEN: "t0ken", KUBECONFIG: p.value() }, { asNobody: p.asNobody }),
+      run: () => runController({ SHIPLOG_TOKEN: "t0ken", KUBECONFIG: p.value() }, { withoutRootRead: p.withoutRootRead }),
     });
   }
   const controllerVariables: [string, string, () => Record<string, string>][] = [
@@ -125,7 +125,7 @@ function rows(): Row[] {
       setting: "--token-file",
       path: p.path,
       secrets: [TOKEN],
-      run: () => runShiplog(["--token-file", p.value(), ...storage], {}, { asNobody: p.asNobody }),
+      run: () => runShiplog(["--token-file", p.value(), ...storage], {}, { withoutRootRead: p.withoutRootRead }),
     });
   }
   for (const p of KEY_PATHS()) {
@@ -134,7 +134,7 @@ function rows(): Row[] {
       setting: "SHIPLOG_APP_PRIVATE_KEY_FILE",
       path: p.path,
       secrets: KEY_SECRETS,
-      run: () => runShiplog(["--app-id", "1", ...storage], { SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { asNobody: p.asNobody }),
+      run: () => runShiplog(["--app-id", "1", ...storage], { SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { withoutRootRead: p.withoutRootRead }),
     });
   }
   const cliVariables: [string, string, () => [string[], Record<string, string>]][] = [
@@ -204,7 +204,7 @@ function rows(): Row[] {
       () => [{ ...registry, "subject-digest": DIGEST, "subject-name": "app", "api-url": `https://api.example/?t=${TOKEN}` }, {}],
     ],
   ];
-  for (const [setting, path, given, asNobody] of actionCases) {
+  for (const [setting, path, given, withoutRootRead] of actionCases) {
     out.push({
       program: "action",
       setting,
@@ -212,7 +212,7 @@ function rows(): Row[] {
       secrets: [TOKEN],
       run: () => {
         const [inputs, env] = given();
-        return runAction(f.dir, inputs, env, TOKEN, { asNobody });
+        return runAction(f.dir, inputs, env, TOKEN, { withoutRootRead });
       },
     });
   }

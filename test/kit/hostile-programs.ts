@@ -1,7 +1,7 @@
 // The three programs that read files a user names, run as a user runs them, for the secret sweep and the
 // hostile-file table: the controller (dist/main.js), the CLI (dist/cli.js) and the action's committed bundle. Each
-// run is bounded (a hang is killed and reported as such); `asNobody` runs it as uid 65534 (for a file root could
-// read anyway).
+// run is bounded (a hang is killed and reported as such); `withoutRootRead` runs it without root's power to read any file
+// (for a mode-000 file root could read anyway).
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,8 +16,11 @@ export const CLI_MAIN = fileURLToPath(new URL("../../packages/cli/dist/cli.js", 
 /** Past this a run counts as a hang. */
 export const HANG_MS = 30_000;
 
-/** Runs as `nobody` (root reads a mode-000 file anyway). */
-const AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+/**
+ * Runs without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (root reads a mode-000 file anyway), staying root otherwise:
+ * a checkout in a mode-700 folder (mktemp -d) stays readable, as it would not be to `nobody`.
+ */
+const WITHOUT_ROOT_READ = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"];
 
 /** What one run printed and how it ended. */
 export interface ProgramRun {
@@ -29,11 +32,11 @@ export interface ProgramRun {
 }
 
 export interface RunOptions {
-  asNobody?: boolean;
+  withoutRootRead?: boolean;
 }
 
 async function run(args: string[], env: Record<string, string>, options: RunOptions): Promise<ProgramRun> {
-  const [file, ...rest] = options.asNobody ? [...AS_NOBODY, process.execPath, ...args] : [process.execPath, ...args];
+  const [file, ...rest] = options.withoutRootRead ? [...WITHOUT_ROOT_READ, process.execPath, ...args] : [process.execPath, ...args];
   const result = await runProcess(file!, rest, {
     env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", ...env },
     timeoutMs: HANG_MS,
@@ -84,7 +87,7 @@ export async function runAction(
     },
     cwd: workspace,
     timeoutMs: HANG_MS,
-    ...(options.asNobody && { wrapper: AS_NOBODY }),
+    ...(options.withoutRootRead && { wrapper: WITHOUT_ROOT_READ }),
   });
   return { code: result.exitCode, stdout: result.stdout, stderr: result.stderr, hung: result.timedOut, annotations: result.annotations };
 }
