@@ -134,7 +134,8 @@ function rows(): Row[] {
       setting: "SHIPLOG_APP_PRIVATE_KEY_FILE",
       path: p.path,
       secrets: KEY_SECRETS,
-      run: () => runShiplog(["--app-id", "1", ...storage], { SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { withoutRootRead: p.withoutRootRead }),
+      run: () =>
+        runShiplog(["--app-id", "1", ...storage], { SHIPLOG_APP_PRIVATE_KEY_FILE: p.value() }, { withoutRootRead: p.withoutRootRead }),
     });
   }
   const cliVariables: [string, string, () => [string[], Record<string, string>]][] = [
