@@ -25,6 +25,8 @@ export interface ControlPlaneOptions {
   dir?: string;
   /** Hears each start-up step. */
   onStep?: (step: string) => void;
+  /** More kube-controller-manager flags, after (and so over) the defaults (a benchmark's worker counts). */
+  controllerManagerFlags?: string[];
 }
 
 /** A running control plane. */
@@ -300,6 +302,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       "--kube-api-burst=2000",
       "--concurrent-replicaset-syncs=10",
       "--concurrent-gc-syncs=40",
+      ...(options.controllerManagerFlags ?? []),
     ]);
     const scheduler = start("kube-scheduler", tools.kubeScheduler, [
       `--kubeconfig=${kubeconfigFor("scheduler", pki.scheduler)}`,
