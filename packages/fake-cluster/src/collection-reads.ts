@@ -12,6 +12,7 @@ import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";
 import { outputForm } from "./output-form.js";
 import { toTable } from "./table-printers.js";
+import { TOO_LARGE_RV_WAIT_MS, tooLargeResourceVersion } from "./watch-stream.js";
 
 /** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
 interface ContinueToken {
@@ -78,17 +79,98 @@ function startRead(ctx: RouteContext, target: Target, kind: "list" | "watch"): R
   return resource;
 }
 
-/** GET on a collection without watch: one page (or all) of it, as the API server answers. */
-export function listCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): FastifyReply {
+/** ListOptions' resourceVersionMatch, validated as the API server does (422 on the ListOptions). */
+export function checkResourceVersionMatch(query: Query, watch: boolean): "Exact" | "NotOlderThan" | undefined {
+  const match = one(query, "resourceVersionMatch");
+  if (match === undefined || match === "") return undefined;
+  const refuse = (reason: string, message: string) =>
+    new ApiError(422, "Invalid", `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: ${message}`, {
+      group: "meta.k8s.io",
+      kind: "ListOptions",
+      causes: [{ reason, message, field: "resourceVersionMatch" }],
+    });
+  if (watch && one(query, "sendInitialEvents") === undefined)
+    throw refuse("FieldValueForbidden", "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided");
+  const rv = one(query, "resourceVersion");
+  if (match !== "Exact" && match !== "NotOlderThan")
+    throw refuse("FieldValueNotSupported", `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`);
+  if (rv === undefined || rv === "")
+    throw refuse("FieldValueForbidden", "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided");
+  if (match === "Exact" && rv === "0")
+    throw refuse("FieldValueForbidden", 'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  return match;
+}
+
+/**
+ * Resolves once the store has reached `rv`, or rejects after TOO_LARGE_RV_WAIT_MS with the 504 "Too large resource
+ * version" a list at a resourceVersion the server has not reached gets (the watch cache's waitUntilFreshAndBlock).
+ */
+function waitForResourceVersion(ctx: RouteContext, rv: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const unsubscribe = ctx.store.subscribe(() => {
+      if (ctx.store.currentRv() < rv) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    });
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(tooLargeResourceVersion(rv, ctx.store.currentRv()));
+    }, TOO_LARGE_RV_WAIT_MS);
+  });
+}
+
+/**
+ * GET on a collection without watch: one page (or all) of it, as the API server answers. `resourceVersion` "0" reads
+ * the whole collection (the watch cache ignores `limit`); any other reads at least that fresh (waiting up to 3 s for
+ * it, then 504), and with `resourceVersionMatch=Exact` the collection as it was at that resourceVersion.
+ */
+export function listCollection(
+  ctx: RouteContext,
+  target: Target,
+  query: Query,
+  reply: FastifyReply,
+  accept?: string,
+): FastifyReply | Promise<FastifyReply> {
+  const match = checkResourceVersionMatch(query, false);
+  const rvText = one(query, "resourceVersion");
+  if (rvText !== undefined && rvText !== "" && !/^\d+$/.test(rvText))
+    throw badRequest(
+      `invalid resource version: resourceVersion: Invalid value: "${rvText}": strconv.ParseUint: parsing "${rvText}": invalid syntax`,
+    );
+  const wanted = rvText === undefined || rvText === "" ? 0 : Number(rvText);
+  if (wanted > ctx.store.currentRv() && !one(query, "continue"))
+    return waitForResourceVersion(ctx, wanted).then(() => listPage(ctx, target, query, reply, accept, match, wanted));
+  return listPage(ctx, target, query, reply, accept, match, wanted);
+}
+
+function listPage(
+  ctx: RouteContext,
+  target: Target,
+  query: Query,
+  reply: FastifyReply,
+  accept: string | undefined,
+  match: "Exact" | "NotOlderThan" | undefined,
+  wanted: number,
+): FastifyReply {
   const resource = startRead(ctx, target, "list");
   const limitText = one(query, "limit");
-  const limit = limitText === undefined ? 0 : Number(limitText);
+  let limit = limitText === undefined ? 0 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 0) throw badRequest(`limit: Invalid value: "${limitText}": must be a non-negative integer`);
+  if (one(query, "resourceVersion") === "0") limit = 0;
   const filter = filterFrom(target, query);
   const continueText = one(query, "continue");
   let rv = ctx.store.currentRv();
   let page: ListPage;
-  if (continueText) {
+  if (match === "Exact" && !continueText) {
+    rv = wanted;
+    try {
+      page = ctx.pages.read({ resource, filter, limit, rv });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 410) throw error;
+      throw expired("The resourceVersion for the provided list is too old.");
+    }
+  } else if (continueText) {
     const token = decodeContinue(continueText);
     if (token.rv === -1) {
       page = ctx.pages.read({ resource, filter, limit, after: token.start });
@@ -129,6 +211,7 @@ export function listCollection(ctx: RouteContext, target: Target, query: Query, 
 
 /** GET on a collection with watch=true: hands the connection to the watch hub. */
 export function watchCollection(ctx: RouteContext, target: Target, query: Query, reply: FastifyReply, accept?: string): void {
+  checkResourceVersionMatch(query, true);
   const resource = startRead(ctx, target, "watch");
   const timeoutText = one(query, "timeoutSeconds");
   const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);

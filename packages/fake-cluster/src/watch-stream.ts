@@ -11,12 +11,12 @@ import type { ObjectFilter } from "./selectors.js";
 import { matchesFilter } from "./selectors.js";
 import { ApiError, badRequest } from "./status.js";
 
-/** How long the API server's watch cache waits for a future resourceVersion before refusing it (client-go: 3 s). */
+/** How long the API server's watch cache waits for a list's future resourceVersion before refusing it (3 s). */
 export const TOO_LARGE_RV_WAIT_MS = 3000;
 
 /**
- * What the API server says to a watch at a resourceVersion it has not reached (storage.NewTooLargeResourceVersionError):
- * 504 Timeout, cause ResourceVersionTooLarge, retry after 1 s. client-go's reflector relists on it.
+ * What the API server says to a list at a resourceVersion it has not reached (storage.NewTooLargeResourceVersionError):
+ * 504 Timeout, cause ResourceVersionTooLarge, retry after 1 s. (A watch at such a version is not refused: it waits.)
  */
 export function tooLargeResourceVersion(requested: number, current: number): ApiError {
   const error = new ApiError(504, "Timeout", `Timeout: Too large resource version: ${requested}, current: ${current}`, {
@@ -215,16 +215,22 @@ export class WatchHub {
       watcher = new Watcher(request, res, this.store, cursor);
     }
     this.writeHead(res);
+    this.start(watcher, request.timeoutSeconds);
+  }
+
+  /** Serves an open stream: what is due now, then live events, BOOKMARKs, and the end at `timeoutSeconds`. */
+  private start(watcher: Watcher, timeoutSeconds: number | undefined): void {
+    const { request, res } = watcher;
     if (this.faults.hung(request.resource)) watcher.hung = true;
     this.serve(watcher);
     watcher.pump();
-    if (request.timeoutSeconds !== undefined && request.timeoutSeconds > 0) {
+    if (timeoutSeconds !== undefined && timeoutSeconds > 0) {
       watcher.addTimer(
         setTimeout(() => {
           if (watcher.hung) return;
           watcher.bookmark();
           res.end();
-        }, request.timeoutSeconds * 1000),
+        }, timeoutSeconds * 1000),
       );
     }
     if (request.allowBookmarks) {
@@ -245,23 +251,30 @@ export class WatchHub {
   }
 
   /**
-   * A watch ahead of the store: as the watch cache, wait up to TOO_LARGE_RV_WAIT_MS for the store to reach it, then
-   * answer 200 with one ERROR event carrying the 504 "Too large resource version" Status (the cacher's errWatcher).
+   * A watch ahead of the store, as the API server (v1.37) serves it: 200, then nothing (no event, no BOOKMARK) until
+   * the store reaches that resourceVersion, from where it goes on as any watch; or, should it never, a clean end at
+   * `timeoutSeconds`. No ERROR: "Too large resource version" (504) is only what a list at such a version gets.
    */
   private openAhead(request: WatchRequest, res: ServerResponse, rv: number): void {
     this.writeHead(res);
+    const opened = Date.now();
     let unsubscribe = (): void => {};
-    const timer = setTimeout(() => {
-      unsubscribe();
-      if (res.destroyed) return;
-      res.end(`{"type":"ERROR","object":${JSON.stringify(tooLargeResourceVersion(rv, this.store.currentRv()).toStatus())}}\n`);
-    }, TOO_LARGE_RV_WAIT_MS);
+    const timeoutMs = request.timeoutSeconds === undefined || request.timeoutSeconds <= 0 ? undefined : request.timeoutSeconds * 1000;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            unsubscribe();
+            res.end();
+          }, timeoutMs);
     unsubscribe = this.store.subscribe(() => {
       if (this.store.currentRv() < rv) return;
       clearTimeout(timer);
       unsubscribe();
-      // Caught up: serve the watch as usual (nothing newer than rv has happened yet).
-      this.serve(new Watcher(request, res, this.store, this.store.history.end()));
+      if (res.destroyed || res.writableEnded) return;
+      // Caught up: serve the watch as usual (nothing newer than rv has happened yet), for the time it has left.
+      const left = timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - opened)) / 1000;
+      this.start(new Watcher(request, res, this.store, this.store.history.end()), left);
     });
     res.on("close", () => {
       clearTimeout(timer);
