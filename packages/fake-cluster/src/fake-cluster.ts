@@ -16,7 +16,7 @@ import { ObjectStore } from "./object-store.js";
 import { RequestStats } from "./request-stats.js";
 import type { ResourceName } from "./resource-kinds.js";
 import { isResourceName } from "./resource-kinds.js";
-import { registerRoutes } from "./routes.js";
+import { MAX_REQUEST_BODY_BYTES, registerRoutes } from "./routes.js";
 import { ClusterScript } from "./scripting.js";
 import { parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { WatchHub } from "./watch-stream.js";
@@ -126,7 +126,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
     });
   });
 
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 4096 }, bodyLimit: 8 * 1024 * 1024 });
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 4096 }, bodyLimit: MAX_REQUEST_BODY_BYTES });
   registerRoutes(app, { store, pages, gc, watches: watchHub, faults: faultState, stats });
   await app.ready();
   const gate = new ConnectionGate(app.server as Server, HOST, options.port ?? 0);

@@ -9,20 +9,41 @@ import { validateObject } from "./validation/index.js";
 import type { NameGenerator } from "./name-generator.js";
 import type { ObjectOf } from "./object-kinds.js";
 import type { ResourceKind, ResourceName } from "./resource-kinds.js";
-import { RESOURCE_NAMES, apiVersionOf, resourceKind } from "./resource-kinds.js";
+import { RESOURCE_NAMES, apiVersionOf, qualifiedResource, resourceKind } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
 import { matchesFilter } from "./selectors.js";
 import { ApiError, alreadyExists, conflict, invalid, invalidObject, notFound } from "./status.js";
+import { sameJson, updateManagedFields } from "./managed-fields.js";
 
 /** names.SimpleNameGenerator: generateName is cut so that base + 5 random characters fit a DNS label. */
 const MAX_GENERATED_BASE = 58;
 
+/** The ConfigMap of the cluster's CA in every namespace, and its annotation, as kube-controller-manager writes them. */
+export const ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
+const ROOT_CA_DESCRIPTION =
+  "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+const ROOT_CA_PLACEHOLDER = `-----BEGIN CERTIFICATE-----\n${Buffer.from("shiplog fake cluster: plain HTTP, no CA").toString("base64")}\n-----END CERTIFICATE-----\n`;
+
 /** Decoded objects kept for the controllers' working set (the rest of the store is JSON text). */
 const DEFAULT_PARSE_CACHE = 1024;
 
-/** Write options the API passes through: `dryRun` validates and answers without storing or notifying. */
+/**
+ * Write options the API passes through: `dryRun` validates and answers without storing or notifying; `manager` (the
+ * request's fieldManager) records the write in metadata.managedFields, as only writes through the API do.
+ */
 export interface WriteOptions {
   dryRun?: boolean;
+  manager?: string;
+}
+
+/** How `write` stores an update made through the API (ObjectStore.update). */
+interface ApiWrite {
+  manager: string | undefined;
+  subresource: "status" | undefined;
+  /** metadata.managedFields as the request carried them. */
+  requestedManagedFields: unknown;
+  /** A generation bump besides a spec change (a Deployment's annotations). */
+  bumpGeneration: boolean;
 }
 
 let lastSecond = -1;
@@ -211,11 +232,17 @@ export class ObjectStore {
     meta.creationTimestamp = nowTimestamp();
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (input.spec !== undefined) meta.generation = 1;
+    if (kind.generation) meta.generation = 1;
     else delete meta.generation;
     if (options.dryRun) delete meta.resourceVersion;
     else meta.resourceVersion = String(this.rv + 1);
     const obj = applyCreateDefaults(resource, { ...defaulted, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
+    if (options.manager !== undefined) {
+      const requested = meta.managedFields;
+      delete meta.managedFields;
+      const managed = updateManagedFields(undefined, obj, requested, options.manager, apiVersionOf(kind), meta.creationTimestamp);
+      if (managed) meta.managedFields = managed;
+    }
     if (options.dryRun) return obj as ObjectOf<R>;
     this.rv++;
     const { owners, controllerUid } = ownersOf(obj);
@@ -225,7 +252,23 @@ export class ObjectStore {
     this.link(record, owners);
     this.cache.remember(record, obj);
     this.emit("ADDED", record, obj, undefined);
+    if (resource === "namespaces") this.publishRootCa(name);
     return obj as ObjectOf<R>;
+  }
+
+  /**
+   * The kube-root-ca.crt ConfigMap kube-controller-manager's root-ca-cert-publisher puts in every namespace (here at
+   * once, with the namespace). The fake serves plain HTTP: its ca.crt is a placeholder, no CA of anything.
+   */
+  private publishRootCa(namespace: string): void {
+    this.create(
+      "configmaps",
+      {
+        metadata: { name: ROOT_CA_CONFIG_MAP, namespace, annotations: { "kubernetes.io/description": ROOT_CA_DESCRIPTION } },
+        data: { "ca.crt": ROOT_CA_PLACEHOLDER },
+      },
+      { manager: "kube-controller-manager" },
+    );
   }
 
   /**
@@ -238,17 +281,22 @@ export class ObjectStore {
     if (!name) throw invalid(kind, "", "metadata.name", "Required value");
     const existing = this.getOrThrow(resource, input.metadata.namespace, name);
     const wantRv = input.metadata.resourceVersion;
+    if ((wantRv === undefined || wantRv === "") && kind.unconditionalUpdate === false) throw unconditionalUpdate(kind, name);
     if (wantRv !== undefined && wantRv !== "" && wantRv !== existing.metadata.resourceVersion) throw conflict(kind, name);
     let next: KubeObject;
+    let bumpGeneration = false;
     if (subresource === "status") {
       next = { ...existing, status: input.status };
     } else {
       const defaulted = applySpecDefaults(resource, input);
-      const errors = validateObject(
-        resource,
-        { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } },
-        existing,
-      );
+      const errors = [
+        ...finalizersWhileDeleting(existing, input),
+        ...validateObject(
+          resource,
+          { ...defaulted, metadata: { ...defaulted.metadata, namespace: existing.metadata.namespace } },
+          existing,
+        ),
+      ];
       if (errors.length > 0) throw invalidObject(kind, name, errors);
       next = { ...defaulted, apiVersion: existing.apiVersion, kind: existing.kind };
       if (kind.hasStatus) {
@@ -264,32 +312,45 @@ export class ObjectStore {
       if (kind.namespaced) meta.namespace = existing.metadata.namespace;
       else delete meta.namespace;
       next.metadata = meta;
+      // The Deployment strategy bumps the generation on annotation changes too (they are copied to ReplicaSets).
+      bumpGeneration = resource === "deployments" && !sameJson(meta.annotations ?? {}, existing.metadata.annotations ?? {});
     }
-    if (options.dryRun) return this.preview(resource, next) as ObjectOf<R>;
-    return this.write(resource, next);
+    if (options.dryRun) return this.preview(resource, next, bumpGeneration) as ObjectOf<R>;
+    return this.write(resource, next, {
+      manager: options.manager,
+      subresource,
+      requestedManagedFields: input.metadata.managedFields,
+      bumpGeneration,
+    });
   }
 
   /** What `write` would store, without storing it (dryRun): the generation bump, the same resourceVersion. */
-  private preview(resource: ResourceName, next: KubeObject): KubeObject {
+  private preview(resource: ResourceName, next: KubeObject, bumpGeneration: boolean): KubeObject {
     const prev = this.getOrThrow(resource, next.metadata.namespace, next.metadata.name!);
     const meta: ObjectMeta = { ...next.metadata, resourceVersion: prev.metadata.resourceVersion };
-    if (next.spec !== undefined && JSON.stringify(next.spec) !== JSON.stringify(prev.spec))
+    if (kindOf(resource).generation && (bumpGeneration || (next.spec !== undefined && !sameJson(next.spec, prev.spec))))
       meta.generation = (prev.metadata.generation ?? 0) + 1;
     return { ...next, metadata: meta };
   }
 
   /**
    * Stores a new version of an existing object (controllers and the API layer). Bumps generation on spec
-   * changes; an object marked for deletion with no finalizers left and no grace period pending is removed.
+   * changes (kinds that keep one); an object marked for deletion with no finalizers left and no grace period pending
+   * is removed. Through the API (`api`), an update that changes nothing stores nothing: the object keeps its
+   * resourceVersion and no watch event goes out, as the API server skips a write equal to what it holds.
    */
-  write<R extends ResourceName>(resource: R, next: KubeObject): ObjectOf<R> {
+  write<R extends ResourceName>(resource: R, next: KubeObject, api?: ApiWrite): ObjectOf<R> {
     const kind = kindOf(resource);
     const record = this.table(resource).get(this.keyOf(resource, next.metadata.namespace, next.metadata.name!));
     if (!record) throw notFound(kind, next.metadata.name!);
     const prev = this.cache.decode(record);
     const meta: ObjectMeta = { ...next.metadata };
     // Controllers write status with the stored spec object itself: no need to compare it.
-    if (next.spec !== undefined && next.spec !== prev.spec && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)) {
+    if (
+      kind.generation &&
+      (api?.bumpGeneration ||
+        (next.spec !== undefined && next.spec !== prev.spec && JSON.stringify(next.spec) !== JSON.stringify(prev.spec)))
+    ) {
       meta.generation = (prev.metadata.generation ?? 0) + 1;
     }
     // A terminating namespace also waits for spec.finalizers (its content being removed).
@@ -304,6 +365,25 @@ export class ObjectStore {
     }
     if (meta.finalizers && meta.finalizers.length === 0) delete meta.finalizers;
     if (meta.ownerReferences && meta.ownerReferences.length === 0) delete meta.ownerReferences;
+    if (api) {
+      delete meta.managedFields;
+      const candidate: KubeObject = { ...next, metadata: { ...meta, resourceVersion: prev.metadata.resourceVersion } };
+      const managed =
+        api.manager === undefined
+          ? prev.metadata.managedFields
+          : updateManagedFields(
+              prev,
+              candidate,
+              api.requestedManagedFields,
+              api.manager,
+              apiVersionOf(kind),
+              nowTimestamp(),
+              api.subresource,
+            );
+      if (managed !== undefined) candidate.metadata.managedFields = managed;
+      if (sameJson(candidate, prev)) return prev as ObjectOf<R>;
+      if (managed !== undefined) meta.managedFields = managed;
+    }
     this.rv++;
     meta.resourceVersion = String(this.rv);
     const obj: KubeObject = { ...next, metadata: meta };
@@ -388,4 +468,37 @@ export class ObjectStore {
     this.history.append(event);
     for (const l of this.listeners) l(event);
   }
+}
+
+/** A PUT without resourceVersion of a kind that refuses unconditional updates (Leases), as the registry words it. */
+function unconditionalUpdate(kind: ResourceKind, name: string): ApiError {
+  const cause = {
+    reason: "FieldValueInvalid",
+    message: "Invalid value: 0: must be specified for an update",
+    field: "metadata.resourceVersion",
+  };
+  return new ApiError(422, "Invalid", `${qualifiedResource(kind)} "${name}" is invalid: ${cause.field}: ${cause.message}`, {
+    name,
+    group: kind.group,
+    kind: kind.resource,
+    causes: [cause],
+  });
+}
+
+/** Go's %#v of a []string, as the API server prints it in messages. */
+const goStrings = (values: string[]) => `[]string{${values.map((v) => JSON.stringify(v)).join(", ")}}`;
+
+/** No finalizer may be added to an object being deleted (rest.BeforeUpdate). */
+function finalizersWhileDeleting(existing: KubeObject, input: KubeObject): { reason: string; field: string; message: string }[] {
+  if (!existing.metadata.deletionTimestamp) return [];
+  const had = new Set(existing.metadata.finalizers ?? []);
+  const added = (input.metadata.finalizers ?? []).filter((f) => !had.has(f));
+  if (added.length === 0) return [];
+  return [
+    {
+      reason: "FieldValueForbidden",
+      field: "metadata.finalizers",
+      message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goStrings(added)}`,
+    },
+  ];
 }

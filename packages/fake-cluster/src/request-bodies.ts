@@ -7,6 +7,7 @@ import { decode, type Decoded } from "./validation/schema.js";
 import { scaleSchema } from "./validation/kind-schemas.js";
 import type { ResourceKind } from "./resource-kinds.js";
 import { ApiError, badRequest } from "./status.js";
+import { managerFromUserAgent } from "./managed-fields.js";
 
 /** The media types request bodies may declare; the ones the fake cannot read are refused by `parseBody`. */
 export const BODY_TYPES = [
@@ -46,14 +47,43 @@ export function unsupportedMediaType(type: string): ApiError {
 
 export type FieldValidation = "Strict" | "Warn" | "Ignore";
 
-/** Query options of a write: dryRun=All, fieldValidation (default Warn, as API servers from 1.27). */
-export function writeOptions(query: Query): { dryRun: boolean; fieldValidation: FieldValidation } {
+/**
+ * Query options of a write: dryRun=All, fieldValidation (default Warn, as API servers from 1.27), and the field
+ * manager: `fieldManager` (at most 128 printable characters, else 422 as ValidateFieldManager), or the User-Agent's
+ * product, or "unknown".
+ */
+export function writeOptions(
+  query: Query,
+  operation: "Create" | "Update" | "Patch",
+  userAgent: string | undefined,
+): { dryRun: boolean; fieldValidation: FieldValidation; manager: string } {
   const dryRun = dryRunOption(query.dryRun);
   const validation = one(query, "fieldValidation") ?? "Warn";
   if (validation !== "Strict" && validation !== "Warn" && validation !== "Ignore") {
     throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(validation)}: supported values: "Ignore", "Strict", "Warn"`);
   }
-  return { dryRun, fieldValidation: validation };
+  const fieldManager = one(query, "fieldManager");
+  if (fieldManager !== undefined) checkFieldManager(fieldManager, `${operation}Options`);
+  return { dryRun, fieldValidation: validation, manager: fieldManager || managerFromUserAgent(userAgent) };
+}
+
+/** ValidateFieldManager: 422 on the request's options (`CreateOptions.meta.k8s.io "" is invalid: fieldManager: ...`). */
+function checkFieldManager(manager: string, optionsKind: string): void {
+  const refuse = (reason: string, message: string) =>
+    new ApiError(422, "Invalid", `${optionsKind}.meta.k8s.io "" is invalid: fieldManager: ${message}`, {
+      group: "meta.k8s.io",
+      kind: optionsKind,
+      causes: [{ reason, message, field: "fieldManager" }],
+    });
+  if (Buffer.byteLength(manager) > 128) throw refuse("FieldValueTooLong", "Too long: may not be more than 128 bytes");
+  let position = 0;
+  for (const ch of manager) {
+    if (!/\p{L}|\p{M}|\p{N}|\p{P}|\p{S}| /u.test(ch)) {
+      const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+      throw refuse("FieldValueInvalid", `Invalid value: ${JSON.stringify(manager)}: invalid character ${code} (at position ${position})`);
+    }
+    position++;
+  }
 }
 
 /** dryRun (the query's or DeleteOptions'): true for "All", false when absent, else a 400. */

@@ -11,6 +11,7 @@ export const RESOURCE_NAMES = [
   "configmaps",
   "namespaces",
   "nodes",
+  "events",
 ] as const;
 
 export type ResourceName = (typeof RESOURCE_NAMES)[number];
@@ -33,6 +34,13 @@ export interface ResourceKind {
   hasScale?: boolean;
   /** Field selectors the resource supports beyond metadata.name and metadata.namespace. */
   fieldLabels?: string[];
+  /**
+   * Whether the registry keeps metadata.generation (set to 1 on create, bumped when the spec changes): pods and the
+   * workloads do; Leases, Namespaces, Nodes and ConfigMaps have none, as their strategies never set it.
+   */
+  generation?: boolean;
+  /** False when an update must carry metadata.resourceVersion (the strategy's AllowUnconditionalUpdate): Leases. */
+  unconditionalUpdate?: boolean;
 }
 
 export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
@@ -40,6 +48,7 @@ export type PropagationPolicy = "Background" | "Foreground" | "Orphan";
 const kinds: ResourceKind[] = [
   {
     resource: "pods",
+    generation: true,
     group: "",
     version: "v1",
     kind: "Pod",
@@ -94,6 +103,7 @@ const kinds: ResourceKind[] = [
   },
   {
     resource: "replicasets",
+    generation: true,
     group: "apps",
     version: "v1",
     kind: "ReplicaSet",
@@ -107,6 +117,7 @@ const kinds: ResourceKind[] = [
   },
   {
     resource: "deployments",
+    generation: true,
     group: "apps",
     version: "v1",
     kind: "Deployment",
@@ -119,6 +130,7 @@ const kinds: ResourceKind[] = [
   },
   {
     resource: "statefulsets",
+    generation: true,
     group: "apps",
     version: "v1",
     kind: "StatefulSet",
@@ -131,6 +143,7 @@ const kinds: ResourceKind[] = [
   },
   {
     resource: "daemonsets",
+    generation: true,
     group: "apps",
     version: "v1",
     kind: "DaemonSet",
@@ -143,6 +156,7 @@ const kinds: ResourceKind[] = [
   // batch/v1 Jobs orphan their pods by default, as the real API server does (kubectl asks for Background).
   {
     resource: "jobs",
+    generation: true,
     group: "batch",
     version: "v1",
     kind: "Job",
@@ -154,6 +168,7 @@ const kinds: ResourceKind[] = [
   },
   {
     resource: "cronjobs",
+    generation: true,
     group: "batch",
     version: "v1",
     kind: "CronJob",
@@ -170,9 +185,35 @@ const kinds: ResourceKind[] = [
     kind: "Lease",
     namespaced: true,
     hasStatus: false,
+    unconditionalUpdate: false,
     defaultPropagation: "Background",
   },
 ];
+
+// Core v1 Events (kubectl get events, kubectl describe); events.k8s.io/v1 is not served.
+kinds.push({
+  resource: "events",
+  group: "",
+  version: "v1",
+  kind: "Event",
+  namespaced: true,
+  hasStatus: false,
+  defaultPropagation: "Background",
+  shortNames: ["ev"],
+  fieldLabels: [
+    "involvedObject.kind",
+    "involvedObject.namespace",
+    "involvedObject.name",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
+    "reason",
+    "reportingComponent",
+    "source",
+    "type",
+  ],
+});
 
 const byResource = new Map<string, ResourceKind>(kinds.map((k) => [k.resource, k]));
 const byKind = new Map<string, ResourceKind>(kinds.map((k) => [k.kind, k]));

@@ -15,6 +15,7 @@ import { strategicMergePatch } from "./strategic-merge-patch.js";
 import { ApiError, badRequest, invalidObject } from "./status.js";
 import { BODY_TYPES, decodeBody, decodeScale, parseBody, unsupportedMediaType, writeOptions } from "./request-bodies.js";
 import { deleteRequest } from "./delete-request.js";
+import { registerAccessReviews } from "./access-reviews.js";
 
 function checkNamespace(target: Target, obj: KubeObject): void {
   if (!target.kind.namespaced) return;
@@ -22,6 +23,9 @@ function checkNamespace(target: Target, obj: KubeObject): void {
   else if (obj.metadata.namespace !== target.namespace)
     throw badRequest("the namespace of the provided object does not match the namespace sent on the request");
 }
+
+/** The API server's limit on a request body (3 MiB): a larger one is answered 413 RequestEntityTooLarge. */
+export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
 /** Registers the Kubernetes API routes and discovery endpoints. */
 export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -31,6 +35,10 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.setErrorHandler((error: unknown, _request, reply) => {
     if (error instanceof ApiError) return reply.code(error.code).send(error.toStatus());
     const e = error as { statusCode?: number; message?: string };
+    if (e.statusCode === 413)
+      return reply
+        .code(413)
+        .send(new ApiError(413, "RequestEntityTooLarge", `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`).toStatus());
     if (e.statusCode === 415) return reply.code(415).send(unsupportedMediaType(String(_request.headers["content-type"] ?? "")).toStatus());
     const code = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
     const apiError = new ApiError(code, code >= 500 ? "InternalError" : "BadRequest", e.message ?? "internal error");
@@ -81,15 +89,15 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
       }
       case "POST": {
         if (target.name !== undefined) throw notFoundPath();
-        const options = writeOptions(query);
+        const options = writeOptions(query, "Create", request.headers["user-agent"]);
         const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
         checkNamespace(target, obj);
-        return sendJson(reply, 201, answer(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun })));
+        return sendJson(reply, 201, answer(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun, manager: options.manager })));
       }
       case "PUT": {
         if (target.name === undefined)
           throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-        const options = writeOptions(query);
+        const options = writeOptions(query, "Update", request.headers["user-agent"]);
         if (target.subresource === "scale")
           return sendJson(
             reply,
@@ -100,12 +108,12 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name)
           throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
-        return sendJson(reply, 200, answer(update(ctx, target, obj, options.dryRun)));
+        return sendJson(reply, 200, answer(update(ctx, target, obj, options)));
       }
       case "PATCH": {
         if (target.name === undefined)
           throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-        const options = writeOptions(query);
+        const options = writeOptions(query, "Patch", request.headers["user-agent"]);
         const type = request.headers["content-type"] ?? "";
         if (type.includes("apply-patch")) throw unsupportedMediaType(type);
         const body = parseBody(request);
@@ -123,7 +131,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         const obj = decodeBody(kind, apply(existing), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
-        return sendJson(reply, 200, answer(update(ctx, target, obj, options.dryRun)));
+        return sendJson(reply, 200, answer(update(ctx, target, obj, options)));
       }
       case "DELETE":
         return deleteRequest(ctx, target, query, parseBody(request), reply);
@@ -131,6 +139,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
     }
   };
+  registerAccessReviews(app);
   app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/api/*", handler });
   app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/apis/*", handler });
 }
@@ -155,10 +164,11 @@ function writeScale(ctx: RouteContext, target: Target, scale: Scale, dryRun: boo
   return scaleOf(ctx.store.update(target.kind.resource, next, undefined, { dryRun }) as Workload);
 }
 
-function update(ctx: RouteContext, target: Target, obj: KubeObject, dryRun: boolean): KubeObject {
+function update(ctx: RouteContext, target: Target, obj: KubeObject, options: { dryRun: boolean; manager: string }): KubeObject {
   const resource = target.kind.resource;
-  if (target.subresource === undefined) return ctx.store.update(resource, obj, undefined, { dryRun });
-  if (target.subresource === "status" && target.kind.hasStatus) return ctx.store.update(resource, obj, "status", { dryRun });
+  const { dryRun, manager } = options;
+  if (target.subresource === undefined) return ctx.store.update(resource, obj, undefined, { dryRun, manager });
+  if (target.subresource === "status" && target.kind.hasStatus) return ctx.store.update(resource, obj, "status", { dryRun, manager });
   if (target.subresource === "ephemeralcontainers" && resource === "pods") {
     const existing = ctx.store.getOrThrow(resource, target.namespace, target.name!);
     const rv = obj.metadata.resourceVersion;

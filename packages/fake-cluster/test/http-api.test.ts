@@ -25,7 +25,8 @@ describe("HTTP API details", () => {
     for (const name of ["a", "b", "c", "d", "e"]) await cluster.script.create("configmaps", cm(name));
     const first = await core.listNamespacedConfigMap({ namespace: "paging", limit: 2 });
     expect(first.items.map((i) => i.metadata?.name)).toEqual(["a", "b"]);
-    expect(first.metadata?.remainingItemCount).toBe(3);
+    // c, d, e and the namespace's kube-root-ca.crt.
+    expect(first.metadata?.remainingItemCount).toBe(4);
     // Changes after the first page: none of them may show on the later pages.
     await core.patchNamespacedConfigMap(
       { namespace: "paging", name: "c", body: { data: { v: "2" } } },
@@ -44,7 +45,7 @@ describe("HTTP API details", () => {
       ["d", "1"],
     ]);
     expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
-    expect(second.metadata?.remainingItemCount).toBe(1);
+    expect(second.metadata?.remainingItemCount).toBe(2);
     const third = await core.listNamespacedConfigMap({
       namespace: "paging",
       limit: 2,
@@ -63,6 +64,7 @@ describe("HTTP API details", () => {
       "c",
       "e",
       "f",
+      "kube-root-ca.crt",
     ]);
   });
 
@@ -78,7 +80,7 @@ describe("HTTP API details", () => {
     expect(status.message).toMatch(/^The provided continue parameter is too old to display a consistent list result\./);
     expect(status.metadata.continue).toEqual(expect.any(String));
     const rest = await core.listNamespacedConfigMap({ namespace: "paging", limit: 3, _continue: status.metadata.continue! });
-    expect(rest.items.map((i) => i.metadata?.name)).toEqual(["c", "f"]);
+    expect(rest.items.map((i) => i.metadata?.name)).toEqual(["c", "f", "kube-root-ca.crt"]);
     expect(Number(rest.metadata?.resourceVersion)).toBeGreaterThan(Number(first.metadata?.resourceVersion));
   });
 
@@ -183,7 +185,7 @@ describe("HTTP API details", () => {
   it("deletes a collection by label selector and returns Status bodies for unknown paths", async () => {
     await core.deleteCollectionNamespacedConfigMap({ namespace: "pages", labelSelector: "set=high" });
     // c, d, e carry set=high (c was relabelled above).
-    expect(cluster.store.list("configmaps", { namespace: "pages" }).map((c) => c.metadata.name)).toEqual(["a", "b"]);
+    expect(cluster.store.list("configmaps", { namespace: "pages" }).map((c) => c.metadata.name)).toEqual(["a", "b", "kube-root-ca.crt"]);
     const missing = await fetch(`${cluster.url}/apis/apps/v1/widgets`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ kind: "Status", code: 404 });

@@ -57,7 +57,9 @@ describe("streamed lists and watches", () => {
     const list = (await response.json()) as List;
     expect(list.kind).toBe("ConfigMapList");
     expect(list.metadata.resourceVersion).toBe(cluster.store.resourceVersion());
-    expect(list.items.map((i) => i.metadata.name)).toEqual(Array.from({ length: 300 }, (_, i) => `cm-${String(i).padStart(5, "0")}`));
+    const cms = Array.from({ length: 300 }, (_, i) => `cm-${String(i).padStart(5, "0")}`);
+    // The namespace's kube-root-ca.crt, after them in key order.
+    expect(list.items.map((i) => i.metadata.name)).toEqual([...cms, "kube-root-ca.crt"]);
   });
 
   it("a watch whose client stops reading sends every event, in order, once it reads again", async () => {
@@ -87,7 +89,9 @@ describe("streamed lists and watches", () => {
     await watch.ended;
     expect(watch.lines.length).toBeGreaterThan(0);
     expect(watch.lines.length).toBeLessThan(3000);
-    const names = watch.lines.map((l) => l.object.metadata.name);
+    // The new namespace's kube-root-ca.crt comes first, then the ConfigMaps in the order they were made.
+    const [rootCa, ...names] = watch.lines.map((l) => l.object.metadata.name);
+    expect(rootCa).toBe("kube-root-ca.crt");
     expect(names).toEqual(names.map((_, i) => `cm-${String(i).padStart(5, "0")}`));
     const last = watch.lines.at(-1)!.object.metadata.resourceVersion;
     const again = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${last}`);

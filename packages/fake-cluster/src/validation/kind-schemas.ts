@@ -199,6 +199,22 @@ const specs: Record<ResourceName, Schema> = {
     }),
     status: any,
   }),
+  events: top("Event", {
+    involvedObject: any,
+    reason: str,
+    message: str,
+    source: any,
+    firstTimestamp: time,
+    lastTimestamp: time,
+    count: int32,
+    type: str,
+    eventTime: str,
+    series: any,
+    action: str,
+    related: any,
+    reportingComponent: str,
+    reportingInstance: str,
+  }),
   leases: top("Lease", {
     spec: struct("LeaseSpec", {
       holderIdentity: str,
