@@ -54,8 +54,18 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** What `fs.Stats` tells of an entry's type (declared here so the client's types need no @types/node). */
+export interface EntryType {
+  isFile(): boolean;
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+}
+
 /** What a file system entry is when it is not a regular file; undefined for a regular file. */
-export function irregularKind(stats: Stats): string | undefined {
+export function irregularKind(stats: EntryType): string | undefined {
   if (stats.isFile()) return undefined;
   if (stats.isFIFO()) return "a named pipe (FIFO)";
   if (stats.isCharacterDevice()) return "a character device";

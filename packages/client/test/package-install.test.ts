@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,10 +81,12 @@ describe("the packed client installs into an empty project and imports from plai
       ["tsconfig.bundler.json", { module: "ESNext", moduleResolution: "bundler" }],
     ] as const) {
       writeFileSync(join(project, file), JSON.stringify({ compilerOptions: { ...compilerOptions, ...resolution }, files: ["use.ts"] }));
-      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, file)], {
+      const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(project, file)], {
         cwd: project,
-        stdio: "pipe",
+        encoding: "utf8",
       });
+      expect(tsc.stdout + tsc.stderr, `tsc -p ${file}`).toBe("");
+      expect(tsc.status).toBe(0);
     }
 
     // CommonJS: require() of the package (Node >= 20.19 loads its ESM through require), run and type-checked.
