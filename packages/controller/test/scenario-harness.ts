@@ -168,14 +168,17 @@ function sorted(map: Map<string, string>): [string, string][] {
 }
 
 /** Waits until the emulator's deployed records equal what the cluster runs (and that is not trivially empty unless allowed). */
-export async function converged(h: Harness, options: { allowEmpty?: boolean } = {}): Promise<Map<string, string>> {
+export async function converged(h: Harness, options: { allowEmpty?: boolean; timeoutMs?: number } = {}): Promise<Map<string, string>> {
   const { expect, vi } = await import("vitest");
   let expected = new Map<string, string>();
-  await vi.waitFor(() => {
-    expected = expectedRecords(h.cluster);
-    if (!options.allowEmpty) expect(expected.size).toBeGreaterThan(0);
-    expect(sorted(deployedRecords(h.emulator))).toEqual(sorted(expected));
-  }, WAIT);
+  await vi.waitFor(
+    () => {
+      expected = expectedRecords(h.cluster);
+      if (!options.allowEmpty) expect(expected.size).toBeGreaterThan(0);
+      expect(sorted(deployedRecords(h.emulator))).toEqual(sorted(expected));
+    },
+    { ...WAIT, ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) },
+  );
   return expected;
 }
 

@@ -170,7 +170,8 @@ describe("the write budget against the emulator's own secondary limits (one cloc
     const PER_MINUTE = 8;
     const scene = await budgetScene(PER_MINUTE, 30);
     await scene.start();
-    await converged(scene as unknown as Harness);
+    // Past a virtual minute of waiting for the window: about 20 s of real time on a quiet machine.
+    await converged(scene as unknown as Harness, { timeoutMs: 90_000 });
 
     expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
     expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
@@ -194,7 +195,8 @@ describe("the write budget against the emulator's own secondary limits (one cloc
     expect(scene.posts()).toHaveLength(PER_MINUTE);
     const takeover = scene.clock.now();
     await scene.start();
-    await converged(scene as unknown as Harness);
+    // Past a virtual minute of waiting for the window: about 20 s of real time on a quiet machine.
+    await converged(scene as unknown as Harness, { timeoutMs: 90_000 });
 
     expect(scene.emulator.secondaryLimits.counts().refused.total).toBe(0);
     expect(scene.posts().filter((r) => r.status !== 200)).toEqual([]);
