@@ -33,7 +33,10 @@ interface TagOptions {
 
 /** `shiplog tag create`: annotated tags with the action's rules (several names, floating tags, skip/fail/update). */
 export function tagCommand(ctx: CommandContext): Command {
-  const tag = withExamples(new Command("tag").description("git tags: annotated ones created with the action's rules, listed, shown, deleted"), "shiplog tag create acme/web v1.4.0 --object <sha>");
+  const tag = withExamples(
+    new Command("tag").description("git tags: annotated ones created with the action's rules, listed, shown, deleted"),
+    "shiplog tag create acme/web v1.4.0 --object <sha>",
+  );
   tag.addCommand(
     withExamples(
       new Command("create")
