@@ -45,6 +45,7 @@ const INTEGRATION = [
   // The controller's entry (dist/main.js) as its own process.
   "packages/controller/test/auth-process.test.ts",
   "packages/controller/test/crash-matrix.test.ts",
+  "packages/controller/test/damage-matrix.test.ts",
   "packages/controller/test/deployment-tracker-takeover.test.ts",
   "packages/controller/test/main-process.test.ts",
   "packages/controller/test/proxy-process.test.ts",
