@@ -2,7 +2,7 @@
 // per-namespace read access for pods and workloads, the state Role in the release namespace, an existing Secret
 // mounted as the token file, and the Lease and state ConfigMaps the controller is told to use.
 import { loadConfig } from "@shiplog/controller";
-import { slotNames } from "@shiplog/controller/internal";
+import { MAX_NAMESPACED_WATCHES, slotNames } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "./chart/helm.js";
 import { authorizes, grants, ofKind, one } from "./chart/kube-manifests.js";
@@ -59,6 +59,23 @@ describe("Helm chart charts/shiplog-controller", () => {
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods", namespace: "team-b" })).toBe(true);
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods", namespace: "kube-system" })).toBe(false);
     expect(authorizes(manifests, account, { verb: "list", group: "", resource: "pods" })).toBe(false);
+  });
+
+  it("more namespaces than the controller watches one by one: the ClusterRole, as the controller then watches cluster-wide", () => {
+    const named = (count: number) => ({ config: { namespaces: Array.from({ length: count }, (_, i) => `team-${i}`) } });
+    const watchRoles = (manifests: Manifest[]) => ofKind(manifests, "Role").filter((r) => r.metadata.name.endsWith("-watch")).length;
+    const atBound = rendered({ values: [named(MAX_NAMESPACED_WATCHES)] });
+    expect(watchRoles(atBound)).toBe(MAX_NAMESPACED_WATCHES);
+    expect(ofKind(atBound, "ClusterRole").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-namespaces`]);
+    const above = rendered({ values: [named(MAX_NAMESPACED_WATCHES + 1)] });
+    expect(watchRoles(above)).toBe(0);
+    expect(ofKind(above, "ClusterRole").map((r) => r.metadata.name)).toEqual([`${FULLNAME}-watch`, `${FULLNAME}-namespaces`]);
+    expect(sortGrants(grants(above).filter((g) => g.scope === "*"))).toEqual(
+      sortGrants([...expectedWatchGrants("*"), ...NAMESPACE_GRANTS]),
+    );
+    expect(render({ values: [named(MAX_NAMESPACED_WATCHES + 1)], notes: true }).stdout).toContain(
+      `Watched namespaces: ${MAX_NAMESPACED_WATCHES + 1} named (more than ${MAX_NAMESPACED_WATCHES}: watched cluster-wide`,
+    );
   });
 
   it("an existing Secret: the chart creates none and mounts the named key as the token file", () => {

@@ -256,6 +256,12 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 {{/*
 RBAC rules of what the controller's informers list and watch: pods and the workloads that own them. Nothing else.
 */}}
+{{/*
+Up to this many config.namespaces the controller watches each on its own (a Role in each); above, it watches
+cluster-wide and keeps only theirs (a ClusterRole). The controller's MAX_NAMESPACED_WATCHES; a chart test keeps them equal.
+*/}}
+{{- define "shiplog-controller.maxNamespacedWatches" -}}50{{- end }}
+
 {{- define "shiplog-controller.watchRules" -}}
 - apiGroups: [""]
   resources: ["pods"]

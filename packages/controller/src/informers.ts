@@ -9,6 +9,13 @@ import type { WorkloadKind } from "./desired-state.js";
 import type { TrackedSnapshot } from "./desired-state-tracker.js";
 import { Reflector, type RestartReason } from "./reflector.js";
 
+/**
+ * Up to this many namespaces, one list-watch per kind and namespace (each needs only a Role there); above it, one
+ * cluster-wide list-watch per kind that keeps only their objects (a ClusterRole: the chart renders one). 10,000
+ * names would otherwise be 70,000 lists and watches (measured: RSS 2.8 GB and rising, EMFILE, no call made).
+ */
+export const MAX_NAMESPACED_WATCHES = 50;
+
 export const WATCHED_KINDS: readonly WatchedKind[] = ["Pod", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
 const WORKLOAD_KINDS: readonly WorkloadKind[] = ["Deployment", "StatefulSet", "DaemonSet", "CronJob", "ReplicaSet", "Job"];
 
@@ -74,7 +81,15 @@ export class ClusterInformers implements TrackedSnapshot {
   #synced = false;
 
   constructor(private readonly options: InformerOptions) {
-    const scopes = options.namespaces.length > 0 ? [...options.namespaces] : [undefined];
+    const perNamespace = options.namespaces.length > 0 && options.namespaces.length <= MAX_NAMESPACED_WATCHES;
+    const scopes = perNamespace ? [...options.namespaces] : [undefined];
+    const kept = options.namespaces.length > MAX_NAMESPACED_WATCHES ? new Set(options.namespaces) : undefined;
+    if (kept) {
+      options.logger.info(
+        { namespaces: kept.size, perNamespaceMax: MAX_NAMESPACED_WATCHES },
+        "more namespaces than one watch each allows: watching cluster-wide and keeping only theirs",
+      );
+    }
     for (const kind of WATCHED_KINDS) {
       const reflectors = scopes.map(
         (namespace) =>
@@ -82,6 +97,7 @@ export class ClusterInformers implements TrackedSnapshot {
             kubeConfig: options.kubeConfig,
             kind,
             ...(namespace !== undefined ? { namespace } : {}),
+            ...(kept ? { keepNamespace: (ns: string) => kept.has(ns) } : {}),
             ...(kind === "Pod" && options.labelSelector ? { labelSelector: options.labelSelector } : {}),
             watchTimeoutSeconds: options.watchTimeoutSeconds,
             watchIdleTimeoutMs: options.watchIdleTimeoutMs,

@@ -11,7 +11,7 @@ export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-track
 export { LISTING_SLICE, listingSlicer } from "./listing-slicer.js";
 export { diffRecords, entryFingerprint, type PendingRecord } from "./record-diff.js";
 export { BatchSender, chunk, groupRecords } from "./batch-sender.js";
-export { ClusterInformers, WATCHED_KINDS } from "./informers.js";
+export { ClusterInformers, MAX_NAMESPACED_WATCHES, WATCHED_KINDS } from "./informers.js";
 export { LIST_PAGE_SIZE, type RestartReason } from "./reflector.js";
 export { isTooLargeResourceVersion, resourceVersionWentBack } from "./kube-transport.js";
 export { SendGate, callBudget, classifyFailure } from "./send-gate.js";

@@ -48,6 +48,8 @@ export interface ReflectorOptions<K extends ReflectedKind = WatchedKind> {
   kind: K;
   /** Absent: cluster-wide. */
   namespace?: string;
+  /** Cluster-wide: only objects of the namespaces this accepts are cached (the others are dropped as they come). */
+  keepNamespace?: (namespace: string) => boolean;
   labelSelector?: string;
   watchTimeoutSeconds: number;
   watchIdleTimeoutMs: number;
@@ -226,7 +228,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
           )) as { metadata?: { resourceVersion?: string; continue?: string }; items?: unknown[] };
           for (const item of page.items ?? []) {
             const object = this.#put(item);
-            seen?.add(object);
+            if (object) seen?.add(object);
           }
           resourceVersion = page.metadata?.resourceVersion;
           continueToken = page.metadata?.continue || undefined;
@@ -290,9 +292,14 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
     return relist ? "relist" : failed && end === "stopped" ? "closed" : end;
   }
 
-  /** Caches the projection of `raw` unless the cache holds an equal one already; returns the cached object. */
-  #put(raw: unknown): CachedObject {
+  /**
+   * Caches the projection of `raw` unless the cache holds an equal one already; returns the cached object, or
+   * undefined for an object of a namespace not kept.
+   */
+  #put(raw: unknown): CachedObject | undefined {
     const kind = this.options.kind as ReflectedKind;
+    const keep = this.options.keepNamespace;
+    if (keep && !keep((raw as { metadata?: { namespace?: string } } | undefined)?.metadata?.namespace ?? "")) return undefined;
     const object = kind === "Namespace" ? namespaceProjection(raw) : slimObject(kind, raw, this.options.projection);
     const namespace = object.metadata.namespace ?? "";
     let byName = this.#objects.get(namespace);

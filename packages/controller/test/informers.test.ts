@@ -2,7 +2,14 @@
 // expires between pages, relists that report only what changed in them, and updates that change nothing the mapping
 // reads, not reported.
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { ClusterInformers, LIST_PAGE_SIZE, type Pod, type RestartReason, type WatchedKind } from "@shiplog/controller/internal";
+import {
+  ClusterInformers,
+  LIST_PAGE_SIZE,
+  MAX_NAMESPACED_WATCHES,
+  type Pod,
+  type RestartReason,
+  type WatchedKind,
+} from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -25,11 +32,11 @@ function kubeConfigOf(kubeconfig: string): KubeConfig {
   return kubeConfig;
 }
 
-function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = []): ClusterInformers {
+function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = [], namespaces: string[] = []): ClusterInformers {
   const kubeConfig = kubeConfigOf(kubeconfig);
   const started = new ClusterInformers({
     kubeConfig,
-    namespaces: [],
+    namespaces,
     watchTimeoutSeconds: 30,
     watchIdleTimeoutMs: 60_000,
     requestTimeoutMs: 5_000,
@@ -54,6 +61,42 @@ async function podsOverOnePage(c: FakeCluster, count: number, prefix = "p"): Pro
 }
 
 describe("informers", () => {
+  it("more namespaces than one watch each allows: one cluster-wide list-watch per kind, keeping only theirs", async () => {
+    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    const bare = (namespace: string) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", namespace },
+      spec: { containers: [{ name: "app", image: "nginx:1.25" }] },
+    });
+    for (const ns of ["team-0", "team-7", "other"]) await cluster.script.create("pods", bare(ns), { wait: false });
+    await cluster.settle();
+    proxy = await startProxy(cluster.url);
+    const names = Array.from({ length: MAX_NAMESPACED_WATCHES + 1 }, (_, i) => `team-${i}`);
+    informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), [], [], names);
+    await informers.waitForSync();
+    expect([...informers.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-7"]);
+    // One list per kind, cluster-wide: no request names a namespace.
+    const lists = proxy.requests.filter((r) => !r.url.includes("watch=true"));
+    expect(lists.length).toBe(7);
+    expect(lists.filter((r) => r.url.includes("/namespaces/"))).toEqual([]);
+    // A pod created later in another namespace is not kept either; one in a named namespace is.
+    await cluster.script.create("pods", { ...bare("elsewhere"), metadata: { name: "q", namespace: "elsewhere" } }, { wait: false });
+    await cluster.script.create("pods", { ...bare("team-3"), metadata: { name: "q", namespace: "team-3" } }, { wait: false });
+    await vi.waitFor(
+      () => expect([...informers!.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-3", "team-7"]),
+      WAIT,
+    );
+
+    // At the bound, one list-watch per kind and namespace, as before.
+    await informers.stop();
+    const atBound = await startProxy(cluster.url);
+    informers = start(atBound.kubeconfigFor(cluster.kubeconfig, cluster.url), [], [], names.slice(0, MAX_NAMESPACED_WATCHES));
+    await informers.waitForSync();
+    expect(atBound.requests.filter((r) => !r.url.includes("watch=true")).length).toBe(7 * MAX_NAMESPACED_WATCHES);
+    await atBound.close();
+  });
+
   it("list in pages of 500 with continue tokens, as client-go's pager", async () => {
     cluster = await startFakeCluster({ nodes: ["node-1"] });
     await podsOverOnePage(cluster, LIST_PAGE_SIZE + 1);
