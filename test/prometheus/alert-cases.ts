@@ -171,6 +171,27 @@ export const ALERT_CASES: AlertCase[] = [
     evalTime: "20m",
     fires: null,
   },
+  {
+    alert: "ShiplogStateDamaged",
+    name: "the leader loaded a damaged state (a standby has no state loaded)",
+    series: {
+      [`shiplog_controller_state_damaged{${POD}}`]: "0 0 1x10",
+      [`shiplog_controller_state_damaged{${OTHER}}`]: "0x12",
+    },
+    evalTime: "5m",
+    fires: { job: "shiplog-controller", namespace: "shiplog" },
+    value: "1",
+  },
+  {
+    alert: "ShiplogStateDamaged",
+    name: "a whole state, or damage cleared by the operator",
+    series: {
+      [`shiplog_controller_state_damaged{${POD}}`]: "0x5 1 1 0x5",
+      [`shiplog_controller_state_damaged{${OTHER}}`]: "0x12",
+    },
+    evalTime: "10m",
+    fires: null,
+  },
 ];
 
 /** A rule of the rules file, as promtool reads it. */

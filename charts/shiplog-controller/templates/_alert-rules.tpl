@@ -72,6 +72,14 @@ Every alert names a runbook section of packages/controller/README.md.
   "summary" "The controller cannot write its acknowledged-state ConfigMap."
   "description" (printf "Every state write of {{ $labels.namespace }}/{{ $labels.pod }} failed for %s: a restart would resend every record and miss deletions made while it is down. Check the `writing acknowledged state failed` log lines (code acknowledged_state_too_large, RBAC on configmaps, API server errors)." $r.stateWritesFailingFor)
   "anchor" "shiplogstatewritesfailing") -}}
+{{- $alerts = append $alerts (dict
+  "alert" "ShiplogStateDamaged"
+  "expr" "max without (instance, pod) (shiplog_controller_state_damaged) == 1"
+  "for" "0m"
+  "severity" "critical"
+  "summary" "The controller's acknowledged state was damaged: some deployment records may never be decommissioned."
+  "description" "The state of {{ $labels.namespace }}/{{ $labels.job }} could not be read back whole; up to shiplog_controller_state_records_at_risk records the service holds may stay deployed after their workloads are gone. Check /readyz and the `acknowledged state damaged` log line (what was lost, the copies kept aside as `-damaged-` ConfigMaps), decommission what no longer runs (see the runbook), then clear data.damage of the state ConfigMap."
+  "anchor" "shiplogstatedamaged") -}}
 groups:
   - name: shiplog-controller
     rules:
