@@ -27,6 +27,8 @@ export interface ControlPlaneOptions {
   onStep?: (step: string) => void;
   /** More kube-controller-manager flags, after (and so over) the defaults (a benchmark's worker counts). */
   controllerManagerFlags?: string[];
+  /** KWOK's options (a KwokConfiguration's `options`, e.g. `podPlayStageParallelism`: pods started at once). */
+  kwokOptions?: Record<string, unknown>;
 }
 
 /** A running control plane. */
@@ -160,6 +162,13 @@ function nodeManifest(count: number): string {
       },
     }),
   ).join("\n");
+}
+
+/** A KwokConfiguration file with `options` (JSON, which KWOK reads as YAML); its path. */
+function kwokConfiguration(dir: string, options: Record<string, unknown>): string {
+  const path = join(dir, "kwok-configuration.yaml");
+  writeFileSync(path, JSON.stringify({ apiVersion: "config.kwok.x-k8s.io/v1alpha1", kind: "KwokConfiguration", options }));
+  return path;
 }
 
 /** Polls `check` every 100 ms until it returns a value, or fails after `ms` naming `what`. */
@@ -314,6 +323,7 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     const kwok = start("kwok", tools.kwok, [
       `--kubeconfig=${adminKubeconfig}`,
       `--config=${tools.kwokStages}`,
+      ...(options.kwokOptions ? [`--config=${kwokConfiguration(dir, options.kwokOptions)}`] : []),
       "--manage-all-nodes=false",
       `--manage-nodes-with-annotation-selector=${KWOK_NODE_ANNOTATION}=fake`,
       "--manage-nodes-with-label-selector=",
