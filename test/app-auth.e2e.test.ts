@@ -151,6 +151,22 @@ describe("the client's App installation auth", () => {
     expect(minted.at(-1)!.reason).toBe("rejected");
   });
 
+  it("a token the service refuses counts as expired while its renewal fails, and as renewed once it succeeds", async () => {
+    const auth = appInstallationAuth({ appId: APP_ID, privateKey, installationId: 3001, now: () => emulator.clock.nowMs() });
+    const client = new ShiplogClient({ baseUrl: emulator.url, auth, retry: false });
+    await client.artifacts.createStorageRecord(storage(40));
+    expect(auth.expiresAt!.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
+    // The stored record's token is refused (401), and the App's token endpoint fails: the token is dead for the service.
+    const refused = emulator.faults.add({ kind: "status", status: 401, route: "/orgs/:org/artifacts/metadata/storage-record", times: 1 });
+    const failing = emulator.faults.add({ kind: "status", status: 500, route: "/app/installations/:installation_id/access_tokens" });
+    await expect(client.artifacts.createStorageRecord(storage(41))).rejects.toThrow();
+    expect(auth.expiresAt!.getTime()).toBeLessThanOrEqual(emulator.clock.nowMs());
+    emulator.faults.remove(failing);
+    emulator.faults.remove(refused);
+    await client.artifacts.createStorageRecord(storage(42));
+    expect(auth.expiresAt!.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
+  });
+
   it("signs again on the service's clock when the service refuses the JWT's dates", async () => {
     emulator.clock.advance(2 * 3_600_000);
     const client = new ShiplogClient({ baseUrl: emulator.url, auth: appInstallationAuth({ appId: APP_ID, privateKey, org: "acme" }) });

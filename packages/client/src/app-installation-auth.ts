@@ -45,7 +45,7 @@ type AppOperationId = "apps/get-org-installation" | "apps/create-installation-ac
 
 /** An App installation's token strategy. */
 export interface AppInstallationAuth extends AuthStrategy {
-  /** The current token's expiry on this process's clock, if one is held. */
+  /** The current token's expiry on this process's clock, if one is held; now or earlier once the service refused it. */
   readonly expiresAt: Date | undefined;
   /** The installation in use, once known. */
   readonly installationId: number | undefined;
@@ -117,7 +117,9 @@ export function appInstallationAuth(options: AppInstallationAuthOptions): AppIns
   return {
     kind: "app-installation",
     get expiresAt() {
-      return cached ? new Date(cached.expiresAt) : undefined;
+      if (!cached) return undefined;
+      // The service refused it (401): it has expired as the service counts, whatever its stamp said, until renewed.
+      return new Date(rejected ? Math.min(cached.expiresAt, now()) : cached.expiresAt);
     },
     get installationId() {
       return installationId;
