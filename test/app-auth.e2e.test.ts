@@ -159,10 +159,13 @@ describe("the client's App installation auth", () => {
     // The stored record's token is refused (401), and the App's token endpoint fails: the token is dead for the service.
     const refused = emulator.faults.add({ kind: "status", status: 401, route: "/orgs/:org/artifacts/metadata/storage-record", times: 1 });
     const failing = emulator.faults.add({ kind: "status", status: 500, route: "/app/installations/:installation_id/access_tokens" });
-    await expect(client.artifacts.createStorageRecord(storage(41))).rejects.toThrow();
-    expect(auth.expiresAt!.getTime()).toBeLessThanOrEqual(emulator.clock.nowMs());
-    emulator.faults.remove(failing);
-    emulator.faults.remove(refused);
+    try {
+      await expect(client.artifacts.createStorageRecord(storage(41))).rejects.toThrow();
+      expect(auth.expiresAt!.getTime()).toBeLessThanOrEqual(emulator.clock.nowMs());
+    } finally {
+      emulator.faults.remove(failing);
+      emulator.faults.remove(refused);
+    }
     await client.artifacts.createStorageRecord(storage(42));
     expect(auth.expiresAt!.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
   });
