@@ -483,13 +483,22 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const at = new Date();
     const kept: string[] = [];
     for (const object of objects) {
-      const copy = damagedCopyName(object.name, at);
-      this.#fence();
-      await this.#maps.put(copy, null, {
+      const payload = {
         data: { ...object.data, "damaged-copy-of": object.name, "damaged-at": at.toISOString() },
         binaryData: Object.fromEntries(Object.entries(object.binaryData).map(([k, v]) => [k, Buffer.from(v, "base64")])),
-      });
-      kept.push(copy);
+      };
+      // A copy of the same second exists (a load stopped before the damage was recorded, run again): another name.
+      for (let n = 1; ; n++) {
+        const copy = damagedCopyName(object.name, at) + (n > 1 ? `-${n}` : "");
+        this.#fence();
+        try {
+          await this.#maps.put(copy, null, payload);
+          kept.push(copy);
+          break;
+        } catch (error) {
+          if (!(error instanceof StateConflictError) || n >= 20) throw error;
+        }
+      }
     }
     return kept;
   }

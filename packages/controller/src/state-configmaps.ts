@@ -14,7 +14,11 @@ export class StateConflictError extends ShiplogError {
 
 /** Reading the state failed (the API server down, RBAC): retried by the caller. */
 export class AcknowledgedStateReadError extends ShiplogError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The API server's HTTP status, when it answered. */
+    readonly status?: number,
+  ) {
     super("acknowledged_state_read_failed", message);
   }
 }
@@ -87,7 +91,10 @@ export class StateConfigMaps {
       return await this.#api.readNamespacedConfigMap({ name, namespace: this.namespace }, callOptions(this.timeoutMs));
     } catch (error) {
       if (kubeStatus(error) === 404) return undefined;
-      throw new AcknowledgedStateReadError(`reading ConfigMap ${this.namespace}/${name} failed: ${kubeErrorMessage(error)}`);
+      throw new AcknowledgedStateReadError(
+        `reading ConfigMap ${this.namespace}/${name} failed: ${kubeErrorMessage(error)}`,
+        kubeStatus(error),
+      );
     }
   }
 

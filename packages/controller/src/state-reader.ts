@@ -98,14 +98,25 @@ export async function readCommittedState(
   }
 }
 
-/** The witness; a read failure is only tolerated while a head exists (without one, the witness decides). */
+/**
+ * The witness. A failed read is retried (the load fails) while no head exists, since the witness then decides between
+ * a first start and a lost state; but a read refused (401/403: RBAC without the witness, from an older chart) or failing
+ * while a head exists goes on without it, said in a warning, rather than keep the controller from starting.
+ */
 async function readWitness(maps: StateConfigMaps, who: StateIdentity, logger: Logger, headExists: boolean) {
   try {
     const witness = await maps.read(witnessName(who.name));
     return witness && stored(witness);
   } catch (error) {
-    if (!headExists || !(error instanceof AcknowledgedStateReadError)) throw error;
-    logger.warn({ err: error.message }, "reading the state's witness failed; going on with the head alone");
+    if (!(error instanceof AcknowledgedStateReadError)) throw error;
+    const refused = error.status === 401 || error.status === 403;
+    if (!headExists && !refused) throw error;
+    logger.warn(
+      { err: error.message, configMap: `${who.namespace}/${witnessName(who.name)}` },
+      headExists
+        ? "reading the state's witness failed; going on with the head alone"
+        : "reading the state's witness was refused: a lost state cannot be told from a first start (grant get and update on it)",
+    );
     return undefined;
   }
 }

@@ -4,7 +4,7 @@
 // lost head is told from a first start by the witness. The same corruptions with controller processes, deletions,
 // scale to zero and rollouts while down: test/damage-matrix.test.ts.
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { STATE_LAYOUT, shardOf, slotName } from "@shiplog/controller/internal";
+import { STATE_LAYOUT, shardOf, slotName, type StateWriteStep } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, acked, useStateStores } from "./state-store-fixture.js";
@@ -234,4 +234,30 @@ describe("ConfigMapAcknowledgedStore with a damaged state", () => {
       pieces: [{ what: expect.stringContaining("journal segment 2 is unreadable"), atRisk: 1 }],
     });
   });
+
+  it.each(["shard-written", "before-head-switch", "head-switch"] as const)(
+    "the write that records the damage stopped at %s (a kill): the next load ends where an uninterrupted one does",
+    async (step) => {
+      const name = nextName();
+      const ctx = await sharded(name);
+      await remove(ctx.named);
+      const stops = (at: StateWriteStep) => {
+        if (at === step) throw new Error(`stopped at ${at}`);
+      };
+      await expect(reread(name, { limits: TINY, onWriteStep: stops })).rejects.toThrow(`stopped at ${step}`);
+      const after = await reread(name, { limits: TINY });
+      // The same pieces, whether the stopped write's head switch landed (the damage recorded) or not (found again).
+      expect(after.damage!.pieces).toEqual([
+        {
+          what: expect.stringMatching(new RegExp(`^shard ${ctx.index}: ${ctx.named} is missing; .* was read in its place$`)),
+          atRisk: expect.any(Number),
+        },
+      ]);
+      const journal = new Set([acked("journal-a"), acked("journal-b")].map((r) => r.key));
+      for (const r of ctx.all.filter((r) => journal.has(r.key) || shardOf(r.key, ctx.table.length) !== ctx.index))
+        expect(after.all().has(r.key), r.entry.deployment_name).toBe(true);
+      expect(configMap(name)!.data.damage).toBe(JSON.stringify(after.damage));
+      expect((await reread(name, { limits: TINY })).damage).toEqual(after.damage);
+    },
+  );
 });
