@@ -27,6 +27,18 @@ const leader: ReadinessSnapshot = {
 const standby = { ...leader, leading: false };
 
 describe("readiness", () => {
+  it("a damaged state makes the leader unready with the damage as the reason (until cleared); a standby holds no state", () => {
+    const stateDamage = "acknowledged state damaged (detected 2026-11-27T07:00:00.000Z): shard 3: …; 12 records may stay deployed";
+    expect(readiness({ ...leader, stateDamage })).toEqual({ ready: false, reason: stateDamage });
+    // Before the token and the first flush: it does not pass with time.
+    expect(readiness({ ...leader, stateDamage, flushed: false, tokenRefusedFlushes: TOKEN_REFUSED_FLUSHES_UNREADY })).toEqual({
+      ready: false,
+      reason: stateDamage,
+    });
+    expect(readiness({ ...standby, stateDamage })).toEqual({ ready: true, role: "standby" });
+    expect(readiness(leader)).toEqual({ ready: true, role: "leader" });
+  });
+
   it("an informer whose lists or watches fail in a row past the bound makes leader and standby unready, naming it", () => {
     const watch = (failures: number) => ({ kind: "Pod", namespace: "", failures, lastError: "watch Pod: 403 Forbidden", objects: 3 });
     expect(failingInformers([watch(INFORMER_FAILURES_UNREADY - 1)])).toBeUndefined();
