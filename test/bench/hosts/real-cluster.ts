@@ -29,9 +29,20 @@ const CONTROLLER_MANAGER_WORKERS = ["--concurrent-deployment-syncs=50", "--concu
 
 /**
  * KWOK's workers: with its default 4 pods started at once, 22,000 of 28,000 pods sat scheduled and Pending at 150,000
- * pods (each start a status write that waits on a loaded API server).
+ * pods (each start a status write that waits on a loaded API server). A KwokConfiguration from a file is not defaulted
+ * (a missing parallelism is 0, which KWOK refuses): its defaults are restated here, the pod workers raised.
  */
-const KWOK_WORKERS = { podPlayStageParallelism: 32 };
+const KWOK_WORKERS = {
+  podPlayStageParallelism: 32,
+  nodePlayStageParallelism: 4,
+  nodeLeaseParallelism: 4,
+  podsOnNodeSyncParallelism: 1,
+  enableDebuggingHandlers: true,
+  enableContentionProfiling: false,
+  enableProfilingHandler: true,
+  enablePodsOnNodeSyncListPager: true,
+  enablePodsOnNodeSyncStreamWatch: false,
+};
 
 /** The digest a benchmark image runs with. */
 const digestOf = (image: string) => `sha256:${createHash("sha256").update(image).digest("hex")}`;
