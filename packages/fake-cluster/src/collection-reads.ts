@@ -12,6 +12,7 @@ import { apiVersionOf } from "./resource-kinds.js";
 import { ApiError, badRequest, expired } from "./status.js";
 import { outputForm } from "./output-form.js";
 import { toTable } from "./table-printers.js";
+import { viewJson } from "./events-view.js";
 import { TOO_LARGE_RV_WAIT_MS, tooLargeResourceVersion } from "./watch-stream.js";
 
 /** Where a list continues: the first page's resourceVersion (-1: the latest, after an expired token) and last key. */
@@ -56,6 +57,16 @@ function* listChunks(head: string, items: readonly string[]): Generator<string> 
     }
   }
   yield `${chunk}]}`;
+}
+
+/**
+ * A list's item as the API server writes it: without apiVersion and kind (the list's own say what they are). The
+ * store writes them first, so they are cut off the text; any other text is decoded.
+ */
+function listItem(prefix: string, json: string): string {
+  if (json.startsWith(prefix)) return `{${json.slice(prefix.length)}`;
+  const { apiVersion: _apiVersion, kind: _kind, ...rest } = JSON.parse(json) as KubeObject;
+  return JSON.stringify(rest);
 }
 
 /** Answers a list: one string when small, else streamed (the socket's backpressure paces the chunks). */
@@ -194,7 +205,7 @@ function listPage(
   }
   const form = outputForm(accept, true);
   if (form.kind === "table") {
-    const objects = page.items.map((json) => JSON.parse(json) as KubeObject);
+    const objects = page.items.map((json) => JSON.parse(viewJson(target.kind, json)) as KubeObject);
     return sendJson(reply, 200, JSON.stringify(toTable(resource, objects, meta, one(query, "includeObject"), Date.now())));
   }
   if (form.kind === "metadata") {
@@ -206,7 +217,12 @@ function listPage(
     );
   }
   const head = `{"kind":"${target.kind.kind}List","apiVersion":"${apiVersionOf(target.kind)}","metadata":${JSON.stringify(meta)},"items":[`;
-  return sendList(reply, head, page.items);
+  const prefix = `{"apiVersion":"${apiVersionOf(target.kind)}","kind":"${target.kind.kind}",`;
+  return sendList(
+    reply,
+    head,
+    page.items.map((json) => listItem(prefix, viewJson(target.kind, json))),
+  );
 }
 
 /** GET on a collection with watch=true: hands the connection to the watch hub. */
@@ -226,6 +242,7 @@ export function watchCollection(ctx: RouteContext, target: Target, query: Query,
     allowBookmarks: one(query, "allowWatchBookmarks") === "true",
     form: outputForm(accept, false),
     includeObject: one(query, "includeObject"),
+    ...(target.kind.view && { view: target.kind }),
   };
   reply.hijack();
   const res = reply.raw;

@@ -2,9 +2,10 @@
 // `all` and `scale` onto resources.
 import type { ResourceKind } from "./resource-kinds.js";
 import { RESOURCE_NAMES, resourceKind } from "./resource-kinds.js";
+import { EVENTS_V1_KIND } from "./events-view.js";
 
 const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
-const allKinds = () => RESOURCE_NAMES.map((r) => resourceKind(r)!);
+const allKinds = () => [...RESOURCE_NAMES.map((r) => resourceKind(r)!), EVENTS_V1_KIND];
 
 /** GET /apis */
 export function apiGroupList() {

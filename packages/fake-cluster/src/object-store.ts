@@ -236,7 +236,9 @@ export class ObjectStore {
     else delete meta.generation;
     if (options.dryRun) delete meta.resourceVersion;
     else meta.resourceVersion = String(this.rv + 1);
-    const obj = applyCreateDefaults(resource, { ...defaulted, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: meta });
+    // apiVersion and kind lead the stored text, so that a list can leave them out of its items cheaply (listItem).
+    const typeMeta = { apiVersion: apiVersionOf(kind), kind: kind.kind };
+    const obj = applyCreateDefaults(resource, { ...typeMeta, ...defaulted, ...typeMeta, metadata: meta });
     if (options.manager !== undefined) {
       const requested = meta.managedFields;
       delete meta.managedFields;
@@ -386,7 +388,7 @@ export class ObjectStore {
     }
     this.rv++;
     meta.resourceVersion = String(this.rv);
-    const obj: KubeObject = { ...next, metadata: meta };
+    const obj: KubeObject = { apiVersion: prev.apiVersion, kind: prev.kind, ...next, metadata: meta };
     const prevJson = record.json;
     record.json = JSON.stringify(obj);
     const { owners, controllerUid } = ownersOf(obj);

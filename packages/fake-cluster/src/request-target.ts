@@ -2,6 +2,7 @@
 import type { FastifyReply } from "fastify";
 import type { ResourceKind } from "./resource-kinds.js";
 import { resourceKind } from "./resource-kinds.js";
+import { EVENTS_V1_KIND } from "./events-view.js";
 import type { ObjectFilter } from "./selectors.js";
 import { checkFieldSelector, parseFieldSelector, parseLabelSelector } from "./selectors.js";
 import { ApiError } from "./status.js";
@@ -41,6 +42,7 @@ export function splitPath(url: string): { group: string; version: string; rest: 
 }
 
 function kindIn(group: string, version: string, resource: string | undefined): ResourceKind | undefined {
+  if (group === EVENTS_V1_KIND.group && version === EVENTS_V1_KIND.version && resource === "events") return EVENTS_V1_KIND;
   const k = resource === undefined ? undefined : resourceKind(resource);
   return k && k.group === group && k.version === version ? k : undefined;
 }

@@ -41,6 +41,8 @@ export interface ResourceKind {
   generation?: boolean;
   /** False when an update must carry metadata.resourceVersion (the strategy's AllowUnconditionalUpdate): Leases. */
   unconditionalUpdate?: boolean;
+  /** Another API's view of `resource`'s objects, converted on the way in and out (events.k8s.io/v1 Events). */
+  view?: boolean;
 }
 
 export type PropagationPolicy = "Background" | "Foreground" | "Orphan";

@@ -16,6 +16,7 @@ import { ApiError, badRequest, invalidObject } from "./status.js";
 import { BODY_TYPES, decodeBody, decodeScale, parseBody, unsupportedMediaType, writeOptions } from "./request-bodies.js";
 import { deleteRequest } from "./delete-request.js";
 import { registerAccessReviews } from "./access-reviews.js";
+import { eventFromV1, eventToV1 } from "./events-view.js";
 
 function checkNamespace(target: Target, obj: KubeObject): void {
   if (!target.kind.namespaced) return;
@@ -75,7 +76,11 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const kind = target.kind;
     // An object answered (read or written) in the form the Accept header asks for, negotiated before anything is done.
     const form = request.method === "GET" && target.name === undefined ? undefined : outputForm(request.headers.accept, false);
-    const answer = (obj: KubeObject) => formatObject(form ?? { kind: "object" }, kind.resource, obj, one(query, "includeObject"));
+    const answer = (obj: KubeObject) =>
+      formatObject(form ?? { kind: "object" }, kind.resource, kind.view ? eventToV1(obj) : obj, one(query, "includeObject"));
+    // A view's body is converted to the stored kind's shape before it is decoded (events.k8s.io/v1 -> core v1).
+    const stored = (body: unknown) =>
+      kind.view && body !== null && typeof body === "object" && !Array.isArray(body) ? eventFromV1(body as KubeObject) : body;
     switch (request.method) {
       case "GET": {
         if (target.name === undefined) {
@@ -90,7 +95,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
       case "POST": {
         if (target.name !== undefined) throw notFoundPath();
         const options = writeOptions(query, "Create", request.headers["user-agent"]);
-        const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
+        const obj = decodeBody(kind, stored(parseBody(request)), options.fieldValidation, reply);
         checkNamespace(target, obj);
         return sendJson(reply, 201, answer(ctx.store.create(kind.resource, obj, { dryRun: options.dryRun, manager: options.manager })));
       }
@@ -104,7 +109,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
             200,
             JSON.stringify(writeScale(ctx, target, decodeScale(kind, parseBody(request), options.fieldValidation, reply), options.dryRun)),
           );
-        const obj = decodeBody(kind, parseBody(request), options.fieldValidation, reply);
+        const obj = decodeBody(kind, stored(parseBody(request)), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name)
           throw badRequest(`the name of the object (${String(obj.metadata.name)}) does not match the name on the URL (${target.name})`);
@@ -128,7 +133,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
           const scale = decodeScale(kind, apply(scaleOf(existing as Workload)), options.fieldValidation, reply);
           return sendJson(reply, 200, JSON.stringify(writeScale(ctx, target, scale, options.dryRun)));
         }
-        const obj = decodeBody(kind, apply(existing), options.fieldValidation, reply);
+        const obj = decodeBody(kind, stored(apply(kind.view ? eventToV1(existing) : existing)), options.fieldValidation, reply);
         checkNamespace(target, obj);
         if (obj.metadata.name !== target.name) throw badRequest("metadata.name: the patch may not change the name");
         return sendJson(reply, 200, answer(update(ctx, target, obj, options)));

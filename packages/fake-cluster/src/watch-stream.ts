@@ -5,7 +5,8 @@ import type { ListPages } from "./list-pages.js";
 import { formatEventObject, type OutputForm } from "./output-form.js";
 import type { ObjectStore } from "./object-store.js";
 import { kindOf } from "./object-store.js";
-import type { ResourceName } from "./resource-kinds.js";
+import type { ResourceKind, ResourceName } from "./resource-kinds.js";
+import { viewJson } from "./events-view.js";
 import { apiVersionOf } from "./resource-kinds.js";
 import type { ObjectFilter } from "./selectors.js";
 import { matchesFilter } from "./selectors.js";
@@ -37,6 +38,8 @@ export interface WatchRequest {
   form?: OutputForm;
   /** A Table row's object (`includeObject`). */
   includeObject?: string | undefined;
+  /** The API whose view of the objects the events carry (events.k8s.io/v1 Events), when not the stored kind's. */
+  view?: ResourceKind;
 }
 
 /** Bytes queued on a socket before a watcher stops writing and waits for it to drain (reading on from the log). */
@@ -133,8 +136,9 @@ class Watcher {
   }
 
   /** Writes one event line; false (and a pump on drain) when the socket has backed up. */
-  private write(type: EventType, json: string): boolean {
-    const { form, resource, includeObject } = this.request;
+  private write(type: EventType, stored: string): boolean {
+    const { form, resource, includeObject, view } = this.request;
+    const json = view ? viewJson(view, stored) : stored;
     this.res.write(eventLine(type, form ? formatEventObject(form, resource, json, includeObject) : json));
     if (this.res.writableLength <= MAX_BUFFERED) return true;
     this.waiting = true;
@@ -148,7 +152,7 @@ class Watcher {
   /** A BOOKMARK at the current resourceVersion, only when every earlier event has been sent. */
   bookmark(): void {
     if (this.hung || !this.request.allowBookmarks || !this.caughtUp()) return;
-    const kind = kindOf(this.request.resource);
+    const kind = this.request.view ?? kindOf(this.request.resource);
     const object = { kind: kind.kind, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: String(this.store.currentRv()) } };
     this.res.write(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
   }
