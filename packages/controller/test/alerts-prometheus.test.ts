@@ -1,7 +1,8 @@
 // The chart's alerts (files/prometheus-rules.yaml) in a real Prometheus (Debian's prometheus package) scraping a real
 // controller's /metrics over loopback: silent on a healthy install with a token (before, ShiplogTokenExpiringSoon read
 // the token's unknown expiry as 0, and ShiplogNoSuccessfulSync read a new quiet leader's unchanged stamp as no sync),
-// and ShiplogRecordsRejected pending, with the reason, when the service refuses every record.
+// and ShiplogRecordsRejected pending, with the reason, when the service refuses every record; each fault raising its
+// alert, a lost state (the head gone, its witness left) ShiplogStateDamaged among them.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -165,6 +166,24 @@ describe.skipIf(!available.ok && !inCI)("the chart's alerts on a real Prometheus
       });
       prometheus = await watch(h);
       await raised("ShiplogStateWritesFailing");
+    });
+
+    it("the state's head deleted while its witness remembers it: ShiplogStateDamaged, not a first start", async () => {
+      h = await startHarness({
+        flags: ["--state-configmap", "shiplog-state", "--pod-namespace", "shiplog"],
+        beforeStart: async (cluster) => {
+          await cluster.script.ensureNamespace("shiplog");
+          await cluster.script.create("configmaps", {
+            metadata: { name: "shiplog-state-witness", namespace: "shiplog" },
+            data: { "state-uid": "the-lost-head", records: "3", "in-flight": "0", "written-at": "2026-11-27T07:00:00.000Z" },
+          });
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", annotations: REPO });
+        },
+      });
+      prometheus = await watch(h);
+      await raised("ShiplogStateDamaged");
+      const [atRisk] = await prometheus.query("shiplog_controller_state_records_at_risk");
+      expect(atRisk?.value[1]).toBe("3");
     });
 
     it("watches failing again and again: ShiplogWatchRestartStorm", async () => {
