@@ -300,7 +300,9 @@ export class ObjectStore {
         ),
       ];
       if (errors.length > 0) throw invalidObject(kind, name, errors);
-      next = { ...defaulted, apiVersion: existing.apiVersion, kind: existing.kind };
+      // apiVersion and kind first, as every stored object has them (a request's body may have them anywhere).
+      const typeMeta = { apiVersion: existing.apiVersion, kind: existing.kind };
+      next = { ...typeMeta, ...defaulted, ...typeMeta };
       if (kind.hasStatus) {
         if (existing.status === undefined) delete next.status;
         else next.status = existing.status;
@@ -388,7 +390,7 @@ export class ObjectStore {
     }
     this.rv++;
     meta.resourceVersion = String(this.rv);
-    const obj: KubeObject = { apiVersion: prev.apiVersion, kind: prev.kind, ...next, metadata: meta };
+    const obj: KubeObject = { ...next, metadata: meta };
     const prevJson = record.json;
     record.json = JSON.stringify(obj);
     const { owners, controllerUid } = ownersOf(obj);
