@@ -260,4 +260,24 @@ describe("ConfigMapAcknowledgedStore with a damaged state", () => {
       expect((await reread(name, { limits: TINY })).damage).toEqual(after.damage);
     },
   );
+
+  it("a state the previous version wrote (no segment checksums, no slot partitions, no witness) is read whole: no damage", async () => {
+    const name = nextName();
+    const ctx = await sharded(name);
+    const head = await read(name);
+    const binaryData = Object.fromEntries(Object.entries(head.binaryData ?? {}).filter(([key]) => !key.endsWith(".check")));
+    await replace(name, { ...head, binaryData });
+    for (const [index, row] of ctx.table.entries())
+      for (const slot of ["a", "b"] as const) {
+        if (!row.slot || !configMap(slotName(name, index, slot))) continue;
+        const map = await read(slotName(name, index, slot));
+        const { partitions: _partitions, ...data } = map.data!;
+        await replace(slotName(name, index, slot), { ...map, data });
+      }
+    await remove(`${name}-witness`);
+    const s = await reread(name, { limits: TINY });
+    expect(s.damage).toBeUndefined();
+    expect(byKey(s.all().values())).toEqual(byKey(ctx.all));
+    expect(s.inFlight().size).toBe(ctx.inFlight);
+  });
 });
