@@ -31,6 +31,10 @@ export const INPUT_NAMES = [
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
+/** What a storage record the service refuses for want of permission does to the run: fail it, or warn and go on. */
+export const STORAGE_PERMISSION_MODES = ["fail", "warn"] as const;
+export type StoragePermissionMode = (typeof STORAGE_PERMISSION_MODES)[number];
+
 /** Input values as the runner gives them (trimmed; empty when not set). */
 export type RawInputs = Partial<Record<InputName, string>>;
 

@@ -2,10 +2,11 @@ import * as core from "@actions/core";
 import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
+import { checksumsRuleKey, problemTitle } from "./input-rules.js";
 import { INPUT_NAMES, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 import { planFromInputs, type ActionPlan } from "./action-plan.js";
 import { storageRequest, storageRequestProblems } from "./storage-inputs.js";
-import { renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
+import { planLog, renderSummary, runOutputs, type RunReport, type StorageRecordReport, type TagReport } from "./run-report.js";
 import { appendToRunnerFile, outputFileCommands } from "./runner-files.js";
 import { MAX_SUBJECTS, SubjectPathError, TooManySubjectsError, fileSubjects, matchFiles, unusableFiles, type Subject } from "./subjects.js";
 import { readChecksums } from "./checksums.js";
@@ -39,7 +40,7 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
   const subjects: Subject[] = storage.digests.map((digest) => ({ name: storage.name ?? "", digest }));
   if (storage.checksums !== undefined) {
     const listed = readChecksums(storage.checksums);
-    for (const message of listed.problems) problems.push({ input: "subject-checksums", rule: listed.rule ?? "sha256sum format", message });
+    for (const message of listed.problems) problems.push({ input: "subject-checksums", rule: checksumsRuleKey(listed.rule), message });
     subjects.push(...listed.subjects);
   }
   // Too many before a file is hashed: each subject is one write, and the service allows 500 an hour.
@@ -95,7 +96,7 @@ async function resolveSubjects(plan: ActionPlan, problems: InputProblem[]): Prom
 
 /** Too many subjects, as an input problem naming the input and the cap. */
 function tooManyProblem(error: TooManySubjectsError): InputProblem {
-  return { input: error.input, rule: error.rule, message: error.message };
+  return { input: error.input, rule: "too many subjects", message: error.message };
 }
 
 /** A file subject-path matched that cannot be used, as an input problem naming subject-path and the file. */
@@ -106,7 +107,7 @@ function subjectPathProblem(error: SubjectPathError): InputProblem {
 function reportProblems(problems: InputProblem[], token: string | undefined): void {
   // A problem may quote what a file held (a checksums line): never the token, whatever the file was.
   for (const problem of problems) {
-    core.error(redactSecrets(problem.message, [token]), { title: `Invalid input: ${problem.input} (${problem.rule})` });
+    core.error(redactSecrets(problem.message, [token]), { title: problemTitle(problem) });
   }
   core.info(`${problems.length} input problem${problems.length === 1 ? "" : "s"}: nothing was sent`);
   // Each problem is its own titled annotation already; setFailed would add an untitled duplicate.
@@ -188,6 +189,8 @@ export async function run(): Promise<void> {
     failure.message = redactSecrets(failure.message, [plan.token]);
     core.error(failure.message, { title: failure.title });
   }
+  // The plan in the step's log as well as in the summary: a dry run is read where the run is read.
+  if (plan.dryRun) for (const line of planLog(report, undefined, process.cwd())) core.info(line);
   if (failures.length > 0) {
     report.failures = failures;
     process.exitCode = FAILURE_EXIT_CODE;
@@ -215,7 +218,13 @@ async function tagSteps(
   const object = { type: params.type, sha: params.object };
   if (plan.dryRun) {
     return {
-      reports: tags.map((t) => ({ outcome: "dry-run", ref: `refs/tags/${t.tag}`, object, message: message ?? t.tag })),
+      reports: tags.map((t) => ({
+        outcome: "dry-run",
+        ref: `refs/tags/${t.tag}`,
+        object,
+        message: message ?? t.tag,
+        ...(t.derivedFrom ? { derivedFrom: t.derivedFrom } : { ifExists: t.ifExists }),
+      })),
       failures: [],
     };
   }
@@ -264,6 +273,7 @@ function recordSteps(artifacts: ArtifactMetadataApi, plan: ActionPlan, subjects:
         name: request.name,
         digest: request.digest,
         registry_url: request.registry_url,
+        repository: request.repository,
         status: request.status,
         version: request.version,
         github_repository: request.github_repository,

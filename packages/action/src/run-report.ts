@@ -1,3 +1,5 @@
+import { isAbsolute, relative } from "node:path";
+
 /** What one run did (or, in a dry run, would do): the source of the outputs and the job summary. */
 export interface RunReport {
   dryRun: boolean;
@@ -20,6 +22,10 @@ export interface TagReport {
   sha?: string;
   object: { type: string; sha: string };
   message: string;
+  /** In a dry run: the version tag a floating tag moves with (derived-tags). */
+  derivedFrom?: string;
+  /** In a dry run: what an existing tag of this name would meet (if-tag-exists). */
+  ifExists?: string;
 }
 
 export interface StorageRecordReport {
@@ -27,6 +33,8 @@ export interface StorageRecordReport {
   name: string;
   digest: string;
   registry_url: string;
+  /** The repository within the registry (storage record `repository`). */
+  repository?: string;
   status?: string;
   version?: string;
   github_repository?: string;
@@ -89,14 +97,14 @@ export function renderSummary(report: RunReport, maxBytes = SUMMARY_MAX_BYTES): 
     lines.push(
       `### Storage records (${report.storageRecords.length})`,
       "",
-      "| Name | Digest | Registry | Status | Repository | Outcome | Record id |",
-      "| --- | --- | --- | --- | --- | --- | --- |",
+      "| Name | Digest | Registry | Registry repository | Status | Code repository | Outcome | Record id |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- |",
     );
     for (const r of report.storageRecords) {
       const id = r.record?.id;
       const status = (r.record?.status as string | undefined) ?? r.status ?? "";
       lines.push(
-        `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(status)} | ` +
+        `| ${cell(r.name)} | ${code(r.digest.slice(0, 19))}… | ${cell(r.registry_url)} | ${cell(r.repository)} | ${cell(status)} | ` +
           `${cell(r.github_repository)} | ${r.outcome} | ${id === undefined ? "" : cell(String(id))} |`,
       );
     }
@@ -104,6 +112,62 @@ export function renderSummary(report: RunReport, maxBytes = SUMMARY_MAX_BYTES): 
   }
   if (!report.tag && report.storageRecords.length === 0 && !report.failures?.length) lines.push("Nothing was created.", "");
   return withinBytes(lines, maxBytes);
+}
+
+/** Most lines of the plan a dry run prints to the step's log; the rest is counted ("and N more"). */
+export const PLAN_LOG_MAX_LINES = 50;
+
+/** A file's path relative to `cwd` when it lies inside it (the workspace), else as it is. */
+const shownPath = (file: string, cwd: string | undefined) => {
+  const inside = cwd === undefined ? undefined : relative(cwd, file);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : file;
+};
+
+/** One line of text from a value that may hold line breaks (a message, a file's name). */
+const oneLine = (value: string) => value.replace(/\r?\n|\r/g, " ");
+
+/**
+ * What a dry run would write, for the step's log: a heading, then each tag and storage record on a line of its own,
+ * at most `maxLines` of them and a last line counting the others; files inside `cwd` (the workspace) relative to
+ * it. Every line is indented, so no value can begin a workflow command (`::`).
+ */
+export function planLog(report: RunReport, maxLines = PLAN_LOG_MAX_LINES, cwd?: string): string[] {
+  const tags = report.tags ?? (report.tag ? [report.tag] : []);
+  const records = report.storageRecords;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const parts = [tags.length > 0 && count(tags.length, "tag"), records.length > 0 && count(records.length, "storage record")];
+  const items = [
+    ...tags.map((t) => {
+      const name = t.ref.replace(/^refs\/tags\//, "");
+      const how = t.derivedFrom ? `moved with ${t.derivedFrom}` : `if it exists: ${t.ifExists ?? "skip"}`;
+      return (
+        `  tag ${oneLine(name)} in ${report.repository} → ${t.object.type} ${t.object.sha}, ` +
+        `message ${JSON.stringify(oneLine(t.message.split("\n")[0] ?? ""))} (${how})`
+      );
+    }),
+    ...records.map((r) => {
+      const where = [
+        r.repository !== undefined && `registry repository ${r.repository}`,
+        r.github_repository !== undefined && `code repository ${r.github_repository}`,
+        r.version !== undefined && `version ${r.version}`,
+        r.status !== undefined && `status ${r.status}`,
+        r.file !== undefined && `file ${shownPath(r.file, cwd)}`,
+      ].filter((p) => p !== false);
+      return `  storage record ${oneLine(r.name)} ${r.digest} in ${r.registry_url}${where.length > 0 ? ` (${oneLine(where.join(", "))})` : ""}`;
+    }),
+  ];
+  const heading = `Dry run: nothing was sent. It would write ${parts.filter((p) => p !== false).join(" and ") || "nothing"}:`;
+  if (items.length <= maxLines) return [heading, ...items];
+  const shownTags = Math.min(tags.length, maxLines);
+  const left = [
+    tags.length > shownTags && count(tags.length - shownTags, "tag"),
+    records.length > maxLines - shownTags && count(records.length - (maxLines - shownTags), "storage record"),
+  ].filter((p) => p !== false);
+  return [
+    heading,
+    ...items.slice(0, maxLines),
+    `  ... and ${items.length - maxLines} more (${left.join(" and ")}): every one is in the job summary and the step's outputs`,
+  ];
 }
 
 /** The runner keeps at most 1 MiB of a step's summary (it refuses a larger one). */

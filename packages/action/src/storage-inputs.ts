@@ -1,11 +1,18 @@
 import type { CreateStorageRecordParams } from "@shiplog/client";
 import { createStorageRecordParams, toFieldIssues } from "@shiplog/client/schemas";
 import { imageLocation } from "./image-subject.js";
-import { lineInput, listInput, optional, setBeyondDefault, type InputName, type InputProblem, type RawInputs } from "./inputs.js";
-
-/** What a storage record the service refuses for want of permission does to the run: fail it, or warn and go on. */
-export const STORAGE_PERMISSION_MODES = ["fail", "warn"] as const;
-export type StoragePermissionMode = (typeof STORAGE_PERMISSION_MODES)[number];
+import { schemaRuleKey } from "./input-rules.js";
+import {
+  STORAGE_PERMISSION_MODES,
+  lineInput,
+  listInput,
+  optional,
+  setBeyondDefault,
+  type InputName,
+  type InputProblem,
+  type RawInputs,
+  type StoragePermissionMode,
+} from "./inputs.js";
 
 /** The storage record fields shared by every subject; each subject adds its digest (and name from a file). */
 export interface StoragePlan {
@@ -71,17 +78,15 @@ export function planStorage(raw: RawInputs, owner: string, repo: string, problem
   }
   const onMissingPermission = optional(raw["storage-permission-missing"]) ?? "fail";
   if (!(STORAGE_PERMISSION_MODES as readonly string[]).includes(onMissingPermission)) {
-    const rule = `one of ${STORAGE_PERMISSION_MODES.join(", ")}`;
     problems.push({
       input: "storage-permission-missing",
-      rule,
-      message: `storage-permission-missing must be ${rule}, got ${JSON.stringify(onMissingPermission)}`,
+      rule: "one of",
+      message: `storage-permission-missing must be one of ${STORAGE_PERMISSION_MODES.join(", ")}, got ${JSON.stringify(onMissingPermission)}`,
     });
   }
   // A container image (subject-name ghcr.io/acme/web with subject-digest) names its own registry and repository.
   const image = digests.length > 0 && name !== undefined ? imageLocation(name) : undefined;
-  if (image && "problem" in image)
-    problems.push({ input: "subject-name", rule: "image name without tag or digest", message: `subject-name: ${image.problem}` });
+  if (image && "problem" in image) problems.push({ input: "subject-name", rule: "image name", message: `subject-name: ${image.problem}` });
   const imageAt = image && !("problem" in image) ? image : undefined;
   if (!optional(raw["registry-url"]) && !imageAt) {
     problems.push({
@@ -139,6 +144,6 @@ export function storageRequestProblems(plan: StoragePlan, name: string, digest: 
   return toFieldIssues(checked.error).map((issue) => {
     const input = STORAGE_FIELD_INPUTS[issue.field] ?? "subject-name";
     const shown = input === "subject-digest" ? `${input} ${JSON.stringify(digest)}` : input;
-    return { input, rule: issue.rule, message: `${shown}: ${issue.message}` };
+    return { input, rule: schemaRuleKey(issue.rule), message: `${shown}: ${issue.message}` };
   });
 }

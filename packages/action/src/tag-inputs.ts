@@ -8,6 +8,7 @@ import {
   type ReleaseTag,
 } from "@shiplog/client";
 import { createTagParams, toFieldIssues } from "@shiplog/client/schemas";
+import { schemaRuleKey } from "./input-rules.js";
 import { lineInput, optional, setBeyondDefault, type InputName, type InputProblem, type RawInputs, type RunContext } from "./inputs.js";
 
 /** The tags to create: what the tag inputs ask for, checked. */
@@ -51,7 +52,7 @@ export function planTag(raw: RawInputs, context: RunContext, owner: string, repo
   if (!(IF_TAG_EXISTS as readonly string[]).includes(ifExists)) {
     problems.push({
       input: "if-tag-exists",
-      rule: `one of ${IF_TAG_EXISTS.join(", ")}`,
+      rule: "one of",
       message: `if-tag-exists must be one of ${IF_TAG_EXISTS.join(", ")}, got ${JSON.stringify(ifExists)}`,
     });
   }
@@ -59,7 +60,7 @@ export function planTag(raw: RawInputs, context: RunContext, owner: string, repo
   if (!(DERIVED_TAGS as readonly string[]).includes(derive)) {
     problems.push({
       input: "derived-tags",
-      rule: `one of ${DERIVED_TAGS.join(", ")}`,
+      rule: "one of",
       message: `derived-tags must be one of ${DERIVED_TAGS.join(", ")}, got ${JSON.stringify(derive)}`,
     });
   }
@@ -68,7 +69,7 @@ export function planTag(raw: RawInputs, context: RunContext, owner: string, repo
     if (!checked.success)
       problems.push({
         input,
-        rule: "git check-ref-format",
+        rule: "form",
         message: `${input} ${JSON.stringify(name)}: ${checked.error.issues[0]?.message ?? "invalid tag name"}`,
       });
   }
@@ -80,14 +81,14 @@ export function planTag(raw: RawInputs, context: RunContext, owner: string, repo
     const missing: InputName = taggerName === undefined ? "tagger-name" : "tagger-email";
     problems.push({
       input: missing,
-      rule: "tagger-name and tagger-email together",
+      rule: "together",
       message: `${missing} is required when ${missing === "tagger-name" ? "tagger-email" : "tagger-name"} is set`,
     });
   }
   if (taggerDate && taggerName === undefined && taggerEmail === undefined) {
     problems.push({
       input: "tagger-date",
-      rule: "needs tagger-name and tagger-email",
+      rule: "needs tagger",
       message: "tagger-date needs tagger-name and tagger-email",
     });
   }
@@ -111,7 +112,7 @@ export function planTag(raw: RawInputs, context: RunContext, owner: string, repo
     for (const issue of toFieldIssues(checked.error)) {
       const input = TAG_FIELD_INPUTS[issue.field];
       // Tag names were checked one by one above, each naming its input.
-      if (input && issue.field !== "tag") problems.push({ input, rule: issue.rule, message: `${input}: ${issue.message}` });
+      if (input && issue.field !== "tag") problems.push({ input, rule: schemaRuleKey(issue.rule), message: `${input}: ${issue.message}` });
     }
     return undefined;
   }

@@ -57,11 +57,11 @@ function run(inputs: Record<string, string>, env: Record<string, string> = {}): 
   });
 }
 
-/** The run ended by itself with exactly one error annotation on `input` with `rule`, and sent nothing. */
-function expectRefusal(result: LocalRunResult, input: string, rule: string, message: RegExp) {
+/** The run ended by itself with exactly one error annotation on `input` saying the rule it broke in `words`. */
+function expectRefusal(result: LocalRunResult, input: string, words: string, message: RegExp) {
   expect(result.timedOut).toBe(false);
   expect(result.exitCode).toBe(1);
-  expect(result.annotations).toEqual([expect.objectContaining({ level: "error", title: `Invalid input: ${input} (${rule})` })]);
+  expect(result.annotations).toEqual([expect.objectContaining({ level: "error", title: `Invalid input: ${input} ${words}` })]);
   expect(result.annotations[0]!.message).toMatch(message);
   expect(result.annotations[0]!.message).not.toContain("\n");
 }
@@ -70,20 +70,40 @@ describe("matches stay in the workspace", () => {
   it("a symbolic link to / is not walked: refused by name", async () => {
     emulator.requests.clear();
     const result = await run({ ...REGISTRY, "subject-path": "rooted/**" });
-    expectRefusal(result, "subject-path", "inside the workspace", /rooted\/everything is a symbolic link to \/, outside the workspace/);
+    expectRefusal(
+      result,
+      "subject-path",
+      "must match files inside the workspace",
+      /rooted\/everything is a symbolic link to \/, outside the workspace/,
+    );
     expect(emulator.requests.list().filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("a pattern rooted at a link out of the workspace is refused before any walk", async () => {
     const result = await run({ ...REGISTRY, "subject-path": "rooted/everything/etc/*" });
-    expectRefusal(result, "subject-path", "inside the workspace", /rooted\/everything\/etc leads to \/etc, outside the workspace/);
+    expectRefusal(
+      result,
+      "subject-path",
+      "must match files inside the workspace",
+      /rooted\/everything\/etc leads to \/etc, outside the workspace/,
+    );
   });
 
   it("directory and file links out of the workspace are refused by name", async () => {
     const dir = await run({ ...REGISTRY, "subject-path": "etc-link/**" });
-    expectRefusal(dir, "subject-path", "inside the workspace", /etc-link\/etc is a symbolic link to \/etc, outside the workspace/);
+    expectRefusal(
+      dir,
+      "subject-path",
+      "must match files inside the workspace",
+      /etc-link\/etc is a symbolic link to \/etc, outside the workspace/,
+    );
     const file = await run({ ...REGISTRY, "subject-path": "file-link/*.tgz" });
-    expectRefusal(file, "subject-path", "inside the workspace", /hostname\.tgz is a symbolic link to \/etc\/hostname, outside/);
+    expectRefusal(
+      file,
+      "subject-path",
+      "must match files inside the workspace",
+      /hostname\.tgz is a symbolic link to \/etc\/hostname, outside/,
+    );
   });
 
   it("a link to a file inside the workspace is recorded", async () => {
@@ -99,7 +119,7 @@ describe(`at most ${MAX_SUBJECTS} subjects a run`, () => {
     expectRefusal(
       result,
       "subject-path",
-      `at most ${MAX_SUBJECTS} subjects`,
+      `must name at most ${MAX_SUBJECTS} subjects in all`,
       /subject-path: matched more than 250 files \(the search stopped there\), more than the 250 one run records .* subject-checksums/,
     );
     expect(result.outputs).toEqual({});
@@ -107,7 +127,12 @@ describe(`at most ${MAX_SUBJECTS} subjects a run`, () => {
 
   it(`a checksums file of ${MAX_SUBJECTS + 1} lines is refused the same way`, async () => {
     const result = await run({ ...REGISTRY, "subject-checksums": "SHA256SUMS.many", "dry-run": "true" });
-    expectRefusal(result, "subject-checksums", `at most ${MAX_SUBJECTS} subjects`, /subject-checksums: 251 subjects, more than the 250/);
+    expectRefusal(
+      result,
+      "subject-checksums",
+      `must name at most ${MAX_SUBJECTS} subjects in all`,
+      /subject-checksums: 251 subjects, more than the 250/,
+    );
   });
 });
 
@@ -118,7 +143,7 @@ describe("the checksums file and the runner's files are regular files", () => {
     ["a directory", () => workspace, /is a directory, not a regular file/],
   ])("subject-checksums naming %s: refused by name", async (_, path, message) => {
     const result = await run({ ...REGISTRY, "subject-checksums": path() });
-    expectRefusal(result, "subject-checksums", "regular file", message);
+    expectRefusal(result, "subject-checksums", "must name a regular file", message);
   });
 
   it("GITHUB_OUTPUT and GITHUB_STEP_SUMMARY naming a FIFO: warnings after the work, no hang", async () => {

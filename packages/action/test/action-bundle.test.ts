@@ -182,11 +182,11 @@ describe("storage records", () => {
     const titles = result.annotations.map((a) => a.title);
     expect(titles).toEqual(
       expect.arrayContaining([
-        "Invalid input: tag (git check-ref-format)",
-        "Invalid input: if-tag-exists (one of skip, fail, update)",
-        "Invalid input: subject-digest (pattern /^sha256:[a-f0-9]{64}$/)",
-        "Invalid input: registry-url (pattern /^https:\\/\\//)",
-        "Invalid input: storage-status (one of active, inactive, eol, deleted)",
+        "Invalid input: tag must be a valid tag name under git check-ref-format",
+        "Invalid input: if-tag-exists must be one of skip, fail, update",
+        "Invalid input: subject-digest must be sha256: followed by 64 lowercase hex digits",
+        "Invalid input: registry-url must be an https:// URL",
+        "Invalid input: storage-status must be one of active, inactive, eol, deleted",
       ]),
     );
     expect(result.annotations).toHaveLength(5);
@@ -196,7 +196,7 @@ describe("storage records", () => {
   it("a glob that matches nothing is an input problem", async () => {
     const result = await run({ "subject-path": "missing/*.bin", "registry-url": "https://registry.example/" });
     expect(result.exitCode).toBe(1);
-    expect(result.annotations[0]).toMatchObject({ title: "Invalid input: subject-path (matches a file)" });
+    expect(result.annotations[0]).toMatchObject({ title: "Invalid input: subject-path must match a file" });
     expect(emulator.requests.list()).toEqual([]);
   });
 });
@@ -257,5 +257,51 @@ describe("dry run", () => {
       },
     ]);
     expect(result.summary).toContain("dry run: nothing was sent");
+  });
+
+  /** The plan as the step's log shows it: the heading and the indented lines under it. */
+  const planInLog = (stdout: string) => {
+    const lines = stdout.split("\n");
+    const start = lines.findIndex((line) => line.startsWith("Dry run: nothing was sent."));
+    if (start < 0) return [];
+    const end = lines.findIndex((line, i) => i > start && !line.startsWith("  "));
+    return lines.slice(start, end < 0 ? undefined : end);
+  };
+
+  it("prints the plan to the step's log: each tag and storage record on a line, saying which repository is which", async () => {
+    const result = await run({
+      "dry-run": "true",
+      tag: "v3.1.0",
+      "derived-tags": "major",
+      "subject-path": "dist/*.tgz",
+      "subject-version": "3.1.0",
+      "registry-url": "https://registry.example/",
+      "registry-repository": "acme/web-releases",
+    });
+    expect(result.exitCode).toBe(0);
+    expect(emulator.requests.list()).toEqual([]);
+    expect(planInLog(result.stdout)).toEqual([
+      "Dry run: nothing was sent. It would write 2 tags and 1 storage record:",
+      `  tag v3.1.0 in acme/web → commit ${head}, message "v3.1.0" (if it exists: skip)`,
+      `  tag v3 in acme/web → commit ${head}, message "v3" (moved with v3.1.0)`,
+      `  storage record web-1.0.0.tgz ${sha256(files["dist/web-1.0.0.tgz"])} in https://registry.example/ ` +
+        "(registry repository acme/web-releases, code repository web, version 3.1.0, file dist/web-1.0.0.tgz)",
+    ]);
+    expect(result.summary).toContain("| Name | Digest | Registry | Registry repository | Status | Code repository | Outcome | Record id |");
+    expect(result.summary).toContain("| https://registry.example/ | acme/web-releases |  | web | dry-run |  |");
+  });
+
+  it("a large plan is bounded in the log: the first lines, then how many more", async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `${createHash("sha256").update(String(i)).digest("hex")}  part-${i}.bin`);
+    const result = await run({ "dry-run": "true", "subject-checksums": lines.join("\n"), "registry-url": "https://registry.example/" });
+    expect(result.exitCode).toBe(0);
+    const plan = planInLog(result.stdout);
+    expect(plan[0]).toBe("Dry run: nothing was sent. It would write 60 storage records:");
+    expect(plan).toHaveLength(1 + 50 + 1);
+    expect(plan[50]).toMatch(
+      /^ {2}storage record part-49\.bin sha256:[0-9a-f]{64} in https:\/\/registry\.example\/ \(code repository web\)$/,
+    );
+    expect(plan.at(-1)).toBe("  ... and 10 more (10 storage records): every one is in the job summary and the step's outputs");
+    expect(JSON.parse(result.outputs["storage-records"]!)).toHaveLength(60);
   });
 });

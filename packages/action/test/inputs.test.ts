@@ -4,7 +4,16 @@ import { ForbiddenError, TagExistsError } from "@shiplog/client";
 import { planFromInputs } from "../src/action-plan.js";
 import type { RawInputs } from "../src/inputs.js";
 import { explainFailure } from "../src/failure-messages.js";
-import { SUMMARY_MAX_BYTES, renderSummary, runOutputs } from "../src/run-report.js";
+import { problemTitle } from "../src/input-rules.js";
+import {
+  PLAN_LOG_MAX_LINES,
+  SUMMARY_MAX_BYTES,
+  planLog,
+  renderSummary,
+  runOutputs,
+  type StorageRecordReport,
+  type TagReport,
+} from "../src/run-report.js";
 
 const context = { repository: "acme/web", sha: "a".repeat(40), apiUrl: "https://api.service.example" };
 const digest = `sha256:${"b".repeat(64)}`;
@@ -48,20 +57,20 @@ describe("planFromInputs", () => {
       "subject-digest": digest,
       "dry-run": "yes",
     });
-    expect(problems.map((p) => [p.input, p.rule])).toEqual([
-      ["token", "required"],
-      ["dry-run", "true or false"],
-      ["tagger-email", "tagger-name and tagger-email together"],
-      ["tag-type", "one of commit, tree, blob"],
-      ["subject-name", "required with subject-digest"],
-      ["registry-url", "required"],
+    expect(problems.map(problemTitle)).toEqual([
+      "Invalid input: token is required",
+      "Invalid input: dry-run must be true or false",
+      "Invalid input: tagger-email is required with tagger-name",
+      "Invalid input: tag-type must be one of commit, tree, blob",
+      "Invalid input: subject-name is required with subject-digest",
+      "Invalid input: registry-url is required for storage records (unless subject-name is an image)",
     ]);
   });
 
   it("tag-type: commit, tree or blob; a tag of a tag object is refused before sending, as the service refuses it", () => {
     for (const type of ["commit", "tree", "blob"]) expect(plan({ tag: "v1", "tag-type": type }).problems).toEqual([]);
     expect(plan({ tag: "v1", "tag-type": "tag" }).problems).toEqual([
-      { input: "tag-type", rule: "one of commit, tree, blob", message: "tag-type: must be one of commit, tree, blob" },
+      { input: "tag-type", rule: "one of", message: "tag-type: must be one of commit, tree, blob" },
     ]);
   });
 
@@ -178,6 +187,8 @@ describe("report", () => {
           name: "app",
           digest,
           registry_url: "https://r.example/",
+          repository: "acme/app",
+          github_repository: "web",
           record: { id: 7, name: "app", digest, status: "active" },
         },
       ],
@@ -194,7 +205,12 @@ describe("report", () => {
     expect(summary).toContain(
       "| Tag | Outcome | Tag object | Object | Message |\n| --- | --- | --- | --- | --- |\n| `refs/tags/v1` | created | `dddddddddddd` | commit `aaaaaaaaaaaa` | a \\| b |",
     );
-    expect(summary).toContain("| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | active |  | created | 7 |");
+    // Each repository column says which: the registry's (storage record `repository`) or the code's (`github_repository`).
+    expect(summary).toContain(
+      "| Name | Digest | Registry | Registry repository | Status | Code repository | Outcome | Record id |\n" +
+        "| --- | --- | --- | --- | --- | --- | --- | --- |\n" +
+        "| app | `sha256:bbbbbbbbbbbb`… | https://r.example/ | acme/app | active | web | created | 7 |",
+    );
   });
 
   it("the summary stays within the runner's 1 MiB: cut at a whole row, with a note", () => {
@@ -216,5 +232,52 @@ describe("report", () => {
         .every((line) => line.endsWith("|")),
     ).toBe(true);
     expect(renderSummary({ ...report, storageRecords: report.storageRecords.slice(0, 3) })).not.toContain("truncated");
+  });
+});
+
+describe("the plan of a dry run, for the step's log", () => {
+  const tagReport = (tag: string, extra: Partial<TagReport> = {}): TagReport => ({
+    outcome: "dry-run",
+    ref: `refs/tags/${tag}`,
+    object: { type: "commit", sha: "a".repeat(40) },
+    message: tag,
+    ...extra,
+  });
+  const record = (i: number): StorageRecordReport => ({
+    outcome: "dry-run",
+    name: `a${i}.tgz`,
+    digest,
+    registry_url: "https://r.example/",
+    github_repository: "web",
+  });
+
+  it("one line per tag and per storage record, each saying where it goes", () => {
+    const lines = planLog({
+      dryRun: true,
+      repository: "acme/web",
+      tags: [tagReport("v1.4.0", { ifExists: "skip", message: "Release\nnotes" }), tagReport("v1", { derivedFrom: "v1.4.0" })],
+      storageRecords: [{ ...record(0), name: "odd\nname", repository: "acme/app", version: "1.4.0", status: "active" }],
+    });
+    expect(lines).toEqual([
+      "Dry run: nothing was sent. It would write 2 tags and 1 storage record:",
+      `  tag v1.4.0 in acme/web → commit ${"a".repeat(40)}, message "Release" (if it exists: skip)`,
+      `  tag v1 in acme/web → commit ${"a".repeat(40)}, message "v1" (moved with v1.4.0)`,
+      `  storage record odd name ${digest} in https://r.example/ (registry repository acme/app, code repository web, version 1.4.0, status active)`,
+    ]);
+  });
+
+  it("bounded: past the cap, a last line counts the rest", () => {
+    const lines = planLog(
+      { dryRun: true, repository: "acme/web", tags: [tagReport("v2")], storageRecords: [0, 1, 2, 3, 4].map(record) },
+      3,
+    );
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toContain("storage record a1.tgz");
+    expect(lines[4]).toBe("  ... and 3 more (3 storage records): every one is in the job summary and the step's outputs");
+    const many = planLog({ dryRun: true, repository: "acme/web", storageRecords: Array.from({ length: 250 }, (_, i) => record(i)) });
+    expect(many).toHaveLength(PLAN_LOG_MAX_LINES + 2);
+    expect(many.at(-1)).toBe(
+      `  ... and ${250 - PLAN_LOG_MAX_LINES} more (${250 - PLAN_LOG_MAX_LINES} storage records): every one is in the job summary and the step's outputs`,
+    );
   });
 });

@@ -120,7 +120,7 @@ describe("@github/local-action runs the release flow", () => {
     emulator.requests.clear();
     const run = await localAction({ tag: "v2.0.0", "derived-tags": "minor" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("::error title=Invalid input: derived-tags (one of none, major, major-minor)::");
+    expect(run.stdout).toContain("::error title=Invalid input: derived-tags must be one of none%2C major%2C major-minor::");
     expect(emulator.requests.list()).toEqual([]);
   });
 });

@@ -174,38 +174,38 @@ describe("subjects", () => {
 
 describe("bad values of the new inputs are refused before anything is sent, naming the input", () => {
   const cases: [string, Record<string, string>, string][] = [
-    ["tags", { tags: "v1.4.0\nbad..name" }, "Invalid input: tags (git check-ref-format)"],
-    ["derived-tags", { tag: "v1.4.0", "derived-tags": "minor" }, "Invalid input: derived-tags (one of none, major, major-minor)"],
+    ["tags", { tags: "v1.4.0\nbad..name" }, "Invalid input: tags must be a valid tag name under git check-ref-format"],
+    ["derived-tags", { tag: "v1.4.0", "derived-tags": "minor" }, "Invalid input: derived-tags must be one of none, major, major-minor"],
     [
       "derived-tags without a version",
       { tag: "v1.4.0-rc.1", "derived-tags": "major" },
-      "Invalid input: derived-tags (needs a release version tag)",
+      "Invalid input: derived-tags needs a release version tag such as v1.4.0",
     ],
     [
       "derived-tags without any tag",
       { "derived-tags": "major", "subject-checksums": "x", "registry-url": "https://r.example/" },
-      "Invalid input: derived-tags (needs tag)",
+      "Invalid input: derived-tags needs tag",
     ],
-    ["if-tag-exists", { tag: "v2", "if-tag-exists": "move" }, "Invalid input: if-tag-exists (one of skip, fail, update)"],
+    ["if-tag-exists", { tag: "v2", "if-tag-exists": "move" }, "Invalid input: if-tag-exists must be one of skip, fail, update"],
     [
       "subject-checksums line",
       { "subject-checksums": "not a checksum\nline", "registry-url": "https://r.example/" },
-      "Invalid input: subject-checksums (sha256sum format)",
+      "Invalid input: subject-checksums must be in sha256sum format",
     ],
     [
       "subject-checksums file",
       { "subject-checksums": "missing/SUMS", "registry-url": "https://r.example/" },
-      "Invalid input: subject-checksums (existing file)",
+      "Invalid input: subject-checksums must name an existing file",
     ],
     [
       "subject-name image with a tag",
       { "subject-name": "ghcr.io/acme/web:1.4.0", "subject-digest": `sha256:${"a".repeat(64)}` },
-      "Invalid input: subject-name (image name without tag or digest)",
+      "Invalid input: subject-name must be an image name without tag or digest",
     ],
     [
       "storage-permission-missing",
       { "subject-name": "ghcr.io/acme/web", "subject-digest": `sha256:${"a".repeat(64)}`, "storage-permission-missing": "ignore" },
-      "Invalid input: storage-permission-missing (one of fail, warn)",
+      "Invalid input: storage-permission-missing must be one of fail, warn",
     ],
   ];
   it.each(cases)("%s", async (_, inputs, title) => {
