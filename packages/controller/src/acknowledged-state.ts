@@ -2,6 +2,7 @@
 // persisted one (a ConfigMap) and the dry run's throwaway overlay can take its place without touching the controller.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { RecordGroup } from "./pod-records.js";
+import type { StateDamage } from "./state-recovery.js";
 import type { BudgetCalls } from "./write-budget.js";
 
 /** An entry the service accepted, with the group it was sent in. */
@@ -105,6 +106,11 @@ export class DryRunAcknowledgedStore implements AcknowledgedStore {
 
   budgetCalls(): BudgetCalls | undefined {
     return this.base?.budgetCalls?.();
+  }
+
+  /** The damage the state read has (the ConfigMap store tells; a dry run reports it, and writes nothing about it). */
+  get damage(): StateDamage | undefined {
+    return (this.base as { damage?: StateDamage } | undefined)?.damage;
   }
 
   async load(): Promise<void> {

@@ -5,7 +5,7 @@ export { MAX_TIMER_MS, SETTINGS, parseDuration } from "./config.js";
 export { digestFromImageId, parseImageReference, runningDigest } from "./image-reference.js";
 export { resolvesAlike, resolveWorkload } from "./workload-owner.js";
 export { mergeAnnotations, readIgnore, readRecordAnnotations } from "./annotations.js";
-export { podRecords, recordKey, renderDeploymentName } from "./pod-records.js";
+export { DEPLOYMENT_NAME_PLACEHOLDERS, podRecords, recordKey, renderDeploymentName } from "./pod-records.js";
 export { computeDesiredState, type ClusterSnapshot, type DesiredStateOptions, type WorkloadKind } from "./desired-state.js";
 export { DesiredStateTracker, type TrackedSnapshot } from "./desired-state-tracker.js";
 export { LISTING_SLICE, listingSlicer } from "./listing-slicer.js";
@@ -31,6 +31,7 @@ export {
   type StateWriteInfo,
   type StateWriteStep,
 } from "./configmap-acknowledged-store.js";
+export { DryRunAcknowledgedStore } from "./acknowledged-state.js";
 export { AcknowledgedStateTooLargeError, planCompaction } from "./state-compaction.js";
 export { writeShardSlots, type SlotWriteContext } from "./compaction-slots.js";
 export { StateConfigMaps, StateConflictError } from "./state-configmaps.js";
@@ -53,6 +54,7 @@ export {
 export { LeaseElection } from "./lease-election.js";
 export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
-export { leaseTimingProblems } from "./lease-timing.js";
+export { JITTER_FACTOR, leaseTimingProblems } from "./lease-timing.js";
+export { DURATION_MINIMUMS, INTEGER_BOUNDS, SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config-rules.js";
 export { createServiceClient } from "./service-client.js";
-export { parseLabelSelector } from "./label-selector.js";
+export { LABEL_SELECTOR_PATTERN, parseLabelSelector } from "./label-selector.js";

@@ -4,12 +4,12 @@
 // lost head is told from a first start by the witness. The same corruptions with controller processes, deletions,
 // scale to zero and rollouts while down: test/damage-matrix.test.ts.
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { STATE_LAYOUT, shardOf, slotName, type StateWriteStep } from "@shiplog/controller/internal";
+import { DryRunAcknowledgedStore, STATE_LAYOUT, shardOf, slotName, type StateWriteStep } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, acked, useStateStores } from "./state-store-fixture.js";
 
-const { fake, configMap, reread, shardTable, nextName } = useStateStores("damage");
+const { fake, store, configMap, reread, shardTable, nextName } = useStateStores("damage");
 const api = () => fake.kubeConfig.makeApiClient(CoreV1Api);
 const read = (name: string) => api().readNamespacedConfigMap({ name, namespace: NAMESPACE });
 const replace = (name: string, body: V1ConfigMap) => api().replaceNamespacedConfigMap({ name, namespace: NAMESPACE, body });
@@ -279,5 +279,19 @@ describe("ConfigMapAcknowledgedStore with a damaged state", () => {
     expect(s.damage).toBeUndefined();
     expect(byKey(s.all().values())).toEqual(byKey(ctx.all));
     expect(s.inFlight().size).toBe(ctx.inFlight);
+  });
+
+  it("a dry run reports the damage, and neither copies nor writes anything", async () => {
+    const name = nextName();
+    const ctx = await sharded(name);
+    await remove(ctx.named);
+    const before = names();
+    const version = configMap(name)!.metadata.resourceVersion;
+    const dry = new DryRunAcknowledgedStore(store(name, { limits: TINY, readOnly: true }));
+    await dry.load();
+    expect(dry.damage!.pieces[0]!.what).toContain(`${ctx.named} is missing`);
+    expect(dry.damage!.keptAside).toEqual([]);
+    expect(names()).toEqual(before);
+    expect(configMap(name)!.metadata.resourceVersion).toBe(version);
   });
 });
