@@ -1,6 +1,7 @@
 // The kinds of values the controller's settings take (durations, bounded integers, shares, name lists, booleans,
 // the deployment-name template), as zod parsers that name the rule a bad value breaks. config.ts assembles them.
 import { z } from "zod";
+import { SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config-rules.js";
 import { DEPLOYMENT_NAME_PLACEHOLDERS } from "./pod-records.js";
 
 /** One configuration problem. */
@@ -107,8 +108,8 @@ export const namespaceList = commaList.pipe(
   z.array(
     z
       .string()
-      .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" })
-      .max(63),
+      .regex(new RegExp(SETTING_PATTERNS.namespace), { message: "each namespace must be a DNS label (lowercase letters, digits, '-')" })
+      .max(SETTING_MAX_LENGTHS.namespace),
   ),
 );
 

@@ -10,6 +10,7 @@ import { BoundedFileError } from "@shiplog/client/internal";
 import { readAppSettings } from "./config-app.js";
 import { readTokenFile } from "./token-source.js";
 import { SETTINGS, type Setting } from "./config-settings.js";
+import { DURATION_MINIMUMS as MIN, INTEGER_BOUNDS as INT, SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config-rules.js";
 import {
   booleanText,
   dnsSubdomain,
@@ -120,27 +121,27 @@ const schema = z.object({
       if (problem) ctx.addIssue({ code: "custom", message: problem.message, params: { rule: problem.rule } });
     })
     .default("https://api.github.com"),
-  appId: z
-    .string()
-    .regex(/^[A-Za-z0-9.]+$/, { message: "must be the App's numeric id or client id" })
-    .optional(),
+  appId: z.string().regex(new RegExp(SETTING_PATTERNS.appId), { message: "must be the App's numeric id or client id" }).optional(),
   appInstallationId: z
     .string()
-    .regex(/^[1-9]\d{0,15}$/, { message: "must be a positive integer" })
+    .regex(new RegExp(SETTING_PATTERNS.appInstallationId), { message: "must be a positive integer" })
     .transform(Number)
     .optional(),
   appPrivateKeyFile: z.string().min(1).optional(),
   org: z
     .string({ message: "is required" })
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
+    .regex(new RegExp(SETTING_PATTERNS.org), { message: "must be an organization name (letters, digits, '.', '-', '_', up to 100)" }),
   cluster: z
     .string({ message: "is required" })
-    .regex(/^[a-zA-Z0-9._-]{1,128}$/, { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
+    .regex(new RegExp(SETTING_PATTERNS.cluster), { message: "must be 1 to 128 letters, digits, '.', '-' or '_'" }),
   logicalEnvironment: z
     .string({ message: "is required" })
     .min(1, { message: "is required" })
-    .max(128, { message: "must be at most 128 characters" }),
-  physicalEnvironment: z.string().max(128, { message: "must be at most 128 characters" }).optional(),
+    .max(SETTING_MAX_LENGTHS.logicalEnvironment, { message: `must be at most ${SETTING_MAX_LENGTHS.logicalEnvironment} characters` }),
+  physicalEnvironment: z
+    .string()
+    .max(SETTING_MAX_LENGTHS.physicalEnvironment, { message: `must be at most ${SETTING_MAX_LENGTHS.physicalEnvironment} characters` })
+    .optional(),
   namespaces: namespaceList.default([]),
   excludeNamespaces: namespaceList.default([]),
   labelSelector: z
@@ -168,27 +169,27 @@ const schema = z.object({
     .default([]),
   registryHost: z
     .string()
-    .refine((text) => /^(off|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:\d{1,5})?)$/i.test(text), {
+    .refine((text) => new RegExp(SETTING_PATTERNS.registryHost).test(text), {
       message: 'must be a registry host name (with an optional :port) or "off"',
       params: { rule: "host[:port] or off" },
     })
     .transform((text) => (text === "off" ? "" : text.toLowerCase()))
     .default(DEFAULT_REGISTRY_HOST),
-  flushWindow: duration(0).default(100),
-  flushMaxWait: duration(1).default(1000),
-  writeBudgetPerMinute: integer(1, 60_000).default(80),
-  writeBudgetPerHour: integer(1, 3_600_000).default(500),
-  writeMinInterval: duration(0).default(0),
+  flushWindow: duration(MIN.flushWindow).default(100),
+  flushMaxWait: duration(MIN.flushMaxWait).default(1000),
+  writeBudgetPerMinute: integer(...INT.writeBudgetPerMinute).default(80),
+  writeBudgetPerHour: integer(...INT.writeBudgetPerHour).default(500),
+  writeMinInterval: duration(MIN.writeMinInterval).default(0),
   resyncBudgetShare: share.default(0.5),
-  batchSize: integer(1, 1000).default(1000),
-  concurrency: integer(1, 32).default(4),
+  batchSize: integer(...INT.batchSize).default(1000),
+  concurrency: integer(...INT.concurrency).default(4),
   serializeWrites: booleanText.default(true),
-  resyncInterval: duration(0).default(600_000),
-  retryMinDelay: duration(1).default(1000),
-  retryMaxDelay: duration(1).default(60_000),
-  requestTimeout: duration(100).default(30_000),
-  watchTimeout: duration(1000).default(300_000),
-  watchIdleTimeout: duration(100).optional(),
+  resyncInterval: duration(MIN.resyncInterval).default(600_000),
+  retryMinDelay: duration(MIN.retryMinDelay).default(1000),
+  retryMaxDelay: duration(MIN.retryMaxDelay).default(60_000),
+  requestTimeout: duration(MIN.requestTimeout).default(30_000),
+  watchTimeout: duration(MIN.watchTimeout).default(300_000),
+  watchIdleTimeout: duration(MIN.watchIdleTimeout).optional(),
   kubeconfig: z.string().min(1).optional(),
   apiVersion: z.enum(["2022-11-28", "2026-03-10"], { message: "must be 2022-11-28 or 2026-03-10" }).default("2026-03-10"),
   httpHost: z
@@ -219,13 +220,13 @@ const schema = z.object({
       params: { rule: "at most 242 characters" },
     })
     .optional(),
-  stateMaxShards: integer(1, 64).default(16),
+  stateMaxShards: integer(...INT.stateMaxShards).default(16),
   leaseName: dnsSubdomain.optional(),
-  leaseDuration: duration(1000).default(15_000),
-  renewDeadline: duration(100).default(10_000),
-  retryPeriod: duration(50).default(2000),
+  leaseDuration: duration(MIN.leaseDuration).default(15_000),
+  renewDeadline: duration(MIN.renewDeadline).default(10_000),
+  retryPeriod: duration(MIN.retryPeriod).default(2000),
   readyWhenStandby: booleanText.default(true),
-  shutdownTimeout: duration(0).default(10_000),
+  shutdownTimeout: duration(MIN.shutdownTimeout).default(10_000),
   podName: z.string().max(253, { message: "must be at most 253 characters" }).optional(),
   podNamespace: z
     .string()

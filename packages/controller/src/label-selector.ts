@@ -184,3 +184,21 @@ function requirementHolds(r: LabelRequirement, labels: Readonly<Record<string, s
     }
   }
 }
+
+/**
+ * The same grammar as one anchored regular expression (in the syntax JavaScript and Go's RE2 share), for checkers
+ * that cannot run the parser: the Helm chart's values schema is generated from it (`pnpm chart:generate`), and the
+ * label selector conformance table holds it to the parser's answers. The empty text is left to the caller (the
+ * controller reads an empty setting as unset). One rule it does not hold: a key prefix's 253-character limit.
+ */
+export const LABEL_SELECTOR_PATTERN = ((): string => {
+  const ws = "\\s*";
+  const name = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
+  const prefix = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+  const key = `(${prefix}/)?${name}`;
+  const value = name;
+  const values = `(${value}${ws}(,${ws}(${value})?${ws})*|(,${ws}(${value})?${ws})+)`;
+  const operation = `${ws}(==|!=|=)${ws}(${value})?|\\s+(in|notin)${ws}\\(${ws}${values}\\)|${ws}[<>]${ws}-?[0-9]+`;
+  const requirement = `(!${ws}${key}|${key}(${operation})?)`;
+  return `^${ws}${requirement}${ws}(,${ws}${requirement}${ws})*$`;
+})();
