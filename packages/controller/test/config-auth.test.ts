@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, redactedConfig } from "../src/config.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
+import { materialize, REFUSED } from "./config-refusals.js";
 
 const BASE = { SHIPLOG_ORG: "acme", SHIPLOG_CLUSTER: "prod-eu", SHIPLOG_LOGICAL_ENVIRONMENT: "production" };
 const dir = tempDir("shiplog-config-auth-");
@@ -37,19 +38,7 @@ describe("loadConfig: authentication", () => {
     ).toBe(3001);
   });
 
-  it("refuses a token and an App together, naming both", () => {
-    const issues = issuesOf({ SHIPLOG_TOKEN: "ghs_x", SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile });
-    expect(issues).toEqual([
-      expect.objectContaining({
-        field: "SHIPLOG_TOKEN / --token-file / SHIPLOG_TOKEN_FILE, --app-id / SHIPLOG_APP_ID",
-        rule: "one of token or App",
-      }),
-    ]);
-  });
-
-  it("names what an App lacks, and a key file that is not a PEM RSA key, without showing it", () => {
-    expect(issuesOf({ SHIPLOG_APP_ID: "123456" }).map((i) => i.field)).toEqual(["--app-private-key-file / SHIPLOG_APP_PRIVATE_KEY_FILE"]);
-    expect(issuesOf({ SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile }).map((i) => i.field)).toEqual(["--app-id / SHIPLOG_APP_ID"]);
+  it("names a key file that is not a PEM RSA key, without showing it", () => {
     const notPem = join(dir, "not.pem");
     writeFileSync(notPem, `${keyLine}\n`);
     expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: notPem })).toEqual([
@@ -59,17 +48,18 @@ describe("loadConfig: authentication", () => {
         message: `${JSON.stringify(notPem)} does not hold a PEM RSA private key (the App's .pem file)`,
       },
     ]);
-    expect(issuesOf({ SHIPLOG_APP_ID: "123456", SHIPLOG_APP_PRIVATE_KEY_FILE: join(dir, "missing.pem") })[0]).toMatchObject({
-      rule: "existing file",
-    });
-    expect(issuesOf({ SHIPLOG_APP_ID: "12 34", SHIPLOG_APP_PRIVATE_KEY_FILE: keyFile })[0]).toMatchObject({
-      field: "--app-id / SHIPLOG_APP_ID",
-    });
   });
 
-  it("still needs a token or an App", () => {
-    expect(issuesOf({}).map((i) => i.field)).toEqual(["SHIPLOG_TOKEN / --token-file"]);
-  });
+  // Every refusal of the shared table (config-refusals.ts) that is this file's (a token beside an App, what an App
+  // lacks, its key file missing or not a key, a bad App id, no credentials at all): exactly the issue named.
+  it.each(REFUSED.filter((c) => c.source === "config-auth.test.ts").map((c) => [`${JSON.stringify(c.env)} -> ${c.rule}`, c] as const))(
+    "refuses %s",
+    (_name, c) => {
+      expect(issuesOf(materialize(c, tempDir("shiplog-config-auth-refused-")))).toEqual([
+        expect.objectContaining({ field: c.field, rule: c.rule }),
+      ]);
+    },
+  );
 
   it("serialises writes by default; --serialize-writes=false switches it off", () => {
     expect(loadConfig([], { ...BASE, SHIPLOG_TOKEN: "t" }).serializeWrites).toBe(true);
