@@ -37,17 +37,28 @@ describe("Helm chart charts/shiplog-controller", () => {
       { config: { deploymentNameTemplate: "{namespace}-{workload}" } },
       "config.deploymentNameTemplate: must contain {workload} and {container}",
     ],
-    [{ config: { namespaces: ["a"], excludeNamespaces: ["b"] } }, "config.excludeNamespaces: only applies when config.namespaces is empty"],
-    [{ leaderElection: { renewDeadline: "15s" } }, "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration"],
+    // The controller's rule: an overlap is refused; a disjoint exclusion beside namespaces is not (chart-validation.test.ts).
+    [
+      { config: { namespaces: ["a", "b"], excludeNamespaces: ["b"] } },
+      "config.excludeNamespaces: b both included and excluded (the controller's rule: disjoint from namespaces)",
+    ],
+    [
+      { leaderElection: { renewDeadline: "15s" } },
+      "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline",
+    ],
     [
       { leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } },
-      "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration",
+      "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline",
     ],
-    [{ leaderElection: { retryPeriod: "9s" } }, "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod"],
+    [
+      { leaderElection: { retryPeriod: "9s" } },
+      "leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than 1.2 x the retry period",
+    ],
     [
       { leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } },
-      "leaderElection.leaseDuration: must be at least 1s",
+      "leaderElection.leaseDuration: must be at least 1000ms (the controller's --lease-duration / SHIPLOG_LEASE_DURATION, rule: minimum 1000ms)",
     ],
+    [{ config: { labelSelector: "a in (b" } }, 'config.labelSelector: not a valid Kubernetes label selector: "a in (b"'],
     [{ leaderElection: { leaseDuration: "soon" } }, "- at '/leaderElection/leaseDuration': 'soon' does not match pattern"],
   ])("refuses %j: %s", (values, message) => {
     const result = render({ values: [values] });

@@ -1,9 +1,12 @@
 // The controller's label selector parser and the fake cluster's answer the same table of cases (the API server's
-// behaviour), so neither can drift from Kubernetes or from each other.
+// behaviour), so neither can drift from Kubernetes or from each other; the Helm chart checks the grammar as one
+// pattern (generated from the controller's LABEL_SELECTOR_PATTERN), which must accept the same ones.
+import { readFileSync } from "node:fs";
 import { parseLabelSelector as controllerParse } from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { matchesLabels, parseLabelSelector as fakeParse } from "../packages/fake-cluster/src/selectors.js";
 import { LABEL_SELECTOR_CASES } from "./support/label-selector-cases.js";
+import { labelSelectorPatternIn } from "./chart/controller-rules.js";
 
 type Parser = (text: string) => ((labels: Record<string, string>) => boolean) | undefined;
 
@@ -33,5 +36,19 @@ describe.each(parsers)("label selector conformance: %s parser", (_name, parse) =
     const matcher = parse(c.selector);
     expect(matcher !== undefined, `accepts ${JSON.stringify(c.selector)}`).toBe(c.valid);
     for (const [labels, expected] of c.matches ?? []) expect(matcher!(labels), JSON.stringify(labels)).toBe(expected);
+  });
+});
+
+/** The chart's label selector pattern (templates/_controller-rules.tpl), as Helm checks a non-empty selector. */
+const chartPattern = new RegExp(
+  labelSelectorPatternIn(readFileSync(new URL("../charts/shiplog-controller/templates/_controller-rules.tpl", import.meta.url), "utf8")),
+);
+
+describe("label selector conformance: the chart's pattern", () => {
+  // The table's cases, and the corners of the grammar where a regular expression could part from the parser.
+  const extra = ["in", "in in (a)", "a in(b)", "a in (,b)", "a in (b,)", "a in (b c)", "a notin", "a!=", "a = b c", "a>-5", "a>5b"];
+  const extraCases = ["  ", "!=x", "a >= 1", "a===b", "/app=x", "a in (b) c", "!a,b", "a/b=c", " a , b ", "a,,b", "Bad_Prefix/app=x"];
+  it.each([...LABEL_SELECTOR_CASES.map((c) => c.selector), ...extra, ...extraCases])("%j", (selector) => {
+    expect(chartPattern.test(selector), `accepts ${JSON.stringify(selector)}`).toBe(controllerParse(selector).ok);
   });
 });

@@ -127,18 +127,42 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
 {{- end }}
+{{- /* The controller's rules, with its words (config.ts, config-values.ts, lease-timing.ts); the bounds come from
+templates/_controller-rules.tpl, generated from the controller's settings. */}}
+{{- $max := include "shiplog-controller.maxDurationMs" . | float64 }}
+{{- range include "shiplog-controller.durationRules" . | fromJsonArray }}
+{{- $path := index . 0 }}{{- $text := toString (index . 1) }}{{- $setting := index . 2 }}{{- $min := index . 3 | float64 }}
+{{- if $text }}
+{{- $ms := include "shiplog-controller.durationMs" $text | float64 }}
+{{- if lt $ms $min }}
+{{- fail (printf "%s: must be at least %vms (the controller's %s, rule: minimum %vms)" $path $min $setting $min) }}
+{{- end }}
+{{- if gt $ms $max }}
+{{- fail (printf "%s: must be at most %.0fms (about %.1f days), the longest a timer can wait (got %q) (the controller's %s, rule: maximum %.0fms)" $path $max (divf $max 86400000) $text $setting $max) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $c := .Values.config }}
+{{- if and $c.flushWindow $c.flushMaxWait }}
+{{- if lt (include "shiplog-controller.durationMs" $c.flushMaxWait | float64) (include "shiplog-controller.durationMs" $c.flushWindow | float64) }}
+{{- fail "config.flushMaxWait: must not be shorter than the flush window, config.flushWindow (the controller's rule: ≥ flush-window)" }}
+{{- end }}
+{{- end }}
+{{- if and $c.retryMinDelay $c.retryMaxDelay }}
+{{- if lt (include "shiplog-controller.durationMs" $c.retryMaxDelay | float64) (include "shiplog-controller.durationMs" $c.retryMinDelay | float64) }}
+{{- fail "config.retryMaxDelay: must not be shorter than the retry minimum delay, config.retryMinDelay (the controller's rule: ≥ retry-min-delay)" }}
+{{- end }}
+{{- end }}
 {{- if .Values.leaderElection.enabled }}
 {{- $lease := include "shiplog-controller.durationMs" .Values.leaderElection.leaseDuration | float64 }}
 {{- $renew := include "shiplog-controller.durationMs" .Values.leaderElection.renewDeadline | float64 }}
 {{- $retry := include "shiplog-controller.durationMs" .Values.leaderElection.retryPeriod | float64 }}
+{{- $jitter := include "shiplog-controller.leaseJitterFactor" . | float64 }}
 {{- if le $lease $renew }}
-{{- fail "leaderElection.renewDeadline: must be shorter than leaderElection.leaseDuration (client-go's rule: a deposed leader stops before anyone else can take the Lease)" }}
+{{- fail "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline (client-go's rule: a deposed leader stops before anyone else can take the Lease; the controller's rule: lease timing)" }}
 {{- end }}
-{{- if le $renew (mulf $retry 1.2) }}
-{{- fail "leaderElection.renewDeadline: must be longer than 1.2 x leaderElection.retryPeriod (client-go's rule)" }}
-{{- end }}
-{{- if lt $lease 1000.0 }}
-{{- fail "leaderElection.leaseDuration: must be at least 1s (the Lease counts whole seconds)" }}
+{{- if le $renew (mulf $retry $jitter) }}
+{{- fail (printf "leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than %v x the retry period (client-go's rule; the controller's rule: lease timing)" $jitter) }}
 {{- end }}
 {{- end }}
 {{- with .Values.config.deploymentNameTemplate }}
@@ -146,19 +170,28 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- fail "config.deploymentNameTemplate: must contain {workload} and {container}, so that records of different workloads and containers stay apart" }}
 {{- end }}
 {{- end }}
-{{- if and .Values.config.namespaces .Values.config.excludeNamespaces }}
-{{- fail "config.excludeNamespaces: only applies when config.namespaces is empty (cluster-wide mode)" }}
+{{- with .Values.config.labelSelector }}
+{{- if not (regexMatch (include "shiplog-controller.labelSelectorPattern" $) .) }}
+{{- fail (printf "config.labelSelector: not a valid Kubernetes label selector: %q (the controller's --label-selector / SHIPLOG_LABEL_SELECTOR, rule: label selector syntax)" .) }}
+{{- end }}
+{{- end }}
+{{- $overlap := list }}
+{{- range .Values.config.namespaces }}{{ if has . $.Values.config.excludeNamespaces }}{{ $overlap = append $overlap . }}{{ end }}{{ end }}
+{{- if $overlap }}
+{{- fail (printf "config.excludeNamespaces: %s both included and excluded (the controller's rule: disjoint from namespaces)" (join ", " $overlap)) }}
 {{- end }}
 {{- end }}
 
 {{/*
-A duration as the controller reads it (500ms, 5s, 2m, 1h, or plain seconds), in milliseconds.
+A duration as the controller reads it (parseDuration: 500ms, 5s, 1.5m, 1h, or 0), in whole milliseconds; the schema
+refuses any other text.
 */}}
 {{- define "shiplog-controller.durationMs" -}}
-{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" . }}
-{{- $unit := trimPrefix $number . }}
-{{- $scale := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "" 1000 }}
-{{- mulf (float64 $number) (index $scale $unit) }}
+{{- $text := trim (toString .) }}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $text }}
+{{- $unit := trimPrefix $number $text }}
+{{- $scale := dict "ms" 1 "s" 1000 "m" 60000 "h" 3600000 "" 1 }}
+{{- round (mulf (float64 $number) (index $scale $unit)) 0 }}
 {{- end }}
 
 {{/*
