@@ -1,10 +1,11 @@
 // The release flow run by GitHub's own @github/local-action (7.x): the action's sources under the tool's stubs of
 // @actions/core and @actions/github, as GitHub checks an action against the toolkit's contract. Beside
-// release-flow.test.ts, which runs the committed bundle as the runner does.
+// release-flow.test.ts, which runs the committed bundle as the runner does. The tool is started as a developer
+// starts it, through scripts/local-action.mjs, with no pnpm on PATH (the tool alone needs one: see the script).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
@@ -13,9 +14,9 @@ import { runnerInputEnv } from "./runner-inputs.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 const ACTION_DIR = fileURLToPath(new URL("..", import.meta.url));
-const ROOT = join(ACTION_DIR, "..", "..");
-// The package exports only its TypeScript source; its bin sits beside it in the action package's node_modules.
-const LOCAL_ACTION = join(ACTION_DIR, "node_modules", "@github", "local-action", "bin", "local-action.js");
+const LAUNCHER = join(ACTION_DIR, "scripts", "local-action.mjs");
+/** The step's PATH: node and the system's commands (sh for the script's pnpm stand-in), and no pnpm. */
+const PATH_WITHOUT_PNPM = [...new Set([dirname(process.execPath), "/usr/bin", "/bin"])];
 
 let emulator: Emulator;
 let work: string;
@@ -28,22 +29,17 @@ beforeAll(async () => {
     .commits()
     .map((c) => c.sha);
   work = tempDir("shiplog-local-action-");
-  // The tool runs `pnpm dlx tsx` and `pnpm list` for a pnpm project: pnpm is the pinned one, through npx, and
-  // `dlx tsx` is the workspace's own tsx rather than a fresh download on every run.
-  mkdirSync(join(work, "bin"));
-  const tsx = join(ROOT, "node_modules", ".bin", "tsx");
-  writeFileSync(
-    join(work, "bin", "pnpm"),
-    `#!/bin/sh\nif [ "$1" = dlx ] && [ "$2" = tsx ]; then shift 2; exec "${tsx}" "$@"; fi\nexec npx -y pnpm@10.34.8 "$@"\n`,
-  );
-  chmodSync(join(work, "bin", "pnpm"), 0o755);
+  expect(PATH_WITHOUT_PNPM.filter((dir) => existsSync(join(dir, "pnpm")))).toEqual([]);
 });
 afterAll(async () => {
   await emulator.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Runs the action's sources with local-action; inputs get action.yml's defaults evaluated as the runner would. */
+/**
+ * Runs the action's sources with local-action through scripts/local-action.mjs, without pnpm on PATH; inputs get
+ * action.yml's defaults evaluated as the runner would.
+ */
 async function localAction(inputs: Record<string, string>): Promise<{ code: number; stdout: string }> {
   const github = {
     token: emulator.tokens.admin,
@@ -61,11 +57,11 @@ async function localAction(inputs: Record<string, string>): Promise<{ code: numb
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [LOCAL_ACTION, ROOT, "packages/action/src/main.ts", dotenv],
+      [LAUNCHER, dotenv],
       {
-        cwd: ACTION_DIR,
+        cwd: work,
         encoding: "utf8",
-        env: { PATH: `${join(work, "bin")}:${process.env.PATH}`, HOME: process.env.HOME ?? work },
+        env: { PATH: PATH_WITHOUT_PNPM.join(":"), HOME: process.env.HOME ?? work },
         maxBuffer: 16 * 1024 * 1024,
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout: `${stdout}${stderr}` }),
@@ -120,7 +116,7 @@ describe("@github/local-action runs the release flow", () => {
     emulator.requests.clear();
     const run = await localAction({ tag: "v2.0.0", "derived-tags": "minor" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("::error title=Invalid input: derived-tags must be one of none%2C major%2C major-minor::");
+    expect(run.stdout).toContain("::error title=Invalid input: derived-tags must be one of none, major, major-minor::");
     expect(emulator.requests.list()).toEqual([]);
   });
 });
