@@ -17,6 +17,11 @@ export interface SlotWriteContext {
   /** Still wanted: checked before each slot write (a compaction beside the appends is dropped when the store reloads). */
   current: () => boolean;
   onShardWritten: () => void;
+  /**
+   * The resourceVersion of a head the reader found damaged (state-recovery.ts), while its state is written anew: at
+   * that version it names nothing to keep (its table may be unreadable), so a slot it seems to name is written over.
+   */
+  damagedHead?: string | null;
 }
 
 /** A slot that changed since the head recorded it is read and written over at most this many times. */
@@ -100,7 +105,8 @@ async function writeSlot(
       // Checked after each read: a reload (and a compaction of its own) may have begun meanwhile.
       const head = await ctx.maps.read(ctx.head);
       if (!ctx.current()) throw givenUp(target);
-      if (namesSlot(head?.data, index, slot))
+      const damaged = ctx.damagedHead != null && head?.metadata?.resourceVersion === ctx.damagedHead;
+      if (!damaged && namesSlot(head?.data, index, slot))
         throw new StateConflictError(`ConfigMap ${target}: the head names it now (another compaction committed)`);
       version = (await ctx.maps.read(target))?.metadata?.resourceVersion ?? null;
       if (!ctx.current()) throw givenUp(target);

@@ -511,6 +511,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
       fence: () => this.#fence(),
       current,
       onShardWritten: () => this.#step("shard-written"),
+      damagedHead: this.#base?.rewrite && this.#base.data[DAMAGE_KEY] !== undefined ? this.#base.version : null,
     };
   }
 

@@ -4,7 +4,18 @@
 // lost head is told from a first start by the witness. The same corruptions with controller processes, deletions,
 // scale to zero and rollouts while down: test/damage-matrix.test.ts.
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
-import { DryRunAcknowledgedStore, STATE_LAYOUT, shardOf, slotName, type StateWriteStep } from "@shiplog/controller/internal";
+import {
+  DryRunAcknowledgedStore,
+  STATE_LAYOUT,
+  StateConfigMaps,
+  StateConflictError,
+  encodeShard,
+  shardOf,
+  slotName,
+  writeShardSlots,
+  type SlotWriteContext,
+  type StateWriteStep,
+} from "@shiplog/controller/internal";
 import { describe, expect, it } from "vitest";
 import { bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, acked, useStateStores } from "./state-store-fixture.js";
@@ -293,5 +304,40 @@ describe("ConfigMapAcknowledgedStore with a damaged state", () => {
     expect(dry.damage!.keptAside).toEqual([]);
     expect(names()).toEqual(before);
     expect(configMap(name)!.metadata.resourceVersion).toBe(version);
+  });
+
+  it("rewriting a state whose head table is unreadable writes over a slot that head seems to name, only at the version judged", async () => {
+    const name = nextName();
+    const ctx = await sharded(name);
+    const head = await read(name);
+    await replace(name, { ...head, data: { ...head.data, shards: "[{not json" } });
+    const judged = configMap(name)!.metadata.resourceVersion;
+    const maps = new StateConfigMaps(fake.kubeConfig, NAMESPACE, 5_000, {});
+    const part = encodeShard({ records: bigState(2, "rewritten"), inFlight: [] });
+    const slot = ctx.table[ctx.index]!.slot!;
+    const planned = () => [
+      {
+        index: ctx.index,
+        content: { records: [], inFlight: [] },
+        ref: { slot, checksum: part.checksum, records: 2, inFlight: 0, bytes: part.bytes, versions: { a: null, b: null } },
+        write: { slot, part },
+      },
+    ];
+    const context = (damagedHead: string | null): SlotWriteContext => ({
+      maps,
+      head: name,
+      stamp: () => ({ "written-by": "pod-rewrite" }),
+      fence: () => undefined,
+      current: () => true,
+      onShardWritten: () => undefined,
+      damagedHead,
+    });
+    const info = { written: 0, calls: 0 };
+    // Without the reader's judgment, an unreadable table may name any slot: nothing is written over.
+    await expect(writeShardSlots(planned(), context(null), info)).rejects.toBeInstanceOf(StateConflictError);
+    await expect(writeShardSlots(planned(), context("another version"), info)).rejects.toBeInstanceOf(StateConflictError);
+    expect(configMap(ctx.named)!.data["written-by"]).not.toBe("pod-rewrite");
+    await writeShardSlots(planned(), context(judged), info);
+    expect(configMap(ctx.named)!.data["written-by"]).toBe("pod-rewrite");
   });
 });
