@@ -6,7 +6,7 @@ import { parseLabelSelector as controllerParse } from "@shiplog/controller/inter
 import { describe, expect, it } from "vitest";
 import { matchesLabels, parseLabelSelector as fakeParse } from "../packages/fake-cluster/src/selectors.js";
 import { LABEL_SELECTOR_CASES } from "./support/label-selector-cases.js";
-import { labelSelectorPatternIn } from "./chart/controller-rules.js";
+import { patternIn } from "./chart/controller-rules.js";
 
 type Parser = (text: string) => ((labels: Record<string, string>) => boolean) | undefined;
 
@@ -39,16 +39,24 @@ describe.each(parsers)("label selector conformance: %s parser", (_name, parse) =
   });
 });
 
-/** The chart's label selector pattern (templates/_controller-rules.tpl), as Helm checks a non-empty selector. */
-const chartPattern = new RegExp(
-  labelSelectorPatternIn(readFileSync(new URL("../charts/shiplog-controller/templates/_controller-rules.tpl", import.meta.url), "utf8")),
-);
+/** The chart's label selector check (templates/_controller-rules.tpl's patterns), as Helm makes it on a non-empty selector. */
+const rulesTemplate = readFileSync(new URL("../charts/shiplog-controller/templates/_controller-rules.tpl", import.meta.url), "utf8");
+const grammar = new RegExp(patternIn(rulesTemplate, "labelSelectorPattern"));
+const longPrefix = new RegExp(patternIn(rulesTemplate, "labelSelectorLongPrefix"));
+const chartAccepts = (selector: string) => grammar.test(selector) && !longPrefix.test(selector);
 
 describe("label selector conformance: the chart's pattern", () => {
   // The table's cases, and the corners of the grammar where a regular expression could part from the parser.
   const extra = ["in", "in in (a)", "a in(b)", "a in (,b)", "a in (b,)", "a in (b c)", "a notin", "a!=", "a = b c", "a>-5", "a>5b"];
   const extraCases = ["  ", "!=x", "a >= 1", "a===b", "/app=x", "a in (b) c", "!a,b", "a/b=c", " a , b ", "a,,b", "Bad_Prefix/app=x"];
-  it.each([...LABEL_SELECTOR_CASES.map((c) => c.selector), ...extra, ...extraCases])("%j", (selector) => {
-    expect(chartPattern.test(selector), `accepts ${JSON.stringify(selector)}`).toBe(controllerParse(selector).ok);
+  // A key prefix at and past its 253 characters, first and after other requirements.
+  const prefix = (n: number) =>
+    `${"a".repeat(61)}.`
+      .repeat(Math.ceil(n / 62))
+      .slice(0, n)
+      .replace(/\.$/, "b");
+  const longCases = [`${prefix(253)}/k=v`, `${prefix(254)}/k=v`, `x=y,!${prefix(254)}/k`, `x in (y), ${prefix(253)}/k`];
+  it.each([...LABEL_SELECTOR_CASES.map((c) => c.selector), ...extra, ...extraCases, ...longCases])("%j", (selector) => {
+    expect(chartAccepts(selector), `accepts ${JSON.stringify(selector)}`).toBe(controllerParse(selector).ok);
   });
 });

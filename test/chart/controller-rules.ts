@@ -7,6 +7,7 @@ import {
   DURATION_MINIMUMS,
   INTEGER_BOUNDS,
   JITTER_FACTOR,
+  LABEL_SELECTOR_LONG_PREFIX,
   LABEL_SELECTOR_PATTERN,
   MAX_TIMER_MS,
   SETTING_MAX_LENGTHS,
@@ -158,12 +159,17 @@ export function controllerRulesTemplate(): string {
     LABEL_SELECTOR_PATTERN,
     "{{- end }}",
     "",
+    "{{/* A key prefix longer than 253 characters (LABEL_SELECTOR_LONG_PREFIX), which the grammar's pattern cannot bound. */}}",
+    '{{- define "shiplog-controller.labelSelectorLongPrefix" -}}',
+    LABEL_SELECTOR_LONG_PREFIX,
+    "{{- end }}",
+    "",
   ].join("\n");
 }
 
-/** The label selector pattern in the text of templates/_controller-rules.tpl. */
-export function labelSelectorPatternIn(templateText: string): string {
-  const match = /\{\{- define "shiplog-controller\.labelSelectorPattern" -\}\}\n(.*)\n\{\{- end \}\}/.exec(templateText);
-  if (!match) throw new Error("templates/_controller-rules.tpl defines no shiplog-controller.labelSelectorPattern");
+/** A pattern the text of templates/_controller-rules.tpl defines (labelSelectorPattern, labelSelectorLongPrefix). */
+export function patternIn(templateText: string, name: string): string {
+  const match = new RegExp(`\\{\\{- define "shiplog-controller\\.${name}" -\\}\\}\\n(.*)\\n\\{\\{- end \\}\\}`).exec(templateText);
+  if (!match) throw new Error(`templates/_controller-rules.tpl defines no shiplog-controller.${name}`);
   return match[1]!;
 }

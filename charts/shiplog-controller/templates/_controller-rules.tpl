@@ -32,3 +32,8 @@ milliseconds. _helpers.tpl checks them with the controller's rule.
 {{- define "shiplog-controller.labelSelectorPattern" -}}
 ^\s*(!\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?|([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(\s*(==|!=|=)\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?|\s+(in|notin)\s*\(\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?\s*(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)*|(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)+)\)|\s*[<>]\s*-?[0-9]+)?)\s*(,\s*(!\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?|([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(\s*(==|!=|=)\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?|\s+(in|notin)\s*\(\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?\s*(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)*|(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)+)\)|\s*[<>]\s*-?[0-9]+)?)\s*)*$
 {{- end }}
+
+{{/* A key prefix longer than 253 characters (LABEL_SELECTOR_LONG_PREFIX), which the grammar's pattern cannot bound. */}}
+{{- define "shiplog-controller.labelSelectorLongPrefix" -}}
+(^|[\s,!=()<>])[^\s,!=()<>/]{254,}/
+{{- end }}

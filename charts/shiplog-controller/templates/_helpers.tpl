@@ -171,7 +171,7 @@ templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- end }}
 {{- end }}
 {{- with .Values.config.labelSelector }}
-{{- if not (regexMatch (include "shiplog-controller.labelSelectorPattern" $) .) }}
+{{- if or (not (regexMatch (include "shiplog-controller.labelSelectorPattern" $) .)) (regexMatch (include "shiplog-controller.labelSelectorLongPrefix" $) .) }}
 {{- fail (printf "config.labelSelector: not a valid Kubernetes label selector: %q (the controller's --label-selector / SHIPLOG_LABEL_SELECTOR, rule: label selector syntax)" .) }}
 {{- end }}
 {{- end }}

@@ -57,4 +57,4 @@ export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLoc
 export { JITTER_FACTOR, leaseTimingProblems } from "./lease-timing.js";
 export { DURATION_MINIMUMS, INTEGER_BOUNDS, SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config-rules.js";
 export { createServiceClient } from "./service-client.js";
-export { LABEL_SELECTOR_PATTERN, parseLabelSelector } from "./label-selector.js";
+export { LABEL_SELECTOR_LONG_PREFIX, LABEL_SELECTOR_PATTERN, parseLabelSelector } from "./label-selector.js";

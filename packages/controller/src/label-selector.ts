@@ -189,7 +189,8 @@ function requirementHolds(r: LabelRequirement, labels: Readonly<Record<string, s
  * The same grammar as one anchored regular expression (in the syntax JavaScript and Go's RE2 share), for checkers
  * that cannot run the parser: the Helm chart's values schema is generated from it (`pnpm chart:generate`), and the
  * label selector conformance table holds it to the parser's answers. The empty text is left to the caller (the
- * controller reads an empty setting as unset). One rule it does not hold: a key prefix's 253-character limit.
+ * controller reads an empty setting as unset). The one rule it cannot hold, a key prefix's 253-character limit, is
+ * LABEL_SELECTOR_LONG_PREFIX: a selector is valid when it matches this pattern and not that one.
  */
 export const LABEL_SELECTOR_PATTERN = ((): string => {
   const ws = "\\s*";
@@ -202,3 +203,6 @@ export const LABEL_SELECTOR_PATTERN = ((): string => {
   const requirement = `(!${ws}${key}|${key}(${operation})?)`;
   return `^${ws}${requirement}${ws}(,${ws}${requirement}${ws})*$`;
 })();
+
+/** A key prefix (the text before "/" in a word of the selector) longer than 253 characters: see LABEL_SELECTOR_PATTERN. */
+export const LABEL_SELECTOR_LONG_PREFIX = "(^|[\\s,!=()<>])[^\\s,!=()<>/]{254,}/";
