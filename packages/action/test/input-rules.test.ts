@@ -10,6 +10,7 @@ import { planFromInputs } from "../src/action-plan.js";
 import { readChecksums } from "../src/checksums.js";
 import { INPUT_RULES, checksumsRuleKey, problemTitle, ruleWords, type ProblemInput } from "../src/input-rules.js";
 import type { InputProblem, RawInputs } from "../src/inputs.js";
+import { PLAN_LOG_MAX_LINES } from "../src/run-report.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const action = parse(readFileSync(join(root, "action.yml"), "utf8")) as { inputs: Record<string, { description?: string }> };
@@ -99,6 +100,8 @@ describe("the inputs' rules in words", () => {
       const description = (action.inputs[input]?.description ?? "").replace(/\s+/g, " ");
       expect(description, `${input}: "${words}"`).toContain(words);
     }
+    // And the bound of a dry run's plan in the log.
+    expect(action.inputs["dry-run"]?.description?.replace(/\s+/g, " ")).toContain(`(the first ${PLAN_LOG_MAX_LINES}, then how many more)`);
   });
 
   it("every problem the inputs can have is titled in words: the input, then what it must be or needs", () => {
