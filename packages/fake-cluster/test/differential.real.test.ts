@@ -315,14 +315,14 @@ const PROBES: Probe[] = [
       const from = created.metadata?.resourceVersion as string;
       const watching = send(
         "GET",
-        `/api/v1/namespaces/${ns}/configmaps?watch=true&allowWatchBookmarks=true&resourceVersion=${from}&timeoutSeconds=3`,
+        `/api/v1/namespaces/${ns}/configmaps?watch=true&allowWatchBookmarks=true&resourceVersion=${from}&timeoutSeconds=4`,
       );
       await send("POST", `/api/v1/namespaces/${ns}/configmaps`, configMap("w2"));
       await send("DELETE", `/api/v1/namespaces/${ns}/configmaps/w1`);
       const answer = await watching;
       const events = watchEvents(answer.body).map((e) => `${e.type} ${e.object?.kind ?? ""} ${e.object?.metadata?.name ?? ""}`);
       // The real server's BOOKMARK before the end comes once or twice (its bookmark timer ticks each second, from
-      // 2 s before the deadline): a run of them counts as one.
+      // 2 s before the deadline; none at all for a timeoutSeconds of 2 or less, hence 4): a run of them counts as one.
       return {
         status: answer.status,
         events: events.filter((e, i) => !(e.startsWith("BOOKMARK") && events[i - 1]?.startsWith("BOOKMARK"))),
