@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, redactedConfig } from "@shiplog/controller";
-import { MAX_TIMER_MS, SETTINGS, parseDuration } from "@shiplog/controller/internal";
+import { MAX_TIMER_MS, SETTING_PATTERNS, SETTINGS, parseDuration } from "@shiplog/controller/internal";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 import { materialize, REFUSED } from "./config-refusals.js";
 
@@ -276,4 +276,17 @@ describe("loadConfig", () => {
       );
     },
   );
+
+  it("the API URL pattern the chart's schema is generated from accepts no URL the controller refuses", () => {
+    const pattern = new RegExp(SETTING_PATTERNS.apiUrl);
+    const urls = [
+      ...REFUSED.filter((c) => c.env.SHIPLOG_API_URL !== undefined).map((c) => c.env.SHIPLOG_API_URL!),
+      ...["https://api.github.com", "https://ghe.example.com/api/v3/", "http://127.0.0.1:8080", "http://localhost:3000/api"],
+      ...["http://[::1]:9000", "https://h/@user/path", "https://user@h", "ftp://h", "https:///x", "https://h x", "http://127.0.0.1@evil"],
+    ];
+    expect(urls.filter((url) => pattern.test(url)).length).toBeGreaterThanOrEqual(6);
+    for (const url of urls) {
+      if (pattern.test(url)) expect(() => loadConfig(["--api-url", url], ENV), url).not.toThrow();
+    }
+  });
 });
