@@ -17,6 +17,18 @@
 import { RUNTIME_RISKS, type RuntimeRisk } from "@shiplog/client";
 
 export const ANNOTATION_PREFIX = "shiplog.dev/";
+/**
+ * The service refuses a record whose single-line values (tags, environments) hold a control character (a line
+ * break, NUL, an escape): the annotation is skipped, and the record is sent without it.
+ */
+const SINGLE_LINE_RULE = "must be a single line: no control characters (line breaks, tabs, NUL, escapes)";
+
+/** C0 control characters and DEL. */
+function hasControlCharacter(text: string): boolean {
+  for (const c of text) if (c < " " || c === "\x7f") return true;
+  return false;
+}
+
 export const TAG_ANNOTATION_PREFIX = "tags.shiplog.dev/";
 export const RUNTIME_RISKS_ANNOTATION = "shiplog.dev/runtime-risks";
 export const REPOSITORY_ANNOTATION = "shiplog.dev/repository";
@@ -94,6 +106,8 @@ export function readRecordAnnotations(
     // Lengths in code points, as the service and deployment-tracker count them.
     if (key === "" || [...key].length > MAX_TAG_LENGTH) {
       warnings.push({ annotation, reason: `tag key must be 1 to ${MAX_TAG_LENGTH} characters` });
+    } else if (hasControlCharacter(key) || hasControlCharacter(tagValue)) {
+      warnings.push({ annotation, reason: SINGLE_LINE_RULE });
     } else if ([...tagValue].length > MAX_TAG_LENGTH) {
       warnings.push({ annotation, reason: `tag value must be at most ${MAX_TAG_LENGTH} characters (has ${[...tagValue].length})` });
     } else if (key in tags) {
@@ -155,12 +169,14 @@ export function readRecordAnnotations(
 
   const logical = annotations[LOGICAL_ENVIRONMENT_ANNOTATION];
   if (logical !== undefined) {
-    if (logical.length >= 1 && logical.length <= 128) value.logicalEnvironment = logical;
+    if (hasControlCharacter(logical)) warnings.push({ annotation: LOGICAL_ENVIRONMENT_ANNOTATION, reason: SINGLE_LINE_RULE });
+    else if (logical.length >= 1 && logical.length <= 128) value.logicalEnvironment = logical;
     else warnings.push({ annotation: LOGICAL_ENVIRONMENT_ANNOTATION, reason: "logical environment must be 1 to 128 characters" });
   }
   const physical = annotations[PHYSICAL_ENVIRONMENT_ANNOTATION];
   if (physical !== undefined) {
-    if (physical.length <= 128) value.physicalEnvironment = physical;
+    if (hasControlCharacter(physical)) warnings.push({ annotation: PHYSICAL_ENVIRONMENT_ANNOTATION, reason: SINGLE_LINE_RULE });
+    else if (physical.length <= 128) value.physicalEnvironment = physical;
     else warnings.push({ annotation: PHYSICAL_ENVIRONMENT_ANNOTATION, reason: "physical environment must be at most 128 characters" });
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeDesiredState, mergeAnnotations, readIgnore, readRecordAnnotations } from "@shiplog/controller/internal";
 import { MAPPING, deploymentWithPods, snapshot, workload } from "./kube-fixtures.js";
+import { REPO, converged, recordOf, startHarness } from "./scenario-harness.js";
 
 describe("readRecordAnnotations", () => {
   it("reads tags, runtime risks, repository and environments", () => {
@@ -31,6 +32,43 @@ describe("readRecordAnnotations", () => {
     const { value, warnings } = readRecordAnnotations(annotations, "app");
     expect(Object.keys(value.tags!)).toEqual(["a", "b", "c", "d", "e"]);
     expect(warnings).toEqual([{ annotation: "tags.shiplog.dev/f", reason: "at most 5 tags; tags are taken in key order" }]);
+  });
+
+  it("skips a tag or environment holding a control character, naming the rule, and keeps the others", () => {
+    const { value, warnings } = readRecordAnnotations(
+      {
+        "tags.shiplog.dev/note": "line1\nline2",
+        "tags.shiplog.dev/team": "payments",
+        "tags.shiplog.dev/tab\tkey": "x",
+        "shiplog.dev/logical-environment": "prod\u0000",
+        "shiplog.dev/physical-environment": "eu\u001b[31m",
+      },
+      "app",
+    );
+    expect(value).toEqual({ tags: { team: "payments" } });
+    const rule = "must be a single line: no control characters (line breaks, tabs, NUL, escapes)";
+    expect(warnings.map((w) => [w.annotation, w.reason])).toEqual([
+      ["tags.shiplog.dev/note", rule],
+      ["tags.shiplog.dev/tab\tkey", rule],
+      ["shiplog.dev/logical-environment", rule],
+      ["shiplog.dev/physical-environment", rule],
+    ]);
+  });
+
+  it("a workload whose tag annotation breaks a line still gets its record, without that tag, from the service", async () => {
+    const h = await startHarness();
+    try {
+      await h.cluster.script.createDeployment({
+        namespace: "shop",
+        name: "web",
+        image: "nginx:1.25",
+        annotations: { ...REPO, "tags.shiplog.dev/note": "line1\nline2", "tags.shiplog.dev/team": "payments" },
+      });
+      await converged(h);
+      expect(recordOf(h.emulator, "shop-web-nginx")!.tags).toEqual({ team: "payments" });
+    } finally {
+      await h.stop();
+    }
   });
 
   it("skips a tag value over 100 characters, keeping the others", () => {
