@@ -96,6 +96,8 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
   readonly #objects = new Map<string, Map<string, CachedObject>>();
   #size = 0;
   #resourceVersion: string | undefined;
+  /** Events (bookmarks included) the current or last watch delivered. */
+  #heard = 0;
   readonly #path: string;
   readonly #stopping = new AbortController();
   #running: Promise<void> | undefined;
@@ -166,6 +168,16 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
         attempts = 0;
         this.failures = 0;
         if (end === "relist") {
+          needList = true;
+          shortLived = 0;
+          continue;
+        }
+        if (this.#heard === 0 && end !== "stopped" && Date.now() - opened >= 1000) {
+          // Not even a bookmark (a real API server sends one each minute and before the timeout): it is behind the
+          // resourceVersion we hold (etcd restored from a backup, a new cluster at the same address) and would stay
+          // silent until it reaches it. Only a list shows what it holds now.
+          logger.warn({ kind, resourceVersion: this.#resourceVersion, end }, "watch heard nothing, not even a bookmark; relisting");
+          this.options.onRestart?.(kind, "relist");
           needList = true;
           shortLived = 0;
           continue;
@@ -250,6 +262,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
     const { kind, logger } = this.options;
     let relist = false;
     let failed = false;
+    this.#heard = 0;
     const end = await watchEvents(
       this.options.kubeConfig,
       this.#path,
@@ -262,6 +275,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
         what: `watch ${kind}`,
       },
       (type, object) => {
+        this.#heard += 1;
         if (type === "ERROR") {
           if (isTooLargeResourceVersion(object)) this.#tooLarge();
           else if (!isExpired(object)) logger.warn({ kind, status: object }, "watch ended by an error event; watching again");
