@@ -2,7 +2,7 @@
 // persisted one (a ConfigMap) and the dry run's throwaway overlay can take its place without touching the controller.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { RecordGroup } from "./pod-records.js";
-import type { StateDamage } from "./state-recovery.js";
+import type { StateDamage } from "./state-damage.js";
 import type { BudgetCalls } from "./write-budget.js";
 
 /** An entry the service accepted, with the group it was sent in. */

@@ -34,23 +34,8 @@ export interface StoredConfigMap {
   binaryData: Record<string, string>;
 }
 
-/** One piece of the state that was not read back exactly. */
-export interface DamagedPiece {
-  what: string;
-  /** Records whose decommissioning can no longer be guaranteed because of it; null when no count survives. */
-  atRisk: number | null;
-}
-
-/** The state's damage: recorded in the head's `data.damage` until an operator clears it. */
-export interface StateDamage {
-  /** When it was detected (ISO time). */
-  detected: string;
-  pieces: DamagedPiece[];
-  /** The records at risk, summed over the pieces that have a count. */
-  atRisk: number;
-  /** Copies of the damaged objects, kept aside before anything was written over them. */
-  keptAside: string[];
-}
+export type { DamagedPiece, StateDamage } from "./state-damage.js";
+import type { DamagedPiece, StateDamage } from "./state-damage.js";
 
 /** `data.damage` of the head. */
 export const DAMAGE_KEY = "damage";
