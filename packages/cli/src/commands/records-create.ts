@@ -10,11 +10,11 @@ import {
   type RequestValidationError,
   type StorageRecord,
 } from "@shiplog/client";
-import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import { createDeploymentRecordParams, createStorageRecordParams, parseRequest } from "@shiplog/client/schemas";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { orgScope } from "../connection.js";
+import { readJsonFile } from "../json-file.js";
 import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { date, orgOf, orgOption } from "./common.js";
@@ -67,20 +67,7 @@ const MAX_RECORDS_FILE_BYTES = 16 * 1024 * 1024;
 
 /** The JSON a --file holds: one record (an object) or several (an array of objects). */
 function readRecordsFile(path: string): Record<string, unknown>[] {
-  let text: string;
-  try {
-    // The bounded-file rule: a regular file of bounded size (a FIFO is not waited on, /dev/zero not read).
-    text = readBoundedFile(path, { setting: "--file", holds: "the records", maxBytes: MAX_RECORDS_FILE_BYTES });
-  } catch (error) {
-    if (error instanceof BoundedFileError) throw new UsageError(error.message);
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--file ${path}: not JSON (${(error as Error).message})`);
-  }
+  const body = readJsonFile(path, { holds: "the records", maxBytes: MAX_RECORDS_FILE_BYTES });
   const entries = Array.isArray(body) ? body : [body];
   if (entries.length === 0) throw new UsageError(`--file ${path}: the array is empty: give at least one record`);
   entries.forEach((entry, i) => {

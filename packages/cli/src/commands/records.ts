@@ -1,11 +1,11 @@
 import { Command, Option } from "commander";
 import { MAX_CLUSTER_ENTRIES, type ClusterDeploymentResult, type RequestValidationError, type TransportHooks } from "@shiplog/client";
-import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
 import { parseRequest, setClusterDeploymentRecordsParams } from "@shiplog/client/schemas";
 import { SingleBar } from "cli-progress";
 import { digest } from "../arguments.js";
 import { UsageError } from "../cli-errors.js";
 import { orgScope } from "../connection.js";
+import { readJsonFile } from "../json-file.js";
 import { renderTable } from "../output.js";
 import { withExamples, type CommandContext } from "../program.js";
 import { countLine, date, limitOption, orgOf, orgOption } from "./common.js";
@@ -137,20 +137,7 @@ export function recordsCommand(ctx: CommandContext): Command {
 export const MAX_CLUSTER_FILE_BYTES = 128 * 1024 * 1024;
 
 function readClusterFile(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    // A regular file of bounded size: a FIFO is not waited on, /dev/zero not read until memory runs out.
-    text = readBoundedFile(path, { setting: "--file", holds: "the cluster's deployments", maxBytes: MAX_CLUSTER_FILE_BYTES });
-  } catch (error) {
-    if (error instanceof BoundedFileError) throw new UsageError(error.message);
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--file ${path}: not JSON (${(error as Error).message})`);
-  }
+  const body = readJsonFile(path, { holds: "the cluster's deployments", maxBytes: MAX_CLUSTER_FILE_BYTES });
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new UsageError(`--file ${path}: expected an object {"logical_environment": ..., "deployments": [...]}`);
   }
