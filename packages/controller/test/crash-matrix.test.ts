@@ -17,7 +17,8 @@ import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
-import { REPO, deployedRecords, expectedRecords } from "./scenario-harness.js";
+import { deployedRecords, expectedRecords, REPO, sorted } from "./scenario-harness.js";
+import { pool } from "../../../test/kit/pool.js";
 import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
@@ -149,31 +150,6 @@ async function runCell(point: Point, mode: Mode, ahead: boolean): Promise<CellRe
     inFlight: (cluster.store.get("configmaps", "shiplog", STATE) as { data?: Record<string, string> } | undefined)?.data?.["in-flight"],
     slotsByKilled,
   };
-}
-
-function sorted(map: Map<string, string>): [string, string][] {
-  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-/** Runs the tasks `size` at a time; every task settles before a failure is reported (none starts processes late). */
-async function pool<T>(tasks: (() => Promise<T>)[], size: number): Promise<T[]> {
-  const results: T[] = [];
-  const failures: unknown[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        try {
-          results[i] = await tasks[i]!();
-        } catch (error) {
-          failures.push(error);
-        }
-      }
-    }),
-  );
-  if (failures.length > 0) throw failures[0];
-  return results;
 }
 
 describe("crash matrix (controller processes, kill -9)", () => {

@@ -15,7 +15,8 @@ import { decodeRecordSet } from "@shiplog/controller/internal";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
 import { WAIT } from "../../../test/kit/wait.js";
-import { REPO, deployedRecords, expectedRecords } from "./scenario-harness.js";
+import { deployedRecords, expectedRecords, REPO, sorted } from "./scenario-harness.js";
+import { pool } from "../../../test/kit/pool.js";
 
 const STATE = "shiplog-controller-state";
 const NS = "shiplog";
@@ -243,31 +244,6 @@ async function runCell(damage: Damage): Promise<CellResult> {
     ...(await restarted.get("/readyz").then((r) => ({ ready: r.status, reason: r.body.trim() }))),
     keptAside: copies.length,
   };
-}
-
-function sorted(map: Map<string, string>): [string, string][] {
-  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-}
-
-/** Runs the tasks `size` at a time; every task settles before a failure is reported. */
-async function pool<T>(tasks: (() => Promise<T>)[], size: number): Promise<T[]> {
-  const results: T[] = [];
-  const failures: unknown[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        try {
-          results[i] = await tasks[i]!();
-        } catch (error) {
-          failures.push(error);
-        }
-      }
-    }),
-  );
-  if (failures.length > 0) throw failures[0];
-  return results;
 }
 
 describe("damage matrix (controller processes, kill -9, damaged state)", () => {

@@ -163,7 +163,8 @@ export function recordOf(emulator: Emulator, deploymentName: string) {
   return emulator.state.artifacts.deploymentRecords({ org: ORG, cluster: CLUSTER }).find((r) => r.deployment_name === deploymentName);
 }
 
-function sorted(map: Map<string, string>): [string, string][] {
+/** Entries in key order, to compare maps. */
+export function sorted(map: Map<string, string>): [string, string][] {
   return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 

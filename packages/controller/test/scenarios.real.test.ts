@@ -7,7 +7,7 @@ import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startControllerProcess, type ControllerProcess } from "../../../test/kit/controller-process.js";
 import { startControlPlane, type ControlPlane } from "../../../test/kit/control-plane.js";
-import { expectedRecords, REPO, type ClusterObjects } from "./scenario-harness.js";
+import { expectedRecords, REPO, sorted, type ClusterObjects } from "./scenario-harness.js";
 
 const DEADLINE = { timeout: 90_000, interval: 250 };
 const LEASE_TIMING = { SHIPLOG_LEASE_DURATION: "6s", SHIPLOG_RENEW_DEADLINE: "4s", SHIPLOG_RETRY_PERIOD: "1s" };
@@ -69,7 +69,6 @@ function deployed(cluster: string): Map<string, string> {
   return out;
 }
 
-const sorted = (map: Map<string, string>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** Waits until the service's records equal what the namespace runs, and `check` holds for what runs. */
 async function converged(ns: string, check: (running: Map<string, string>) => void = () => {}) {
