@@ -123,7 +123,7 @@ function rows(): Row[] {
         setting: "subject-checksums",
         file,
         exit: 1,
-        names: /^\[Invalid input: subject-checksums \([^)]+\)\] subject-checksums: /,
+        names: /^\[Invalid input: subject-checksums [^\]]+\] subject-checksums: /,
         run: () =>
           runAction(f.dir, { "registry-url": "https://r.example/", "subject-checksums": hostile(file, 4 * MiB, "sums") }, {}, "t0ken"),
       },
@@ -144,7 +144,7 @@ function rows(): Row[] {
         file,
         accepted: file === "empty",
         exit: file === "empty" ? 0 : 1,
-        names: /^\[Invalid input: subject-path \([^)]+\)\] subject-path[: ]/,
+        names: /^\[Invalid input: subject-path [^\]]+\] subject-path[: ]/,
         run: () => {
           if (file === "empty") f.file("artifact-empty", "");
           return runAction(f.dir, { "registry-url": "https://r.example/", "subject-path": pattern, "dry-run": "true" }, {}, "t0ken");
