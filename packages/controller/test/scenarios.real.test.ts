@@ -69,7 +69,6 @@ function deployed(cluster: string): Map<string, string> {
   return out;
 }
 
-
 /** Waits until the service's records equal what the namespace runs, and `check` holds for what runs. */
 async function converged(ns: string, check: (running: Map<string, string>) => void = () => {}) {
   await vi.waitFor(async () => {
