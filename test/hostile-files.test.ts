@@ -15,6 +15,7 @@ import {
   type HostileFiles,
   type ProgramRun,
 } from "./kit/hostile-programs.js";
+import { pool } from "./kit/pool.js";
 
 type Result = ProgramRun & { annotations?: { level: string; title?: string; message: string }[] };
 const HOSTILE = ["FIFO", "/dev/zero", "directory", "symlink out", "oversized", "empty"] as const;
@@ -171,21 +172,6 @@ function rows(): Row[] {
     }
   }
   return out;
-}
-
-/** Runs `tasks` `limit` at a time, results in the tasks' order. */
-async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
 }
 
 describe("hostile files", () => {

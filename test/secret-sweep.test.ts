@@ -17,6 +17,7 @@ import {
   type HostileFiles,
   type ProgramRun,
 } from "./kit/hostile-programs.js";
+import { pool } from "./kit/pool.js";
 
 const TOKEN = "ghs_SweepSecretToken0123456789abcdefXYZ";
 const KUBE_TOKEN = "kube-sweep-token-never-printed";
@@ -218,21 +219,6 @@ function rows(): Row[] {
     });
   }
   return out;
-}
-
-/** Runs `tasks` `limit` at a time, in order of their results. */
-async function pool<T>(tasks: (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
 }
 
 /** What the program printed, less the action's mask command (the one place a runner must see the token). */
