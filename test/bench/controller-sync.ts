@@ -22,7 +22,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { budgetFloorMs, DEFAULT_WRITE_BUDGET } from "../../packages/controller/src/write-budget.js";
+import { budgetFloorMs, DEFAULT_WRITE_BUDGET } from "../../packages/controller/src/flush/write-budget.js";
 import { imageEnv } from "../kit/controller-image.js";
 import { probeApiServer } from "./hosts/api-probe.js";
 import { type BenchCluster, startFakeBenchCluster } from "./hosts/bench-cluster.js";

@@ -136,7 +136,7 @@ export function controllerRulesTemplate(): string {
   });
   return [
     "{{/*",
-    "Generated from the controller's settings (packages/controller/src/config-rules.ts, lease-timing.ts) by",
+    "Generated from the controller's settings (packages/controller/src/config/rules.ts, election/lease-timing.ts) by",
     "`pnpm chart:generate`; do not edit. Each duration value: its path, its value, the controller's setting, its least",
     "milliseconds. _helpers.tpl checks them with the controller's rule.",
     "*/}}",
@@ -154,7 +154,7 @@ export function controllerRulesTemplate(): string {
     `${JITTER_FACTOR}`,
     "{{- end }}",
     "",
-    "{{/* The label selector grammar (label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}",
+    "{{/* The label selector grammar (kube/label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}",
     '{{- define "shiplog-controller.labelSelectorPattern" -}}',
     LABEL_SELECTOR_PATTERN,
     "{{- end }}",

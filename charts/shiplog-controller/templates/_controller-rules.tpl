@@ -1,5 +1,5 @@
 {{/*
-Generated from the controller's settings (packages/controller/src/config-rules.ts, lease-timing.ts) by
+Generated from the controller's settings (packages/controller/src/config/rules.ts, election/lease-timing.ts) by
 `pnpm chart:generate`; do not edit. Each duration value: its path, its value, the controller's setting, its least
 milliseconds. _helpers.tpl checks them with the controller's rule.
 */}}
@@ -28,7 +28,7 @@ milliseconds. _helpers.tpl checks them with the controller's rule.
 1.2
 {{- end }}
 
-{{/* The label selector grammar (label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}
+{{/* The label selector grammar (kube/label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}
 {{- define "shiplog-controller.labelSelectorPattern" -}}
 ^\s*(!\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?|([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(\s*(==|!=|=)\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?|\s+(in|notin)\s*\(\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?\s*(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)*|(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)+)\)|\s*[<>]\s*-?[0-9]+)?)\s*(,\s*(!\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?|([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(\s*(==|!=|=)\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?|\s+(in|notin)\s*\(\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?\s*(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)*|(,\s*([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?\s*)+)\)|\s*[<>]\s*-?[0-9]+)?)\s*)*$
 {{- end }}

@@ -127,7 +127,7 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
 {{- end }}
-{{- /* The controller's rules, with its words (config.ts, config-values.ts, lease-timing.ts); the bounds come from
+{{- /* The controller's rules, with its words (config/config.ts, config/values.ts, election/lease-timing.ts); the bounds come from
 templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- $max := include "shiplog-controller.maxDurationMs" . | float64 }}
 {{- range include "shiplog-controller.durationRules" . | fromJsonArray }}

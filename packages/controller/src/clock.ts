@@ -3,7 +3,7 @@
 // timers with no real waits. The leader elector takes the same clock (electionClockOf).
 import type { TransportClock } from "@shiplog/client";
 import { sleep } from "@shiplog/client/internal";
-import { systemElectionClock, type ElectionClock } from "./leader-elector.js";
+import { systemElectionClock, type ElectionClock } from "./election/leader-elector.js";
 
 /** Time, waits and timers as the controller sees them. */
 export interface Clock extends TransportClock {

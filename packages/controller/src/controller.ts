@@ -5,37 +5,37 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { pino, type Logger } from "pino";
-import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./acknowledged-state.js";
-import { BatchSender, type ClusterRecordsApi } from "./batch-sender.js";
+import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./state/acknowledged-state.js";
+import { BatchSender, type ClusterRecordsApi } from "./flush/batch-sender.js";
 import { electionClockOf, systemClock, type Clock } from "./clock.js";
-import { writeBudgetLimits, type ControllerConfig } from "./config.js";
-import { ConfigMapAcknowledgedStore } from "./configmap-acknowledged-store.js";
-import type { DesiredState, NameConflict } from "./desired-state.js";
-import { DesiredStateReport } from "./desired-state-report.js";
-import { desiredStateOptions, trackedDesiredState } from "./desired-state-source.js";
-import { listingSlicer } from "./listing-slicer.js";
-import { DesiredStateTracker } from "./desired-state-tracker.js";
-import { FlushLoop, flushLoopSettings } from "./flush-loop.js";
-import type { FlushSummary } from "./flush-round.js";
-import { ClusterInformers, WATCHED_KINDS } from "./informers.js";
-import { Leadership } from "./leadership.js";
-import { LeaseElection } from "./lease-election.js";
+import { writeBudgetLimits, type ControllerConfig } from "./config/config.js";
+import { ConfigMapAcknowledgedStore } from "./state/configmap-store.js";
+import type { DesiredState, NameConflict } from "./mapping/desired-state.js";
+import { DesiredStateReport } from "./mapping/desired-state-report.js";
+import { desiredStateOptions, trackedDesiredState } from "./mapping/desired-state-source.js";
+import { listingSlicer } from "./kube/listing-slicer.js";
+import { DesiredStateTracker } from "./mapping/desired-state-tracker.js";
+import { FlushLoop, flushLoopSettings } from "./flush/loop.js";
+import type { FlushSummary } from "./flush/round.js";
+import { ClusterInformers, WATCHED_KINDS } from "./kube/informers.js";
+import { Leadership } from "./election/leadership.js";
+import { LeaseElection } from "./election/lease-election.js";
 import { Manager } from "./manager.js";
-import { ControllerMetrics } from "./metrics.js";
-import { failingInformers, readiness } from "./readiness.js";
-import { controllerApi } from "./service-client.js";
-import { SendGate } from "./send-gate.js";
-import { StatePersistence } from "./state-persistence.js";
-import { damageReason } from "./state-recovery.js";
-import { testStateLimits } from "./state-shards.js";
+import { ControllerMetrics } from "./observability/metrics.js";
+import { failingInformers, readiness } from "./observability/readiness.js";
+import { controllerApi } from "./service/service-client.js";
+import { SendGate } from "./flush/send-gate.js";
+import { StatePersistence } from "./state/persistence.js";
+import { damageReason } from "./state/recovery.js";
+import { testStateLimits } from "./state/shards.js";
 import { TestCrashHook } from "./test-crash-hook.js";
-import { UnlinkedRecords } from "./unlinked-records.js";
+import { UnlinkedRecords } from "./mapping/unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./write-budget.js";
+import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./flush/write-budget.js";
 
-export { StateNotLoadedError } from "./flush-loop.js";
-export type { FlushSummary } from "./flush-round.js";
-export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./readiness.js";
+export { StateNotLoadedError } from "./flush/loop.js";
+export type { FlushSummary } from "./flush/round.js";
+export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./observability/readiness.js";
 
 /** What the controller needs besides its configuration. */
 export interface ControllerOptions {
@@ -219,7 +219,7 @@ export class Controller {
         this.#slicer();
       },
       onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
-      // The repository a namespace names (repository-rules.ts): a change recomputes that namespace's workloads.
+      // The repository a namespace names (mapping/repository-rules.ts): a change recomputes that namespace's workloads.
       onNamespaceChange: (namespace) => {
         this.#tracker.namespaceChanged(namespace);
         this.#loop.notifyChange();
@@ -366,7 +366,7 @@ export class Controller {
     return this.#loop.flush();
   }
 
-  /** Ready: see readiness.ts. */
+  /** Ready: see observability/readiness.ts. */
   get ready(): boolean {
     return readiness(this.#readinessSnapshot()).ready;
   }

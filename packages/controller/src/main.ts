@@ -3,9 +3,9 @@
 import { redactSecrets } from "@shiplog/client";
 import { BoundedFileError } from "@shiplog/client/internal";
 import { pino } from "pino";
-import { ConfigError, loadConfig, redactedConfig, usage } from "./config.js";
-import { startHealthServer, type HealthServer } from "./health-server.js";
-import { StartupError, listenError } from "./startup-error.js";
+import { ConfigError, loadConfig, redactedConfig, usage } from "./config/config.js";
+import { startHealthServer, type HealthServer } from "./observability/health-server.js";
+import { StartupError, listenError } from "./config/startup-error.js";
 import { CONTROLLER_VERSION } from "./version.js";
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(argv, process.env);
   // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
-  const { loadKubeConfig } = await import("./kube-config-loader.js");
+  const { loadKubeConfig } = await import("./kube/config-loader.js");
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
   const { Controller } = await import("./controller.js");
   const logger = pino({

@@ -1,10 +1,10 @@
 // A service that accepts every entry, in memory, each call passing the real write-budget pacer first (as the client's
 // pipeline does), for the flush loop's tests and the steady-state benchmark on a virtual clock.
 import type { ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
-import type { ClusterRecordsApi } from "../src/batch-sender.js";
-import { budgetPacer, CLUSTER_ROUTE } from "../src/budget-pacer.js";
+import type { ClusterRecordsApi } from "../src/flush/batch-sender.js";
+import { budgetPacer, CLUSTER_ROUTE } from "../src/flush/budget-pacer.js";
 import type { Clock } from "../src/clock.js";
-import type { WriteBudget } from "../src/write-budget.js";
+import type { WriteBudget } from "../src/flush/write-budget.js";
 
 /** The cluster endpoint, paced by `budget` on `clock`; `onCall` sees each call as it leaves its slot. */
 export function acceptingApi(

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, redactedConfig } from "../src/config.js";
+import { ConfigError, loadConfig, redactedConfig } from "../src/config/config.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 import { materialize, REFUSED } from "./config-refusals.js";
 

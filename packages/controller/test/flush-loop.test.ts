@@ -3,16 +3,16 @@
 // waits: time moves only when the test moves it.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { InMemoryAcknowledgedStore, type PersistOptions } from "../src/acknowledged-state.js";
-import { BatchSender } from "../src/batch-sender.js";
-import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
-import { DesiredStateReport } from "../src/desired-state-report.js";
-import { FlushLoop } from "../src/flush-loop.js";
-import { ControllerMetrics } from "../src/metrics.js";
-import { recordKey } from "../src/pod-records.js";
-import { SendGate } from "../src/send-gate.js";
-import { StatePersistence } from "../src/state-persistence.js";
-import { WriteBudget } from "../src/write-budget.js";
+import { InMemoryAcknowledgedStore, type PersistOptions } from "../src/state/acknowledged-state.js";
+import { BatchSender } from "../src/flush/batch-sender.js";
+import type { DesiredRecord, DesiredState } from "../src/mapping/desired-state.js";
+import { DesiredStateReport } from "../src/mapping/desired-state-report.js";
+import { FlushLoop } from "../src/flush/loop.js";
+import { ControllerMetrics } from "../src/observability/metrics.js";
+import { recordKey } from "../src/mapping/pod-records.js";
+import { SendGate } from "../src/flush/send-gate.js";
+import { StatePersistence } from "../src/state/persistence.js";
+import { WriteBudget } from "../src/flush/write-budget.js";
 import { acceptingApi } from "./accepting-api.js";
 import { VirtualClock } from "./virtual-clock.js";
 

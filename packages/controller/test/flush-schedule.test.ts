@@ -1,7 +1,7 @@
 // When the flush loop runs its next round, with plain data: the coalescing window, its maximum wait, the gates; and
 // how many calls a round may make.
 import { describe, expect, it } from "vitest";
-import { nextWake, type ScheduleSnapshot } from "../src/flush-schedule.js";
+import { nextWake, type ScheduleSnapshot } from "../src/flush/schedule.js";
 
 const T = { windowMs: 200, maxWaitMs: 1000, heartbeatMs: 5000 };
 const idle: ScheduleSnapshot = {

@@ -7,7 +7,7 @@ import {
   STATE_WRITE_FAILURES_UNREADY,
   TOKEN_REFUSED_FLUSHES_UNREADY,
   type ReadinessSnapshot,
-} from "../src/readiness.js";
+} from "../src/observability/readiness.js";
 
 const leader: ReadinessSnapshot = {
   synced: true,

@@ -1,9 +1,9 @@
 // The reconciler with plain data: desired state, acknowledged and in-flight sets, earlier bookkeeping and the time
 // in; batches, intents and the next bookkeeping out.
 import { describe, expect, it } from "vitest";
-import type { AcknowledgedRecord } from "../src/acknowledged-state.js";
-import type { DesiredRecord, DesiredState } from "../src/desired-state.js";
-import { recordKey, type RecordGroup } from "../src/pod-records.js";
+import type { AcknowledgedRecord } from "../src/state/acknowledged-state.js";
+import type { DesiredRecord, DesiredState } from "../src/mapping/desired-state.js";
+import { recordKey, type RecordGroup } from "../src/mapping/pod-records.js";
 import {
   initialReconcilerState,
   packBatches,
@@ -12,9 +12,9 @@ import {
   type ReconcilerSettings,
   type ReconcilerState,
   type RoundInput,
-} from "../src/reconciler.js";
-import type { PendingRecord } from "../src/record-diff.js";
-import { HOUR_MS } from "../src/write-budget.js";
+} from "../src/flush/reconciler.js";
+import type { PendingRecord } from "../src/mapping/record-diff.js";
+import { HOUR_MS } from "../src/flush/write-budget.js";
 
 const EU: RecordGroup = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
 const US: RecordGroup = { logicalEnvironment: "production", physicalEnvironment: "us-east-1" };

@@ -13,7 +13,7 @@ import {
   resolveRepository,
   unlinkedFix,
   type RepositoryRules,
-} from "../src/repository-rules.js";
+} from "../src/mapping/repository-rules.js";
 import { MAPPING, deploymentWithPods, snapshot } from "./kube-fixtures.js";
 
 const RULES: RepositoryRules = {

@@ -8,7 +8,7 @@ import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config/config.js";
 import { Controller } from "../src/controller.js";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
 import { VirtualClock } from "./virtual-clock.js";

@@ -1,4 +1,4 @@
-// The pure reading of a damaged state (state-recovery.ts) with plain data: slots verified against the head's
+// The pure reading of a damaged state (state/recovery.ts) with plain data: slots verified against the head's
 // checksum and their own, the fallback to the other slot, journal segments checked and skipped, slots scanned without
 // a head, the witness's verdict, and the damage record.
 import {

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { renameSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileTokenSource, MAX_TOKEN_FILE_BYTES } from "../src/token-source.js";
+import { FileTokenSource, MAX_TOKEN_FILE_BYTES } from "../src/service/token-source.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 describe("FileTokenSource", () => {

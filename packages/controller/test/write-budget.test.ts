@@ -10,7 +10,7 @@ import {
   resyncCallsPerHour,
   resyncCallsPerInterval,
   WriteBudget,
-} from "../src/write-budget.js";
+} from "../src/flush/write-budget.js";
 
 /** Makes `n` calls as early as the budget allows from `from`, each answered `latencyMs` after it leaves. */
 function burst(budget: WriteBudget, from: number, n: number, latencyMs = 0): number[] {

@@ -1,9 +1,9 @@
 // The fake cluster checked against a real API server (test/kit/control-plane.ts), request by request: the same
 // requests go to both, in namespaces made alike, and what each answers is compared after normalising only what
 // legitimately differs (uids, timestamps, resourceVersions, generated names). The probes: the API server's rules
-// the fake once missed, and the request shapes the controller makes (kube-transport.ts and reflector.ts: paged lists
+// the fake once missed, and the request shapes the controller makes (kube/transport.ts and kube/reflector.ts: paged lists
 // with a label selector, watches with bookmarks and timeoutSeconds, resourceVersions ahead of the server;
-// lease-lock.ts: the Lease's create, read and conditional replace; state-configmaps.ts: create, replace and
+// election/lease-lock.ts: the Lease's create, read and conditional replace; state/configmaps.ts: create, replace and
 // conditional merge patch asked for the metadata alone, writes to a ConfigMap that is gone). The requests recorded
 // from a controller scenario are compared by controller-requests.real.test.ts.
 // It prints "n of m agree" with each difference; the differences accepted are listed, with their reasons, in the

@@ -2,22 +2,22 @@
 // (a service that accepts everything, paced by the real pacer), `records` records all acknowledged, no change, the
 // spread resync every `resyncIntervalMs`, for one hour. An hour of real time is not needed to count an hour's calls.
 import { pino } from "pino";
-import { InMemoryAcknowledgedStore } from "../../../packages/controller/src/acknowledged-state.js";
-import { BatchSender } from "../../../packages/controller/src/batch-sender.js";
-import type { DesiredRecord, DesiredState } from "../../../packages/controller/src/desired-state.js";
-import { DesiredStateReport } from "../../../packages/controller/src/desired-state-report.js";
-import { FlushLoop } from "../../../packages/controller/src/flush-loop.js";
-import { ControllerMetrics } from "../../../packages/controller/src/metrics.js";
-import { recordKey } from "../../../packages/controller/src/pod-records.js";
-import { SendGate } from "../../../packages/controller/src/send-gate.js";
-import { StatePersistence } from "../../../packages/controller/src/state-persistence.js";
+import { InMemoryAcknowledgedStore } from "../../../packages/controller/src/state/acknowledged-state.js";
+import { BatchSender } from "../../../packages/controller/src/flush/batch-sender.js";
+import type { DesiredRecord, DesiredState } from "../../../packages/controller/src/mapping/desired-state.js";
+import { DesiredStateReport } from "../../../packages/controller/src/mapping/desired-state-report.js";
+import { FlushLoop } from "../../../packages/controller/src/flush/loop.js";
+import { ControllerMetrics } from "../../../packages/controller/src/observability/metrics.js";
+import { recordKey } from "../../../packages/controller/src/mapping/pod-records.js";
+import { SendGate } from "../../../packages/controller/src/flush/send-gate.js";
+import { StatePersistence } from "../../../packages/controller/src/state/persistence.js";
 import {
   DEFAULT_WRITE_BUDGET,
   HOUR_MS,
   resyncCallsPerHour,
   resyncCallsPerInterval,
   WriteBudget,
-} from "../../../packages/controller/src/write-budget.js";
+} from "../../../packages/controller/src/flush/write-budget.js";
 import { acceptingApi } from "../../../packages/controller/test/accepting-api.js";
 import { VirtualClock } from "../../../packages/controller/test/virtual-clock.js";
 

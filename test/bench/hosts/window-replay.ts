@@ -1,10 +1,10 @@
 // Chooses the coalescing window from measurements without the machine's noise: the pod events of a benchmark phase
 // and the moments its records became sendable (each new container first Running), as recorded, replayed through the
-// controller's own schedule (flush-schedule.ts) for several windows, with the write budget and a round taking
+// controller's own schedule (controller flush/schedule.ts) for several windows, with the write budget and a round taking
 // `roundMs`. For each setting: the calls (rounds carrying at least one changed record) and how long a changed record
 // waits for the round that takes it.
-import { nextWake } from "../../../packages/controller/src/flush-schedule.js";
-import { DEFAULT_WRITE_BUDGET, WriteBudget, type WriteBudgetLimits } from "../../../packages/controller/src/write-budget.js";
+import { nextWake } from "../../../packages/controller/src/flush/schedule.js";
+import { DEFAULT_WRITE_BUDGET, WriteBudget, type WriteBudgetLimits } from "../../../packages/controller/src/flush/write-budget.js";
 import { s } from "./format.js";
 
 /** A phase's recording: pod event arrivals, when its records became sendable, and its rounds' measured time. */
