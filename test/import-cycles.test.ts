@@ -1,5 +1,5 @@
-// `pnpm lint:cycles` (run by `pnpm test`) fails on any import cycle in any package's sources, type-only imports
-// included. Shown here on two modules that import each other, then on the repository itself.
+// `pnpm lint:cycles` (run by `pnpm test` on every package's sources) fails on any import cycle, type-only imports
+// included. Shown here on two modules that import each other; the repository itself is the lint step's job.
 import { execSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -40,11 +40,5 @@ describe("the import cycle check", () => {
     const result = run(script.replace(SOURCES, `'${work}/*.ts'`));
     expect(result.status).toBe(1);
     expect(result.output).toMatch(/1\) \S*[ab]\.ts -> \S*[ab]\.ts/);
-  });
-
-  it("passes on every package's sources", () => {
-    const result = run(script);
-    expect(result.output).toMatch(/no circular dependency/);
-    expect(result.status).toBe(0);
   });
 });
