@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { z } from "zod";
 import type { ActivityGenerator } from "./activity-generator.js";
+import type { AppRegistry, AppSettings } from "./app-registry.js";
 import type { ArtifactStore, StoredDeploymentRecord } from "./artifact-store.js";
 import type { Clock } from "./clock.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
@@ -19,6 +20,7 @@ export interface AdminTargets {
   imports: SourceImportStore;
   secondaryLimits: SecondaryRateLimits;
   artifacts: ArtifactStore;
+  apps: AppRegistry;
   /** The fixture's tokens, values included: the admin API is where a user reads them (GET /tokens). */
   tokens: readonly { name: string; type: string; token: string; user?: string; scopes?: readonly string[] }[];
 }
@@ -87,7 +89,7 @@ export async function startAdminApi(
   options: { port?: number; host?: string },
 ): Promise<{ url: string; app: FastifyInstance }> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
-  const { clock, faults, requests, activity, imports, secondaryLimits, artifacts, tokens } = targets;
+  const { clock, faults, requests, activity, imports, secondaryLimits, artifacts, apps, tokens } = targets;
   readBodiesAsJson(app, "the body is not JSON");
 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
@@ -161,6 +163,14 @@ export async function startAdminApi(
     secondaryLimits.configure(changes as Partial<SecondaryLimitSettings>, "POST /secondary-limits", "body");
     if (reset === true) secondaryLimits.reset();
     return limitsView();
+  });
+
+  // The App settings: {"installationTokenLifetimeSeconds": 540} mints tokens that expire sooner (those minted stay).
+  const appsView = () => ({ settings: apps.settings, minted: apps.minted.length });
+  app.get("/apps", async () => appsView());
+  app.post("/apps", async (request) => {
+    apps.configure(objectBody(request.body) as Partial<AppSettings>, "POST /apps", "body");
+    return appsView();
   });
 
   // Deployment records read back without sending them all: counts per status and cluster, or one page at a time.

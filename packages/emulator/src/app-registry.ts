@@ -1,13 +1,36 @@
 // Apps, their installations, and the installation tokens they mint, as the service keeps them: an App proves
 // itself with a JWT signed RS256 by its private key; an installation token lives one hour on the emulator's clock
 // and is refused ("Bad credentials") after that. Key pairs are made when first needed, so a test asks the
-// emulator for an App's private key instead of the project keeping one.
+// emulator for an App's private key instead of the project keeping one. The lifetime is a setting so a test can
+// hand out tokens that are about to expire (a client's expiry alerts, its renewal) without waiting an hour.
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
+import { z } from "zod";
 import type { Clock } from "./clock.js";
+import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { AccessLevel, Fixture, TokenFixture } from "./fixture.js";
 
 /** An installation token lives this long (the service's rule). */
 export const INSTALLATION_TOKEN_LIFETIME_MS = 3_600_000;
+
+/** The App settings a run may change: tokens minted from then on follow them. */
+export interface AppSettings {
+  /**
+   * How long an installation token minted from now on lives, in whole seconds: 1 to 3600 (default 3600, the
+   * service's hour; the service never mints a longer one).
+   */
+  installationTokenLifetimeSeconds: number;
+}
+
+/** The checks `configure` applies: every field optional, unknown fields refused (a typo would change nothing). */
+const settingsSchema = z
+  .strictObject({
+    installationTokenLifetimeSeconds: z
+      .number()
+      .int({ message: "must be a whole number of seconds" })
+      .min(1, { message: "must be at least 1 second" })
+      .max(INSTALLATION_TOKEN_LIFETIME_MS / 1000, { message: "must be at most 3600 seconds (the service's hour)" }),
+  })
+  .partial();
 /** A JWT may be dated this far ahead of the service's clock (clock drift between machines). */
 export const JWT_CLOCK_SKEW_S = 60;
 /** A JWT may live at most this long. */
@@ -42,11 +65,32 @@ export class AppRegistry {
   readonly #tokens = new Map<string, MintedToken>();
   /** Every token minted, for tests: when and for whom (never refused as evidence). */
   readonly minted: { installationId: number; atMs: number; expiresAtMs: number }[] = [];
+  #settings: AppSettings = { installationTokenLifetimeSeconds: INSTALLATION_TOKEN_LIFETIME_MS / 1000 };
 
+  /** `settings`: as `configure` takes them, checked the same way (`startEmulator`'s option). */
   constructor(
     private readonly fixture: Fixture,
     private readonly clock: Clock,
-  ) {}
+    settings: Partial<AppSettings> = {},
+  ) {
+    this.configure(settings, "startEmulator", "apps");
+  }
+
+  /** The settings in force (a copy). */
+  get settings(): AppSettings {
+    return { ...this.#settings };
+  }
+
+  /**
+   * Changes settings while the emulator runs: tokens minted from then on follow them, tokens already minted keep
+   * their expiry. Throws `EmulatorUsageError` naming the field.
+   */
+  configure(changes: Partial<AppSettings>, operation = "apps.configure", argument = "settings"): AppSettings {
+    const checked = settingsSchema.safeParse(changes, { reportInput: true });
+    if (!checked.success) throw EmulatorUsageError.fromZod(operation, argument, checked.error);
+    this.#settings = { ...this.#settings, ...(checked.data as Partial<AppSettings>) };
+    return this.settings;
+  }
 
   findApp(idOrClientId: string | number): FixtureApp | undefined {
     return this.fixture.apps.find((a) => String(a.id) === String(idOrClientId) || a.client_id === String(idOrClientId));
@@ -125,7 +169,7 @@ export class AppRegistry {
     const minted: MintedToken = {
       token,
       installation,
-      expiresAtMs: nowMs + INSTALLATION_TOKEN_LIFETIME_MS,
+      expiresAtMs: nowMs + this.#settings.installationTokenLifetimeSeconds * 1000,
       permissions,
       repositories,
       principal,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { readFile } from "node:fs/promises";
+import { INSTALLATION_TOKEN_LIFETIME_MS } from "./app-registry.js";
 import { Clock } from "./clock.js";
 import { EmulatorUsageError } from "./emulator-usage-error.js";
 import type { SecondaryLimitSettings } from "./secondary-rate-limits.js";
@@ -25,7 +26,7 @@ const USAGE = `Usage: shiplog-emulator [--port 8080] [--host 127.0.0.1] [--fixtu
                         [--show-tokens] [--admin] [--admin-port 0]
                         [--no-secondary-limits] [--concurrent-requests 100] [--endpoint-points-per-minute 900]
                         [--content-per-minute 80] [--content-per-hour 500] [--secondary-limit-status 403]
-                        [--no-retry-after]
+                        [--no-retry-after] [--installation-token-lifetime 3600]
 
 Starts the service emulator. Prints its URL and the fixture's token names and types.
 The default world is seeded with what the READMEs' examples read (records, a tag, activity,
@@ -35,11 +36,13 @@ a notification, an import); --no-seed starts it empty (a --fixture of yours is n
 valid here, but a fixture of your own may hold tokens you do not want in a terminal log.
 With --admin, GET <admin API>/tokens gives them too.
 --admin starts the admin API (clock, activity, faults, request log, imports, secondary
-limits, record counts) on its own port (--admin-port, default a free one) and prints its URL;
+limits, App settings, record counts) on its own port (--admin-port, default a free one) and prints its URL;
 see the emulator README.
 The service's secondary rate limits are on, per caller, with its published figures (the
 defaults shown); --no-secondary-limits turns them off, the other flags change one each.
---no-retry-after leaves retry-after out of their answers (a client then waits a minute).`;
+--no-retry-after leaves retry-after out of their answers (a client then waits a minute).
+--installation-token-lifetime sets how long an App installation token lives, in seconds
+(1 to 3600; the service's is 3600): a client's renewal and expiry alerts without waiting an hour.`;
 
 /** The secondary-limit flags that take a number, by the setting each sets. */
 const LIMIT_FLAGS = {
@@ -75,6 +78,7 @@ function parse() {
         "admin-port": { type: "string", default: "0" },
         "no-secondary-limits": { type: "boolean", default: false },
         "no-retry-after": { type: "boolean", default: false },
+        "installation-token-lifetime": { type: "string" },
         ...(Object.fromEntries(Object.keys(LIMIT_FLAGS).map((flag) => [flag, { type: "string" }])) as Record<
           LimitFlag,
           { type: "string" }
@@ -129,6 +133,14 @@ for (const [flag, setting] of Object.entries(LIMIT_FLAGS) as [LimitFlag, keyof S
   (secondaryLimits as Record<string, number>)[setting] = Number(raw);
 }
 
+// A whole number here; its range is the setting's own rule, checked by startEmulator and named by the flag below.
+const lifetime = values["installation-token-lifetime"];
+if (lifetime !== undefined && !/^\d+$/.test(lifetime)) {
+  fail(`--installation-token-lifetime must be a whole number of seconds (got ${JSON.stringify(lifetime)})`);
+}
+/** The flag of each App setting, for errors. */
+const APP_FLAGS: Record<string, string> = { installationTokenLifetimeSeconds: "installation-token-lifetime" };
+
 let fixture: unknown;
 if (values.fixture !== undefined) {
   let text: string;
@@ -166,6 +178,7 @@ try {
     rateLimit,
     anonymousRateLimit,
     secondaryLimits,
+    ...(lifetime !== undefined ? { apps: { installationTokenLifetimeSeconds: Number(lifetime) } } : {}),
     ...(values.admin ? { admin: { port: adminPort } } : {}),
     // A fixture file that holds `null` is refused, not read as "no fixture".
     ...(values.fixture !== undefined && fixture === null ? { fixture: null as never } : {}),
@@ -178,6 +191,11 @@ try {
       const setting = flagged.argument.slice("secondaryLimits.".length);
       const flag = Object.entries(LIMIT_FLAGS).find(([, name]) => name === setting)?.[0] ?? setting;
       fail(`--${flag} ${flagged.message} [rule: ${flagged.rule}]`);
+    }
+    const appSetting = error.issues.find((i) => i.argument.startsWith("apps."));
+    if (appSetting) {
+      const setting = appSetting.argument.slice("apps.".length);
+      fail(`--${APP_FLAGS[setting] ?? setting} ${appSetting.message} [rule: ${appSetting.rule}]`);
     }
     const issues = error.issues.map((i) => `${i.argument} ${i.message} [rule: ${i.rule}]`).join("; ");
     fail(`--fixture ${values.fixture}: not a valid fixture: ${issues}`);
@@ -209,6 +227,12 @@ console.log(
         `(answered ${limits.status}${limits.retryAfter ? " with retry-after" : ", no retry-after"})`
     : "secondary rate limits off",
 );
+const { installationTokenLifetimeSeconds } = emulator.apps.settings;
+if (lifetime !== undefined) {
+  console.log(
+    `App installation tokens live ${installationTokenLifetimeSeconds} s (the service's: ${INSTALLATION_TOKEN_LIFETIME_MS / 1000} s)`,
+  );
+}
 console.log(
   seeded
     ? `seeded: ${seeded.storageRecords} storage and ${seeded.deploymentRecords} deployment records in acme ` +

@@ -16,7 +16,7 @@ export { Clock } from "./clock.js";
 export type { FaultInjector, FaultKind, FaultRule } from "./fault-injection.js";
 export type { LoggedRequest, RequestLog } from "./request-log.js";
 export type { RateLimits } from "./rate-limits.js";
-export type { AppRegistry, MintedToken } from "./app-registry.js";
+export type { AppRegistry, AppSettings, MintedToken } from "./app-registry.js";
 export type { EmulatorState } from "./emulator-context.js";
 export type { SourceImportStore } from "./import-store.js";
 export type { SimulatedStatus } from "./simulated-importer.js";

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { API_VERSIONS } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
-import { AppRegistry } from "./app-registry.js";
+import { AppRegistry, type AppSettings } from "./app-registry.js";
 import { registerAppRoutes } from "./routes/apps.js";
 import { APP_JWT_ROUTES } from "./routes/route-table.js";
 import { ArtifactStore } from "./artifact-store.js";
@@ -58,6 +58,11 @@ export interface EmulatorOptions {
    * the service enforces them; `false` turns them off, an object changes some (`PUBLISHED_SECONDARY_LIMITS`).
    */
   secondaryLimits?: boolean | Partial<SecondaryLimitSettings>;
+  /**
+   * The App settings (`AppSettings`): `{ installationTokenLifetimeSeconds: 540 }` mints installation tokens that
+   * expire sooner than the service's hour; changeable later with `apps.configure`.
+   */
+  apps?: Partial<AppSettings>;
   /** Seed for fault injection's random choices. */
   faultSeed?: number;
   /** Log requests as JSON lines (pino; the Authorization header is redacted). Default false. */
@@ -105,6 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
   const fixture = parsed.data;
   const clock = options.clock ?? new Clock();
+  const apps = new AppRegistry(fixture, clock, options.apps);
   const access = new AccessControl(fixture);
   const routes = new Set<string>();
   const faults = new FaultInjector(options.faultSeed, routes);
@@ -127,7 +133,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
   const activity = new ActivityGenerator(fixture, clock, state.events, state.notifications, state.issueEvents);
   const ctx: EmulatorContext = { fixture, access, clock, state };
-  const apps = new AppRegistry(fixture, clock);
 
   const app = Fastify({
     bodyLimit: 16 * 1024 * 1024,
@@ -197,6 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         imports: state.imports,
         secondaryLimits,
         artifacts: state.artifacts,
+        apps,
         tokens: fixture.tokens,
       };
       admin = await startAdminApi(targets, { host: options.host, ...adminOptions });

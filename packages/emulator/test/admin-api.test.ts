@@ -125,6 +125,19 @@ describe("admin API with curl", () => {
     json("POST", `${admin}/secondary-limits`, { enabled: true });
   });
 
+  it("reads and changes the installation token lifetime: tokens minted afterwards follow it", () => {
+    expect(json("GET", `${admin}/apps`).body).toEqual({ settings: { installationTokenLifetimeSeconds: 3600 }, minted: 0 });
+    expect(json("POST", `${admin}/apps`, { installationTokenLifetimeSeconds: 540 }).body).toEqual({
+      settings: { installationTokenLifetimeSeconds: 540 },
+      minted: 0,
+    });
+    const bad = json("POST", `${admin}/apps`, { installationTokenLifetimeSeconds: 7200 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("body.installationTokenLifetimeSeconds");
+    expect(JSON.stringify(bad.body)).toContain("at most 3600 seconds");
+    json("POST", `${admin}/apps`, { installationTokenLifetimeSeconds: 3600 });
+  });
+
   it("counts deployment records per status and cluster, and pages through them", () => {
     const auth = ["-H", `authorization: Bearer ${CLASSIC}`];
     const deployments = ["a", "b", "c"].map((name, i) => ({
@@ -194,6 +207,12 @@ describe("CLI mistakes: one line, exit 2", () => {
     oneLine(run(["--port", "0", "--content-per-hour", "0"]), "--content-per-hour");
     oneLine(run(["--port", "0", "--endpoint-points-per-minute", "4"]), "--endpoint-points-per-minute must admit one write (5 points)");
     oneLine(run(["--port", "0", "--secondary-limit-status", "500"]), "--secondary-limit-status must be 403 or 429");
+  });
+
+  it("an installation token lifetime that is not a whole number, or not 1 to 3600 seconds, named by the flag", () => {
+    oneLine(run(["--port", "0", "--installation-token-lifetime", "9m"]), "--installation-token-lifetime must be a whole number of seconds");
+    oneLine(run(["--port", "0", "--installation-token-lifetime", "0"]), "--installation-token-lifetime must be at least 1 second");
+    oneLine(run(["--port", "0", "--installation-token-lifetime", "3601"]), "--installation-token-lifetime must be at most 3600 seconds");
   });
 
   it("a fixture that is null, or repeats tokens, or has unknown keys, named by path", () => {

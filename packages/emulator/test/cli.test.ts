@@ -38,6 +38,13 @@ describe("shiplog-emulator", () => {
     expect((await run(["--no-secondary-limits"])).stdout).toContain("secondary rate limits off");
   });
 
+  it("says how long installation tokens live when --installation-token-lifetime shortens them", async () => {
+    expect((await run([])).stdout).not.toContain("App installation tokens live");
+    expect((await run(["--installation-token-lifetime", "540"])).stdout).toContain(
+      "App installation tokens live 540 s (the service's: 3600 s)",
+    );
+  });
+
   it("prints the values too with --show-tokens", async () => {
     const { stdout } = await run(["--show-tokens"]);
     for (const token of defaultFixture.tokens ?? [])
