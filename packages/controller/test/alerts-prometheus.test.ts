@@ -2,7 +2,9 @@
 // controller's /metrics over loopback: silent on a healthy install with a token (before, ShiplogTokenExpiringSoon read
 // the token's unknown expiry as 0, and ShiplogNoSuccessfulSync read a new quiet leader's unchanged stamp as no sync),
 // and ShiplogRecordsRejected pending, with the reason, when the service refuses every record; each fault raising its
-// alert, a lost state (the head gone, its witness left) ShiplogStateDamaged among them.
+// alert, a lost state (the head gone, its witness left) ShiplogStateDamaged among them, and an installation token
+// about to expire on the emulator's clock (it mints 540-second tokens) making ShiplogTokenExpiringSoon fire. A token
+// the service refuses (401) while its renewal fails reads 0 seconds left: the service's answer, not the stamp.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +18,7 @@ import { tempDir } from "../../../test/kit/temp-dir.js";
 const RULES_FILE = fileURLToPath(new URL("../../../charts/shiplog-controller/files/prometheus-rules.yaml", import.meta.url));
 const APP_ID = 1_001_001;
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
+const TOKEN_ROUTE = "/app/installations/:installation_id/access_tokens";
 const available = findPrometheus();
 const inCI = process.env.CI === "true";
 
@@ -184,6 +187,63 @@ describe.skipIf(!available.ok && !inCI)("the chart's alerts on a real Prometheus
       await raised("ShiplogStateDamaged");
       const [atRisk] = await prometheus.query("shiplog_controller_state_records_at_risk");
       expect(atRisk?.value[1]).toBe("3");
+    });
+
+    it("a token about to expire on the emulator's clock (it mints 9-minute tokens): ShiplogTokenExpiringSoon fires", async () => {
+      const key = join(tempDir("shiplog-app-"), "app.pem");
+      h = await startHarness({
+        env: { SHIPLOG_TOKEN: "", SHIPLOG_APP_ID: String(APP_ID), SHIPLOG_APP_PRIVATE_KEY_FILE: key },
+        beforeStart: async (cluster, emulator) => {
+          writeFileSync(key, emulator.apps.privateKey(APP_ID));
+          // The service's tokens live an hour; these 540 s, so the one the controller holds is always under 600 s.
+          emulator.apps.configure({ installationTokenLifetimeSeconds: 540 });
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "ghcr.io/acme/web:1.0" });
+        },
+      });
+      await converged(h);
+      prometheus = await watch(h);
+      await raised("ShiplogTokenExpiringSoon");
+      // Its `for:` (1m) passes: firing, and nothing else is pending or firing, since records still land.
+      await vi.waitFor(async () => expect(await alerts(prometheus!)).toContain("ShiplogTokenExpiringSoon firing {}"), {
+        timeout: 120_000,
+        interval: 1000,
+      });
+      const now = await alerts(prometheus);
+      const [remaining] = await prometheus.query("shiplog_controller_token_remaining_seconds");
+      console.log(`ALERTS with 540 s installation tokens: ${now.join("; ")}; token_remaining_seconds ${remaining?.value[1]}`);
+      expect(now).toEqual(["ShiplogTokenExpiringSoon firing {}"]);
+      expect(Number(remaining?.value[1])).toBeGreaterThan(0);
+      expect(Number(remaining?.value[1])).toBeLessThanOrEqual(540);
+    }, 180_000);
+
+    it("the token refused (401) and its renewal failing: token_remaining_seconds follows the service's answer, 0", async () => {
+      const key = join(tempDir("shiplog-app-"), "app.pem");
+      h = await startHarness({
+        env: { SHIPLOG_TOKEN: "", SHIPLOG_APP_ID: String(APP_ID), SHIPLOG_APP_PRIVATE_KEY_FILE: key },
+        beforeStart: async (cluster, emulator) => {
+          writeFileSync(key, emulator.apps.privateKey(APP_ID));
+          await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "ghcr.io/acme/web:1.0" });
+        },
+      });
+      await converged(h);
+      prometheus = await watch(h);
+      const lifetime = async () => Number((await prometheus!.query("shiplog_controller_token_remaining_seconds"))[0]?.value[1]);
+      await vi.waitFor(async () => expect(await lifetime()).toBeGreaterThan(3000), WAIT);
+      // The token endpoint fails from now on, and an hour passes on the service's clock: the token the controller
+      // holds (with 59 minutes left on its own clock) is refused at the next call, and cannot be renewed.
+      h.emulator.faults.add({ method: "POST", route: TOKEN_ROUTE, kind: "status", status: 500 });
+      h.emulator.clock.advance(61 * 60_000);
+      await h.cluster.script.setImage("shop", "web", "ghcr.io/acme/web:1.1");
+      await vi.waitFor(() => {
+        const answers = h!.emulator.requests.list().filter((r) => r.route === CLUSTER_ROUTE || r.route === TOKEN_ROUTE);
+        expect(answers.some((r) => r.route === CLUSTER_ROUTE && r.status === 401)).toBe(true);
+        expect(answers.some((r) => r.route === TOKEN_ROUTE && r.status === 500)).toBe(true);
+      }, WAIT);
+      await vi.waitFor(async () => expect(await lifetime()).toBe(0), WAIT);
+      await raised("ShiplogTokenExpiringSoon");
+      console.log(
+        `after a 401 and a failed renewal: token_remaining_seconds ${await lifetime()}; ALERTS ${(await alerts(prometheus)).join("; ")}`,
+      );
     });
 
     it("watches failing again and again: ShiplogWatchRestartStorm", async () => {
