@@ -1,6 +1,6 @@
 // The platform team's view: the controller keeps deployment records true while the cluster changes.
 import { KubeConfig } from "@kubernetes/client-node";
-import { Controller, loadConfig } from "@shiplog/controller";
+import { buildController, loadConfig, type Controller } from "@shiplog/controller";
 import type { Emulator } from "@shiplog/emulator";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -62,7 +62,7 @@ export async function runControllerStep(emulator: Emulator, cluster: FakeCluster
   );
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(cluster.kubeconfig);
-  const controller = new Controller({ config, kubeConfig, logger: pino({ level: "silent" }) });
+  const controller = buildController(config, { kubeConfig, logger: pino({ level: "silent" }) });
 
   const repo = (name: string) => ({ "shiplog.dev/repository": name });
   await cluster.script.createDeployment({ namespace: "shop", name: "web", image: "nginx:1.25", replicas: 2, annotations: repo("web") });

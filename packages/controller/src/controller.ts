@@ -1,6 +1,9 @@
-// The controller: its parts built from the configuration and composed by a small manager. Informer caches in,
-// deployment records out: the flush loop runs rounds when changes, retries and the resync come due; each round diffs
-// the desired state against what the service acknowledged and sends what the write budget allows now.
+// The controller: buildController makes its parts from the configuration, in dependency order, and hands them to a
+// manager in controller-runtime's shape (manager.ts): the informer caches, the flush loop's heartbeat, and the rounds
+// that only the leader runs, which the leadership starts and stops. Informer caches in, deployment records out: the
+// flush loop runs rounds when changes, retries and the resync come due; each round diffs the desired state against
+// what the service acknowledged and sends what the write budget allows now. One leadership fence is passed to every
+// part whose writes only the leader may make (the state store, the service client, the sender, the loop).
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
@@ -9,26 +12,25 @@ import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedSt
 import { BatchSender, type ClusterRecordsApi } from "./flush/batch-sender.js";
 import { electionClockOf, systemClock, type Clock } from "./clock.js";
 import { writeBudgetLimits, type ControllerConfig } from "./config/config.js";
-import { ConfigMapAcknowledgedStore } from "./state/configmap-store.js";
+import { ConfigMapAcknowledgedStore, type StateWriteStep } from "./state/configmap-store.js";
 import type { DesiredState, NameConflict } from "./mapping/desired-state.js";
 import { DesiredStateReport } from "./mapping/desired-state-report.js";
 import { desiredStateOptions, trackedDesiredState } from "./mapping/desired-state-source.js";
 import { listingSlicer } from "./kube/listing-slicer.js";
 import { DesiredStateTracker } from "./mapping/desired-state-tracker.js";
 import { FlushLoop, flushLoopSettings } from "./flush/loop.js";
-import type { FlushSummary } from "./flush/round.js";
+import type { FlushSummary, RoundProbe } from "./flush/round.js";
 import { ClusterInformers, WATCHED_KINDS } from "./kube/informers.js";
 import { Leadership } from "./election/leadership.js";
 import { LeaseElection } from "./election/lease-election.js";
 import { Manager } from "./manager.js";
 import { ControllerMetrics } from "./observability/metrics.js";
-import { failingInformers, readiness } from "./observability/readiness.js";
+import { failingInformers, readiness, type ReadinessSnapshot } from "./observability/readiness.js";
 import { controllerApi } from "./service/service-client.js";
 import { SendGate } from "./flush/send-gate.js";
 import { StatePersistence } from "./state/persistence.js";
 import { damageReason } from "./state/recovery.js";
-import { testStateLimits } from "./state/shards.js";
-import { TestCrashHook } from "./test-crash-hook.js";
+import type { StateLimits } from "./state/shards.js";
 import { UnlinkedRecords } from "./mapping/unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
 import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./flush/write-budget.js";
@@ -39,7 +41,6 @@ export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./o
 
 /** What the controller needs besides its configuration. */
 export interface ControllerOptions {
-  config: ControllerConfig;
   kubeConfig: KubeConfig;
   /** The cluster endpoint; default a ShiplogClient built from the configuration (paced by the write budget). */
   api?: ClusterRecordsApi;
@@ -47,8 +48,12 @@ export interface ControllerOptions {
   store?: AcknowledgedStore;
   logger?: Logger;
   metrics?: ControllerMetrics;
-  /** The clock of the flush loop, the write budget and the client's waits; default the system clock. */
+  /** The clock of the flush loop, the write budget, the election and the client's waits; default the system clock. */
   clock?: Clock;
+  /** Watches rounds and state writes at their points (the crash matrix's hook kills the process at one). */
+  probes?: { round?: RoundProbe; stateWrite?: (step: StateWriteStep) => void };
+  /** Smaller limits of the state's layout, so a few records compact into several shards (tests). */
+  stateLimits?: Partial<Omit<StateLimits, "maxShards">>;
 }
 
 /** A snapshot of the controller's state, for health checks and tests. */
@@ -77,7 +82,23 @@ export interface ControllerStatus {
   stateWriteFailures: number;
 }
 
-/** Keeps the service's deployment records equal to what the cluster runs. */
+/** The parts buildController makes, as the Controller holds them. */
+interface ControllerParts {
+  config: ControllerConfig;
+  logger: Logger;
+  metrics: ControllerMetrics;
+  identity: string;
+  budget: WriteBudget;
+  informers: ClusterInformers;
+  tracker: DesiredStateTracker;
+  report: DesiredStateReport;
+  persistence: StatePersistence;
+  leadership: Leadership;
+  loop: FlushLoop;
+  manager: Manager;
+}
+
+/** Keeps the service's deployment records equal to what the cluster runs (made by buildController). */
 export class Controller {
   readonly metrics: ControllerMetrics;
   readonly logger: Logger;
@@ -85,225 +106,18 @@ export class Controller {
   readonly identity: string;
   /** The write budget every cluster call waits for (calls of the last minute and hour). */
   readonly budget: WriteBudget;
-  readonly #config: ControllerConfig;
-  readonly #informers: ClusterInformers;
-  readonly #tracker: DesiredStateTracker;
-  readonly #report: DesiredStateReport;
-  readonly #persistence: StatePersistence;
-  readonly #leadership: Leadership;
-  readonly #loop: FlushLoop;
-  readonly #manager: Manager;
+  readonly #p: ControllerParts;
   readonly #abort = new AbortController();
   #started = false;
   #stopping = false;
-  #stopOptions: { flush?: boolean; timeoutMs?: number } = {};
-  /** Folds listed pods into the desired state in slices while the pods list. */
-  readonly #slicer: () => void;
 
-  constructor(options: ControllerOptions) {
-    const config = options.config;
-    const clock = options.clock ?? systemClock;
-    this.#config = config;
-    this.logger = options.logger ?? pino({ level: config.logLevel });
-    this.metrics = options.metrics ?? new ControllerMetrics();
-    this.identity = config.podName ?? `${hostname()}_${randomBytes(4).toString("hex")}`;
-    const logger = this.logger;
-    const metrics = this.metrics;
-    // Where the Lease and the state live: the pod's namespace, else the kubeconfig context's (in a pod, client-node
-    // takes it from the service account), else "default".
-    const namespace =
-      config.podNamespace ?? options.kubeConfig.getContextObject(options.kubeConfig.getCurrentContext())?.namespace ?? "default";
-    const crash = TestCrashHook.fromEnv();
-
-    this.#leadership = new Leadership(
-      {
-        onStartedLeading: () => {
-          metrics.leader.set(1);
-          metrics.leaderTransitions.inc();
-          this.#loop.startedLeading();
-        },
-        onStoppedLeading: (reason) => {
-          metrics.leader.set(0);
-          this.#loop.stoppedLeading();
-          if (!this.#stopping) logger.warn({ reason, identity: this.identity }, "not the leader any more: posting stopped");
-        },
-      },
-      config.leaseName
-        ? (callbacks) =>
-            new LeaseElection({
-              kubeConfig: options.kubeConfig,
-              namespace,
-              name: config.leaseName!,
-              identity: this.identity,
-              leaseDurationMs: config.leaseDurationMs,
-              renewDeadlineMs: config.renewDeadlineMs,
-              retryPeriodMs: config.retryPeriodMs,
-              logger,
-              clock: electionClockOf(clock),
-              ...callbacks,
-            })
-        : undefined,
-    );
-    const mayPost = (): boolean => this.#leadership.leading();
-
-    const store =
-      options.store ??
-      (config.stateConfigMap
-        ? new ConfigMapAcknowledgedStore({
-            kubeConfig: options.kubeConfig,
-            namespace,
-            name: config.stateConfigMap,
-            org: config.org,
-            cluster: config.cluster,
-            apiUrl: config.apiUrl,
-            writer: this.identity,
-            requestTimeoutMs: config.requestTimeoutMs,
-            logger,
-            mayWrite: mayPost,
-            onWriteStep: (step) => crash?.reached(step),
-            maxShards: config.stateMaxShards,
-            limits: testStateLimits(process.env),
-            readOnly: config.dryRun,
-          })
-        : new InMemoryAcknowledgedStore());
-    const limits = writeBudgetLimits(config);
-    this.budget = new WriteBudget(limits);
-    // A dry run reads the persisted state but acknowledges in memory only, and never writes.
-    const retry = { retryMinDelayMs: config.retryMinDelayMs, retryMaxDelayMs: config.retryMaxDelayMs };
-    this.#persistence = new StatePersistence({
-      store: config.dryRun ? new DryRunAcknowledgedStore(store) : store,
-      clock,
-      logger,
-      metrics,
-      budget: this.budget,
-      ...retry,
-    });
-
-    metrics.watchWriteBudget(limits, (window) => this.budget.used(clock.now(), window === "minute" ? MINUTE_MS : HOUR_MS));
-    const userAgent = `shiplog-controller/${CONTROLLER_VERSION} (${this.identity})`;
-    const api = options.api ?? controllerApi({ config, userAgent, logger, metrics, mayPost, clock, budget: this.budget });
-    const sender = new BatchSender({
-      api,
-      org: config.org,
-      cluster: config.cluster,
-      batchSize: config.batchSize,
-      // Serialized: calls one after another, each checking the gate a refusal of the one before may have closed.
-      concurrency: config.serializeWrites ? 1 : config.concurrency,
-      dryRun: config.dryRun,
-      logger,
-      mayPost,
-      now: () => clock.now(),
-      gate: new SendGate({ minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs }),
-      onGateClosed: (reason) => metrics.senderGateWaits.inc({ reason }),
-      onRequest: ({ ok, entries, refused, code, durationMs }) => {
-        // An answered call whose every entry was refused achieved nothing: "refused", not "success".
-        const result = !ok ? "failure" : refused !== undefined && refused === entries ? "refused" : "success";
-        metrics.requests.inc({ result, code: code ?? "" });
-        metrics.requestDuration.observe({ result }, durationMs / 1000);
-      },
-    });
-
-    this.#informers = new ClusterInformers({
-      kubeConfig: options.kubeConfig,
-      namespaces: config.namespaces,
-      ...(config.labelSelector ? { labelSelector: config.labelSelector } : {}),
-      watchTimeoutSeconds: config.watchTimeoutSeconds,
-      watchIdleTimeoutMs: config.watchIdleTimeoutMs,
-      requestTimeoutMs: config.requestTimeoutMs,
-      restartMinDelayMs: config.retryMinDelayMs,
-      restartMaxDelayMs: config.retryMaxDelayMs,
-      logger,
-      onChange: (kind, namespace, name, reachesDependents) => {
-        this.#tracker.objectChanged(kind, namespace, name, reachesDependents);
-        this.#loop.notifyChange();
-        this.#slicer();
-      },
-      onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
-      // The repository a namespace names (mapping/repository-rules.ts): a change recomputes that namespace's workloads.
-      onNamespaceChange: (namespace) => {
-        this.#tracker.namespaceChanged(namespace);
-        this.#loop.notifyChange();
-      },
-    });
-    const informers = this.#informers;
-    this.#tracker = new DesiredStateTracker(
-      informers,
-      desiredStateOptions(config, (namespace) => informers.namespaceRepository(namespace)),
-    );
-    this.#slicer = listingSlicer(this.#tracker, () => !this.#stopping && !this.#informers.synced, logger);
-    this.#report = new DesiredStateReport(logger, metrics);
-    this.#loop = new FlushLoop({
-      clock,
-      logger,
-      metrics,
-      source: trackedDesiredState(this.#tracker),
-      report: this.#report,
-      persistence: this.#persistence,
-      sender,
-      budget: this.budget,
-      crash,
-      unlinked: new UnlinkedRecords(logger, metrics, {
-        org: config.org,
-        imageRepositories: config.imageRepositories,
-        registryHost: config.registryHost,
-      }),
-      settings: flushLoopSettings(config),
-      reconciler: {
-        batchSize: config.batchSize,
-        retryMaxDelayMs: config.retryMaxDelayMs,
-        resyncCallsPerHour: resyncCallsPerHour(limits, config.resyncBudgetShare),
-      },
-      leading: mayPost,
-      leadershipSignal: () => this.#leadership.signal,
-      synced: () => this.#informers.synced,
-      ownersSynced: () => this.#informers.ownersSynced,
-      onTick: () => {
-        const status = this.#informers.status();
-        for (const kind of WATCHED_KINDS) {
-          const ofKind = status.filter((s) => s.kind === kind);
-          metrics.informerSynced.set({ kind }, ofKind.every((s) => s.synced) ? 1 : 0);
-          metrics.informerFailures.set({ kind }, Math.max(0, ...ofKind.map((s) => s.failures)));
-        }
-        metrics.leader.set(mayPost() ? 1 : 0);
-      },
-    });
-
-    // Started in this order, stopped in reverse: the loop sends its last round and writes the state before the
-    // informers stop, and the Lease is released last.
-    this.#manager = new Manager(logger)
-      .add({ name: "leadership", start: () => this.#leadership.start(), stop: () => this.#leadership.stop({ release: true }) })
-      .add({
-        name: "informers",
-        start: () => {
-          this.#informers.start();
-          // The loop may post once the workloads are listed, and decommission once the pods are too.
-          void this.#informers.waitForOwners().then(() => this.#loop.cachesSynced());
-          void this.#informers.waitForSync().then(() => {
-            this.#desiredStateAtSync();
-            this.#loop.cachesSynced();
-          });
-        },
-        stop: () => this.#informers.stop(),
-      })
-      .add({
-        name: "flush loop",
-        start: () => this.#loop.start(),
-        stop: () => this.#loop.stop({ ...this.#stopOptions, timeoutMs: this.#stopOptions.timeoutMs ?? config.shutdownTimeoutMs }),
-      });
-    metrics.leader.set(0);
-    if (!config.stateConfigMap && !options.store) {
-      logger.warn(
-        { setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" },
-        "no state ConfigMap: what the service acknowledged lives in memory only, so after a restart every record is sent again " +
-          "and workloads deleted while the controller was down are never decommissioned",
-      );
-      if (config.leaseName) {
-        logger.warn(
-          "leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record " +
-            "and misses deletions made before it took over",
-        );
-      }
-    }
+  /** Use buildController. */
+  constructor(parts: ControllerParts) {
+    this.#p = parts;
+    this.metrics = parts.metrics;
+    this.logger = parts.logger;
+    this.identity = parts.identity;
+    this.budget = parts.budget;
   }
 
   /**
@@ -314,9 +128,9 @@ export class Controller {
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    await this.#manager.start();
-    await Promise.race([this.#informers.waitForSync(), new Promise((resolve) => this.#abort.signal.addEventListener("abort", resolve))]);
-    const config = this.#config;
+    await this.#p.manager.start();
+    await Promise.race([this.#p.informers.waitForSync(), new Promise((resolve) => this.#abort.signal.addEventListener("abort", resolve))]);
+    const config = this.#p.config;
     this.logger.info(
       {
         org: config.org,
@@ -326,7 +140,7 @@ export class Controller {
         identity: this.identity,
         lease: config.leaseName ?? null,
         stateConfigMap: config.stateConfigMap ?? null,
-        writeBudget: writeBudgetLimits(config),
+        writeBudget: this.budget.limits,
       },
       "controller started",
     );
@@ -339,31 +153,13 @@ export class Controller {
   async stop(options: { flush?: boolean; timeoutMs?: number } = {}): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
-    this.#stopOptions = options;
     this.#abort.abort();
-    await this.#manager.stop();
-  }
-
-  /**
-   * Every cache has listed: the desired state takes the last changes now, so it is ready whenever the budget lets
-   * the first complete round go (which then only diffs it).
-   */
-  #desiredStateAtSync(): void {
-    if (this.#stopping) return;
-    const started = performance.now();
-    try {
-      const desired = this.#tracker.state();
-      const ms = Math.round(performance.now() - started);
-      this.logger.info({ desired: desired.records.size, held: desired.held.size, ms }, "caches synced: desired state computed");
-    } catch (error) {
-      // The first round builds afresh and reports a failure of its own.
-      this.logger.error({ err: (error as Error).message }, "desired state failed once the caches had synced");
-    }
+    await this.#p.manager.stop(options);
   }
 
   /** Runs one round now (after any round in flight) and returns its summary. */
   flush(): Promise<FlushSummary> {
-    return this.#loop.flush();
+    return this.#p.loop.flush();
   }
 
   /** Ready: see observability/readiness.ts. */
@@ -378,56 +174,290 @@ export class Controller {
   }
 
   status(): ControllerStatus {
-    const loop = this.#loop.status();
-    const store = this.#persistence.store;
+    const loop = this.#p.loop.status();
+    const store = this.#p.persistence.store;
     return {
       started: this.#started,
-      synced: this.#informers.synced,
-      leading: this.#leadership.leading(),
-      electing: this.#leadership.electing,
-      stateLoaded: this.#persistence.loaded,
+      synced: this.#p.informers.synced,
+      leading: this.#p.leadership.leading(),
+      electing: this.#p.leadership.electing,
+      stateLoaded: this.#p.persistence.loaded,
       flushed: loop.flushed,
       pending: loop.pending,
       acknowledged: store.all().size,
-      conflicts: this.#report.conflicts,
+      conflicts: this.#p.report.conflicts,
       consecutiveFailures: loop.consecutiveFailures,
       lastTickAt: loop.lastTickAt,
       requests: loop.requests,
       recordsSent: loop.recordsSent,
       inFlight: store.inFlight().size,
-      stateWriteFailures: this.#persistence.writeFailures,
+      stateWriteFailures: this.#p.persistence.writeFailures,
     };
   }
 
   /** The desired state as the controller sees it now (for diagnostics and tests). */
   desiredState(): DesiredState {
-    return this.#tracker.state();
+    return this.#p.tracker.state();
   }
 
   /** Informer health, per kind and namespace. */
   informerStatus(): ReturnType<ClusterInformers["status"]> {
-    return this.#informers.status();
+    return this.#p.informers.status();
   }
 
-  #readinessSnapshot(): Parameters<typeof readiness>[0] {
-    const loop = this.#loop.status();
-    const informersFailing = failingInformers(this.#informers.status());
+  #readinessSnapshot(): ReadinessSnapshot {
+    const loop = this.#p.loop.status();
+    const informersFailing = failingInformers(this.#p.informers.status());
     return {
-      synced: this.#informers.synced,
+      synced: this.#p.informers.synced,
       ...(informersFailing ? { informersFailing } : {}),
-      leading: this.#leadership.leading(),
-      electing: this.#leadership.electing,
-      electionDecided: this.#leadership.decided,
-      readyWhenStandby: this.#config.readyWhenStandby,
-      stateLoaded: this.#persistence.loaded,
+      leading: this.#p.leadership.leading(),
+      electing: this.#p.leadership.electing,
+      electionDecided: this.#p.leadership.decided,
+      readyWhenStandby: this.#p.config.readyWhenStandby,
+      stateLoaded: this.#p.persistence.loaded,
       flushed: loop.flushed,
-      stateWriteFailures: this.#persistence.writeFailures,
-      stateWriteError: this.#persistence.writeError,
-      ...(this.#persistence.damage ? { stateDamage: damageReason(this.#persistence.damage) } : {}),
+      stateWriteFailures: this.#p.persistence.writeFailures,
+      stateWriteError: this.#p.persistence.writeError,
+      ...(this.#p.persistence.damage ? { stateDamage: damageReason(this.#p.persistence.damage) } : {}),
       tokenRefusedFlushes: loop.tokenRefusedFlushes,
       tokenRefusedStatus: loop.tokenRefusedStatus,
       refused: loop.refused,
-      acknowledged: this.#persistence.store.all().size,
+      acknowledged: this.#p.persistence.store.all().size,
     };
+  }
+}
+
+/**
+ * Makes the controller's parts from the configuration, each from those it needs (no part refers to one made after
+ * it), and registers them with the manager by group. Nothing starts until Controller#start.
+ */
+export function buildController(config: ControllerConfig, options: ControllerOptions): Controller {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const metrics = options.metrics ?? new ControllerMetrics();
+  const identity = config.podName ?? `${hostname()}_${randomBytes(4).toString("hex")}`;
+  const { kubeConfig } = options;
+  // Where the Lease and the state live: the pod's namespace, else the kubeconfig context's (in a pod, client-node
+  // takes it from the service account), else "default".
+  const namespace = config.podNamespace ?? kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? "default";
+  const limits = writeBudgetLimits(config);
+  const budget = new WriteBudget(limits);
+
+  const leaseName = config.leaseName;
+  const leadership = new Leadership(
+    leaseName
+      ? (callbacks) =>
+          new LeaseElection({
+            kubeConfig,
+            namespace,
+            name: leaseName,
+            identity,
+            leaseDurationMs: config.leaseDurationMs,
+            renewDeadlineMs: config.renewDeadlineMs,
+            retryPeriodMs: config.retryPeriodMs,
+            logger,
+            clock: electionClockOf(clock),
+            ...callbacks,
+          })
+      : undefined,
+  );
+
+  const store =
+    options.store ??
+    (config.stateConfigMap
+      ? new ConfigMapAcknowledgedStore({
+          kubeConfig,
+          namespace,
+          name: config.stateConfigMap,
+          org: config.org,
+          cluster: config.cluster,
+          apiUrl: config.apiUrl,
+          writer: identity,
+          requestTimeoutMs: config.requestTimeoutMs,
+          logger,
+          fence: leadership,
+          ...(options.probes?.stateWrite ? { onWriteStep: options.probes.stateWrite } : {}),
+          maxShards: config.stateMaxShards,
+          ...(options.stateLimits ? { limits: options.stateLimits } : {}),
+          readOnly: config.dryRun,
+        })
+      : new InMemoryAcknowledgedStore());
+  // A dry run reads the persisted state but acknowledges in memory only, and never writes.
+  const persistence = new StatePersistence({
+    store: config.dryRun ? new DryRunAcknowledgedStore(store) : store,
+    clock,
+    logger,
+    metrics,
+    budget,
+    retryMinDelayMs: config.retryMinDelayMs,
+    retryMaxDelayMs: config.retryMaxDelayMs,
+  });
+  metrics.watchWriteBudget(limits, (window) => budget.used(clock.now(), window === "minute" ? MINUTE_MS : HOUR_MS));
+
+  const userAgent = `shiplog-controller/${CONTROLLER_VERSION} (${identity})`;
+  const api = options.api ?? controllerApi({ config, userAgent, logger, metrics, fence: leadership, clock, budget });
+  const sender = new BatchSender({
+    api,
+    org: config.org,
+    cluster: config.cluster,
+    batchSize: config.batchSize,
+    // Serialized: calls one after another, each checking the gate a refusal of the one before may have closed.
+    concurrency: config.serializeWrites ? 1 : config.concurrency,
+    dryRun: config.dryRun,
+    logger,
+    fence: leadership,
+    now: () => clock.now(),
+    gate: new SendGate({ minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs }),
+    onGateClosed: (reason) => metrics.senderGateWaits.inc({ reason }),
+    onRequest: ({ ok, entries, refused, code, durationMs }) => {
+      // An answered call whose every entry was refused achieved nothing: "refused", not "success".
+      const result = !ok ? "failure" : refused !== undefined && refused === entries ? "refused" : "success";
+      metrics.requests.inc({ result, code: code ?? "" });
+      metrics.requestDuration.observe({ result }, durationMs / 1000);
+    },
+  });
+
+  const informers = new ClusterInformers({
+    kubeConfig,
+    namespaces: config.namespaces,
+    ...(config.labelSelector ? { labelSelector: config.labelSelector } : {}),
+    watchTimeoutSeconds: config.watchTimeoutSeconds,
+    watchIdleTimeoutMs: config.watchIdleTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    restartMinDelayMs: config.retryMinDelayMs,
+    restartMaxDelayMs: config.retryMaxDelayMs,
+    logger,
+    // The repository a namespace names (mapping/repository-rules.ts).
+    namespaceRepositories: true,
+  });
+  const tracker = new DesiredStateTracker(
+    informers,
+    desiredStateOptions(config, (ns) => informers.namespaceRepository(ns)),
+  );
+  const report = new DesiredStateReport(logger, metrics);
+  const loop = new FlushLoop({
+    clock,
+    logger,
+    metrics,
+    source: trackedDesiredState(tracker),
+    report,
+    persistence,
+    sender,
+    budget,
+    ...(options.probes?.round ? { probe: options.probes.round } : {}),
+    unlinked: new UnlinkedRecords(logger, metrics, {
+      org: config.org,
+      imageRepositories: config.imageRepositories,
+      registryHost: config.registryHost,
+    }),
+    settings: flushLoopSettings(config, limits),
+    reconciler: {
+      batchSize: config.batchSize,
+      retryMaxDelayMs: config.retryMaxDelayMs,
+      resyncCallsPerHour: resyncCallsPerHour(limits, config.resyncBudgetShare),
+    },
+    fence: leadership,
+    synced: () => informers.synced,
+    ownersSynced: () => informers.ownersSynced,
+    onTick: () => {
+      const status = informers.status();
+      for (const kind of WATCHED_KINDS) {
+        const ofKind = status.filter((s) => s.kind === kind);
+        metrics.informerSynced.set({ kind }, ofKind.every((s) => s.synced) ? 1 : 0);
+        metrics.informerFailures.set({ kind }, Math.max(0, ...ofKind.map((s) => s.failures)));
+      }
+      metrics.leader.set(leadership.leading() ? 1 : 0);
+    },
+  });
+
+  let caching = false;
+  // Folds listed pods into the desired state in slices while the pods list.
+  const slicer = listingSlicer(tracker, () => caching && !informers.synced, logger);
+  informers.addEventHandler({
+    onChange: (kind, ns, name, reachesDependents) => {
+      tracker.objectChanged(kind, ns, name, reachesDependents);
+      loop.notifyChange();
+      slicer();
+    },
+    onRestart: (kind, reason) => metrics.watchRestarts.inc({ kind, reason }),
+    // A change of the repository a namespace names recomputes that namespace's workloads.
+    onNamespaceChange: (ns) => {
+      tracker.namespaceChanged(ns);
+      loop.notifyChange();
+    },
+  });
+
+  const manager = new Manager(logger, leadership)
+    .add("caches", {
+      name: "informers",
+      start: () => {
+        caching = true;
+        informers.start();
+        // The loop may post once the workloads are listed, and decommission once the pods are too.
+        void informers.waitForOwners().then(() => loop.cachesSynced());
+        void informers.waitForSync().then(() => {
+          if (caching) desiredStateAtSync(tracker, logger);
+          loop.cachesSynced();
+        });
+      },
+      stop: () => {
+        caching = false;
+        return informers.stop();
+      },
+    })
+    .add("always", {
+      // Every replica's loop wakes (metrics, /healthz); it runs rounds only while the fence holds.
+      name: "flush loop",
+      start: () => loop.start(),
+      stop: (context) => loop.stop({ timeoutMs: context.timeoutMs ?? config.shutdownTimeoutMs }),
+    })
+    .add("leader", {
+      name: "leading",
+      start: () => {
+        metrics.leader.set(1);
+        metrics.leaderTransitions.inc();
+        loop.startedLeading();
+      },
+      stop: async (context) => {
+        // On shutdown a leader sends what is pending (SIGTERM) and writes its state while it still holds the lease.
+        if (context.shutdown) {
+          await loop.stop({ ...(context.flush ? { flush: true } : {}), timeoutMs: context.timeoutMs ?? config.shutdownTimeoutMs });
+        }
+        metrics.leader.set(0);
+        loop.stoppedLeading();
+        if (!context.shutdown) logger.warn({ reason: context.reason, identity }, "not the leader any more: posting stopped");
+      },
+    });
+  metrics.leader.set(0);
+  if (!config.stateConfigMap && !options.store) {
+    logger.warn(
+      { setting: "--state-configmap / SHIPLOG_STATE_CONFIGMAP" },
+      "no state ConfigMap: what the service acknowledged lives in memory only, so after a restart every record is sent again " +
+        "and workloads deleted while the controller was down are never decommissioned",
+    );
+    if (config.leaseName) {
+      logger.warn(
+        "leader election without a state ConfigMap: a new leader starts from nothing, re-sends every record " +
+          "and misses deletions made before it took over",
+      );
+    }
+  }
+  return new Controller({ config, logger, metrics, identity, budget, informers, tracker, report, persistence, leadership, loop, manager });
+}
+
+/**
+ * Every cache has listed: the desired state takes the last changes now, so it is ready whenever the budget lets the
+ * first complete round go (which then only diffs it).
+ */
+function desiredStateAtSync(tracker: DesiredStateTracker, logger: Logger): void {
+  const started = performance.now();
+  try {
+    const desired = tracker.state();
+    const ms = Math.round(performance.now() - started);
+    logger.info({ desired: desired.records.size, held: desired.held.size, ms }, "caches synced: desired state computed");
+  } catch (error) {
+    // The first round builds afresh and reports a failure of its own.
+    logger.error({ err: (error as Error).message }, "desired state failed once the caches had synced");
   }
 }

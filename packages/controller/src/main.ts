@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
   const { loadKubeConfig } = await import("./kube/config-loader.js");
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
-  const { Controller } = await import("./controller.js");
+  const { buildController } = await import("./controller.js");
   const logger = pino({
     level: config.logLevel,
     base: { component: "shiplog-controller" },
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   });
   logger.info({ config: redactedConfig(config) }, "configuration");
 
-  const controller = new Controller({ config, kubeConfig, logger });
+  const controller = buildController(config, { kubeConfig, logger });
   let health: HealthServer | undefined;
   if (config.httpPort !== "off") {
     const { httpHost: host, httpPort: port } = config;

@@ -144,7 +144,7 @@ describe("ConfigMapAcknowledgedStore", () => {
   it("does not write while fenced off (not the leader), says so, and writes what it kept once allowed", async () => {
     const name = nextName();
     let leader = false;
-    const s = await reread(name, { mayWrite: () => leader });
+    const s = await reread(name, { fence: { leading: () => leader, signal: undefined } });
     expect(await s.write()).toBeUndefined();
     s.acknowledge([acked("web")]);
     // A skipped write is not a durable one: persist() rejects, so no caller acts on an intent not on disk.

@@ -114,8 +114,7 @@ function setup(
       retryMaxDelayMs: 8000,
       dryRun: false,
     },
-    leading: () => true,
-    leadershipSignal: () => leadership.signal,
+    fence: { leading: () => true, signal: leadership.signal },
     synced: () => caches.synced,
     ownersSynced: () => caches.ownersSynced,
   });

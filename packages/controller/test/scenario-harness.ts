@@ -1,7 +1,7 @@
 // Runs the real controller against the real fake cluster and the real emulator over loopback, and computes the
 // records the cluster should have from the fake cluster's objects, independently of the controller's code.
 import { KubeConfig } from "@kubernetes/client-node";
-import { Controller, loadConfig, type AcknowledgedStore, type ControllerConfig } from "@shiplog/controller";
+import { buildController, loadConfig, type AcknowledgedStore, type Controller, type ControllerConfig } from "@shiplog/controller";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster, type KubeObject } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -87,7 +87,7 @@ export async function startController(
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(cluster.kubeconfig);
   const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
-  const controller = new Controller({ config, kubeConfig, logger, ...(options.store ? { store: options.store } : {}) });
+  const controller = buildController(config, { kubeConfig, logger, ...(options.store ? { store: options.store } : {}) });
   await controller.start();
   return { controller, config };
 }

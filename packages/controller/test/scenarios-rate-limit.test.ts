@@ -3,7 +3,7 @@
 // lands. (auth-process.test.ts shows the same with Retry-After, with the controller as a process on real time.)
 import { KubeConfig } from "@kubernetes/client-node";
 import { staticToken, type TransportClock, type TransportPlugin } from "@shiplog/client";
-import { Controller, loadConfig } from "@shiplog/controller";
+import { buildController, loadConfig, type Controller } from "@shiplog/controller";
 import { createServiceClient } from "@shiplog/controller/internal";
 import { startEmulator } from "@shiplog/emulator";
 import { startFakeCluster } from "@shiplog/fake-cluster";
@@ -74,13 +74,13 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     const api = createServiceClient({
       baseUrl: emulator.url,
       auth: staticToken(emulator.tokens.admin!),
-      mayPost: () => true,
+      fence: { leading: () => true, signal: undefined },
       logger,
       clock,
       plugins: [sendLog],
       retry: { retries: 2, minDelayMs: 50, maxDelayMs: 400 },
     }).artifacts;
-    const controller = new Controller({ config, kubeConfig, logger, api });
+    const controller = buildController(config, { kubeConfig, logger, api });
     stop = async () => {
       await controller.stop();
       await emulator.stop();
@@ -134,7 +134,7 @@ async function budgetScene(perMinute: number, deployments: number) {
     ],
     { SHIPLOG_TOKEN: emulator.tokens.admin! },
   );
-  const controller = () => new Controller({ config, kubeConfig, logger: pino({ level: "silent" }), clock });
+  const controller = () => buildController(config, { kubeConfig, logger: pino({ level: "silent" }), clock });
   const posts = () => emulator.requests.list({ method: "POST", route: CLUSTER_ROUTE });
   // When each call showed in the emulator's log, on the virtual clock (sampled, so to within a second).
   const sent: number[] = [];

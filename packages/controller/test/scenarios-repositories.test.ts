@@ -3,7 +3,7 @@
 // nothing links is refused by the service, and the controller says which workload, which image and what to do, once.
 import { Writable } from "node:stream";
 import { KubeConfig } from "@kubernetes/client-node";
-import { Controller, loadConfig, startHealthServer, type HealthServer } from "@shiplog/controller";
+import { buildController, type Controller, loadConfig, startHealthServer, type HealthServer } from "@shiplog/controller";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -50,7 +50,7 @@ async function install(flags: string[], before: (cluster: FakeCluster) => Promis
       done();
     },
   });
-  const controller = new Controller({ config, kubeConfig, logger: pino({ level: "info" }, sink) });
+  const controller = buildController(config, { kubeConfig, logger: pino({ level: "info" }, sink) });
   await controller.start();
   stops.push(() => controller.stop());
   const health = await startHealthServer(controller, { host: "127.0.0.1", port: 0, staleAfterMs: 30_000 });

@@ -9,7 +9,7 @@ import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/config.js";
-import { Controller } from "../src/controller.js";
+import { buildController } from "../src/controller.js";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { WAIT } from "../../../test/kit/wait.js";
@@ -81,7 +81,7 @@ describe("a spammed-422 storm for a minute (virtual clock)", () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfig);
     const clock = new VirtualClock();
-    const controller = new Controller({ config, kubeConfig, logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }), clock });
+    const controller = buildController(config, { kubeConfig, logger: pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" }), clock });
     // 100 ms of virtual time every 5 ms of real time, or less to the next timer.
     const stopClock = clock.autoAdvance(100);
     stop = async () => {

@@ -89,8 +89,7 @@ export async function steadyStateCallsPerHour(
       retryMaxDelayMs: 60_000,
       dryRun: false,
     },
-    leading: () => true,
-    leadershipSignal: () => leadership.signal,
+    fence: { leading: () => true, signal: leadership.signal },
     synced: () => true,
   });
   loop.start();

@@ -1,7 +1,8 @@
-// Who may post: the leader election's verdict (election/lease-election.ts decides; this wires it), or, without an election,
-// this process from start to stop. Gives the flush loop a signal aborted the moment leadership is lost, so calls
-// of a deposed leader are cut off, and tells it when leadership starts and stops.
-import { NotLeaderError } from "../flush/batch-sender.js";
+// Who may write: the leader election's verdict (election/lease-election.ts decides; this holds it), or, without an
+// election, this process from start to stop. It is the leadership fence (election/fence.ts) every fenced write
+// checks, and it tells the manager when leadership starts and stops (the manager starts and stops the leader-only
+// runnables then).
+import { NotLeaderError, type LeadershipFence } from "./fence.js";
 
 /** The election as the controller uses it (LeaseElection). */
 export interface Elector {
@@ -17,18 +18,17 @@ export interface LeadershipEvents {
   onStoppedLeading(reason: string): void;
 }
 
-/** Leadership of this replica: elected, or (without an election) always. */
-export class Leadership {
+/** Builds the elector, given the callbacks it must call. */
+export type ElectorFactory = (callbacks: LeadershipEvents) => Elector;
+
+/** Leadership of this replica: elected, or (without an election) always while started. */
+export class Leadership implements LeadershipFence {
   readonly #elector: Elector | undefined;
-  readonly #events: LeadershipEvents;
+  #events: LeadershipEvents | undefined;
   #current: AbortController | undefined;
 
-  /** `makeElector` receives the callbacks the election must call; without it, this replica leads while started. */
-  constructor(
-    events: LeadershipEvents,
-    makeElector?: (callbacks: { onStartedLeading(): void; onStoppedLeading(reason: string): void }) => Elector,
-  ) {
-    this.#events = events;
+  /** Without `makeElector`, this replica leads from start() to stop(). */
+  constructor(makeElector?: ElectorFactory) {
     this.#elector = makeElector?.({ onStartedLeading: () => this.#started(), onStoppedLeading: (reason) => this.#stopped(reason) });
   }
 
@@ -42,7 +42,7 @@ export class Leadership {
     return this.#elector ? this.#elector.status().decided : true;
   }
 
-  /** Whether this replica may post now (the election checks its renew deadline on the clock, not on a timer). */
+  /** Whether this replica may write now (the election checks its renew deadline on the clock, not on a timer). */
   leading(): boolean {
     return this.#elector ? this.#elector.isLeader() : this.#current !== undefined;
   }
@@ -52,7 +52,9 @@ export class Leadership {
     return this.#current?.signal;
   }
 
-  start(): void {
+  /** Starts campaigning (or leads at once without an election); `events` hear every change from now on. */
+  start(events: LeadershipEvents): void {
+    this.#events = events;
     if (this.#elector) this.#elector.start();
     else this.#started();
   }
@@ -65,12 +67,12 @@ export class Leadership {
 
   #started(): void {
     this.#current = new AbortController();
-    this.#events.onStartedLeading();
+    this.#events?.onStartedLeading();
   }
 
   #stopped(reason: string): void {
     this.#current?.abort(new NotLeaderError());
     this.#current = undefined;
-    this.#events.onStoppedLeading(reason);
+    this.#events?.onStoppedLeading(reason);
   }
 }

@@ -2,7 +2,6 @@
 // at most `batchSize` (≤ 1000) entries, with p-queue bounding the calls in flight. A failed call leaves its
 // entries pending (the caller retries them after a backoff); an entry the service refuses on its own (422 after
 // bisection, or listed in `errors` under partial success) is reported as rejected, never silently dropped.
-import { ShiplogError } from "@shiplog/client";
 import type { ClusterDeploymentEntry, ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
@@ -10,6 +9,7 @@ import type { AcknowledgedRecord } from "../state/acknowledged-state.js";
 import type { RecordGroup } from "../mapping/pod-records.js";
 import type { PendingRecord } from "../mapping/record-diff.js";
 import { callBudget, classifyFailure, SendGate, type CallFailure } from "./send-gate.js";
+import { NotLeaderError, type LeadershipFence } from "../election/fence.js";
 
 /** The one client call the sender needs (ShiplogClient#artifacts has it). */
 export interface ClusterRecordsApi {
@@ -34,23 +34,16 @@ export interface BatchSenderOptions {
    */
   onRequest?: (outcome: { ok: boolean; entries: number; refused?: number; durationMs: number; code?: string }) => void;
   /**
-   * Checked right before every call (leader fencing): when it says no, the batch is not sent and stays pending.
-   * Default: always yes.
+   * Checked right before every call: when this replica does not lead, the batch is not sent and stays pending.
+   * Default: unfenced.
    */
-  mayPost?: () => boolean;
+  fence?: LeadershipFence;
   /** The sender-wide not-before gate; default one of its own (retry delays 1 s .. 60 s). */
   gate?: SendGate;
   /** Called when the gate closes, with the reason and delay. */
   onGateClosed?: (reason: string, delayMs: number) => void;
   /** The clock (ms). Default Date.now. */
   now?: () => number;
-}
-
-/** A batch was not sent because this replica is not (or no longer) the leader. */
-export class NotLeaderError extends ShiplogError {
-  constructor() {
-    super("not_leader", "not the leader: deployment records are posted only by the replica holding the lease");
-  }
 }
 
 /** An entry the service refused on its own merits. */
@@ -199,7 +192,7 @@ export class BatchSender {
       partial_success: true,
     };
     if (group.physicalEnvironment !== undefined) params.physical_environment = group.physicalEnvironment;
-    if (this.options.mayPost && !this.options.mayPost()) {
+    if (this.options.fence && !this.options.fence.leading()) {
       result.failed.push(...batch);
       result.error ??= new NotLeaderError();
       return;

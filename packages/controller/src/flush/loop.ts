@@ -8,8 +8,9 @@ import { runRound, type FlushSummary, type RoundContext } from "./round.js";
 import { nextWake, type ScheduleTimings, type Wake } from "./schedule.js";
 import { everyRecordRefused } from "../observability/readiness.js";
 import { initialReconcilerState, refusedByCause, type ReconcilerState } from "./reconciler.js";
-import { writeBudgetLimits, type ControllerConfig } from "../config/config.js";
-import { resyncCallsPerInterval, type WriteBudget } from "./write-budget.js";
+import type { ControllerConfig } from "../config/config.js";
+import { resyncCallsPerInterval, type WriteBudget, type WriteBudgetLimits } from "./write-budget.js";
+import type { LeadershipFence } from "../election/fence.js";
 
 /** How often the loop wakes when nothing is due (liveness for /healthz). */
 const HEARTBEAT_MS = 1000;
@@ -48,10 +49,8 @@ export interface FlushLoopOptions extends RoundContext {
   clock: Clock;
   budget: WriteBudget;
   settings: FlushLoopSettings;
-  /** May this replica post now (checked on the clock by the election). */
-  leading: () => boolean;
-  /** Aborted when this leadership ends. */
-  leadershipSignal: () => AbortSignal | undefined;
+  /** Rounds run while this replica leads; their calls are cut off the moment it stops. */
+  fence: LeadershipFence;
   /** Every informer cache has its first list: what is not desired may be decommissioned. */
   synced: () => boolean;
   /**
@@ -183,11 +182,11 @@ export class FlushLoop {
         resolve();
       });
     });
-    if (options.flush && this.#o.synced() && this.#o.leading()) {
+    if (options.flush && this.#o.synced() && this.#o.fence.leading()) {
       const last = (async () => {
         await this.#round?.catch(() => undefined);
         do await this.#run(false);
-        while (!expired && this.#backlog && this.#outcomes.consecutiveFailures === 0 && this.#o.leading());
+        while (!expired && this.#backlog && this.#outcomes.consecutiveFailures === 0 && this.#o.fence.leading());
       })();
       await Promise.race([
         last.catch((error: unknown) => this.#o.logger.warn({ err: (error as Error).message }, "last flush failed")),
@@ -197,7 +196,7 @@ export class FlushLoop {
     this.#abort.abort();
     await this.#round?.catch(() => undefined);
     await Promise.race([this.#answerWrite, deadline]);
-    if (this.#o.leading()) await Promise.race([this.#o.persistence.write({ final: true }), deadline]);
+    if (this.#o.fence.leading()) await Promise.race([this.#o.persistence.write({ final: true }), deadline]);
     cancelDeadline();
   }
 
@@ -221,7 +220,7 @@ export class FlushLoop {
     return nextWake(
       {
         now,
-        active: this.#o.leading() && (this.#o.synced() || (this.#o.ownersSynced?.() ?? false)),
+        active: this.#o.fence.leading() && (this.#o.synced() || (this.#o.ownersSynced?.() ?? false)),
         stateLoaded: persistence.loaded,
         // Also the first round once every cache is listed: the one that may decommission.
         firstRound: !this.#flushed || (!this.#flushedComplete && this.#o.synced()),
@@ -295,9 +294,9 @@ export class FlushLoop {
       conflicts: 0,
       timings: { planMs: 0, intentWriteMs: 0, callsMs: 0 },
     };
-    if (!persistence.loaded && this.#o.leading()) await persistence.load();
+    if (!persistence.loaded && this.#o.fence.leading()) await persistence.load();
     if (!persistence.loaded) {
-      if (explicit && this.#o.leading()) throw new StateNotLoadedError();
+      if (explicit && this.#o.fence.leading()) throw new StateNotLoadedError();
       return empty;
     }
     const endTimer = metrics.flushDuration.startTimer();
@@ -314,7 +313,7 @@ export class FlushLoop {
     // At least one call: a round the budget holds (a state write, an explicit flush) waits for its slot in the pacer.
     const room = budget.room(now);
     const calls = settings.dryRun ? Number.POSITIVE_INFINITY : Math.max(1, Math.min(settings.callsPerRound, room));
-    const leadership = this.#o.leadershipSignal();
+    const leadership = this.#o.fence.signal;
     const signal = leadership ? AbortSignal.any([this.#abort.signal, leadership]) : this.#abort.signal;
     if (this.#outcomes.consecutiveFailures > 0 && this.#state.backlog.size > 0) metrics.retries.inc({ reason: "flush" });
     const partial = !this.#o.synced();
@@ -390,9 +389,8 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
-/** The flush loop's settings from the configuration. */
-export function flushLoopSettings(config: ControllerConfig): FlushLoopSettings {
-  const limits = writeBudgetLimits(config);
+/** The flush loop's settings from the configuration and the write budget's limits (computed once, by the caller). */
+export function flushLoopSettings(config: ControllerConfig, limits: WriteBudgetLimits): FlushLoopSettings {
   return {
     windowMs: config.flushWindowMs,
     maxWaitMs: config.flushMaxWaitMs,

@@ -15,7 +15,6 @@ import type { DesiredStateSource } from "../mapping/desired-state-source.js";
 import type { ControllerMetrics } from "../observability/metrics.js";
 import { planRound, settleRound, type ReconcilerSettings, type ReconcilerState, type RoundPlan } from "./reconciler.js";
 import type { StatePersistence } from "../state/persistence.js";
-import type { TestCrashHook } from "../test-crash-hook.js";
 import type { UnlinkedRecords } from "../mapping/unlinked-records.js";
 
 /** The outcome of one round. */
@@ -36,6 +35,15 @@ export interface FlushSummary {
   timings: { planMs: number; intentWriteMs: number; callsMs: number };
 }
 
+/** Points of a round, in order: intents on disk and no call made; calls issued; answers back, not yet on disk. */
+export type RoundPoint = "before-send" | "in-flight" | "after-answer";
+
+/** Watches a round: what it is about to send, and each point it reaches. What it does there is its own (tests). */
+export interface RoundProbe {
+  sending(deploymentNames: readonly string[]): void;
+  reached(point: RoundPoint): void;
+}
+
 /** What a round works with. */
 export interface RoundContext {
   logger: Logger;
@@ -45,7 +53,8 @@ export interface RoundContext {
   persistence: StatePersistence;
   sender: BatchSender;
   reconciler: ReconcilerSettings;
-  crash?: TestCrashHook | undefined;
+  /** Watches the round's points (the crash matrix's hook kills the process at one). */
+  probe?: RoundProbe | undefined;
   /** Reports records the service refuses for want of a repository. */
   unlinked?: UnlinkedRecords | undefined;
 }
@@ -134,12 +143,12 @@ export async function runRound(ctx: RoundContext, state: ReconcilerState, reques
 
   request.onPrepared?.();
   const batches = plan.batches.map((b) => b.records);
-  ctx.crash?.consider(batches.flatMap((b) => b.map((r) => r.entry.deployment_name)));
-  ctx.crash?.reached("before-send");
-  ctx.crash?.reached("in-flight");
+  ctx.probe?.sending(batches.flatMap((b) => b.map((r) => r.entry.deployment_name)));
+  ctx.probe?.reached("before-send");
+  ctx.probe?.reached("in-flight");
   const sent = await sender.sendBatches(batches, request.signal);
   summary.timings.callsMs = lap();
-  ctx.crash?.reached("after-answer");
+  ctx.probe?.reached("after-answer");
   store.acknowledge(sent.accepted);
   // A refused entry is answered too: the service holds none of it, so it is no longer in flight.
   store.refuse(sent.rejected.map((r) => r.record));

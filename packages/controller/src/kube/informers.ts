@@ -19,7 +19,6 @@ export const MAX_NAMESPACED_WATCHES = 50;
 export const WATCHED_KINDS: readonly WatchedKind[] = ["Pod", "ReplicaSet", "Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"];
 const WORKLOAD_KINDS: readonly WorkloadKind[] = ["Deployment", "StatefulSet", "DaemonSet", "CronJob", "ReplicaSet", "Job"];
 
-/** Settings of the informers. */
 /** One informer's state, for readiness and metrics. */
 export interface InformerStatus {
   kind: ReflectedKind;
@@ -46,16 +45,23 @@ export interface InformerOptions {
   restartMaxDelayMs?: number;
   logger: Logger;
   /**
-   * Called on every cache change (add, update, delete) with the object's kind, namespace and name, and whether what
-   * resolves through it may resolve differently (false for an update resolvesAlike finds alike).
+   * Cache the namespaces (get, list and watch on namespaces, cluster-wide) for the repository they name (handlers'
+   * onNamespaceChange hear changes). Forbidden by RBAC: said once, and no namespace names one. Default: with an
+   * onNamespaceChange option.
+   */
+  namespaceRepositories?: boolean;
+}
+
+/** What a handler of the informers' events hears (added with addEventHandler, as client-go's informers take them). */
+export interface InformerEventHandler {
+  /**
+   * Every cache change (add, update, delete) with the object's kind, namespace and name, and whether what resolves
+   * through it may resolve differently (false for an update resolvesAlike finds alike).
    */
   onChange?: (kind: WatchedKind, namespace: string, name: string, reachesDependents: boolean) => void;
-  /** Called when a watch or informer is restarted, with the reason. */
+  /** A watch or informer was restarted, with the reason. */
   onRestart?: (kind: WatchedKind, reason: RestartReason) => void;
-  /**
-   * Cache the namespaces (get, list and watch on namespaces, cluster-wide) for the repository they name, and call
-   * this when the repository a namespace names changes. Forbidden by RBAC: said once, and no namespace names one.
-   */
+  /** The repository a namespace names may have changed (with the namespace cache only). */
   onNamespaceChange?: (namespace: string) => void;
 }
 
@@ -77,10 +83,13 @@ export class ClusterInformers implements TrackedSnapshot {
   readonly #namespaces: Reflector<"Namespace"> | undefined;
   /** Callers of waitForSync and waitForOwners, until what they wait for holds. */
   readonly #waiters: { ready: () => boolean; resolve: () => void }[] = [];
+  readonly #handlers: InformerEventHandler[] = [];
   #stopped = false;
   #synced = false;
 
-  constructor(private readonly options: InformerOptions) {
+  /** `options`' callbacks are the first handler (addEventHandler adds more). */
+  constructor(private readonly options: InformerOptions & InformerEventHandler) {
+    this.addEventHandler(options);
     const perNamespace = options.namespaces.length > 0 && options.namespaces.length <= MAX_NAMESPACED_WATCHES;
     const scopes = perNamespace ? [...options.namespaces] : [undefined];
     const kept = options.namespaces.length > MAX_NAMESPACED_WATCHES ? new Set(options.namespaces) : undefined;
@@ -106,15 +115,18 @@ export class ClusterInformers implements TrackedSnapshot {
             restartMaxDelayMs: options.restartMaxDelayMs ?? 30_000,
             projection: { templateLabels: options.labelSelector !== undefined },
             logger: options.logger,
-            ...(options.onChange ? { onChange: options.onChange } : {}),
-            ...(options.onRestart ? { onRestart: options.onRestart } : {}),
+            onChange: (changed, namespace, name, reaches) => {
+              for (const h of this.#handlers) h.onChange?.(changed, namespace, name, reaches);
+            },
+            onRestart: (restarted, reason) => {
+              for (const h of this.#handlers) h.onRestart?.(restarted, reason);
+            },
             onSynced: () => this.#checkSynced(),
           }),
       );
       this.#reflectors.set(kind, reflectors);
     }
-    const onNamespaceChange = options.onNamespaceChange;
-    if (onNamespaceChange) {
+    if (options.namespaceRepositories ?? options.onNamespaceChange !== undefined) {
       this.#namespaces = new Reflector({
         kubeConfig: options.kubeConfig,
         kind: "Namespace",
@@ -125,7 +137,9 @@ export class ClusterInformers implements TrackedSnapshot {
         restartMaxDelayMs: options.restartMaxDelayMs ?? 30_000,
         projection: {},
         logger: options.logger,
-        onChange: (_kind, _namespace, name) => onNamespaceChange(name),
+        onChange: (_kind, _namespace, name) => {
+          for (const h of this.#handlers) h.onNamespaceChange?.(name);
+        },
         onSynced: () => this.#checkSynced(),
         onForbidden: (error) =>
           options.logger.error(
@@ -134,6 +148,11 @@ export class ClusterInformers implements TrackedSnapshot {
           ),
       });
     }
+  }
+
+  /** Adds a handler of cache changes and restarts (before start, so it hears every change). */
+  addEventHandler(handler: InformerEventHandler): void {
+    this.#handlers.push(handler);
   }
 
   #all(): CacheView[] {

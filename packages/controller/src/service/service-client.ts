@@ -11,7 +11,8 @@ import {
   type TransportPlugin,
 } from "@shiplog/client";
 import type { Logger } from "pino";
-import { NotLeaderError, type ClusterRecordsApi } from "../flush/batch-sender.js";
+import type { ClusterRecordsApi } from "../flush/batch-sender.js";
+import { NotLeaderError, type LeadershipFence } from "../election/fence.js";
 import { budgetPacer } from "../flush/budget-pacer.js";
 import { systemClock, type Clock } from "../clock.js";
 import type { ControllerConfig } from "../config/config.js";
@@ -37,11 +38,11 @@ export function tokenSourceAuth(tokens: TokenSource): AuthStrategy {
 }
 
 /** Fencing at the lowest level: no HTTP attempt (a client retry or a token renewal included) leaves unless leading. */
-export function leaderFence(mayPost: () => boolean): TransportPlugin {
+export function leaderFence(fence: LeadershipFence): TransportPlugin {
   return {
     name: "leader fence",
     before: () => {
-      if (!mayPost()) throw new NotLeaderError();
+      if (!fence.leading()) throw new NotLeaderError();
     },
   };
 }
@@ -102,7 +103,8 @@ export function tokenKindProbe(logger: Logger): TransportPlugin {
 
 export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "token" | "clock"> {
   auth: AuthStrategy;
-  mayPost: () => boolean;
+  /** Every HTTP attempt is fenced by leadership. */
+  fence: LeadershipFence;
   logger: Logger;
   /** Send POST/PATCH/PUT/DELETE one at a time (the service's advice). Default true. */
   serializeMutations?: boolean;
@@ -116,7 +118,7 @@ export interface ServiceClientOptions extends Omit<ClientOptions, "auth" | "toke
 
 /** The controller's ShiplogClient: paced by the write budget, fenced, authenticated by its strategy, mutations serialised. */
 export function createServiceClient(options: ServiceClientOptions): ShiplogClient {
-  const { auth, mayPost, logger, serializeMutations, plugins, budget, clock, onBudgetCall, ...rest } = options;
+  const { auth, fence, logger, serializeMutations, plugins, budget, clock, onBudgetCall, ...rest } = options;
   const serialize = serializeMutations ?? true;
   let client: ShiplogClient | undefined;
   const pacer = budget
@@ -134,7 +136,7 @@ export function createServiceClient(options: ServiceClientOptions): ShiplogClien
     ...rest,
     ...(clock ? { clock } : {}),
     auth,
-    plugins: [...pacer, leaderFence(mayPost), tokenKindProbe(logger), ...(plugins ?? [])],
+    plugins: [...pacer, leaderFence(fence), tokenKindProbe(logger), ...(plugins ?? [])],
     throttle: { serializeMutations: serialize },
   });
   return client;
@@ -147,7 +149,7 @@ export interface ControllerApiOptions {
   userAgent: string;
   logger: Logger;
   metrics: ControllerMetrics;
-  mayPost: () => boolean;
+  fence: LeadershipFence;
   clock: Clock;
   budget: WriteBudget;
   onBudgetCall?: () => void;
@@ -162,7 +164,7 @@ export function controllerApi(options: ControllerApiOptions): ClusterRecordsApi 
     // Asked on every attempt, so a rotated token (a Secret updated in place, an installation token renewed) is used
     // without a restart.
     auth: controllerAuth(config, tokens, logger, metrics),
-    mayPost: options.mayPost,
+    fence: options.fence,
     logger,
     serializeMutations: config.serializeWrites,
     apiVersion: config.apiVersion as ApiVersion,

@@ -6,12 +6,13 @@
 //   head to them in one update. The head update is the only commit point: a crash at any instant leaves the head
 //   naming a whole, consistent state (README, "Persisted state").
 // - Optimistic concurrency on every write (resourceVersion); a conflict means read again, put the changes not yet
-//   written on top, retry. Leader fencing (`mayWrite`) before every write call.
+//   written on top, retry. The leadership fence is checked before every write call.
 // - The state belongs to one service (API URL), organization and cluster; state written for another, without that
 //   identity, or unreadable, is ignored and replaced. A single-ConfigMap state (format v2 or v1) is read and
 //   rewritten in this layout by the next write.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
+import type { LeadershipFence } from "../election/fence.js";
 import { settledByRefusal, type AcknowledgedRecord, type AcknowledgedStore, type PersistOptions } from "./acknowledged-state.js";
 import { decodeBudgetCalls, encodeBudgetCalls, type BudgetCalls } from "../flush/write-budget.js";
 import { AcknowledgedStateWriteError, StateConfigMaps, StateConflictError, StateWriteFencedError, payloadBytes } from "./configmaps.js";
@@ -72,8 +73,8 @@ export interface ConfigMapStoreOptions {
   writer: string;
   requestTimeoutMs: number;
   logger: Logger;
-  /** Checked right before every write call (leader fencing): a write stops with StateWriteFencedError when it says no. */
-  mayWrite?: () => boolean;
+  /** Checked right before every write call: a write stops with StateWriteFencedError while this replica does not lead. */
+  fence?: LeadershipFence;
   /** Called at each step of a write: `state-write` when a head write is issued, before its answer. */
   onWriteStep?: (step: StateWriteStep) => void;
   /** Most shard ConfigMaps (default 16). */
@@ -533,7 +534,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   #fence(): void {
-    if (this.#options.mayWrite && !this.#options.mayWrite()) throw new StateWriteFencedError(this.unwritten);
+    if (this.#options.fence && !this.#options.fence.leading()) throw new StateWriteFencedError(this.unwritten);
   }
 
   #step(step: StateWriteStep): void {
