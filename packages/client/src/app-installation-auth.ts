@@ -3,12 +3,12 @@
 // hour. The token is cached until a margin before it expires and renewed then, or at once after a 401.
 import { createPrivateKey } from "node:crypto";
 import githubAppJwt from "universal-github-app-jwt";
-import type { AuthContext, AuthStrategy } from "./auth.js";
+import type { AuthContext, AuthStrategy } from "./transport/auth.js";
 import { operationName, readAnswer, routeRequest } from "./endpoints/endpoint-call.js";
 import { ENDPOINTS, type ParamsOf, type ResultOf } from "./endpoints/registry.js";
-import { AuthenticationError, RequestValidationError, type FieldIssue } from "./errors.js";
+import { AuthenticationError, RequestValidationError, type FieldIssue } from "./errors/errors.js";
 import { createInstallationTokenParams, type CreateInstallationTokenParams } from "./schemas/apps.js";
-import { parseRequest, toFieldIssues } from "./schema-validation.js";
+import { parseRequest, toFieldIssues } from "./schemas/validation.js";
 
 export interface AppInstallationAuthOptions {
   /** The App's id (or client id): the JWT's `iss`. */

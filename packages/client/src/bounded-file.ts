@@ -5,7 +5,7 @@
 // where a path belongs (a PEM key, a kubeconfig, several lines) is named as such in one line.
 // Used by the controller, the CLI and the action (through @shiplog/client/internal).
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Stats } from "node:fs";
-import { ShiplogError } from "./errors.js";
+import { ShiplogError } from "./errors/errors.js";
 
 /** Bytes a path may have before it is surely content rather than a path (Linux's PATH_MAX). */
 const PATH_MAX = 4096;

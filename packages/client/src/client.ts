@@ -1,18 +1,20 @@
-import { ActivityApi } from "./activity.js";
-import { ArtifactMetadataApi } from "./artifact-metadata.js";
+import { ActivityApi } from "./api/activity.js";
+import { ArtifactMetadataApi } from "./api/artifact-metadata.js";
 import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
 import { clientOptionsFromEnv, type Environment } from "./environment.js";
 import type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
-import { GitApi } from "./git.js";
-import { IssueEventsApi } from "./issue-events.js";
-import { NotificationsApi } from "./notifications.js";
-import type { PageOptions } from "./pagination.js";
-import type { RouteRequest, ServiceResponse } from "./route-request.js";
-import { SourceImportsApi } from "./source-imports.js";
-import { Transport } from "./transport.js";
-import type { TransportOptions } from "./transport-options.js";
+import { GitApi } from "./api/git.js";
+import { IssueEventsApi } from "./api/issue-events.js";
+import { NotificationsApi } from "./api/notifications.js";
+import type { PageOptions } from "./endpoints/pagination.js";
+import type { RouteRequest, ServiceResponse } from "./transport/route-request.js";
+import { SourceImportsApi } from "./api/source-imports.js";
+import { Transport } from "./transport/transport.js";
+import { declaredTokenGuard } from "./access/declared-token-guard.js";
+import type { ClientOptions } from "./client-options.js";
+import { CLIENT_VERSION } from "./version.js";
 
-export type ClientOptions = TransportOptions;
+export type { ClientOptions } from "./client-options.js";
 
 /** The typed client for every endpoint shiplog covers, grouped by area as the spec groups them. */
 export class ShiplogClient {
@@ -33,7 +35,10 @@ export class ShiplogClient {
   readonly #calls: EndpointCaller;
 
   constructor(options: ClientOptions = {}) {
-    this.transport = new Transport(options);
+    // The guard goes after the caller's plugins, so it sees what they did; before the transport's auth and throttle.
+    const { tokenInfo, ...transportOptions } = options;
+    const plugins = [...(options.plugins ?? []), declaredTokenGuard(tokenInfo)];
+    this.transport = new Transport({ ...transportOptions, plugins }, `shiplog-client/${CLIENT_VERSION}`);
     this.#calls = new EndpointCaller(this.transport);
     this.notifications = new NotificationsApi(this.transport);
     this.activity = new ActivityApi(this.transport);

@@ -3,9 +3,9 @@
 // `clientOptionsFromEnv`) reads it when asked, from the object it is given.
 import { appInstallationAuth } from "./app-installation-auth.js";
 import { BoundedFileError, readBoundedFile } from "./bounded-file.js";
-import { RequestValidationError } from "./errors.js";
-import { serviceUrlProblem } from "./loopback.js";
-import type { TransportOptions } from "./transport-options.js";
+import { RequestValidationError } from "./errors/errors.js";
+import { serviceUrlProblem } from "./transport/loopback.js";
+import type { ClientOptions } from "./client-options.js";
 
 /** The variables shiplog reads, by what they hold. An empty variable counts as unset. */
 export const ENVIRONMENT_VARIABLES = {
@@ -60,10 +60,10 @@ function readFileOf(env: Environment, name: string, what: string): string {
  * token must not go to (not https, unless loopback; `user:password@`) is a `RequestValidationError` naming the
  * variable; no message shows a token, a key or the URL.
  */
-export function clientOptionsFromEnv(env: Environment = process.env, options: TransportOptions = {}): TransportOptions {
+export function clientOptionsFromEnv(env: Environment = process.env, options: ClientOptions = {}): ClientOptions {
   const V = ENVIRONMENT_VARIABLES;
   const baseUrl = options.baseUrl ?? read(env, V.apiUrl);
-  let credentials: Pick<TransportOptions, "token" | "auth" | "tokenInfo"> = {};
+  let credentials: Pick<ClientOptions, "token" | "auth" | "tokenInfo"> = {};
   if (options.token === undefined && options.auth === undefined) {
     const app = [V.appId, V.appPrivateKeyFile, V.appInstallationId].filter((name) => read(env, name) !== undefined);
     const token = [V.tokenFile, V.token].find((name) => read(env, name) !== undefined);

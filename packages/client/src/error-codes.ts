@@ -22,8 +22,8 @@ import {
   TokenTypeRefusedError,
   UnavailableError,
   UnexpectedStatusError,
-} from "./errors.js";
-import { PartialClusterWriteError } from "./partial-write-error.js";
+} from "./errors/errors.js";
+import { PartialClusterWriteError } from "./api/partial-write-error.js";
 import { CheckpointFileError } from "./pollers/file-checkpoint-store.js";
 
 const CLASSES = {

@@ -6,36 +6,36 @@
 // The client and its transport.
 export { ShiplogClient, type ClientOptions } from "./client.js";
 export { ENVIRONMENT_VARIABLES, clientOptionsFromEnv, type Environment as ShiplogEnvironment } from "./environment.js";
-export { Transport, type HttpMethod, type RouteRequest, type ServiceResponse } from "./transport.js";
-export type { TransportHooks, TransportOptions } from "./transport-options.js";
-export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./api-versions.js";
-export type { RetryOptions } from "./retry-policy.js";
-export type { Attempt, SendAttempt, TransportPlugin } from "./transport-pipeline.js";
-export type { EngineResponse } from "./http-engine.js";
-export type { ThrottleOptions, TransportClock } from "./throttle.js";
+export { Transport, type HttpMethod, type RouteRequest, type ServiceResponse } from "./transport/transport.js";
+export type { TransportHooks, TransportOptions } from "./transport/options.js";
+export { API_VERSIONS, DEFAULT_API_VERSION, type ApiVersion } from "./transport/api-versions.js";
+export type { RetryOptions } from "./transport/retry-policy.js";
+export type { Attempt, SendAttempt, TransportPlugin } from "./transport/pipeline.js";
+export type { EngineResponse } from "./transport/http-engine.js";
+export type { ThrottleOptions, TransportClock } from "./transport/throttle.js";
 export type { CallAnswer, CallOptions } from "./endpoints/endpoint-call.js";
 export type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
-export type { PageOptions } from "./pagination.js";
+export type { PageOptions } from "./endpoints/pagination.js";
 
 // The APIs, by area.
-export { ArtifactMetadataApi } from "./artifact-metadata.js";
-export { GitApi, type AnnotatedTagResult } from "./git.js";
-export { DERIVED_TAGS, createReleaseTags, derivedTagNames, releaseTags } from "./release-tags.js";
-export type { CreateReleaseTagsParams, DerivedTags, ReleaseTag, ReleaseTagOutcome } from "./release-tags.js";
-export { NotificationsApi, type MarkReadAndWaitResult, type MarkReadResult, type WaitForReadOptions } from "./notifications.js";
-export { ActivityApi } from "./activity.js";
-export { IssueEventsApi } from "./issue-events.js";
-export { SourceImportsApi, type ImportCallOptions } from "./source-imports.js";
-export { describeImport, followImport, isImportProblem } from "./import-follower.js";
-export type { FollowImportOptions, ImportNextStep, ImportStatusReader, ImportUpdate } from "./import-follower.js";
+export { ArtifactMetadataApi } from "./api/artifact-metadata.js";
+export { GitApi, type AnnotatedTagResult } from "./api/git.js";
+export { DERIVED_TAGS, createReleaseTags, derivedTagNames, releaseTags } from "./api/release-tags.js";
+export type { CreateReleaseTagsParams, DerivedTags, ReleaseTag, ReleaseTagOutcome } from "./api/release-tags.js";
+export { NotificationsApi, type MarkReadAndWaitResult, type MarkReadResult, type WaitForReadOptions } from "./api/notifications.js";
+export { ActivityApi } from "./api/activity.js";
+export { IssueEventsApi } from "./api/issue-events.js";
+export { SourceImportsApi, type ImportCallOptions } from "./api/source-imports.js";
+export { describeImport, followImport, isImportProblem } from "./api/import-follower.js";
+export type { FollowImportOptions, ImportNextStep, ImportStatusReader, ImportUpdate } from "./api/import-follower.js";
 export { SOURCE_IMPORTS_WARNING_CODE } from "./endpoints/registry.js";
 
 // Errors: every one has a stable `code`.
-export * from "./errors.js";
+export * from "./errors/errors.js";
 export { isShiplogError, type ShiplogClientError, type ShiplogErrorByCode, type ShiplogErrorCode } from "./error-codes.js";
-export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./partial-write-error.js";
+export { PartialClusterWriteError, type FailedChunkOutcome, type PartialClusterWriteDetails } from "./api/partial-write-error.js";
 export { CheckpointFileError } from "./pollers/file-checkpoint-store.js";
-export type { AcceptedPermission, AcceptedPermissionSet } from "./accepted-permissions.js";
+export type { AcceptedPermission, AcceptedPermissionSet } from "./errors/accepted-permissions.js";
 
 // Authentication, and what a client may be told of its token.
 export {
@@ -46,14 +46,14 @@ export {
   type AuthStrategy,
   type ProvidedToken,
   type TokenProviderOptions,
-} from "./auth.js";
+} from "./transport/auth.js";
 export {
   appInstallationAuth,
   type AppInstallationAuth,
   type AppInstallationAuthOptions,
   type InstallationTokenInfo,
 } from "./app-installation-auth.js";
-export type { DeclaredToken } from "./permissions/permission-check.js";
+export type { DeclaredToken } from "./access/permission-check.js";
 export type { TokenKind } from "./permissions/token-rules.js";
 
 // Pollers and where they keep their place.
@@ -66,8 +66,8 @@ export type { PollerOptions, PollerStats, PollInfo } from "./pollers/poller-opti
 export type { PollScheduleOptions } from "./pollers/poll-schedule.js";
 
 // Secrets and service URLs.
-export { redactSecrets } from "./redaction.js";
-export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./loopback.js";
+export { redactSecrets } from "./transport/redaction.js";
+export { isLoopbackHost, serviceUrlProblem, type ServiceUrlProblem } from "./transport/loopback.js";
 
 // The values parameters and results take, and the types of both (the schemas themselves: ./schemas).
 export {

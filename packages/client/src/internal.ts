@@ -1,7 +1,7 @@
 // @shiplog/client/internal: pieces shiplog's own packages share with the client (the controller's and the pollers'
 // backoff, a sleep, the bounded-file rule of every file a setting names). Not for users: no compatibility promise.
-export { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay, type BackoffPolicy, type Jitter } from "./backoff.js";
-export { sleep } from "./sleep.js";
+export { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay, type BackoffPolicy, type Jitter } from "./timing/backoff.js";
+export { sleep } from "./timing/sleep.js";
 export {
   BoundedFileError,
   appendToBoundedFile,

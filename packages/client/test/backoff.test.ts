@@ -1,6 +1,6 @@
 // The one backoff formula, as pure logic (run on the sources).
 import { describe, expect, it } from "vitest";
-import { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay } from "../src/backoff.js";
+import { EQUAL_JITTER, FULL_JITTER, JITTER_ABOVE, backoffDelay } from "../src/timing/backoff.js";
 
 describe("backoffDelay", () => {
   const policy = { minMs: 100, maxMs: 1000 };

@@ -1,6 +1,6 @@
 // The Link header parser, as pure logic (run on the sources).
 import { describe, expect, it } from "vitest";
-import { parseLinkHeader } from "../src/pagination.js";
+import { parseLinkHeader } from "../src/endpoints/pagination.js";
 
 describe("parseLinkHeader", () => {
   it("keeps URLs whole when they hold commas and semicolons", () => {

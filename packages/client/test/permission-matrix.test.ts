@@ -7,7 +7,7 @@ import {
   requiredPermissions,
   type PermissionResolution,
 } from "@shiplog/client/permissions";
-import { parseTemplate } from "../src/path-templates.js";
+import { parseTemplate } from "../src/transport/path-templates.js";
 
 type Grant = `${string}=${"read" | "write"}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 // The pacing rules as pure logic, run on the sources.
-import { AuthenticationError, NetworkError, RateLimitedError, UnavailableError } from "../src/errors.js";
+import { AuthenticationError, NetworkError, RateLimitedError, UnavailableError } from "../src/errors/errors.js";
 import { PollSchedule, isTransientPollError } from "../src/pollers/poll-schedule.js";
 
 const details = (status: number) => ({ status, method: "GET", route: "/events", serviceMessage: "x", acceptedPermissions: [] });

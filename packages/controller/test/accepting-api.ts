@@ -19,6 +19,7 @@ export function acceptingApi(
         method: "POST",
         route: CLUSTER_ROUTE,
         url: "",
+        path: "",
         headers: {},
         body: undefined,
         attempt: 0,

@@ -1,7 +1,24 @@
-import type { AcceptedPermissionSet } from "../accepted-permissions.js";
-import { MissingGrantError, TokenTypeRefusedError } from "../errors.js";
+import type { AcceptedPermissionSet } from "../errors/accepted-permissions.js";
+import { MissingGrantError, TokenTypeRefusedError } from "../errors/errors.js";
+import type { TransportPlugin } from "../transport/pipeline.js";
 import { checkTokenGrants, type DeclaredToken } from "./permission-check.js";
 import { requiredPermissions } from "./required-permissions.js";
+
+/**
+ * The transport plugin `ShiplogClient` adds, the one part of a request's path that knows the endpoints: with a
+ * declared token, it refuses a call the token cannot make before it is sent; on any refusal (403) whose answer does
+ * not say what the call needs, it tells the error what the permission matrix says.
+ */
+export function declaredTokenGuard(token: DeclaredToken | undefined): TransportPlugin {
+  return {
+    name: "declared-token guard",
+    ...(token && { before: (attempt) => guardDeclaredToken(attempt.method, attempt.path, token, attempt.operation) }),
+    explainRefusal: ({ method, path }) => ({
+      acceptedPermissions: matrixAcceptedPermissions(method, path),
+      hint: classicOnlyHint(method, path),
+    }),
+  };
+}
 
 /**
  * Refuses, before anything is sent, a call the declared token cannot make according to the permission

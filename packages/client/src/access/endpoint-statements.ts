@@ -1,5 +1,5 @@
 import { endpointList } from "../endpoints/registry.js";
-import type { EndpointStatement } from "./statement.js";
+import type { EndpointStatement } from "../permissions/statement.js";
 
 /**
  * The permission statements of sections 4.1 to 4.5 (and 4.4b), one per endpoint whose section has one, in the

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { parseRequest } from "../schema-validation.js";
-import type { AccessLevel, PermissionScope } from "./permission-matrix.js";
+import { parseRequest } from "../schemas/validation.js";
+import type { AccessLevel, PermissionScope } from "../permissions/permission-matrix.js";
 import type { Combine, PermissionResolution, Requirement } from "./required-permissions.js";
-import { APP_TOKEN_KINDS, TOKEN_KINDS, TOKEN_KIND_TITLES, type TokenKind } from "./token-rules.js";
+import { APP_TOKEN_KINDS, TOKEN_KINDS, TOKEN_KIND_TITLES, type TokenKind } from "../permissions/token-rules.js";
 
 /** What the caller says about its token: its type, and the scopes (classic) or permissions (the others) it holds. */
 export interface DeclaredToken {

@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../transport-pipeline.js";
+import type { HttpMethod } from "../transport/pipeline.js";
 import { ENDPOINT_STATEMENTS } from "./endpoint-statements.js";
 import {
   PERMISSION_MATRIX,
@@ -8,9 +8,9 @@ import {
   type MatrixEntry,
   type PermissionName,
   type PermissionScope,
-} from "./permission-matrix.js";
-import type { EndpointStatement } from "./statement.js";
-import { TemplateMatcher, splitPath } from "../path-templates.js";
+} from "../permissions/permission-matrix.js";
+import type { EndpointStatement } from "../permissions/statement.js";
+import { TemplateMatcher, splitPath } from "../transport/path-templates.js";
 import {
   APP_TOKEN_KINDS,
   TOKEN_KIND_TITLES,
@@ -18,7 +18,7 @@ import {
   classicScopeRule,
   isPublicReadable,
   type TokenKind,
-} from "./token-rules.js";
+} from "../permissions/token-rules.js";
 
 /** Methods the matrix covers. */
 export const MATRIX_METHODS: readonly HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];

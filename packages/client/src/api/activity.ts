@@ -1,9 +1,9 @@
-import { EndpointCaller } from "./endpoints/endpoint-call.js";
-import { feedCall } from "./event-feeds.js";
-import type { PageOptions } from "./pagination.js";
-import { FeedPoller, type FeedPollOptions } from "./pollers/feed-poller.js";
-import type { ActivityEvent, EventFeed } from "./schemas/activity.js";
-import type { Transport } from "./transport.js";
+import { EndpointCaller } from "../endpoints/endpoint-call.js";
+import { feedCall } from "../endpoints/event-feeds.js";
+import type { PageOptions } from "../endpoints/pagination.js";
+import { FeedPoller, type FeedPollOptions } from "../pollers/feed-poller.js";
+import type { ActivityEvent, EventFeed } from "../schemas/activity.js";
+import type { Transport } from "../transport/transport.js";
 
 type Feed<K extends EventFeed["feed"]> = Omit<Extract<EventFeed, { feed: K }>, "feed">;
 

@@ -1,5 +1,5 @@
-import { EndpointCaller, operationName, type CallOptions } from "./endpoints/endpoint-call.js";
-import { ENDPOINTS } from "./endpoints/registry.js";
+import { EndpointCaller, operationName, type CallOptions } from "../endpoints/endpoint-call.js";
+import { ENDPOINTS } from "../endpoints/registry.js";
 import { PartialClusterWriteError } from "./partial-write-error.js";
 import {
   MAX_CLUSTER_ENTRIES,
@@ -10,10 +10,10 @@ import {
   type ListByDigestParams,
   type SetClusterDeploymentRecordsParams,
   type StorageRecordList,
-} from "./schemas/artifact-metadata.js";
-import type { Transport } from "./transport.js";
+} from "../schemas/artifact-metadata.js";
+import type { Transport } from "../transport/transport.js";
 
-export type { CallOptions } from "./endpoints/endpoint-call.js";
+export type { CallOptions } from "../endpoints/endpoint-call.js";
 
 /** Deployment and storage records of an organization's artifacts (spec section 4.1). */
 export class ArtifactMetadataApi {

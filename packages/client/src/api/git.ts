@@ -1,5 +1,5 @@
-import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
-import { NotFoundError, ServiceValidationError, TagExistsError, type ExistingTag } from "./errors.js";
+import { EndpointCaller, type CallOptions } from "../endpoints/endpoint-call.js";
+import { NotFoundError, ServiceValidationError, TagExistsError, type ExistingTag } from "../errors/errors.js";
 import {
   createAnnotatedTagParams,
   type CreateAnnotatedTagParams,
@@ -12,9 +12,9 @@ import {
   type GitTag,
   type ListMatchingRefsParams,
   type UpdateRefParams,
-} from "./schemas/git.js";
-import { parseRequest } from "./schema-validation.js";
-import type { Transport } from "./transport.js";
+} from "../schemas/git.js";
+import { parseRequest } from "../schemas/validation.js";
+import type { Transport } from "../transport/transport.js";
 
 /** What `createAnnotatedTag` did: made the tag, found the same tag already there, or moved an existing one. */
 export interface AnnotatedTagResult {

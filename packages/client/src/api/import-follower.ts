@@ -1,5 +1,5 @@
-import { AbortedError } from "./errors.js";
-import { sleep as realSleep } from "./sleep.js";
+import { AbortedError } from "../errors/errors.js";
+import { sleep as realSleep } from "../timing/sleep.js";
 import {
   IMPORT_PROBLEM_STATUSES,
   importProgressOf,
@@ -8,7 +8,7 @@ import {
   type ImportStatus,
   type ProjectChoice,
   type SourceImport,
-} from "./schemas/source-imports.js";
+} from "../schemas/source-imports.js";
 
 /** What settles a problem state, or a decision the import waits on (spec 3.1). */
 export type ImportNextStep =

@@ -1,9 +1,9 @@
-import { EndpointCaller, operationName, type CallAnswer, type CallOptions } from "./endpoints/endpoint-call.js";
-import { ENDPOINTS } from "./endpoints/registry.js";
-import { MarkReadTimeoutError } from "./errors.js";
-import type { PageOptions } from "./pagination.js";
-import { NotificationPoller, type NotificationPollOptions } from "./pollers/notification-poller.js";
-import { parseRequest } from "./schema-validation.js";
+import { EndpointCaller, operationName, type CallAnswer, type CallOptions } from "../endpoints/endpoint-call.js";
+import { ENDPOINTS } from "../endpoints/registry.js";
+import { MarkReadTimeoutError } from "../errors/errors.js";
+import type { PageOptions } from "../endpoints/pagination.js";
+import { NotificationPoller, type NotificationPollOptions } from "../pollers/notification-poller.js";
+import { parseRequest } from "../schemas/validation.js";
 import {
   markAllAsReadAndWaitParams,
   type ListNotificationsParams,
@@ -15,9 +15,9 @@ import {
   type SetThreadSubscriptionParams,
   type ThreadParams,
   type ThreadSubscription,
-} from "./schemas/notifications.js";
-import { sleep as defaultSleep } from "./sleep.js";
-import type { Transport } from "./transport.js";
+} from "../schemas/notifications.js";
+import { sleep as defaultSleep } from "../timing/sleep.js";
+import type { Transport } from "../transport/transport.js";
 
 /** The answer to a mark-as-read call: 205 done, or 202 accepted and still going on in the background. */
 export interface MarkReadResult {

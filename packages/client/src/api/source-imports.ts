@@ -1,8 +1,8 @@
-import { EndpointCaller, operationName, type CallOptions } from "./endpoints/endpoint-call.js";
-import { ENDPOINTS } from "./endpoints/registry.js";
-import { NotFoundError } from "./errors.js";
+import { EndpointCaller, operationName, type CallOptions } from "../endpoints/endpoint-call.js";
+import { ENDPOINTS } from "../endpoints/registry.js";
+import { NotFoundError } from "../errors/errors.js";
 import { followImport, type FollowImportOptions, type ImportUpdate } from "./import-follower.js";
-import { parseRequest } from "./schema-validation.js";
+import { parseRequest } from "../schemas/validation.js";
 import {
   chooseProjectParams,
   type ChooseProjectParams,
@@ -15,8 +15,8 @@ import {
   type SourceImport,
   type StartImportParams,
   type UpdateImportParams,
-} from "./schemas/source-imports.js";
-import type { Transport } from "./transport.js";
+} from "../schemas/source-imports.js";
+import type { Transport } from "../transport/transport.js";
 
 /** Options of one source import call. */
 export type ImportCallOptions = CallOptions;

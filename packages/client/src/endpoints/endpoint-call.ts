@@ -1,11 +1,11 @@
 // The one call path every endpoint takes, driven by its registry entry: parameters checked (nothing is sent when
 // one breaks a rule), split into path, query and body, sent through the transport with the entry's retry safety,
 // and the answer checked against the entry's schema. The API classes are thin wrappers over it.
-import { GoneError, RetiredEndpointError } from "../errors.js";
-import { checkPageOptions, pageResponses, type PageOptions, type PageRequest } from "../pagination.js";
-import type { RouteRequest, ServiceResponse } from "../route-request.js";
-import { parseRequest, parseResponse } from "../schema-validation.js";
-import type { Transport } from "../transport.js";
+import { GoneError, RetiredEndpointError } from "../errors/errors.js";
+import { checkPageOptions, pageResponses, type PageOptions, type PageRequest } from "./pagination.js";
+import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
+import { parseRequest, parseResponse } from "../schemas/validation.js";
+import type { Transport } from "../transport/transport.js";
 import type { Endpoint, PageLimits, Retirement } from "./endpoint.js";
 import { ENDPOINTS } from "./registry.js";
 import type { CheckedOf, ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./registry.js";

@@ -2,7 +2,7 @@
 // permission statement, the emulator's route, the contract tests) reads it from its entry.
 import type { z } from "zod";
 import type { Statement } from "../permissions/statement.js";
-import type { HttpMethod } from "../transport-pipeline.js";
+import type { HttpMethod } from "../transport/pipeline.js";
 
 /** The `per_page` rules of one list endpoint (spec section 8, OpenAPI defaults). */
 export interface PageLimits {

@@ -1,8 +1,8 @@
 // Which registry endpoint serves each of the nine activity feeds of spec 4.4, so a feed named by what it follows
 // (`{ feed: "org", org: "acme" }`) becomes one operation and its parameters.
-import type { ListOperationId } from "./endpoints/registry.js";
-import { parseRequest } from "./schema-validation.js";
-import { eventFeed, type EventFeed, type EventFeedKind } from "./schemas/activity.js";
+import type { ListOperationId } from "./registry.js";
+import { parseRequest } from "../schemas/validation.js";
+import { eventFeed, type EventFeed, type EventFeedKind } from "../schemas/activity.js";
 
 /** The operation of each feed. */
 export const FEED_OPERATIONS = {

@@ -1,9 +1,9 @@
-import type { PageLimits } from "./endpoints/endpoint.js";
-import { RequestValidationError } from "./errors.js";
-import type { RouteRequest, ServiceResponse } from "./route-request.js";
-import type { Transport } from "./transport.js";
+import type { PageLimits } from "./endpoint.js";
+import { RequestValidationError } from "../errors/errors.js";
+import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
+import type { Transport } from "../transport/transport.js";
 
-export type { PageLimits } from "./endpoints/endpoint.js";
+export type { PageLimits } from "./endpoint.js";
 
 export interface PageOptions {
   /** Items per page; checked against the endpoint's maximum before anything is sent. */

@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../transport-pipeline.js";
+import type { HttpMethod } from "../transport/pipeline.js";
 
 /**
  * The permission matrix of section 5.3 of the spec as data: one entry per method and path template, in the spec's

@@ -1,6 +1,6 @@
 // The permission statements of sections 4.1 to 4.5 (and 4.4b) of the spec: what each endpoint's own section says
 // it needs. Each statement is part of its endpoint's registry entry; this module gives their shape and builders.
-import type { HttpMethod } from "../transport-pipeline.js";
+import type { HttpMethod } from "../transport/pipeline.js";
 import type { AccessLevel, AppTokenType, PermissionName } from "./permission-matrix.js";
 
 /** One permission an endpoint statement of section 4 names. */

@@ -1,4 +1,4 @@
-import type { HttpMethod } from "../transport-pipeline.js";
+import type { HttpMethod } from "../transport/pipeline.js";
 import type { AppTokenType } from "./permission-matrix.js";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { RequestValidationError } from "../errors.js";
-import { expandTemplate } from "../path-templates.js";
-import { parseRequest } from "../schema-validation.js";
+import { RequestValidationError } from "../errors/errors.js";
+import { expandTemplate } from "../transport/path-templates.js";
+import { parseRequest } from "../schemas/validation.js";
 
 /**
  * Where a poller stands, as plain JSON, so a caller can keep it anywhere (a file, a database row, a ConfigMap)

@@ -1,8 +1,8 @@
 import { listing, type Listing } from "../endpoints/endpoint-call.js";
-import { feedCall } from "../event-feeds.js";
-import { checkPageOptions } from "../pagination.js";
+import { feedCall } from "../endpoints/event-feeds.js";
+import { checkPageOptions } from "../endpoints/pagination.js";
 import { FEED_MAX_AGE_MS, MAX_FEED_EVENTS, type ActivityEvent, type EventFeed } from "../schemas/activity.js";
-import type { Transport } from "../transport.js";
+import type { Transport } from "../transport/transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { newestFirstTarget, type NewestFirstAnswer } from "./newest-first-poll.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";

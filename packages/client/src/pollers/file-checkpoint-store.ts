@@ -1,6 +1,6 @@
 import { open, readFile, readdir, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { ShiplogError } from "../errors.js";
+import { ShiplogError } from "../errors/errors.js";
 import type { CheckpointStore, PollCheckpoint } from "./checkpoint.js";
 
 /** A checkpoint file that cannot be read or written (unreadable, not JSON, or the directory is missing). */

@@ -1,5 +1,5 @@
-import type { RouteRequest } from "../route-request.js";
-import type { Transport } from "../transport.js";
+import type { RouteRequest } from "../transport/route-request.js";
+import type { Transport } from "../transport/transport.js";
 import { pollHeaders, pollPages, type PollAnswer, type PollTarget } from "./poll-loop.js";
 import type { ResumableState } from "./resumable-poll.js";
 import { oldestFirst, type SeenIds } from "./seen-ids.js";

@@ -1,8 +1,8 @@
 import { listing, type Listing } from "../endpoints/endpoint-call.js";
-import { checkPageOptions } from "../pagination.js";
-import { parseRequest } from "../schema-validation.js";
+import { checkPageOptions } from "../endpoints/pagination.js";
+import { parseRequest } from "../schemas/validation.js";
 import { listNotificationsParams, type NotificationThread } from "../schemas/notifications.js";
-import type { Transport } from "../transport.js";
+import type { Transport } from "../transport/transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { pollHeaders, pollPages, type PollAnswer } from "./poll-loop.js";
 import { checkpointOf, resumablePoll, stateFrom, type ResumableState } from "./resumable-poll.js";

@@ -1,7 +1,7 @@
-import { pageResponses } from "../pagination.js";
-import type { RouteRequest, ServiceResponse } from "../route-request.js";
-import { sleep as defaultSleep } from "../sleep.js";
-import type { Transport } from "../transport.js";
+import { pageResponses } from "../endpoints/pagination.js";
+import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
+import { sleep as defaultSleep } from "../timing/sleep.js";
+import type { Transport } from "../transport/transport.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
 import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
 

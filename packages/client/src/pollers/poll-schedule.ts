@@ -1,5 +1,5 @@
-import { JITTER_ABOVE, backoffDelay } from "../backoff.js";
-import { RateLimitedError, ShiplogError } from "../errors.js";
+import { JITTER_ABOVE, backoffDelay } from "../timing/backoff.js";
+import { RateLimitedError, ShiplogError } from "../errors/errors.js";
 
 /** How a poller paces itself. */
 export interface PollScheduleOptions {

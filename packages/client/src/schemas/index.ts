@@ -10,5 +10,4 @@ export * from "./activity.js";
 export * from "./issue-events.js";
 export * from "./source-imports.js";
 export * from "./apps.js";
-export { pollCheckpoint } from "../pollers/checkpoint.js";
-export { parseRequest, parseResponse, toFieldIssues } from "../schema-validation.js";
+export { parseRequest, parseResponse, toFieldIssues } from "./validation.js";

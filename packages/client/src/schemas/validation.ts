@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RequestValidationError, ResponseValidationError, type FieldIssue } from "./errors.js";
+import { RequestValidationError, ResponseValidationError, type FieldIssue } from "../errors/errors.js";
 
 /** Validates a request body or parameters; throws RequestValidationError naming each field and rule. */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown, operation: string): z.output<S> {

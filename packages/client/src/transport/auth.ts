@@ -1,10 +1,10 @@
 // How the client authenticates, as a strategy the transport's auth plugin asks before every attempt. A strategy
 // hands out an Authorization header value and, after a 401, may drop what it cached so one more attempt uses a
 // fresh credential. No strategy ever puts a token or key into an error, a log line or a metric.
-import { RequestValidationError } from "./errors.js";
+import { RequestValidationError } from "../errors/errors.js";
 import type { EngineResponse } from "./http-engine.js";
 import type { RouteRequest, ServiceResponse } from "./route-request.js";
-import type { Attempt, SendAttempt, TransportPlugin } from "./transport-pipeline.js";
+import type { Attempt, SendAttempt, TransportPlugin } from "./pipeline.js";
 
 /** What the auth plugin lends a strategy: requests that bypass it (an App's own JWT calls). */
 export interface AuthContext {

@@ -1,5 +1,5 @@
 // How an error answer becomes a typed error: its status, and for a 403 or 429 whether it is a rate limit.
-import { parseAcceptedPermissions } from "./accepted-permissions.js";
+import { parseAcceptedPermissions } from "../errors/accepted-permissions.js";
 import {
   AuthenticationError,
   ConflictError,
@@ -13,18 +13,22 @@ import {
   type ServiceError,
   type ServiceErrorDetails,
   type ServiceFieldError,
-} from "./errors.js";
-import { classicOnlyHint, matrixAcceptedPermissions } from "./permissions/declared-token-guard.js";
+} from "../errors/errors.js";
+import type { RefusalExplanation } from "./pipeline.js";
 import { isRateLimitAnswer, isSecondaryRateLimit, SECONDARY_LIMIT_MIN_WAIT_MS } from "./retry-policy.js";
 
-/** Maps an error status to the class for its meaning (spec section 7). */
+/**
+ * Maps an error status to the class for its meaning (spec section 7). `explain` is asked about a 403 (the
+ * transport's plugins: the client's knows the permission matrix).
+ */
 export function errorFromResponse(
   method: string,
   route: string,
   response: Pick<Response, "status" | "statusText" | "headers">,
   body: unknown,
-  path?: string,
+  explain: () => RefusalExplanation | undefined = () => undefined,
 ): ServiceError {
+  const explanation = response.status === 403 ? explain() : undefined;
   const record = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const rawMessage = record.message;
   const serviceMessage =
@@ -41,12 +45,10 @@ export function errorFromResponse(
     route,
     serviceMessage,
     documentationUrl: typeof record.documentation_url === "string" ? record.documentation_url : undefined,
-    // When the service does not say what the endpoint accepts, the permission matrix does.
+    // When the service does not say what the endpoint accepts, a plugin may (the client's: the permission matrix).
     acceptedPermissions: response.headers.has("x-accepted-service-permissions")
       ? parseAcceptedPermissions(response.headers.get("x-accepted-service-permissions"))
-      : path && response.status === 403
-        ? matrixAcceptedPermissions(method, path)
-        : [],
+      : (explanation?.acceptedPermissions ?? []),
     requestId: response.headers.get("x-service-request-id") ?? undefined,
     serviceDate: response.headers.get("date") ?? undefined,
     body,
@@ -65,8 +67,8 @@ export function errorFromResponse(
       Number.isFinite(retryAfter) && response.headers.has("retry-after") ? retryAfter : secondaryWait,
     );
   }
-  // A token of another type is the usual cause on an endpoint that takes only classic tokens: it is said first.
-  if (status === 403) return new ForbiddenError(details, path ? classicOnlyHint(method, path) : undefined);
+  // The likeliest cause (a token of another type, on an endpoint that takes only classic tokens) is said first.
+  if (status === 403) return new ForbiddenError(details, explanation?.hint);
   if (status === 404) return new NotFoundError(details);
   if (status === 409) return new ConflictError(details);
   if (status === 410) return new GoneError(details);

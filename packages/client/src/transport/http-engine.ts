@@ -1,4 +1,4 @@
-import type { ShiplogError } from "./errors.js";
+import type { ShiplogError } from "../errors/errors.js";
 
 /** One HTTP attempt's request, as the transport hands it to an engine. */
 export interface EngineRequest {

@@ -1,10 +1,9 @@
 import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, type ApiVersion } from "./api-versions.js";
-import type { DeclaredToken } from "./permissions/permission-check.js";
-import { RequestValidationError } from "./errors.js";
+import { RequestValidationError } from "../errors/errors.js";
 import type { AuthStrategy } from "./auth.js";
 import type { RetryOptions } from "./retry-policy.js";
 import type { ThrottleOptions, TransportClock } from "./throttle.js";
-import type { HttpMethod, TransportPlugin } from "./transport-pipeline.js";
+import type { HttpMethod, TransportPlugin } from "./pipeline.js";
 import { invalidHeaderValue, isHeaderValue } from "./request-headers.js";
 
 /** Observers for metrics and logs; they never see the token. */
@@ -25,8 +24,8 @@ export interface TransportOptions {
   /** How to authenticate, instead of `token`: `tokenProvider(...)` or `appInstallationAuth(...)`. */
   auth?: AuthStrategy;
   /**
-   * Plugins around every attempt, outermost first, before the client's own (declared-token guard, auth,
-   * throttle): leader fencing, say.
+   * Plugins around every attempt, outermost first, before the transport's own (auth, throttle): leader fencing,
+   * say, and the client's declared-token guard.
    */
   plugins?: readonly TransportPlugin[];
   /** The client's rate-limit gate; `serializeMutations` sends POST/PATCH/PUT/DELETE one at a time. */
@@ -45,8 +44,6 @@ export interface TransportOptions {
    * honoured, loopback never proxied); the global fetch's dispatcher does not apply to it.
    */
   fetch?: typeof fetch;
-  /** The token's type (and scopes), when known: lets the client refuse calls the token cannot make. */
-  tokenInfo?: DeclaredToken;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;

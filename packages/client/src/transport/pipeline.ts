@@ -1,7 +1,8 @@
 // The transport's plugin pipeline, composed the way octokit composes its request hooks: every plugin may act
 // before an attempt, after its answer, on its failure, or wrap it whole; the first plugin listed is the outermost.
-// Authentication, the declared-token guard, leader fencing and throttling are plugins over the same engine, so a
-// caller adds behaviour without replacing the engine (and its proxy handling).
+// Authentication, leader fencing and throttling are plugins over the same engine, and so is what knows endpoints (the
+// client's declared-token guard): a caller adds behaviour without replacing the engine (and its proxy handling).
+import type { AcceptedPermissionSet } from "../errors/accepted-permissions.js";
 import type { EngineResponse } from "./http-engine.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -12,6 +13,8 @@ export interface Attempt {
   /** The route template (`/orgs/{org}/...`), for logs and metrics. */
   readonly route: string;
   readonly url: string;
+  /** The URL's path under the service's base URL (`/repos/acme/web/git/refs`, also where the base is `/api/v3`). */
+  readonly path: string;
   /** Lower-case names; a plugin may set one (the Authorization header, say). */
   readonly headers: Record<string, string>;
   readonly body: string | undefined;
@@ -38,6 +41,27 @@ export interface TransportPlugin {
   error?(error: unknown, attempt: Attempt): EngineResponse | Promise<EngineResponse>;
   /** Around the attempt, for what needs both sides (send once more after a 401). */
   wrap?(send: SendAttempt, attempt: Attempt): Promise<EngineResponse>;
+  /**
+   * For a refusal (403) the transport is about to raise: what the plugin knows of what the call needs, when the
+   * answer does not say (`X-Accepted-Service-Permissions`). The first plugin with an explanation is heard.
+   */
+  explainRefusal?(call: RefusedCall): RefusalExplanation | undefined;
+}
+
+/** A call the service refused, as `explainRefusal` sees it. */
+export interface RefusedCall {
+  readonly method: HttpMethod;
+  readonly route: string;
+  /** As `Attempt.path`. */
+  readonly path: string;
+}
+
+/** What a plugin adds to a refusal's error. */
+export interface RefusalExplanation {
+  /** Alternatives, any one of which suffices, used when the answer names none. */
+  acceptedPermissions?: AcceptedPermissionSet[];
+  /** Said first in the error's message: the likeliest cause. */
+  hint?: string;
 }
 
 /** Composes the plugins around `send`, once, at construction: no plugin costs nothing per attempt. */

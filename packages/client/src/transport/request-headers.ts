@@ -1,5 +1,5 @@
 import { SERVICE_MEDIA_TYPE } from "./api-versions.js";
-import { RequestValidationError } from "./errors.js";
+import { RequestValidationError } from "../errors/errors.js";
 import type { RouteRequest } from "./route-request.js";
 
 /** The headers of a request: the service's own (media type, API version, user agent), then the caller's, checked. */

@@ -1,4 +1,4 @@
-import { FULL_JITTER, backoffDelay } from "./backoff.js";
+import { FULL_JITTER, backoffDelay } from "../timing/backoff.js";
 
 /** How the client retries; `false` in the client options turns retries off. */
 export interface RetryOptions {

@@ -1,6 +1,6 @@
 // What one call asks of the transport and what it answers, apart from the transport itself so that the
 // strategies and plugins it runs can name them without importing it.
-import type { HttpMethod } from "./transport-pipeline.js";
+import type { HttpMethod } from "./pipeline.js";
 
 /** One request to a route of the service, as the transport takes it. */
 export interface RouteRequest {

@@ -1,4 +1,4 @@
-import { ForeignUrlError, RequestValidationError } from "./errors.js";
+import { ForeignUrlError, RequestValidationError } from "../errors/errors.js";
 import { expandTemplate } from "./path-templates.js";
 import type { RouteRequest } from "./route-request.js";
 

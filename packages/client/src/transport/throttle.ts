@@ -1,11 +1,11 @@
 // Good manners on the wire (the service's published advice on rate limits): one not-before gate per client, so
 // when one request is told to slow down, every request of the client waits with it rather than each finding out
 // on its own; and mutating requests (POST, PATCH, PUT, DELETE) sent one at a time when asked.
-import { AbortedError } from "./errors.js";
+import { AbortedError } from "../errors/errors.js";
 import type { EngineResponse } from "./http-engine.js";
 import { rateLimitDelay } from "./retry-policy.js";
-import { sleep } from "./sleep.js";
-import type { Attempt, TransportPlugin } from "./transport-pipeline.js";
+import { sleep } from "../timing/sleep.js";
+import type { Attempt, TransportPlugin } from "./pipeline.js";
 
 /** Time as the throttle sees it; injectable so tests need no real waits. */
 export interface TransportClock {

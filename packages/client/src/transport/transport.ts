@@ -1,14 +1,11 @@
 import type { ApiVersion } from "./api-versions.js";
-import { guardDeclaredToken } from "./permissions/declared-token-guard.js";
 import { errorFromResponse } from "./error-from-response.js";
-import type { DeclaredToken } from "./permissions/permission-check.js";
-import { AbortedError, NetworkError, type ShiplogError, TimeoutError } from "./errors.js";
+import { AbortedError, NetworkError, type ShiplogError, TimeoutError } from "../errors/errors.js";
 import { authPlugin, staticToken, type AuthKind } from "./auth.js";
 import { fetchEngine } from "./fetch-engine.js";
 import { FinalEngineFailure, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { redactError, redactSecrets, redactValue } from "./redaction.js";
 import { undiciEngine } from "./undici-engine.js";
-import { CLIENT_VERSION } from "./version.js";
 import {
   retryBackoff,
   isRetryableStatus,
@@ -18,23 +15,32 @@ import {
   type ResolvedRetryOptions,
 } from "./retry-policy.js";
 import { systemClock, Throttle, type TransportClock } from "./throttle.js";
-import { composePlugins, type Attempt, type SendAttempt, type TransportPlugin } from "./transport-pipeline.js";
+import {
+  composePlugins,
+  type Attempt,
+  type RefusalExplanation,
+  type RefusedCall,
+  type SendAttempt,
+  type TransportPlugin,
+} from "./pipeline.js";
 import type { RouteRequest, ServiceResponse } from "./route-request.js";
-import { checkTransportOptions, type TransportHooks, type TransportOptions } from "./transport-options.js";
+import { checkTransportOptions, type TransportHooks, type TransportOptions } from "./options.js";
 import { requestHeaders } from "./request-headers.js";
 import { ServiceUrls } from "./service-urls.js";
 
-export type { HttpMethod } from "./transport-pipeline.js";
+export type { HttpMethod } from "./pipeline.js";
 export type { RouteRequest, ServiceResponse } from "./route-request.js";
 
-const PACKAGE_USER_AGENT = `shiplog-client/${CLIENT_VERSION}`;
+/** The User-Agent's product token when the creator names none (the client names itself and its version). */
+const DEFAULT_PRODUCT = "shiplog-client";
 
-/** The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. */
+/**
+ * The one HTTP path every endpoint takes: headers, timeout, retries, and errors by meaning. It knows no endpoint:
+ * what does (the client's declared-token guard) is a plugin.
+ */
 export class Transport {
   readonly baseUrl: string;
   readonly apiVersion: ApiVersion;
-  /** The caller's declaration of the token's type, if any. */
-  readonly tokenInfo: DeclaredToken | undefined;
   /** How the client authenticates, if it does. */
   readonly authKind: AuthKind | undefined;
   /** The client's shared rate-limit gate. */
@@ -49,18 +55,19 @@ export class Transport {
   readonly #retry: ResolvedRetryOptions;
   readonly #hooks: TransportHooks;
   readonly #engine: HttpEngine;
+  readonly #explainers: TransportPlugin[];
 
-  constructor(options: TransportOptions = {}) {
+  /** `product` is the User-Agent's own token, after the caller's `userAgent` (the client's: `shiplog-client/0.1.0`). */
+  constructor(options: TransportOptions = {}, product: string = DEFAULT_PRODUCT) {
     const { apiVersion, baseUrl, timeoutMs } = checkTransportOptions(options);
     this.#urls = new ServiceUrls(baseUrl);
     this.baseUrl = this.#urls.baseUrl;
     this.apiVersion = apiVersion;
-    this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${PACKAGE_USER_AGENT}` : PACKAGE_USER_AGENT;
+    this.#userAgent = options.userAgent?.trim() ? `${options.userAgent.trim()} ${product}` : product;
     this.#timeoutMs = timeoutMs;
     this.#retry = resolveRetryOptions(options.retry);
     this.#hooks = options.hooks ?? {};
     this.#engine = options.fetch ? fetchEngine(options.fetch) : undiciEngine();
-    this.tokenInfo = options.tokenInfo;
     this.#clock = options.clock ?? systemClock;
     // Trimmed as fetch trims header values, so a token read from a file with its final newline still works.
     const auth = options.auth ?? (options.token?.trim() ? staticToken(options.token) : undefined);
@@ -72,14 +79,8 @@ export class Transport {
       // The gate holds callers no longer than the client would wait for a retry (at least the secondary limit's minute).
       maxWaitMs: Math.max(this.#retry.maxServerDelayMs, SECONDARY_LIMIT_MIN_WAIT_MS),
     });
-    const tokenInfo = this.tokenInfo;
     const plugins: TransportPlugin[] = [...(options.plugins ?? [])];
-    if (tokenInfo) {
-      plugins.push({
-        name: "declared-token guard",
-        before: (a) => guardDeclaredToken(a.method, this.#urls.pathOf(a.url), tokenInfo, a.operation),
-      });
-    }
+    this.#explainers = plugins.filter((plugin) => plugin.explainRefusal);
     if (auth) {
       const context = {
         request: <T>(req: RouteRequest, authorization: string) => this.request<T>({ ...req, headers: { ...req.headers, authorization } }),
@@ -100,6 +101,7 @@ export class Transport {
   async request<T = unknown>(req: RouteRequest): Promise<ServiceResponse<T>> {
     const operation = `${req.method} ${req.route}`;
     const url = req.url === undefined ? this.buildUrl(req.route, req.params, req.query) : this.#urls.sameService(req.url, operation);
+    const path = this.#urls.pathOf(url);
     const retryable = req.safeToRetry ?? (req.method === "GET" || req.method === "PUT" || req.method === "DELETE");
     const headers = requestHeaders(req, { apiVersion: this.apiVersion, userAgent: this.#userAgent }, operation);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -109,7 +111,17 @@ export class Transport {
       const started = this.#hooks.onResponse ? performance.now() : 0;
       let response: EngineResponse;
       try {
-        const attemptInfo: Attempt = { method: req.method, route: req.route, url, headers, body, attempt, operation, signal: req.signal };
+        const attemptInfo: Attempt = {
+          method: req.method,
+          route: req.route,
+          url,
+          path,
+          headers,
+          body,
+          attempt,
+          operation,
+          signal: req.signal,
+        };
         response = await this.#send(attemptInfo);
       } catch (error) {
         // Only what may go differently next time: a lost connection or a timeout, not a verdict on the request.
@@ -166,7 +178,9 @@ export class Transport {
       // A server or proxy may echo the Authorization header: the token leaves in no part of the error.
       const secrets = this.#sentSecrets;
       throw redactError(
-        errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), this.#urls.pathOf(url)),
+        errorFromResponse(req.method, req.route, response, redactValue(response.body, secrets), () =>
+          this.#explainRefusal({ method: req.method, route: req.route, path }),
+        ),
         secrets,
       );
     }
@@ -175,6 +189,15 @@ export class Transport {
   /** Expands a route template and query into a full URL. */
   buildUrl(route: string, params: Record<string, string | number> = {}, query: RouteRequest["query"] = {}): string {
     return this.#urls.build(route, params, query);
+  }
+
+  /** The first explanation a plugin has for a refusal. */
+  #explainRefusal(call: RefusedCall): RefusalExplanation | undefined {
+    for (const plugin of this.#explainers) {
+      const explanation = plugin.explainRefusal?.(call);
+      if (explanation) return explanation;
+    }
+    return undefined;
   }
 
   /** Remembers the last few credentials sent (a provider's change), so server text echoing one is redacted. */

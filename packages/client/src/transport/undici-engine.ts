@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Dispatcher, request as undiciRequest } from "undici";
 import { ACCEPT_ENCODING, contentCodings, decodeBody, UndecodableBodyError } from "./content-decoding.js";
-import { NetworkError, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { NetworkError, RequestValidationError, ResponseValidationError } from "../errors/errors.js";
 import { FinalEngineFailure, isBodiless, parseBodyText, type EngineResponse, type HttpEngine } from "./http-engine.js";
 import { isLoopbackHost } from "./loopback.js";
 
