@@ -33,7 +33,7 @@ import { damageReason } from "./state/recovery.js";
 import type { StateLimits } from "./state/shards.js";
 import { UnlinkedRecords } from "./mapping/unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget } from "./flush/write-budget.js";
+import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget, writeBudgetParticipant } from "./flush/write-budget.js";
 
 export { StateNotLoadedError } from "./flush/loop.js";
 export type { FlushSummary } from "./flush/round.js";
@@ -289,7 +289,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
     clock,
     logger,
     metrics,
-    budget,
+    participants: [writeBudgetParticipant(budget)],
     retryMinDelayMs: config.retryMinDelayMs,
     retryMaxDelayMs: config.retryMaxDelayMs,
   });

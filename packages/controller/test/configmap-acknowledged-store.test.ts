@@ -7,6 +7,12 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { GROUP, bigState, byKey } from "./state-fixtures.js";
 import { NAMESPACE, TINY, acked, useStateStores } from "./state-store-fixture.js";
+import { type BudgetCalls, decodeBudgetCalls, encodeBudgetCalls } from "../src/flush/write-budget.js";
+
+/** The write budget's section of the head, as its participant gives it to a write (urgent with calls about to leave). */
+const budgetSections = (calls: BudgetCalls) =>
+  new Map([["budget-calls", { text: encodeBudgetCalls(calls), urgent: calls.unanswered > 0 }]]);
+const budgetCallsOf = (store: { headSection(key: string): string | undefined }) => decodeBudgetCalls(store.headSection("budget-calls"));
 
 const { fake, store, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("state");
 const kubeConfig = fake.kubeConfig;
@@ -48,38 +54,40 @@ describe("ConfigMapAcknowledgedStore", () => {
     expect([...(await reread(name)).all().values()].map((r) => r.entry.deployment_name).sort()).toEqual(["shop-api-app", "shop-web-app"]);
   });
 
-  it("keeps the write budget's calls in the head, updated by each write, and gives them back at load", async () => {
+  it("keeps a head participant's section (the write budget's calls) in the head, updated by each write, and gives it back at load", async () => {
     const name = nextName();
     const a = await reread(name);
-    expect(a.budgetCalls()).toBeUndefined();
+    expect(budgetCallsOf(a)).toBeUndefined();
     a.acknowledge([acked("shop-web-app")]);
-    await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 2 } });
+    await a.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200], unanswered: 2 }) });
     expect(configMap(name)!.data!["budget-calls"]).toBe("2;1795713585");
-    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 2 });
+    expect(budgetCallsOf(await reread(name))).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 2 });
     // A compaction's head switch (a head limit of 0 compacts at every write) keeps them too.
     const b = await reread(name, { limits: TINY });
     b.acknowledge([acked("shop-api-app")]);
-    const info = await b.write({ budgetCalls: { answeredAt: [1_795_713_584_200, 1_795_713_590_000], unanswered: 0 } });
+    const info = await b.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200, 1_795_713_590_000], unanswered: 0 }) });
     expect(info?.compactions).toBeGreaterThan(0);
-    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000, 1_795_713_590_000], unanswered: 0 });
+    expect(budgetCallsOf(await reread(name))).toEqual({ answeredAt: [1_795_713_585_000, 1_795_713_590_000], unanswered: 0 });
   });
 
   it("writes calls about to leave even with no record change (a round that only decommissions), and nothing more", async () => {
     const name = nextName();
     const a = await reread(name);
     a.acknowledge([acked("shop-web-app")]);
-    await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 0 } });
+    await a.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200], unanswered: 0 }) });
     const version = configMap(name)!.metadata!.resourceVersion;
     // Calls about to leave, no record changed: the head alone is written, so a leader loading it counts them.
-    const info = await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 3 } });
+    const info = await a.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200], unanswered: 3 }) });
     expect(info?.calls).toBe(1);
     expect(configMap(name)!.metadata!.resourceVersion).not.toBe(version);
-    expect((await reread(name)).budgetCalls()).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 3 });
+    expect(budgetCallsOf(await reread(name))).toEqual({ answeredAt: [1_795_713_585_000], unanswered: 3 });
     expect(byKey((await reread(name)).all().values())).toEqual(byKey([acked("shop-web-app")]));
     // Once written, and with nothing about to leave, a write with no record change writes nothing.
     const written = configMap(name)!.metadata!.resourceVersion;
-    expect(await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200], unanswered: 3 } })).toBeUndefined();
-    expect(await a.write({ budgetCalls: { answeredAt: [1_795_713_584_200, 1_795_713_600_000], unanswered: 0 } })).toBeUndefined();
+    expect(await a.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200], unanswered: 3 }) })).toBeUndefined();
+    expect(
+      await a.write({ sections: budgetSections({ answeredAt: [1_795_713_584_200, 1_795_713_600_000], unanswered: 0 }) }),
+    ).toBeUndefined();
     expect(configMap(name)!.metadata!.resourceVersion).toBe(written);
   });
 

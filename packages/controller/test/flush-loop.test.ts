@@ -12,7 +12,7 @@ import { ControllerMetrics } from "../src/observability/metrics.js";
 import { recordKey } from "../src/mapping/pod-records.js";
 import { SendGate } from "../src/flush/send-gate.js";
 import { StatePersistence } from "../src/state/persistence.js";
-import { WriteBudget } from "../src/flush/write-budget.js";
+import { WriteBudget, decodeBudgetCalls, writeBudgetParticipant } from "../src/flush/write-budget.js";
 import { acceptingApi } from "./accepting-api.js";
 import { VirtualClock } from "./virtual-clock.js";
 
@@ -42,7 +42,8 @@ class Store extends InMemoryAcknowledgedStore {
   delayMs = 0;
   override async persist(options: PersistOptions = {}): Promise<void> {
     this.writes += 1;
-    this.unansweredByWrite.push(options.budgetCalls?.unanswered ?? -1);
+    const budget = options.sections?.get("budget-calls")?.text;
+    this.unansweredByWrite.push(budget === undefined ? -1 : (decodeBudgetCalls(budget)?.unanswered ?? -1));
     if (this.delayMs > 0) await this.delay?.(this.delayMs);
     if (this.failing) throw new Error('configmaps "state" not found (404)');
   }
@@ -92,7 +93,15 @@ function setup(
     gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
   });
   const leadership = new AbortController();
-  const persistence = new StatePersistence({ store, clock, logger, metrics, budget, retryMinDelayMs: 1000, retryMaxDelayMs: 8000 });
+  const persistence = new StatePersistence({
+    store,
+    clock,
+    logger,
+    metrics,
+    participants: [writeBudgetParticipant(budget)],
+    retryMinDelayMs: 1000,
+    retryMaxDelayMs: 8000,
+  });
   const loop = new FlushLoop({
     clock,
     logger,

@@ -7,6 +7,7 @@
 // window measured from the answer is never shorter at the service, however the call's latency varies. An optional
 // least gap between two calls' starts follows the service's advice of a second between mutating requests.
 // Pure: time is passed in; the pacer plugin (flush/budget-pacer.ts) makes the waits.
+import type { StateHeadParticipant } from "../state/head-participant.js";
 
 /** The limits, in calls, and the least gap between two calls' starts. */
 export interface WriteBudgetLimits {
@@ -174,6 +175,24 @@ export function decodeBudgetCalls(text: string | undefined): BudgetCalls | undef
     answeredAt.push(at * 1000);
   }
   return { answeredAt, unanswered: Number(match[1]) };
+}
+
+/** The head's data key of the budget's calls. */
+const BUDGET_CALLS_KEY = "budget-calls";
+
+/**
+ * The budget as a participant of the state head: every state write carries its calls (those about to leave count as
+ * unanswered, and make the write urgent), and a load adopts what the head recorded.
+ */
+export function writeBudgetParticipant(budget: WriteBudget): StateHeadParticipant {
+  return {
+    key: BUDGET_CALLS_KEY,
+    section: ({ now, plannedCalls }) => {
+      const calls = budget.calls(now, plannedCalls);
+      return { text: encodeBudgetCalls(calls), urgent: calls.unanswered > 0 };
+    },
+    restore: (text, now) => budget.adopt(decodeBudgetCalls(text), now),
+  };
 }
 
 /** Calls the resync may make in an hour: its share of the hourly budget. */

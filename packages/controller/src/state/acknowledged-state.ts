@@ -3,7 +3,7 @@
 import type { ClusterDeploymentEntry } from "@shiplog/client";
 import type { RecordGroup } from "../mapping/pod-records.js";
 import type { StateDamage } from "./damage.js";
-import type { BudgetCalls } from "../flush/write-budget.js";
+import type { HeadSection } from "./head-participant.js";
 
 /** An entry the service accepted, with the group it was sent in. */
 export interface AcknowledgedRecord {
@@ -16,8 +16,8 @@ export interface AcknowledgedRecord {
 export interface PersistOptions {
   /** The last write before this replica stops: leave the state readable by the previous version too. */
   final?: boolean;
-  /** The write budget's calls, kept with the state so that the next leader keeps to the same windows. */
-  budgetCalls?: BudgetCalls;
+  /** The head participants' sections, by key (state/head-participant.ts), kept with the state. */
+  sections?: ReadonlyMap<string, HeadSection>;
 }
 
 /**
@@ -46,8 +46,8 @@ export interface AcknowledgedStore {
   refuse(records: readonly AcknowledgedRecord[]): void;
   /** Writes pending changes to durable storage (no-op for the in-memory store). */
   persist(options?: PersistOptions): Promise<void>;
-  /** The write budget's calls as the loaded state recorded them (a store that keeps none: undefined). */
-  budgetCalls?(): BudgetCalls | undefined;
+  /** A head participant's section as the loaded state recorded it (a store that keeps none: undefined). */
+  headSection?(key: string): string | undefined;
 }
 
 /**
@@ -104,8 +104,8 @@ export class DryRunAcknowledgedStore implements AcknowledgedStore {
 
   constructor(private readonly base?: AcknowledgedStore) {}
 
-  budgetCalls(): BudgetCalls | undefined {
-    return this.base?.budgetCalls?.();
+  headSection(key: string): string | undefined {
+    return this.base?.headSection?.(key);
   }
 
   /** The damage the state read has (the ConfigMap store tells; a dry run reports it, and writes nothing about it). */

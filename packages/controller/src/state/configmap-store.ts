@@ -14,7 +14,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { LeadershipFence } from "../election/fence.js";
 import { settledByRefusal, type AcknowledgedRecord, type AcknowledgedStore, type PersistOptions } from "./acknowledged-state.js";
-import { decodeBudgetCalls, encodeBudgetCalls, type BudgetCalls } from "../flush/write-budget.js";
+import type { HeadSection } from "./head-participant.js";
 import { AcknowledgedStateWriteError, StateConfigMaps, StateConflictError, StateWriteFencedError, payloadBytes } from "./configmaps.js";
 import { planCompaction, type PlannedShard } from "./compaction.js";
 import { readCommittedState } from "./reader.js";
@@ -52,8 +52,6 @@ const MAX_CONFLICT_RETRIES = 5;
 /** A compaction starts ahead of need when the head passes this share of its limit. */
 const COMPACT_AHEAD = 0.6;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
-/** The head's data key of the write budget's calls (flush/write-budget.ts, encodeBudgetCalls). */
-const BUDGET_CALLS_KEY = "budget-calls";
 
 /** Steps of a write, for the crash-matrix test's hook (test-crash-hook.ts). */
 export type StateWriteStep = "state-write" | "shard-written" | "before-head-switch" | "head-switch";
@@ -127,8 +125,8 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   #aheadDone: CompactionInfo = { written: 0, calls: 0, compactions: 0 };
   /** Loads and writes, one at a time. */
   #tail: Promise<unknown> = Promise.resolve();
-  /** The write budget's calls, written with the head's counters (the last ones a write was given). */
-  #budgetCalls: BudgetCalls | undefined;
+  /** The head participants' sections, written with the head's counters (the last ones a write was given). */
+  #sections: ReadonlyMap<string, HeadSection> = new Map();
   /** The head's uid (read or written last), and the witness as read or written last. */
   #headUid: string | undefined;
   #witness: { version: string | null; uid: string | undefined } | undefined;
@@ -181,9 +179,9 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
   }
 
-  /** The write budget's calls as the head last recorded them (read at load, updated by each write). */
-  budgetCalls(): BudgetCalls | undefined {
-    return decodeBudgetCalls(this.#base?.data[BUDGET_CALLS_KEY]);
+  /** A head participant's section as the head last recorded it (read at load, updated by each write). */
+  headSection(key: string): string | undefined {
+    return this.#base?.data[key];
   }
 
   /** The state's damage as last loaded (state/recovery.ts): recorded in the head until an operator clears it. */
@@ -206,7 +204,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    * write. A final write folds a journal of settlements into the shards (v3), which a rolled-back version can read.
    */
   write(options: PersistOptions = {}): Promise<StateWriteInfo | undefined> {
-    if (options.budgetCalls) this.#budgetCalls = options.budgetCalls;
+    if (options.sections) this.#sections = options.sections;
     return this.#queue(() => this.#write(options.final === true));
   }
 
@@ -247,16 +245,16 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   async #write(final: boolean): Promise<StateWriteInfo | undefined> {
     const foldDue = () => final && this.#base?.settlements === true;
-    if (this.unwritten === 0 && !foldDue() && !this.#budgetDue()) return undefined;
+    if (this.unwritten === 0 && !foldDue() && !this.#sectionsDue()) return undefined;
     const { namespace, name, logger } = this.#options;
     const info = { conflicts: 0, written: 0, calls: 0, compactions: 0 };
-    while (this.unwritten > 0 || foldDue() || this.#budgetDue()) {
+    while (this.unwritten > 0 || foldDue() || this.#sectionsDue()) {
       try {
         if (!this.#base) await this.#load();
         const base = this.#base!;
         if (this.unwritten === 0) {
-          // Nothing to append: the final write's fold (after a compaction running ahead, which may do it), or the
-          // budget's calls alone.
+          // Nothing to append: the final write's fold (after a compaction running ahead, which may do it), or an
+          // urgent section alone (the budget's calls about to leave).
           if (foldDue()) await (this.#ahead ? this.#finishAhead(this.#ahead, info) : this.#compact(info));
           else await this.#writeCounters(info);
           continue;
@@ -317,7 +315,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     }
   }
 
-  /** Writes the head's counters alone: the budget's calls about to leave, when no record changed. */
+  /** Writes the head's counters and sections alone: an urgent section (calls about to leave), when no record changed. */
   async #writeCounters(info: { written: number; calls: number }): Promise<void> {
     const base = this.#base!;
     const data = this.#counters(base.seq);
@@ -331,12 +329,12 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   /**
-   * Calls about to leave that the head does not hold yet: written even when no record changed (a round that only
-   * decommissions), so that a leader loading the state after a crash mid-call still counts them.
+   * An urgent section the head does not hold yet (calls about to leave): written even when no record changed (a
+   * round that only decommissions), so that a leader loading the state after a crash mid-call still counts them.
    */
-  #budgetDue(): boolean {
-    const calls = this.#budgetCalls;
-    return calls !== undefined && calls.unanswered > 0 && encodeBudgetCalls(calls) !== this.#base?.data[BUDGET_CALLS_KEY];
+  #sectionsDue(): boolean {
+    for (const [key, section] of this.#sections) if (section.urgent && section.text !== this.#base?.data[key]) return true;
+    return false;
   }
 
   /** Folds the journal into the shards: the changed ones to their spare slots, then one head update makes them current. */
@@ -510,13 +508,13 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     };
   }
 
-  /** The head's counters (informational), the write budget's calls and the writer's stamp, which every head write updates. */
+  /** The head's counters (informational), the participants' sections and the writer's stamp: every head write updates them. */
   #counters(seq: number): Record<string, string> {
     return {
       records: String(this.#records.size),
       "in-flight": String(this.#inFlight.size),
       journal: String(seq),
-      ...(this.#budgetCalls && { [BUDGET_CALLS_KEY]: encodeBudgetCalls(this.#budgetCalls) }),
+      ...Object.fromEntries([...this.#sections].map(([key, section]) => [key, section.text])),
       ...this.#written(),
     };
   }

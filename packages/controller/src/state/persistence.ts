@@ -1,15 +1,15 @@
 // Loading and writing the acknowledged state (the store: a ConfigMap, memory, or the dry run's overlay), with the
 // bookkeeping around it: a failed load or write is retried with backoff (the flush loop waits for `notBefore`),
 // counted, and after STATE_WRITE_FAILURES_UNREADY failed writes in a row makes /readyz fail with the reason. Every
-// write carries the write budget's calls and a load gives them back to the budget, so a restarted or newly elected
-// leader keeps to the windows its predecessor's calls filled.
+// write carries the head participants' sections (state/head-participant.ts: the write budget's calls) and a load gives
+// each its section back.
 import type { Logger } from "pino";
 import type { AcknowledgedStore, PersistOptions } from "./acknowledged-state.js";
 import { backoffDelay } from "../flush/backoff.js";
 import type { Clock } from "../clock.js";
 import type { ControllerMetrics } from "../observability/metrics.js";
 import type { StateDamage } from "./recovery.js";
-import type { WriteBudget } from "../flush/write-budget.js";
+import type { HeadSection, StateHeadParticipant } from "./head-participant.js";
 
 /** Settings of the state's persistence. */
 export interface StatePersistenceOptions {
@@ -19,8 +19,8 @@ export interface StatePersistenceOptions {
   metrics: ControllerMetrics;
   retryMinDelayMs: number;
   retryMaxDelayMs: number;
-  /** The write budget whose calls the state keeps. */
-  budget?: WriteBudget;
+  /** Parts that keep a section in the state head (the write budget). */
+  participants?: readonly StateHeadParticipant[];
 }
 
 /** Options of a write. */
@@ -114,7 +114,7 @@ export class StatePersistence {
     const { store, clock, logger, metrics } = this.options;
     try {
       await store.load();
-      this.options.budget?.adopt(store.budgetCalls?.(), clock.now());
+      for (const participant of this.options.participants ?? []) participant.restore(store.headSection?.(participant.key), clock.now());
       this.#loaded = true;
       this.#loadFailures = 0;
       metrics.acknowledgedRecords.set(store.all().size);
@@ -135,11 +135,13 @@ export class StatePersistence {
    * loop (nothing is sent meanwhile: an intent not on disk must not be acted on). Resolves whether it was written.
    */
   async write(options: StateWriteOptions = {}): Promise<boolean> {
-    const { store, clock, logger, metrics, budget } = this.options;
-    const persist: PersistOptions = {
-      ...(options.final && { final: true }),
-      ...(budget && { budgetCalls: budget.calls(clock.now(), options.plannedCalls ?? 0) }),
-    };
+    const { store, clock, logger, metrics, participants } = this.options;
+    const sections = new Map<string, HeadSection>();
+    for (const participant of participants ?? []) {
+      const section = participant.section({ now: clock.now(), plannedCalls: options.plannedCalls ?? 0 });
+      if (section) sections.set(participant.key, section);
+    }
+    const persist: PersistOptions = { ...(options.final && { final: true }), ...(participants && { sections }) };
     try {
       await store.persist(persist);
       const info = (store as { lastWrite?: { bytes: number } }).lastWrite;
