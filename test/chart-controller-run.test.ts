@@ -7,7 +7,6 @@ import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stringify } from "yaml";
-import { REPO_ROOT } from "./chart/helm.js";
 import { authorizes, containerEnvironment, grants, ofKind, one, resourceRequest } from "./chart/kube-manifests.js";
 import {
   controllerContainer,
@@ -19,7 +18,7 @@ import {
   useChart,
   type Deployment,
 } from "./chart-setup.js";
-import { startControllerCommand } from "./kit/controller-process.js";
+import { CONTROLLER_TEST_ENTRY, startControllerCommand } from "./kit/controller-process.js";
 import { startProxy } from "./kit/proxy.js";
 import { tempDir } from "./kit/temp-dir.js";
 
@@ -78,12 +77,13 @@ describe("Helm chart charts/shiplog-controller", () => {
         writeFileSync(join(root, "kubeconfig"), stringify(kubeconfig));
         const { env } = containerEnvironment(one(manifests, "Deployment"), ofKind(manifests, "Secret"), root);
         // What stands in for the cluster here: a kubeconfig instead of the in-cluster one, loopback, any free port.
-        const controller = startControllerCommand([process.execPath, join(REPO_ROOT, "packages/controller/dist/main.js")], {
+        const controller = startControllerCommand([process.execPath, ...CONTROLLER_TEST_ENTRY], {
           ...env,
           KUBECONFIG: join(root, "kubeconfig"),
           SHIPLOG_HTTP_HOST: "127.0.0.1",
           SHIPLOG_HTTP_PORT: "0",
-          // Tiny state limits: a few records compact into shard slots, so the slots' grants are exercised too.
+          // Tiny state limits (read by the test entry, CONTROLLER_TEST_ENTRY): a few records compact into shard slots, so the
+          // slots' grants are exercised too.
           SHIPLOG_TEST_STATE_LIMITS: "head=0,shard=400",
         });
         try {

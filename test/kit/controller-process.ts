@@ -1,8 +1,9 @@
 // The controller as its own process (the built entry point or the image's bundle): its JSON log, the health server's
 // address it logs, its health endpoints and metrics.
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { startProcess, type RunningProcess } from "./process.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -10,6 +11,17 @@ import { tempDir } from "./temp-dir.js";
 export const CONTROLLER_MAIN = fileURLToPath(new URL("../../packages/controller/dist/main.js", import.meta.url));
 /** The one-file bundle the image runs (`pnpm build` makes it). */
 export const CONTROLLER_BUNDLE = fileURLToPath(new URL("../../packages/controller/dist/bundle/controller.js", import.meta.url));
+/**
+ * The built controller with test-only instrumentation (packages/controller/test/crash-entry.ts, run by tsx): the
+ * node arguments. startControllerProcess runs it when a test sets one of TEST_SETTINGS.
+ */
+export const CONTROLLER_TEST_ENTRY: readonly string[] = [
+  "--import",
+  pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+  fileURLToPath(new URL("../../packages/controller/test/crash-entry.ts", import.meta.url)),
+];
+/** Settings only the test entry reads (production code has no such hooks). */
+const TEST_SETTINGS = ["SHIPLOG_TEST_CRASH_AT", "SHIPLOG_TEST_STATE_LIMITS"];
 /** The organization and cluster the tests' controllers post for. */
 export const ORG = "acme";
 export const CLUSTER = "test-cluster";
@@ -30,7 +42,7 @@ export interface ControllerProcess extends RunningProcess {
 export interface ControllerProcessOptions {
   /** Node flags before the script (a heap cap, a profiler). */
   nodeFlags?: string[];
-  /** The script: the built entry point (default) or CONTROLLER_BUNDLE. */
+  /** The script: the built entry point (default; the test entry with a test-only setting) or CONTROLLER_BUNDLE. */
   entry?: string;
   /** Every line of its standard output, as it comes. */
   onLine?: (line: string) => void;
@@ -71,7 +83,9 @@ export function startControllerProcess(
     POD_NAMESPACE: "shiplog",
     ...env,
   };
-  return startControllerCommand([process.execPath, ...(options.nodeFlags ?? []), options.entry ?? CONTROLLER_MAIN], settings, options);
+  const instrumented = options.entry === undefined && TEST_SETTINGS.some((name) => env[name]);
+  const script = instrumented ? CONTROLLER_TEST_ENTRY : [options.entry ?? CONTROLLER_MAIN];
+  return startControllerCommand([process.execPath, ...(options.nodeFlags ?? []), ...script], settings, options);
 }
 
 /** Starts `command` (a controller entry point) with exactly `env` plus PATH, and reads its log. */

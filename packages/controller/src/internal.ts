@@ -35,7 +35,19 @@ export { DryRunAcknowledgedStore } from "./state/acknowledged-state.js";
 export { AcknowledgedStateTooLargeError, planCompaction } from "./state/compaction.js";
 export { writeShardSlots, type SlotWriteContext } from "./state/compaction-slots.js";
 export { StateConfigMaps, StateConflictError } from "./state/configmaps.js";
-export { STATE_LAYOUT, encodeSegment, encodeShard, segmentPrefix, shardOf, slotName, slotNames, type ShardRef } from "./state/shards.js";
+export { runControllerProcess, type ProcessOptions } from "./process.js";
+export type { RoundPoint, RoundProbe } from "./flush/round.js";
+export {
+  STATE_LAYOUT,
+  type StateLimits,
+  encodeSegment,
+  encodeShard,
+  segmentPrefix,
+  shardOf,
+  slotName,
+  slotNames,
+  type ShardRef,
+} from "./state/shards.js";
 export {
   addDamage,
   damageReason,
@@ -55,6 +67,7 @@ export { LeaseElection } from "./election/lease-election.js";
 export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./election/leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./election/lease-lock.js";
 export { JITTER_FACTOR, leaseTimingProblems } from "./election/lease-timing.js";
-export { DURATION_MINIMUMS, INTEGER_BOUNDS, SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config/rules.js";
+export { SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config/rules.js";
+export { defaultText, settingEntries, type ChartValue, type Setting, type SettingName } from "./config/settings.js";
 export { createServiceClient } from "./service/service-client.js";
 export { LABEL_SELECTOR_LONG_PREFIX, LABEL_SELECTOR_PATTERN, parseLabelSelector } from "./kube/label-selector.js";

@@ -365,18 +365,3 @@ export function parseShardTable(text: string | undefined, partitionsText: string
   }
   return parsed.data;
 }
-
-/** TEST ONLY: `SHIPLOG_TEST_STATE_LIMITS=head=<bytes>,shard=<bytes>` shrinks the layout's limits (crash-matrix test). */
-export function testStateLimits(env: Readonly<Record<string, string | undefined>>): Partial<Omit<StateLimits, "maxShards">> | undefined {
-  const value = env.SHIPLOG_TEST_STATE_LIMITS;
-  if (!value) return undefined;
-  const limits: Partial<Omit<StateLimits, "maxShards">> = {};
-  for (const pair of value.split(",")) {
-    const [key, bytes] = pair.split("=");
-    const n = Number(bytes);
-    if (!Number.isInteger(n) || n < 0 || (key !== "head" && key !== "shard"))
-      throw new RangeError("SHIPLOG_TEST_STATE_LIMITS: expected head=<bytes>,shard=<bytes>");
-    limits[key === "head" ? "headMaxBytes" : "shardMaxBytes"] = n;
-  }
-  return limits;
-}

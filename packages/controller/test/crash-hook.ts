@@ -1,5 +1,6 @@
-// TEST ONLY: kills the process (SIGKILL, as `kill -9`) at a chosen point of a flush, so the crash-matrix test can hit
-// each point exactly. Off unless SHIPLOG_TEST_CRASH_AT is set; never set it in production.
+// The crash matrix's hook: kills the process (SIGKILL, as `kill -9`) at a chosen point of a flush, so the test can
+// hit each point exactly. The controller only offers the points (ControllerOptions.probes); the test entry
+// (crash-entry.ts) builds this hook from SHIPLOG_TEST_CRASH_AT and passes it.
 //
 //   SHIPLOG_TEST_CRASH_AT=<point>:<deployment name>
 //
@@ -13,6 +14,8 @@
 // - shard-written:      a first shard slot is written, the compaction has more to write;
 // - before-head-switch: every changed shard slot is written, the head not yet switched to them;
 // - head-switch:        the head switch's request is issued, its answer not received.
+
+import type { RoundProbe } from "@shiplog/controller/internal";
 
 /** The points of a flush the hook can kill at. */
 export const CRASH_POINTS = [
@@ -29,8 +32,8 @@ export type CrashPoint = (typeof CRASH_POINTS)[number];
 /** Delay of the in-flight kill after the call is issued. */
 const IN_FLIGHT_DELAY_MS = 150;
 
-/** The armed-or-not crash hook of one process. */
-export class TestCrashHook {
+/** The armed-or-not crash hook of one process, as the controller's round probe and state-write probe. */
+export class TestCrashHook implements RoundProbe {
   #armed = false;
 
   constructor(
@@ -52,7 +55,7 @@ export class TestCrashHook {
   }
 
   /** Arms the hook when this flush sends the trigger's deployment name (once armed, it stays armed). */
-  consider(deploymentNames: Iterable<string>): void {
+  sending(deploymentNames: Iterable<string>): void {
     if (this.#armed) return;
     for (const name of deploymentNames) if (name === this.deploymentName) this.#armed = true;
   }
