@@ -65,6 +65,7 @@ const INTEGRATION = [
   "test/chart-rbac.test.ts",
   "test/chart-rendering.test.ts",
   "test/chart-schema.test.ts",
+  "test/chart-settings.test.ts",
   "test/chart-validation.test.ts",
   "test/controller-image.test.ts",
   "test/prometheus.e2e.test.ts",

@@ -161,10 +161,10 @@ function printTable(rows: Row[]): string {
 }
 
 describe("one validation for the chart and the controller", () => {
-  it("the chart's checks derived from the controller's settings are the committed ones (run `pnpm chart:generate`)", () => {
+  it("the chart's checks derived from the controller's settings are the committed ones (run `pnpm generate:settings`)", () => {
     const schema = JSON.parse(readFileSync(join(CHART_DIR, "values.schema.json"), "utf8")) as Record<string, unknown>;
-    expect(schema, "run `pnpm chart:generate`").toEqual(withControllerRules(schema));
-    expect(readFileSync(join(CHART_DIR, "templates/_controller-rules.tpl"), "utf8"), "run `pnpm chart:generate`").toBe(
+    expect(schema, "run `pnpm generate:settings`").toEqual(withControllerRules(schema));
+    expect(readFileSync(join(CHART_DIR, "templates/_controller-rules.tpl"), "utf8"), "run `pnpm generate:settings`").toBe(
       controllerRulesTemplate(),
     );
   });
@@ -188,26 +188,26 @@ describe("one validation for the chart and the controller", () => {
       registryHost: "registry.example.com",
       batchSize: "250",
       concurrency: "2",
-      flushWindow: "200ms",
-      flushMaxWait: "2s",
+      flushWindowMs: "200ms",
+      flushMaxWaitMs: "2s",
       writeBudgetPerMinute: "60",
       writeBudgetPerHour: "400",
-      writeMinInterval: "1s",
-      resyncInterval: "5m",
+      writeMinIntervalMs: "1s",
+      resyncIntervalMs: "5m",
       resyncBudgetShare: "0.25",
-      retryMinDelay: "2s",
-      retryMaxDelay: "30s",
-      requestTimeout: "10s",
-      watchTimeout: "4m",
-      watchIdleTimeout: "5m",
+      retryMinDelayMs: "2s",
+      retryMaxDelayMs: "30s",
+      requestTimeoutMs: "10s",
+      watchTimeoutMs: "4m",
+      watchIdleTimeoutMs: "5m",
       apiVersion: "2022-11-28",
       httpPort: "9090",
       logLevel: "debug",
       dryRun: "true",
       stateMaxShards: "8",
-      leaseDuration: "20s",
-      renewDeadline: "12s",
-      retryPeriod: "3s",
+      leaseDurationMs: "20s",
+      renewDeadlineMs: "12s",
+      retryPeriodMs: "3s",
     };
     const app: Partial<Record<SettingName, string>> = { appId: "123456", appInstallationId: "3001" };
     expect(Object.keys({ ...samples, ...app }).sort()).toEqual(Object.keys(CHART_VALUES).sort());

@@ -1,148 +1,148 @@
-// The chart's checks derived from the controller's own settings (`pnpm chart:generate` writes them; the chart
-// validation test fails when the committed files differ): the values schema's patterns and bounds, and a template of
-// the duration bounds and the lease rule's factor that Helm's template language checks. Which chart value sets which
-// controller setting is CHART_VALUES; the validation test renders each to prove the mapping.
+// The chart's parts derived from the controller's settings table (packages/controller/src/config/settings.ts), which
+// `pnpm generate:settings` writes and test/chart-settings.test.ts holds equal to the committed files: each setting's
+// schema in values.schema.json, and templates/_controller-rules.tpl (the env list the chart renders, the duration
+// bounds and the lease rule's factor that Helm's template language checks, the label selector grammar).
 import {
-  DEPLOYMENT_NAME_PLACEHOLDERS,
-  DURATION_MINIMUMS,
-  INTEGER_BOUNDS,
+  defaultText,
   JITTER_FACTOR,
   LABEL_SELECTOR_LONG_PREFIX,
   LABEL_SELECTOR_PATTERN,
   MAX_TIMER_MS,
-  SETTING_MAX_LENGTHS,
-  SETTING_PATTERNS,
-  SETTINGS,
+  type ChartValue,
+  type Setting,
+  type SettingName,
+  settingEntries,
 } from "@shiplog/controller/internal";
 
-export type SettingName = keyof typeof SETTINGS;
+export type { SettingName } from "@shiplog/controller/internal";
 
 /** How a chart value holds a setting's text: a string, an integer, a number, a boolean, or a list split at commas. */
 export type ValueKind = "string" | "integer" | "number" | "boolean" | "list" | "map";
 
+/** A setting the chart sets: its name, its entry, and its chart value. */
+export interface ChartSetting {
+  name: SettingName;
+  setting: Setting;
+  chart: ChartValue;
+}
+
+/** The settings the chart sets, in the table's order. */
+export const CHART_SETTINGS: ChartSetting[] = settingEntries().flatMap(([name, setting]) =>
+  "path" in setting.chart ? [{ name, setting, chart: setting.chart }] : [],
+);
+
 /** The chart value (a dotted path under .Values) that becomes each setting's variable, and how it holds the text. */
-export const CHART_VALUES: Partial<Record<SettingName, { path: string; kind: ValueKind }>> = {
-  apiUrl: { path: "config.apiUrl", kind: "string" },
-  appId: { path: "auth.app.id", kind: "string" },
-  appInstallationId: { path: "auth.app.installationId", kind: "string" },
-  org: { path: "config.org", kind: "string" },
-  cluster: { path: "config.cluster", kind: "string" },
-  logicalEnvironment: { path: "config.logicalEnvironment", kind: "string" },
-  physicalEnvironment: { path: "config.physicalEnvironment", kind: "string" },
-  namespaces: { path: "config.namespaces", kind: "list" },
-  excludeNamespaces: { path: "config.excludeNamespaces", kind: "list" },
-  labelSelector: { path: "config.labelSelector", kind: "string" },
-  deploymentNameTemplate: { path: "config.deploymentNameTemplate", kind: "string" },
-  imageRepositories: { path: "config.imageRepositories", kind: "map" },
-  registryHost: { path: "config.registryHost", kind: "string" },
-  batchSize: { path: "config.batchSize", kind: "integer" },
-  concurrency: { path: "config.concurrency", kind: "integer" },
-  flushWindow: { path: "config.flushWindow", kind: "string" },
-  flushMaxWait: { path: "config.flushMaxWait", kind: "string" },
-  writeBudgetPerMinute: { path: "config.writeBudgetPerMinute", kind: "integer" },
-  writeBudgetPerHour: { path: "config.writeBudgetPerHour", kind: "integer" },
-  writeMinInterval: { path: "config.writeMinInterval", kind: "string" },
-  resyncInterval: { path: "config.resyncInterval", kind: "string" },
-  resyncBudgetShare: { path: "config.resyncBudgetShare", kind: "number" },
-  retryMinDelay: { path: "config.retryMinDelay", kind: "string" },
-  retryMaxDelay: { path: "config.retryMaxDelay", kind: "string" },
-  requestTimeout: { path: "config.requestTimeout", kind: "string" },
-  watchTimeout: { path: "config.watchTimeout", kind: "string" },
-  watchIdleTimeout: { path: "config.watchIdleTimeout", kind: "string" },
-  apiVersion: { path: "config.apiVersion", kind: "string" },
-  httpPort: { path: "config.httpPort", kind: "integer" },
-  logLevel: { path: "config.logLevel", kind: "string" },
-  dryRun: { path: "config.dryRun", kind: "boolean" },
-  stateMaxShards: { path: "state.maxShards", kind: "integer" },
-  leaseDuration: { path: "leaderElection.leaseDuration", kind: "string" },
-  renewDeadline: { path: "leaderElection.renewDeadline", kind: "string" },
-  retryPeriod: { path: "leaderElection.retryPeriod", kind: "string" },
-};
+export const CHART_VALUES: Partial<Record<SettingName, { path: string; kind: ValueKind }>> = Object.fromEntries(
+  CHART_SETTINGS.map(({ name, setting, chart }) => [name, { path: chart.path, kind: setting.type.kind }]),
+);
 
 /** Why the chart offers no value for the other settings. */
-export const NOT_IN_CHART: Partial<Record<SettingName, string>> = {
-  tokenFile: "the chart mounts the token Secret at a fixed path",
-  appPrivateKeyFile: "the chart mounts the App's key Secret at a fixed path",
-  stateConfigMap: "named by the chart from the release (<fullname>-state)",
-  leaseName: "named by the chart from the release (<fullname>)",
-  podName: "the pod's own name (fieldRef)",
-  podNamespace: "the pod's own namespace (fieldRef)",
-  httpHost: "not a chart value (the controller's default, 0.0.0.0, in a pod)",
-  kubeconfig: "not a chart value (in-cluster)",
-  deploymentTrackerAnnotations: "not a chart value (extraEnv can set it)",
-  serializeWrites: "not a chart value (extraEnv can set it)",
-  readyWhenStandby: "not a chart value (extraEnv can set it)",
-  shutdownTimeout: "not a chart value (extraEnv can set it)",
-};
+export const NOT_IN_CHART: Partial<Record<SettingName, string>> = Object.fromEntries(
+  settingEntries().flatMap(([name, setting]) => ("none" in setting.chart ? [[name, setting.chart.none]] : [])),
+);
+
+/** The settings a chart value holds as a duration. */
+export const DURATION_SETTINGS = CHART_SETTINGS.filter((s) => s.setting.type.durationMs !== undefined);
 
 type JsonObject = Record<string, unknown>;
 
-function at(schema: JsonObject, path: string): JsonObject {
+/** A setting's value in values.yaml: its default, or empty (the controller's own default, or unset). */
+export function chartDefault(setting: Setting): unknown {
+  if (setting.default !== undefined) return setting.type.chartValue(setting.default);
+  return { list: [], map: {} }[setting.type.kind as string] ?? "";
+}
+
+/** A setting's schema in values.schema.json: its type's, the chart's additions, and the chart's description. */
+export function chartSchema({ setting, chart }: ChartSetting): JsonObject {
+  const schema: JsonObject = { ...setting.type.schema, ...chart.schema, description: chart.description };
+  // A value that may be left empty: "" is unset, whatever the pattern says of a value.
+  if (chartDefault(setting) === "" && !setting.required && typeof schema.pattern === "string") schema.pattern = `^$|${schema.pattern}`;
+  return schema;
+}
+
+function objectAt(schema: JsonObject, keys: string[]): JsonObject {
   let node = schema;
-  for (const key of path.split(".")) {
-    node = (node.properties as Record<string, JsonObject> | undefined)?.[key] as JsonObject;
-    if (node === undefined) throw new Error(`values.schema.json has no ${path}`);
+  for (const key of keys) {
+    const properties = node.properties as Record<string, JsonObject> | undefined;
+    if (!properties?.[key]) throw new Error(`values.schema.json has no ${keys.join(".")}: add the object that holds the setting`);
+    node = properties[key]!;
   }
   return node;
 }
 
-/** The settings a chart value holds as a duration. */
-export const DURATION_SETTINGS = (Object.keys(DURATION_MINIMUMS) as (keyof typeof DURATION_MINIMUMS)[]).filter(
-  (name) => CHART_VALUES[name],
-);
-
-/** The values schema with every part derived from the controller's settings replaced by what they say now. */
+/** The values schema with every setting's property (and its object's `required`) what the table says now. */
 export function withControllerRules(schema: JsonObject): JsonObject {
   const copy = structuredClone(schema);
-  const set = (name: SettingName, fields: JsonObject) => Object.assign(at(copy, CHART_VALUES[name]!.path), fields);
-  const optional = (pattern: string) => `^$|${pattern}`;
-  set("apiUrl", { pattern: SETTING_PATTERNS.apiUrl });
-  set("org", { pattern: SETTING_PATTERNS.org });
-  set("cluster", { pattern: SETTING_PATTERNS.cluster });
-  set("logicalEnvironment", { minLength: 1, maxLength: SETTING_MAX_LENGTHS.logicalEnvironment });
-  set("physicalEnvironment", { maxLength: SETTING_MAX_LENGTHS.physicalEnvironment });
-  for (const name of ["namespaces", "excludeNamespaces"] as const) {
-    Object.assign(at(copy, CHART_VALUES[name]!.path).items as JsonObject, {
-      pattern: SETTING_PATTERNS.namespace,
-      maxLength: SETTING_MAX_LENGTHS.namespace,
-    });
+  const required = new Map<JsonObject, string[]>();
+  for (const entry of CHART_SETTINGS) {
+    const keys = entry.chart.path.split(".");
+    const parent = objectAt(copy, keys.slice(0, -1));
+    const key = keys[keys.length - 1]!;
+    (parent.properties as JsonObject)[key] = chartSchema(entry);
+    if (!required.has(parent)) required.set(parent, []);
+    if (entry.setting.required) required.get(parent)!.push(key);
   }
-  // The label selector is checked by the template (_controller-rules.tpl's pattern), which names the controller's
-  // rule; a schema pattern would print the whole expression instead.
-  delete at(copy, CHART_VALUES.labelSelector!.path).pattern;
-  const placeholder = `\\{(${DEPLOYMENT_NAME_PLACEHOLDERS.join("|")})\\}`;
-  set("deploymentNameTemplate", { pattern: optional(`^[^{}]*(${placeholder}[^{}]*)*$`) });
-  set("registryHost", { pattern: SETTING_PATTERNS.registryHost });
-  for (const name of DURATION_SETTINGS) {
-    set(name, { pattern: name === "watchIdleTimeout" ? optional(SETTING_PATTERNS.duration) : SETTING_PATTERNS.duration });
+  for (const [parent, keys] of required) {
+    if (keys.length > 0) parent.required = keys;
+    else delete parent.required;
   }
-  for (const [name, [minimum, maximum]] of Object.entries(INTEGER_BOUNDS) as [SettingName, readonly [number, number]][]) {
-    set(name, { minimum, maximum });
-  }
-  set("appId", { pattern: optional(SETTING_PATTERNS.appId) });
-  set("appInstallationId", { pattern: optional(SETTING_PATTERNS.appInstallationId) });
   return copy;
 }
 
+/** The template expression of a chart value's text, as the controller's variable takes it ("" when unset). */
+function envExpression({ setting, chart }: ChartSetting): string {
+  const value = `$.Values.${chart.path}`;
+  const integerOrString = Array.isArray(chart.schema?.type) && (chart.schema.type as string[]).includes("integer");
+  const text = {
+    string: integerOrString ? `(and ${value} (toString ${value}))` : value,
+    integer: `(toString (int ${value}))`,
+    number: `(toString ${value})`,
+    boolean: `(toString ${value})`,
+    list: `(join "," ${value})`,
+    map: `(include "shiplog-controller.mapSetting" ${value})`,
+  }[setting.type.kind];
+  return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
+}
+
 /**
- * templates/_controller-rules.tpl: the bounds of every duration the chart passes on, client-go's lease factor and the
- * label selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
+ * templates/_controller-rules.tpl: the controller's variables from the chart values (one per setting the chart sets,
+ * rendered when not empty), the bounds of every duration the chart passes on, client-go's lease factor and the label
+ * selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
  */
 export function controllerRulesTemplate(): string {
-  const rows = DURATION_SETTINGS.map((name) => {
-    const { path } = CHART_VALUES[name]!;
-    const setting = SETTINGS[name];
-    return `  (list "${path}" .Values.${path} "--${setting.flag} / ${setting.env}" ${DURATION_MINIMUMS[name]})`;
+  const env = CHART_SETTINGS.map((entry) => `  (list "${entry.setting.env}" ${envExpression(entry)})`);
+  const durations = DURATION_SETTINGS.map(({ setting, chart }) => {
+    return `  (list "${chart.path}" .Values.${chart.path} "--${setting.flag} / ${setting.env}" ${setting.type.durationMs!.min})`;
   });
   return [
     "{{/*",
-    "Generated from the controller's settings (packages/controller/src/config/rules.ts, election/lease-timing.ts) by",
-    "`pnpm chart:generate`; do not edit. Each duration value: its path, its value, the controller's setting, its least",
-    "milliseconds. _helpers.tpl checks them with the controller's rule.",
+    "Generated from the controller's settings table (packages/controller/src/config/settings.ts, and",
+    "election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.",
     "*/}}",
+    "",
+    "{{/* The controller's variable of each setting the chart sets, when its value is not empty. */}}",
+    '{{- define "shiplog-controller.settingsEnv" -}}',
+    "{{- range list",
+    ...env,
+    "}}",
+    "{{- if index . 1 }}",
+    "- name: {{ index . 0 }}",
+    "  value: {{ index . 1 | quote }}",
+    "{{- end }}",
+    "{{- end }}",
+    "{{- end }}",
+    "",
+    "{{/* A map value as the controller's comma list of <key>=<value>. */}}",
+    '{{- define "shiplog-controller.mapSetting" -}}',
+    "{{- $pairs := list }}",
+    '{{- range $key, $value := . }}{{ $pairs = append $pairs (printf "%s=%s" $key $value) }}{{ end }}',
+    '{{- join "," $pairs }}',
+    "{{- end }}",
+    "",
+    "{{/* Each duration value: its path, its value, the controller's setting, its least milliseconds. */}}",
     '{{- define "shiplog-controller.durationRules" -}}',
     "{{- list",
-    ...rows,
+    ...durations,
     "| toJson }}",
     "{{- end }}",
     "",
@@ -173,3 +173,5 @@ export function patternIn(templateText: string, name: string): string {
   if (!match) throw new Error(`templates/_controller-rules.tpl defines no shiplog-controller.${name}`);
   return match[1]!;
 }
+
+export { defaultText };

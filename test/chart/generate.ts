@@ -1,19 +1,12 @@
-// `pnpm chart:generate`: regenerates the chart's values table (README.md) and files/prometheus-rules.yaml from
-// values.yaml and the alert template, and the checks derived from the controller's settings (controller-rules.ts):
-// values.schema.json's patterns and bounds and templates/_controller-rules.tpl. Renders with the real-cluster
-// toolset's Helm (`pnpm cluster:tools`).
+// `pnpm chart:generate`: everything `pnpm generate:settings` writes from the controller's settings table
+// (generate-settings.ts), then the chart's values table (README.md, from values.yaml) and files/prometheus-rules.yaml
+// (from the alert template), rendered with the real-cluster toolset's Helm (`pnpm cluster:tools`).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClusterToolsError } from "../cluster/tools.js";
 import { rulesFile, valuesTable, withValuesTable } from "./chart-docs.js";
-import { controllerRulesTemplate, withControllerRules } from "./controller-rules.js";
 import { CHART_DIR, renderDefaultPrometheusRule } from "./helm.js";
-
-const schemaPath = join(CHART_DIR, "values.schema.json");
-const schema = JSON.parse(readFileSync(schemaPath, "utf8")) as Record<string, unknown>;
-writeFileSync(schemaPath, `${JSON.stringify(withControllerRules(schema), null, 2)}\n`);
-writeFileSync(join(CHART_DIR, "templates/_controller-rules.tpl"), controllerRulesTemplate());
-console.log("wrote charts/shiplog-controller/values.schema.json (the controller's rules) and templates/_controller-rules.tpl");
+import "./generate-settings.js";
 
 let rule: ReturnType<typeof renderDefaultPrometheusRule>;
 try {

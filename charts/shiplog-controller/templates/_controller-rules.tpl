@@ -1,8 +1,62 @@
 {{/*
-Generated from the controller's settings (packages/controller/src/config/rules.ts, election/lease-timing.ts) by
-`pnpm chart:generate`; do not edit. Each duration value: its path, its value, the controller's setting, its least
-milliseconds. _helpers.tpl checks them with the controller's rule.
+Generated from the controller's settings table (packages/controller/src/config/settings.ts, and
+election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.
 */}}
+
+{{/* The controller's variable of each setting the chart sets, when its value is not empty. */}}
+{{- define "shiplog-controller.settingsEnv" -}}
+{{- range list
+  (list "SHIPLOG_API_URL" $.Values.config.apiUrl)
+  (list "SHIPLOG_APP_ID" (and $.Values.auth.app.id (toString $.Values.auth.app.id)))
+  (list "SHIPLOG_APP_INSTALLATION_ID" (and $.Values.auth.app.id (and $.Values.auth.app.installationId (toString $.Values.auth.app.installationId))))
+  (list "SHIPLOG_ORG" $.Values.config.org)
+  (list "SHIPLOG_CLUSTER" $.Values.config.cluster)
+  (list "SHIPLOG_LOGICAL_ENVIRONMENT" $.Values.config.logicalEnvironment)
+  (list "SHIPLOG_PHYSICAL_ENVIRONMENT" $.Values.config.physicalEnvironment)
+  (list "SHIPLOG_API_VERSION" $.Values.config.apiVersion)
+  (list "SHIPLOG_NAMESPACES" (join "," $.Values.config.namespaces))
+  (list "SHIPLOG_EXCLUDE_NAMESPACES" (join "," $.Values.config.excludeNamespaces))
+  (list "SHIPLOG_LABEL_SELECTOR" $.Values.config.labelSelector)
+  (list "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE" $.Values.config.deploymentNameTemplate)
+  (list "SHIPLOG_IMAGE_REPOSITORIES" (include "shiplog-controller.mapSetting" $.Values.config.imageRepositories))
+  (list "SHIPLOG_REGISTRY_HOST" $.Values.config.registryHost)
+  (list "SHIPLOG_BATCH_SIZE" (toString (int $.Values.config.batchSize)))
+  (list "SHIPLOG_CONCURRENCY" (toString (int $.Values.config.concurrency)))
+  (list "SHIPLOG_FLUSH_WINDOW" $.Values.config.flushWindow)
+  (list "SHIPLOG_FLUSH_MAX_WAIT" $.Values.config.flushMaxWait)
+  (list "SHIPLOG_WRITE_BUDGET_PER_MINUTE" (toString (int $.Values.config.writeBudgetPerMinute)))
+  (list "SHIPLOG_WRITE_BUDGET_PER_HOUR" (toString (int $.Values.config.writeBudgetPerHour)))
+  (list "SHIPLOG_WRITE_MIN_INTERVAL" $.Values.config.writeMinInterval)
+  (list "SHIPLOG_RESYNC_INTERVAL" $.Values.config.resyncInterval)
+  (list "SHIPLOG_RESYNC_BUDGET_SHARE" (toString $.Values.config.resyncBudgetShare))
+  (list "SHIPLOG_RETRY_MIN_DELAY" $.Values.config.retryMinDelay)
+  (list "SHIPLOG_RETRY_MAX_DELAY" $.Values.config.retryMaxDelay)
+  (list "SHIPLOG_REQUEST_TIMEOUT" $.Values.config.requestTimeout)
+  (list "SHIPLOG_WATCH_TIMEOUT" $.Values.config.watchTimeout)
+  (list "SHIPLOG_WATCH_IDLE_TIMEOUT" $.Values.config.watchIdleTimeout)
+  (list "SHIPLOG_HTTP_PORT" (toString (int $.Values.config.httpPort)))
+  (list "SHIPLOG_LOG_LEVEL" $.Values.config.logLevel)
+  (list "SHIPLOG_DRY_RUN" (toString $.Values.config.dryRun))
+  (list "SHIPLOG_STATE_MAX_SHARDS" (toString (int $.Values.state.maxShards)))
+  (list "SHIPLOG_LEASE_DURATION" (and $.Values.leaderElection.enabled $.Values.leaderElection.leaseDuration))
+  (list "SHIPLOG_RENEW_DEADLINE" (and $.Values.leaderElection.enabled $.Values.leaderElection.renewDeadline))
+  (list "SHIPLOG_RETRY_PERIOD" (and $.Values.leaderElection.enabled $.Values.leaderElection.retryPeriod))
+}}
+{{- if index . 1 }}
+- name: {{ index . 0 }}
+  value: {{ index . 1 | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* A map value as the controller's comma list of <key>=<value>. */}}
+{{- define "shiplog-controller.mapSetting" -}}
+{{- $pairs := list }}
+{{- range $key, $value := . }}{{ $pairs = append $pairs (printf "%s=%s" $key $value) }}{{ end }}
+{{- join "," $pairs }}
+{{- end }}
+
+{{/* Each duration value: its path, its value, the controller's setting, its least milliseconds. */}}
 {{- define "shiplog-controller.durationRules" -}}
 {{- list
   (list "config.flushWindow" .Values.config.flushWindow "--flush-window / SHIPLOG_FLUSH_WINDOW" 0)

@@ -195,58 +195,12 @@ refuses any other text.
 {{- end }}
 
 {{/*
-The controller's environment: one SHIPLOG_* variable per non-empty config value.
+The controller's environment: one variable per setting the chart sets and is not empty (settingsEnv, generated from
+the controller's settings table into _controller-rules.tpl), then what the chart itself decides.
 */}}
 {{- define "shiplog-controller.env" -}}
-{{- $c := .Values.config }}
-{{- $imageRepositories := list }}
-{{- range $prefix, $repository := $c.imageRepositories }}
-{{- $imageRepositories = append $imageRepositories (printf "%s=%s" $prefix $repository) }}
-{{- end }}
-{{- $settings := list
-  (list "SHIPLOG_ORG" $c.org)
-  (list "SHIPLOG_CLUSTER" $c.cluster)
-  (list "SHIPLOG_LOGICAL_ENVIRONMENT" $c.logicalEnvironment)
-  (list "SHIPLOG_PHYSICAL_ENVIRONMENT" $c.physicalEnvironment)
-  (list "SHIPLOG_API_URL" $c.apiUrl)
-  (list "SHIPLOG_API_VERSION" $c.apiVersion)
-  (list "SHIPLOG_NAMESPACES" (join "," $c.namespaces))
-  (list "SHIPLOG_EXCLUDE_NAMESPACES" (join "," $c.excludeNamespaces))
-  (list "SHIPLOG_LABEL_SELECTOR" $c.labelSelector)
-  (list "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE" $c.deploymentNameTemplate)
-  (list "SHIPLOG_IMAGE_REPOSITORIES" (join "," $imageRepositories))
-  (list "SHIPLOG_REGISTRY_HOST" $c.registryHost)
-  (list "SHIPLOG_FLUSH_WINDOW" $c.flushWindow)
-  (list "SHIPLOG_FLUSH_MAX_WAIT" $c.flushMaxWait)
-  (list "SHIPLOG_WRITE_BUDGET_PER_MINUTE" (toString (int $c.writeBudgetPerMinute)))
-  (list "SHIPLOG_WRITE_BUDGET_PER_HOUR" (toString (int $c.writeBudgetPerHour)))
-  (list "SHIPLOG_WRITE_MIN_INTERVAL" $c.writeMinInterval)
-  (list "SHIPLOG_BATCH_SIZE" (toString (int $c.batchSize)))
-  (list "SHIPLOG_CONCURRENCY" (toString (int $c.concurrency)))
-  (list "SHIPLOG_RESYNC_INTERVAL" $c.resyncInterval)
-  (list "SHIPLOG_RESYNC_BUDGET_SHARE" (toString $c.resyncBudgetShare))
-  (list "SHIPLOG_RETRY_MIN_DELAY" $c.retryMinDelay)
-  (list "SHIPLOG_RETRY_MAX_DELAY" $c.retryMaxDelay)
-  (list "SHIPLOG_REQUEST_TIMEOUT" $c.requestTimeout)
-  (list "SHIPLOG_WATCH_TIMEOUT" $c.watchTimeout)
-  (list "SHIPLOG_WATCH_IDLE_TIMEOUT" $c.watchIdleTimeout)
-  (list "SHIPLOG_HTTP_PORT" (toString (int $c.httpPort)))
-  (list "SHIPLOG_LOG_LEVEL" $c.logLevel)
-  (list "SHIPLOG_DRY_RUN" (toString $c.dryRun))
-}}
-{{- range $settings }}
-{{- if index . 1 }}
-- name: {{ index . 0 }}
-  value: {{ index . 1 | quote }}
-{{- end }}
-{{- end }}
+{{ include "shiplog-controller.settingsEnv" . }}
 {{- if .Values.auth.app.id }}
-- name: SHIPLOG_APP_ID
-  value: {{ toString .Values.auth.app.id | quote }}
-{{- with .Values.auth.app.installationId }}
-- name: SHIPLOG_APP_INSTALLATION_ID
-  value: {{ toString . | quote }}
-{{- end }}
 - name: SHIPLOG_APP_PRIVATE_KEY_FILE
   value: /var/run/secrets/shiplog-app/private-key.pem
 {{- else }}
@@ -262,17 +216,9 @@ The controller's environment: one SHIPLOG_* variable per non-empty config value.
 {{- if .Values.leaderElection.enabled }}
 - name: SHIPLOG_LEASE_NAME
   value: {{ include "shiplog-controller.leaseName" . | quote }}
-- name: SHIPLOG_LEASE_DURATION
-  value: {{ .Values.leaderElection.leaseDuration | quote }}
-- name: SHIPLOG_RENEW_DEADLINE
-  value: {{ .Values.leaderElection.renewDeadline | quote }}
-- name: SHIPLOG_RETRY_PERIOD
-  value: {{ .Values.leaderElection.retryPeriod | quote }}
 {{- end }}
 - name: SHIPLOG_STATE_CONFIGMAP
   value: {{ include "shiplog-controller.stateConfigMapName" . | quote }}
-- name: SHIPLOG_STATE_MAX_SHARDS
-  value: {{ .Values.state.maxShards | quote }}
 - name: POD_NAME
   valueFrom:
     fieldRef:
