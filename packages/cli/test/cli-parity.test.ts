@@ -41,7 +41,7 @@ describe("records create-storage|create-deployment", () => {
     expect(run.stderr).toBe("1 storage record written\n");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^ID\s+NAME\s+REGISTRY\s+REPOSITORY\s+STATUS\s+UPDATED\n\d+\s+ghcr\.io\/acme\/api\s+https:\/\/ghcr\.io\s+acme\/api\s+active/,
+      /^ID\s+NAME\s+REGISTRY\s+REGISTRY REPOSITORY\s+STATUS\s+UPDATED\n\d+\s+ghcr\.io\/acme\/api\s+https:\/\/ghcr\.io\s+acme\/api\s+active/,
     );
     const listed = await new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin }).artifacts.listStorageRecords({
       org: "acme",

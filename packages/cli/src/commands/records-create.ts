@@ -51,6 +51,11 @@ export function storageMatches(r: StorageRecord, f: StorageFilters): boolean {
   );
 }
 
+/**
+ * The storage records table's columns: `repository` is the registry's (where the image is stored), named so, since
+ * the action's summary shows it beside the code repository that built it.
+ */
+export const STORAGE_HEAD = ["id", "name", "registry", "registry repository", "status", "updated"] as const;
 export const storageRow = (r: StorageRecord) => [r.id, r.name, r.registry_url, r.repository, r.status, date(r.updated_at)];
 
 const deploymentRow = (r: DeploymentRecord) => [
@@ -170,7 +175,7 @@ export function createStorageCommand(ctx: CommandContext): Command {
           records.push(...answer.storage_records);
         }
         if (await ctx.printData(command, { data: { total_count: records.length, storage_records: records }, items: records })) return;
-        ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], records.map(storageRow)));
+        ctx.io.stdout(renderTable(STORAGE_HEAD, records.map(storageRow)));
         ctx.io.stderr(`${params.length} storage record${params.length === 1 ? "" : "s"} written\n`);
       }),
     "shiplog records create-storage --org acme --name ghcr.io/acme/web --digest sha256:<digest> --registry-url https://ghcr.io --github-repository web",

@@ -13,6 +13,7 @@ import {
   createDeploymentCommand,
   createStorageCommand,
   deploymentMatches,
+  STORAGE_HEAD,
   storageMatches,
   storageRow,
   type DeploymentFilters,
@@ -83,7 +84,7 @@ export function recordsCommand(ctx: CommandContext): Command {
           const matching = list.storage_records.filter((r) => storageMatches(r, options));
           const shown = matching.slice(0, options.limit);
           if (await ctx.printData(command, { data: { ...list, storage_records: shown }, items: shown })) return;
-          ctx.io.stdout(renderTable(["id", "name", "registry", "repository", "status", "updated"], shown.map(storageRow)));
+          ctx.io.stdout(renderTable(STORAGE_HEAD, shown.map(storageRow)));
           ctx.io.stderr(countLine(shown.length, matching.length, "storage record", subjectDigest));
         }),
       "shiplog records storage --org acme sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae --json",
