@@ -6,6 +6,8 @@ export interface SelectorCase {
   selector: string;
   valid: boolean;
   matches?: [labels: Record<string, string>, expected: boolean][];
+  /** Why the controller's parser refuses a selector the API server accepts (it is stricter with its own setting). */
+  controllerRefuses?: string;
 }
 
 export const LABEL_SELECTOR_CASES: SelectorCase[] = [
@@ -103,9 +105,28 @@ export const LABEL_SELECTOR_CASES: SelectorCase[] = [
     ],
   },
   { selector: "example.com/team=a.b_c-d", valid: true, matches: [[{ "example.com/team": "a.b_c-d" }, true]] },
-  // Refused: empty sets, dangling commas, malformed keys and values, operators that do not fit.
-  { selector: "app in ()", valid: false },
-  { selector: "app notin ()", valid: false },
+  // labels.Parse reads an empty set as ("") (apimachinery pkg/labels/selector.go, parseValues; kube-apiserver v1.37
+  // answers `kubectl get po -l 'app in ()'` with no pods, not a 400).
+  {
+    selector: "app in ()",
+    valid: true,
+    matches: [
+      [{ app: "" }, true],
+      [{ app: "web" }, false],
+      [{}, false],
+    ],
+    controllerRefuses: "an empty value set in the controller's own setting is refused as a likely mistake",
+  },
+  {
+    selector: "app notin ()",
+    valid: true,
+    matches: [
+      [{ app: "" }, false],
+      [{ app: "web" }, true],
+    ],
+    controllerRefuses: "an empty value set in the controller's own setting is refused as a likely mistake",
+  },
+  // Refused: dangling commas, malformed keys and values, operators that do not fit.
   { selector: "app=web,", valid: false },
   { selector: ",app=web", valid: false },
   { selector: "app=-bad-", valid: false },

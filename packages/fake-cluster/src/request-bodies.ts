@@ -8,8 +8,9 @@ import { scaleSchema } from "./validation/kind-schemas.js";
 import type { ResourceKind } from "./resource-kinds.js";
 import { ApiError, badRequest } from "./status.js";
 import { managerFromUserAgent } from "./managed-fields.js";
+import { decodeProtobufBody, ProtobufBodyError } from "./protobuf-body.js";
 
-/** The media types request bodies may declare; the ones the fake cannot read are refused by `parseBody`. */
+/** The text media types request bodies may declare; the ones the fake cannot read are refused by `parseBody`. */
 export const BODY_TYPES = [
   "application/json",
   "application/merge-patch+json",
@@ -17,10 +18,12 @@ export const BODY_TYPES = [
   "application/json-patch+json",
   "application/apply-patch+yaml",
   "application/yaml",
-  "application/vnd.kubernetes.protobuf",
 ];
 
-/** The fake speaks JSON only: protobuf and server-side apply are refused with a 415 that says so. */
+/** Kubernetes' protobuf encoding: read as bytes, into the object its JSON would be (protobuf-body.ts). */
+export const PROTOBUF_TYPE = "application/vnd.kubernetes.protobuf";
+
+/** Server-side apply, YAML and the kinds protobuf-body.ts has no schema for are refused with a 415 that says so. */
 export function unsupportedMediaType(type: string): ApiError {
   if (type.includes("apply-patch")) {
     return new ApiError(
@@ -28,13 +31,6 @@ export function unsupportedMediaType(type: string): ApiError {
       "UnsupportedMediaType",
       "server-side apply (application/apply-patch+yaml) is not supported by the shiplog fake cluster; " +
         "use client-side apply (kubectl apply --server-side=false)",
-    );
-  }
-  if (type.includes("protobuf")) {
-    return new ApiError(
-      415,
-      "UnsupportedMediaType",
-      "protobuf request bodies (application/vnd.kubernetes.protobuf) are not supported by the shiplog fake cluster; send application/json",
     );
   }
   return new ApiError(
@@ -146,13 +142,23 @@ function nestingDepth(text: string): number {
   }
   return max;
 }
-/** The request body: undefined when empty, parsed JSON otherwise; YAML, protobuf, over-deep or broken JSON refused. */
+/** The request body: undefined when empty, parsed JSON or protobuf otherwise; YAML, over-deep or broken bodies refused. */
 export function parseBody(request: FastifyRequest): unknown {
   const raw = request.body;
   if (raw === undefined || raw === null || raw === "") return undefined;
+  if (Buffer.isBuffer(raw)) {
+    if (raw.length === 0) return undefined;
+    try {
+      return decodeProtobufBody(raw);
+    } catch (error) {
+      if (!(error instanceof ProtobufBodyError)) throw error;
+      if (error.unsupportedKind) throw new ApiError(415, "UnsupportedMediaType", error.message);
+      throw badRequest(`the request body is not valid protobuf: ${error.message}`);
+    }
+  }
   if (typeof raw !== "string") return raw;
   const type = request.headers["content-type"] ?? "";
-  if (type.includes("yaml") || type.includes("protobuf")) throw unsupportedMediaType(type);
+  if (type.includes("yaml")) throw unsupportedMediaType(type);
   if (nestingDepth(raw) > MAX_JSON_DEPTH)
     throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels: json: exceeded max depth`);
   try {

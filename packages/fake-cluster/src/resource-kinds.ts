@@ -35,6 +35,12 @@ export interface ResourceKind {
   /** Field selectors the resource supports beyond metadata.name and metadata.namespace. */
   fieldLabels?: string[];
   /**
+   * The field-label conversion the API server registers for the kind, whose words refuse any other field: "core"
+   * (core/v1 Pods, Nodes, Namespaces, Events: `field label not supported: <f>`), "job" (`field label "<f>" not
+   * supported for Job`); absent, the scheme's default, which knows metadata.name and metadata.namespace alone.
+   */
+  fieldLabelConversion?: "core" | "job";
+  /**
    * Whether the registry keeps metadata.generation (set to 1 on create, bumped when the spec changes): pods and the
    * workloads do; Leases, Namespaces, Nodes and ConfigMaps have none, as their strategies never set it.
    */
@@ -59,6 +65,7 @@ const kinds: ResourceKind[] = [
     defaultPropagation: "Background",
     shortNames: ["po"],
     categories: ["all"],
+    fieldLabelConversion: "core",
     fieldLabels: [
       "spec.nodeName",
       "spec.restartPolicy",
@@ -90,6 +97,7 @@ const kinds: ResourceKind[] = [
     hasStatus: true,
     defaultPropagation: "Background",
     shortNames: ["ns"],
+    fieldLabelConversion: "core",
     fieldLabels: ["status.phase"],
   },
   {
@@ -101,6 +109,7 @@ const kinds: ResourceKind[] = [
     hasStatus: true,
     defaultPropagation: "Background",
     shortNames: ["no"],
+    fieldLabelConversion: "core",
     fieldLabels: ["spec.unschedulable"],
   },
   {
@@ -115,7 +124,7 @@ const kinds: ResourceKind[] = [
     shortNames: ["rs"],
     categories: ["all"],
     hasScale: true,
-    fieldLabels: ["status.replicas"],
+    // apps/v1 registers no field-label conversion (v1.37): status.replicas is refused as any other field.
   },
   {
     resource: "deployments",
@@ -166,6 +175,7 @@ const kinds: ResourceKind[] = [
     hasStatus: true,
     defaultPropagation: "Orphan",
     categories: ["all"],
+    fieldLabelConversion: "job",
     fieldLabels: ["status.successful"],
   },
   {
@@ -202,6 +212,7 @@ kinds.push({
   hasStatus: false,
   defaultPropagation: "Background",
   shortNames: ["ev"],
+  fieldLabelConversion: "core",
   fieldLabels: [
     "involvedObject.kind",
     "involvedObject.namespace",

@@ -13,7 +13,7 @@ import { checkSubresource, notFoundPath, one, parseTarget, sendJson, splitPath }
 import { formatObject, outputForm } from "./output-form.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 import { ApiError, badRequest, invalidObject } from "./status.js";
-import { BODY_TYPES, decodeBody, decodeScale, parseBody, unsupportedMediaType, writeOptions } from "./request-bodies.js";
+import { BODY_TYPES, PROTOBUF_TYPE, decodeBody, decodeScale, parseBody, unsupportedMediaType, writeOptions } from "./request-bodies.js";
 import { deleteRequest } from "./delete-request.js";
 import { registerAccessReviews } from "./access-reviews.js";
 import { eventFromV1, eventToV1 } from "./events-view.js";
@@ -32,6 +32,7 @@ export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser(BODY_TYPES, { parseAs: "string" }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(PROTOBUF_TYPE, { parseAs: "buffer" }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error: unknown, _request, reply) => {
     if (error instanceof ApiError) return reply.code(error.code).send(error.toStatus());

@@ -8,7 +8,7 @@ import { labelValueProblems, qualifiedNameProblems } from "./validation/names.js
 //   selector    := requirement ( "," requirement )*
 //   requirement := key | "!" key | key ("=" | "==" | "!=") value | key ("in" | "notin") "(" values ")"
 //                | key (">" | "<") integer
-// keys are qualified names, values label values; `in ()` and a trailing comma are refused.
+// keys are qualified names, values label values; `in ()` is `in ("")`; a trailing comma is refused.
 
 type LabelRequirement =
   | { op: "=" | "!="; key: string; value: string }
@@ -99,17 +99,15 @@ export function parseLabelSelector(text: string | undefined): LabelSelector | un
       pos++;
       if (next().text !== "(") throw found("'('");
       const values: string[] = [];
-      if (tokens[pos]!.text !== ")") {
-        for (;;) {
-          const value = tokens[pos]!.type === "id" ? next().text : "";
-          checkValue(key, value, values.length);
-          values.push(value);
-          const sep = next();
-          if (sep.text === ")") break;
-          if (sep.text !== ",") throw found("',' or ')'");
-        }
-      } else pos++;
-      if (values.length === 0) throw requirementError("values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty");
+      // labels.Parse reads "()" as ("") (parseValues), so a value set is never empty: `app in ()` holds for app="".
+      for (;;) {
+        const value = tokens[pos]!.type === "id" ? next().text : "";
+        checkValue(key, value, values.length);
+        values.push(value);
+        const sep = next();
+        if (sep.text === ")") break;
+        if (sep.text !== ",") throw found("',' or ')'");
+      }
       requirements.push({ op: after.text, key, values: new Set(values) });
     } else {
       pos++;
@@ -167,12 +165,19 @@ function splitTerms(text: string): string[] {
     .filter((t) => t.length > 0);
 }
 
+/** The API server's words for a field selector the kind does not support (its field-label conversion's). */
+function fieldLabelRefusal(kind: ResourceKind, field: string): string {
+  if (kind.fieldLabelConversion === "core") return `field label not supported: ${field}`;
+  if (kind.fieldLabelConversion === "job") return `field label ${JSON.stringify(field)} not supported for Job`;
+  return `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
+}
+
 /** 400 unless every term of the field selector is one the resource supports (metadata.name/namespace + its own). */
 export function checkFieldSelector(kind: ResourceKind, selector: FieldSelector | undefined): void {
   for (const term of selector?.terms ?? []) {
     const field = term.path.join(".");
     if (field === "metadata.name" || field === "metadata.namespace" || kind.fieldLabels?.includes(field)) continue;
-    throw badRequest(`field label not supported: ${field}`);
+    throw badRequest(fieldLabelRefusal(kind, field));
   }
 }
 

@@ -103,7 +103,7 @@ describe("validateObject", () => {
     );
     expect(messageOf(errors, "spec.template.spec.containers[1].name")).toBe('Duplicate value: "web"');
     expect(messageOf(errors, "spec.template.spec.containers[1].image")).toBe("Required value");
-    expect(errors[0]!.message).toMatch(/^Invalid value: "x\/y\/z": a qualified name must consist of/);
+    expect(errors[0]!.message).toMatch(/^Invalid value: "x\/y\/z": a valid label key must consist of/);
   });
 
   it("refuses names that are no DNS subdomain or too long, and a missing selector", () => {
@@ -134,13 +134,13 @@ describe("validateObject", () => {
     expect(fields(errors)).toEqual(["data[a/b]", "data[k]"]);
     expect(messageOf(errors, "data[k]")).toBe('Invalid value: "k": duplicate of key present in binaryData');
     const big = validateObject("configmaps", { metadata: { name: "c" }, data: { a: "x".repeat(1024 * 1024 + 1) } });
-    expect(big).toEqual([{ reason: "FieldValueTooLong", field: "[]", message: "Too long: must have at most 1048576 bytes" }]);
+    expect(big).toEqual([{ reason: "FieldValueTooLong", field: "[]", message: "Too long: may not be more than 1048576 bytes" }]);
   });
 
   it("checks annotation totals, Lease ranges, Job restart policies and CronJob schedules", () => {
     expect(
       messageOf(validateObject("configmaps", { metadata: { name: "c", annotations: { a: "x".repeat(262144) } } }), "metadata.annotations"),
-    ).toBe("Too long: must have at most 262144 bytes");
+    ).toBe("Too long: may not be more than 262144 bytes");
     expect(
       messageOf(validateObject("leases", { metadata: { name: "l" }, spec: { leaseDurationSeconds: 0 } }), "spec.leaseDurationSeconds"),
     ).toBe("Invalid value: 0: must be greater than 0");
@@ -149,7 +149,7 @@ describe("validateObject", () => {
       spec: { template: { spec: { restartPolicy: "Always", containers: [{ name: "a", image: "b" }] } } },
     };
     expect(messageOf(validateObject("jobs", job), "spec.template.spec.restartPolicy")).toBe(
-      'Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      'Required value: valid values: "OnFailure", "Never"',
     );
     const cron = {
       metadata: { name: "c" },
@@ -159,7 +159,7 @@ describe("validateObject", () => {
       },
     };
     expect(messageOf(validateObject("cronjobs", cron), "spec.schedule")).toBe(
-      'Invalid value: "* * *": expected exactly 5 fields, found 3: * * *',
+      'Invalid value: "* * *": expected exactly 5 fields, found 3: [* * *]',
     );
   });
 

@@ -63,7 +63,7 @@ export function validateCronSchedule(schedule: string): string | undefined {
     return `unrecognized descriptor: ${spec}`;
   }
   const fields = spec.split(/\s+/);
-  if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: ${spec}`;
+  if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(" ")}]`;
   try {
     fields.forEach((field, i) => {
       for (const expr of field.split(",")) checkRange(expr, FIELDS[i]!);

@@ -40,9 +40,9 @@ export function forbidden(field: string, detail: string): FieldError {
   return { reason: "FieldValueForbidden", field, message: `Forbidden: ${detail}` };
 }
 
-/** field.TooLong (byte sizes) */
+/** field.TooLong (byte sizes; "must have at most" is field.TooMany's, for items) */
 export function tooLong(field: string, maxBytes: number): FieldError {
-  return { reason: "FieldValueTooLong", field, message: `Too long: must have at most ${maxBytes} bytes` };
+  return { reason: "FieldValueTooLong", field, message: `Too long: may not be more than ${maxBytes} bytes` };
 }
 
 /** field.Duplicate */

@@ -65,7 +65,7 @@ export function qualifiedNameProblems(value: string): string[] {
     else for (const m of dns1123SubdomainProblems(prefix)) out.push(`prefix part ${m}`);
   } else {
     const example = " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
-    return [`a qualified name ${regexError(QUALIFIED_RULE, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}${example}`];
+    return [`a valid label key ${regexError(QUALIFIED_RULE, QUALIFIED_NAME_FMT, "MyName", "my.name", "123-abc")}${example}`];
   }
   if (name.length === 0) out.push("name part must be non-empty");
   else if (name.length > 63) out.push(`name part ${maxLen(63)}`);

@@ -51,7 +51,10 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string, restart
   out.push(...validateContainers(spec.initContainers, `${path}.initContainers`, names));
   out.push(...validateContainers(spec.ephemeralContainers, `${path}.ephemeralContainers`, names));
   const restart = spec.restartPolicy ?? "Always";
-  if (!restartPolicies.includes(restart)) out.push(notSupported(`${path}.restartPolicy`, restart, restartPolicies));
+  // A Job's template: Always is the pod default, so the API server asks for a value rather than refusing one.
+  if (restart === "Always" && !restartPolicies.includes(restart)) {
+    out.push(required(`${path}.restartPolicy`, `valid values: ${restartPolicies.map((p) => JSON.stringify(p)).join(", ")}`));
+  } else if (!restartPolicies.includes(restart)) out.push(notSupported(`${path}.restartPolicy`, restart, restartPolicies));
   if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy))
     out.push(notSupported(`${path}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES));
   if (spec.terminationGracePeriodSeconds !== undefined && spec.terminationGracePeriodSeconds < 0) {
