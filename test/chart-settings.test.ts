@@ -37,6 +37,16 @@ describe("one table per controller setting", () => {
     }
   });
 
+  it("each example passes its setting's rule, and the configuration of every example together is valid", () => {
+    const env: Record<string, string> = { ...BASE };
+    for (const [name, setting] of settingEntries()) {
+      if (setting.example === undefined || /FILE$|^KUBECONFIG$/.test(setting.env) || setting.env.startsWith("SHIPLOG_APP_")) continue;
+      expect(setting.type.parser.safeParse(setting.example).success, name).toBe(true);
+      env[setting.env] = setting.example;
+    }
+    expect(() => loadConfig([], env)).not.toThrow();
+  });
+
   it("flags and variables are unique, and a setting is required, defaulted or optional by its entry alone", () => {
     const entries = settingEntries();
     expect(new Set(entries.map(([, s]) => s.flag)).size).toBe(entries.length);

@@ -12,6 +12,7 @@ import { SETTINGS } from "@shiplog/controller/internal";
 import { FILES, materialize, REFUSED, type RefusedCase } from "../packages/controller/test/config-refusals.js";
 import { CHART_DIR } from "./chart/helm.js";
 import {
+  CHART_SETTINGS,
   CHART_VALUES,
   controllerRulesTemplate,
   NOT_IN_CHART,
@@ -173,44 +174,16 @@ describe("one validation for the chart and the controller", () => {
     for (const name of Object.keys(SETTINGS) as SettingName[]) {
       expect(CHART_VALUES[name] !== undefined || NOT_IN_CHART[name] !== undefined, name).toBe(true);
     }
-    const samples: Partial<Record<SettingName, string>> = {
-      apiUrl: "https://ghe.example.com/api/v3",
-      org: "acme-2",
-      cluster: "c-2",
-      logicalEnvironment: "staging",
-      physicalEnvironment: "eu-west-1",
-      // Disjoint lists: the chart takes an exclusion beside namespaces, as the controller does.
-      namespaces: "a,b",
-      excludeNamespaces: "c",
-      labelSelector: "tier in (front, back),!legacy",
-      deploymentNameTemplate: "{cluster}-{workload}-{container}",
-      imageRepositories: "registry.example.com/team-a=web",
-      registryHost: "registry.example.com",
-      batchSize: "250",
-      concurrency: "2",
-      flushWindowMs: "200ms",
-      flushMaxWaitMs: "2s",
-      writeBudgetPerMinute: "60",
-      writeBudgetPerHour: "400",
-      writeMinIntervalMs: "1s",
-      resyncIntervalMs: "5m",
-      resyncBudgetShare: "0.25",
-      retryMinDelayMs: "2s",
-      retryMaxDelayMs: "30s",
-      requestTimeoutMs: "10s",
-      watchTimeoutMs: "4m",
-      watchIdleTimeoutMs: "5m",
-      apiVersion: "2022-11-28",
-      httpPort: "9090",
-      logLevel: "debug",
-      dryRun: "true",
-      stateMaxShards: "8",
-      leaseDurationMs: "20s",
-      renewDeadlineMs: "12s",
-      retryPeriodMs: "3s",
-    };
-    const app: Partial<Record<SettingName, string>> = { appId: "123456", appInstallationId: "3001" };
-    expect(Object.keys({ ...samples, ...app }).sort()).toEqual(Object.keys(CHART_VALUES).sort());
+    // Each chart value set to its setting's example (the table's), the App's in a second render with no token.
+    const examples = (app: boolean) =>
+      Object.fromEntries(
+        CHART_SETTINGS.filter((s) => s.chart.path.startsWith("auth.app.") === app).map(({ name, setting }) => {
+          expect(setting.example, `${name}: the settings table gives no example`).toBeDefined();
+          return [name, setting.example!];
+        }),
+      ) as Partial<Record<SettingName, string>>;
+    const samples = examples(false);
+    const app = examples(true);
     for (const [set, extra] of [
       [samples, {}],
       [app, { token: { value: "" }, auth: { app: { existingSecret: APP_SECRET } } }],

@@ -95,13 +95,15 @@ function defaultCell(setting: Setting): string {
   return text === undefined ? "" : code(text === "" ? '""' : text);
 }
 
-/** The controller README's settings table: flag, variable, default, rule, chart value and meaning of each setting. */
+/** The controller README's settings table: flag, variable, default, example, rule, chart value and meaning of each setting. */
 export function settingsTable(): string {
   const rows = settingEntries().map(([, s]) => {
     const chart = "path" in s.chart ? code(s.chart.path) : cell(s.chart.none);
-    return `| ${code(`--${s.flag}`)} | ${code(s.env)} | ${defaultCell(s)} | ${cell(s.type.rule)} | ${chart} | ${cell(s.help)} |`;
+    const example = s.example === undefined ? "" : code(s.example);
+    return `| ${code(`--${s.flag}`)} | ${code(s.env)} | ${defaultCell(s)} | ${example} | ${cell(s.type.rule)} | ${chart} | ${cell(s.help)} |`;
   });
-  return ["| Flag | Variable | Default | Rule | Chart value | Meaning |", "| --- | --- | --- | --- | --- | --- |", ...rows].join("\n");
+  const header = ["| Flag | Variable | Default | Example | Rule | Chart value | Meaning |", "| --- | --- | --- | --- | --- | --- | --- |"];
+  return [...header, ...rows].join("\n");
 }
 
 export const SETTINGS_TABLE_START =

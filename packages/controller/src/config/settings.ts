@@ -52,6 +52,8 @@ export interface Setting<T = unknown> {
   switch?: true;
   /** One line for --help (the default is added). */
   help: string;
+  /** A value other than the default, as the operator writes it: the README shows it, the chart's tests set it. */
+  example?: string;
   /** The chart value that sets it, or why the chart has none. */
   chart: ChartValue | { none: string };
 }
@@ -150,6 +152,7 @@ export const SETTINGS = {
   apiUrl: {
     flag: "api-url",
     env: "SHIPLOG_API_URL",
+    example: "https://ghe.example.com/api/v3",
     type: apiUrl,
     default: "https://api.github.com",
     help: "service API base URL",
@@ -158,6 +161,7 @@ export const SETTINGS = {
   tokenFile: {
     flag: "token-file",
     env: "SHIPLOG_TOKEN_FILE",
+    example: "/var/run/secrets/shiplog/token",
     type: path,
     help: "file holding the API token (or set SHIPLOG_TOKEN)",
     chart: { none: "the chart mounts the token Secret at a fixed path" },
@@ -165,6 +169,7 @@ export const SETTINGS = {
   appId: {
     flag: "app-id",
     env: "SHIPLOG_APP_ID",
+    example: "123456",
     type: matching(SETTING_PATTERNS.appId, "must be the App's numeric id or client id", "the App's numeric id or client id"),
     help: "App id (or client id), to authenticate as an App installation instead of with a token",
     chart: {
@@ -176,6 +181,7 @@ export const SETTINGS = {
   appInstallationId: {
     flag: "app-installation-id",
     env: "SHIPLOG_APP_INSTALLATION_ID",
+    example: "3001",
     type: custom(
       z.string().regex(new RegExp(SETTING_PATTERNS.appInstallationId), { message: "must be a positive integer" }).transform(Number),
       { rule: "positive integer", schema: { type: "string", pattern: SETTING_PATTERNS.appInstallationId } },
@@ -192,6 +198,7 @@ export const SETTINGS = {
   appPrivateKeyFile: {
     flag: "app-private-key-file",
     env: "SHIPLOG_APP_PRIVATE_KEY_FILE",
+    example: "/var/run/secrets/shiplog-app/private-key.pem",
     type: path,
     help: "file holding the App's private key (PEM)",
     chart: { none: "the chart mounts the App's key Secret at a fixed path" },
@@ -199,6 +206,7 @@ export const SETTINGS = {
   org: {
     flag: "org",
     env: "SHIPLOG_ORG",
+    example: "acme-2",
     type: matching(
       SETTING_PATTERNS.org,
       "must be an organization name (letters, digits, '.', '-', '_', up to 100)",
@@ -212,6 +220,7 @@ export const SETTINGS = {
   cluster: {
     flag: "cluster",
     env: "SHIPLOG_CLUSTER",
+    example: "c-2",
     type: matching(
       SETTING_PATTERNS.cluster,
       "must be 1 to 128 letters, digits, '.', '-' or '_'",
@@ -228,6 +237,7 @@ export const SETTINGS = {
   logicalEnvironment: {
     flag: "logical-environment",
     env: "SHIPLOG_LOGICAL_ENVIRONMENT",
+    example: "staging",
     type: bounded(1, SETTING_MAX_LENGTHS.logicalEnvironment),
     required: true,
     help: "stage, e.g. production",
@@ -236,6 +246,7 @@ export const SETTINGS = {
   physicalEnvironment: {
     flag: "physical-environment",
     env: "SHIPLOG_PHYSICAL_ENVIRONMENT",
+    example: "eu-west-1",
     type: bounded(0, SETTING_MAX_LENGTHS.physicalEnvironment),
     help: "region, e.g. eu-west-1",
     chart: { path: "config.physicalEnvironment", description: "Where the cluster runs, e.g. eu-west-1." },
@@ -243,6 +254,7 @@ export const SETTINGS = {
   apiVersion: {
     flag: "api-version",
     env: "SHIPLOG_API_VERSION",
+    example: "2022-11-28",
     type: oneOf(["2026-03-10", "2022-11-28"], "must be 2022-11-28 or 2026-03-10"),
     default: "2026-03-10",
     help: "service API version header",
@@ -251,6 +263,7 @@ export const SETTINGS = {
   namespaces: {
     flag: "namespaces",
     env: "SHIPLOG_NAMESPACES",
+    example: "a,b",
     type: namespaceList,
     default: [] as string[],
     defaultText: "all",
@@ -266,6 +279,7 @@ export const SETTINGS = {
   excludeNamespaces: {
     flag: "exclude-namespaces",
     env: "SHIPLOG_EXCLUDE_NAMESPACES",
+    example: "c",
     type: namespaceList,
     default: [] as string[],
     defaultText: "none",
@@ -281,6 +295,7 @@ export const SETTINGS = {
   labelSelector: {
     flag: "label-selector",
     env: "SHIPLOG_LABEL_SELECTOR",
+    example: "tier in (front, back),!legacy",
     type: labelSelector,
     defaultText: "every pod",
     help: "only pods matching this label selector",
@@ -292,6 +307,7 @@ export const SETTINGS = {
   deploymentNameTemplate: {
     flag: "deployment-name-template",
     env: "SHIPLOG_DEPLOYMENT_NAME_TEMPLATE",
+    example: "{cluster}-{workload}-{container}",
     type: template(fromDeploymentTrackerTemplate),
     default: DEFAULT_DEPLOYMENT_NAME_TEMPLATE,
     help:
@@ -305,6 +321,7 @@ export const SETTINGS = {
   deploymentTrackerAnnotations: {
     flag: "deployment-tracker-annotations",
     env: "SHIPLOG_DEPLOYMENT_TRACKER_ANNOTATIONS",
+    example: "true",
     type: boolean,
     default: false,
     switch: true,
@@ -314,6 +331,7 @@ export const SETTINGS = {
   imageRepositories: {
     flag: "image-repositories",
     env: "SHIPLOG_IMAGE_REPOSITORIES",
+    example: "registry.example.com/team-a=web",
     type: imageRepositories,
     default: [] as ImageRepositoryRule[],
     defaultText: "none",
@@ -333,6 +351,7 @@ export const SETTINGS = {
   registryHost: {
     flag: "registry-host",
     env: "SHIPLOG_REGISTRY_HOST",
+    example: "registry.example.com",
     type: registryHost,
     default: DEFAULT_REGISTRY_HOST,
     help: "the service's container registry: its images <host>/<org>/<repository> name their repository (off disables)",
@@ -346,6 +365,7 @@ export const SETTINGS = {
   batchSize: {
     flag: "batch-size",
     env: "SHIPLOG_BATCH_SIZE",
+    example: "250",
     type: integer(1, 1000),
     default: 1000,
     help: "entries per request",
@@ -354,6 +374,7 @@ export const SETTINGS = {
   concurrency: {
     flag: "concurrency",
     env: "SHIPLOG_CONCURRENCY",
+    example: "2",
     type: integer(1, 32),
     default: 4,
     help: "calls a round may make when writes are not serialized",
@@ -367,6 +388,7 @@ export const SETTINGS = {
   serializeWrites: {
     flag: "serialize-writes",
     env: "SHIPLOG_SERIALIZE_WRITES",
+    example: "false",
     type: boolean,
     default: true,
     switch: true,
@@ -377,6 +399,7 @@ export const SETTINGS = {
   flushWindowMs: {
     flag: "flush-window",
     env: "SHIPLOG_FLUSH_WINDOW",
+    example: "200ms",
     type: duration(0),
     default: 100,
     help: "a change is sent once the cluster has been quiet this long",
@@ -390,6 +413,7 @@ export const SETTINGS = {
   flushMaxWaitMs: {
     flag: "flush-max-wait",
     env: "SHIPLOG_FLUSH_MAX_WAIT",
+    example: "2s",
     type: duration(1),
     default: 1000,
     help: "and at the latest this long after the first change (at least the flush window)",
@@ -401,6 +425,7 @@ export const SETTINGS = {
   writeBudgetPerMinute: {
     flag: "write-budget-per-minute",
     env: "SHIPLOG_WRITE_BUDGET_PER_MINUTE",
+    example: "60",
     type: integer(1, 60_000),
     // The service's published secondary limit on content-generating requests.
     default: 80,
@@ -415,6 +440,7 @@ export const SETTINGS = {
   writeBudgetPerHour: {
     flag: "write-budget-per-hour",
     env: "SHIPLOG_WRITE_BUDGET_PER_HOUR",
+    example: "400",
     type: integer(1, 3_600_000),
     // The service's published hourly limit on content-generating requests.
     default: 500,
@@ -424,6 +450,7 @@ export const SETTINGS = {
   writeMinIntervalMs: {
     flag: "write-min-interval",
     env: "SHIPLOG_WRITE_MIN_INTERVAL",
+    example: "1s",
     type: duration(0),
     default: 0,
     help: "least time between two cluster calls' starts (1s follows the service's advice)",
@@ -437,6 +464,7 @@ export const SETTINGS = {
   resyncIntervalMs: {
     flag: "resync-interval",
     env: "SHIPLOG_RESYNC_INTERVAL",
+    example: "5m",
     type: duration(0),
     default: 600_000,
     help: "each interval resends a slice of the records (0 disables)",
@@ -450,6 +478,7 @@ export const SETTINGS = {
   resyncBudgetShare: {
     flag: "resync-budget-share",
     env: "SHIPLOG_RESYNC_BUDGET_SHARE",
+    example: "0.25",
     type: share,
     default: 0.5,
     help: "share of the hourly budget the resync may use",
@@ -458,6 +487,7 @@ export const SETTINGS = {
   retryMinDelayMs: {
     flag: "retry-min-delay",
     env: "SHIPLOG_RETRY_MIN_DELAY",
+    example: "2s",
     type: duration(1),
     default: 1000,
     help: "first backoff after a failed send",
@@ -466,6 +496,7 @@ export const SETTINGS = {
   retryMaxDelayMs: {
     flag: "retry-max-delay",
     env: "SHIPLOG_RETRY_MAX_DELAY",
+    example: "30s",
     type: duration(1),
     default: 60_000,
     help: "longest backoff after failed sends (at least the first)",
@@ -474,6 +505,7 @@ export const SETTINGS = {
   requestTimeoutMs: {
     flag: "request-timeout",
     env: "SHIPLOG_REQUEST_TIMEOUT",
+    example: "10s",
     type: duration(100),
     default: 30_000,
     help: "timeout of one API or list request",
@@ -482,6 +514,7 @@ export const SETTINGS = {
   watchTimeoutMs: {
     flag: "watch-timeout",
     env: "SHIPLOG_WATCH_TIMEOUT",
+    example: "4m",
     type: duration(1000),
     default: 300_000,
     help: "server-side watch timeout",
@@ -490,6 +523,7 @@ export const SETTINGS = {
   watchIdleTimeoutMs: {
     flag: "watch-idle-timeout",
     env: "SHIPLOG_WATCH_IDLE_TIMEOUT",
+    example: "5m",
     type: duration(100),
     defaultText: "watch timeout + 30s",
     help: "restart a watch silent this long",
@@ -498,6 +532,7 @@ export const SETTINGS = {
   kubeconfig: {
     flag: "kubeconfig",
     env: "KUBECONFIG",
+    example: "/etc/shiplog/kubeconfig",
     type: path,
     defaultText: "in-cluster, then ~/.kube/config",
     help: "kubeconfig file",
@@ -506,6 +541,7 @@ export const SETTINGS = {
   httpHost: {
     flag: "http-host",
     env: "SHIPLOG_HTTP_HOST",
+    example: "127.0.0.1",
     type: httpHost,
     default: "0.0.0.0",
     help: "address of /healthz /readyz /metrics",
@@ -514,6 +550,7 @@ export const SETTINGS = {
   httpPort: {
     flag: "http-port",
     env: "SHIPLOG_HTTP_PORT",
+    example: "9090",
     type: httpPort,
     default: 8080,
     help: "port of /healthz /readyz /metrics (off disables)",
@@ -527,6 +564,7 @@ export const SETTINGS = {
   logLevel: {
     flag: "log-level",
     env: "SHIPLOG_LOG_LEVEL",
+    example: "debug",
     type: oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"]),
     default: "info",
     help: "least level logged",
@@ -535,6 +573,7 @@ export const SETTINGS = {
   dryRun: {
     flag: "dry-run",
     env: "SHIPLOG_DRY_RUN",
+    example: "true",
     type: boolean,
     default: false,
     switch: true,
@@ -544,6 +583,7 @@ export const SETTINGS = {
   stateConfigMap: {
     flag: "state-configmap",
     env: "SHIPLOG_STATE_CONFIGMAP",
+    example: "shiplog-controller-state",
     // Its shards are <name>-shard-<i>-a|b, which must be object names too (i < 64).
     type: objectName(253 - "-shard-63-b".length, {
       message: "must be at most 242 characters: its shard ConfigMaps are named <name>-shard-<i>-a and -b",
@@ -556,6 +596,7 @@ export const SETTINGS = {
   stateMaxShards: {
     flag: "state-max-shards",
     env: "SHIPLOG_STATE_MAX_SHARDS",
+    example: "8",
     type: integer(1, 64),
     default: 16,
     help: "most shard ConfigMaps the state may spread over (about 25,000 records each with its own digest per shard)",
@@ -570,6 +611,7 @@ export const SETTINGS = {
   leaseName: {
     flag: "lease-name",
     env: "SHIPLOG_LEASE_NAME",
+    example: "shiplog-controller",
     type: objectName(),
     defaultText: "no election",
     help: "Lease (in the pod namespace) for leader election; set it to run several replicas",
@@ -578,6 +620,7 @@ export const SETTINGS = {
   leaseDurationMs: {
     flag: "lease-duration",
     env: "SHIPLOG_LEASE_DURATION",
+    example: "20s",
     type: duration(1000),
     default: 15_000,
     help: "how long standbys wait on an unrenewed lease",
@@ -592,6 +635,7 @@ export const SETTINGS = {
   renewDeadlineMs: {
     flag: "renew-deadline",
     env: "SHIPLOG_RENEW_DEADLINE",
+    example: "12s",
     type: duration(100),
     default: 10_000,
     help: "the leader stops posting when it could not renew for this long",
@@ -606,6 +650,7 @@ export const SETTINGS = {
   retryPeriodMs: {
     flag: "retry-period",
     env: "SHIPLOG_RETRY_PERIOD",
+    example: "3s",
     type: duration(50),
     default: 2000,
     help: "interval of lease renewals and acquisition attempts",
@@ -618,6 +663,7 @@ export const SETTINGS = {
   readyWhenStandby: {
     flag: "ready-when-standby",
     env: "SHIPLOG_READY_WHEN_STANDBY",
+    example: "false",
     type: boolean,
     default: true,
     help: "whether /readyz answers 200 on a synced standby",
@@ -626,6 +672,7 @@ export const SETTINGS = {
   shutdownTimeoutMs: {
     flag: "shutdown-timeout",
     env: "SHIPLOG_SHUTDOWN_TIMEOUT",
+    example: "30s",
     type: duration(0),
     default: 10_000,
     help: "on SIGTERM, time to send what is pending before exiting",
@@ -634,6 +681,7 @@ export const SETTINGS = {
   podName: {
     flag: "pod-name",
     env: "POD_NAME",
+    example: "shiplog-controller-7d9c8b6f5-x2x4q",
     type: bounded(0, 253),
     defaultText: "host name and a random suffix",
     help: "identity in the Lease",
@@ -642,6 +690,7 @@ export const SETTINGS = {
   podNamespace: {
     flag: "pod-namespace",
     env: "POD_NAMESPACE",
+    example: "shiplog",
     type: custom(
       z
         .string()
