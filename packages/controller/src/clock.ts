@@ -1,14 +1,19 @@
-// The one clock of the controller: the time, waits (the client's TransportClock, so the same clock drives the HTTP
-// client's retry waits) and cancellable timers. Injected, so tests run the flush loop on a virtual clock or fake
-// timers with no real waits. The leader elector takes the same clock (electionClockOf).
+// The one clock of the controller: the client's TransportClock (the time, and waits, so the same clock drives the HTTP
+// client's retry waits) extended with cancellable timers and a monotonic reading for local durations. Injected into
+// every part that reads time or waits (the flush loop, the write budget's pacer, the election, the reflectors and
+// their requests), so tests run them on a virtual clock with no real waits.
 import type { TransportClock } from "@shiplog/client";
 import { sleep } from "@shiplog/client/internal";
-import { systemElectionClock, type ElectionClock } from "./election/leader-elector.js";
 
 /** Time, waits and timers as the controller sees them. */
 export interface Clock extends TransportClock {
   /** Runs `fn` once after `ms`; the returned function cancels it. */
   setTimer(ms: number, fn: () => void): () => void;
+  /**
+   * Milliseconds on a clock that never steps (performance.now() on the system clock), for local durations: a lease's
+   * age, how long a watch stayed open. A wall-clock step then neither deposes a leader nor extends a stale one.
+   */
+  monotonicNow(): number;
 }
 
 /** The process's clock. Globals are looked up at each call, so vitest's fake timers apply to it too. */
@@ -19,18 +24,5 @@ export const systemClock: Clock = {
     const timer = setTimeout(fn, ms);
     return () => clearTimeout(timer);
   },
+  monotonicNow: () => performance.now(),
 };
-
-/**
- * The elector's view of a clock: the system's (its local durations on the monotonic clock, so a wall-clock step
- * neither deposes a leader nor extends a stale one), or an injected clock's own time.
- */
-export function electionClockOf(clock: Clock): ElectionClock {
-  if (clock === systemClock) return systemElectionClock;
-  return {
-    now: () => clock.now(),
-    wallNow: () => clock.now(),
-    setTimeout: (callback, ms) => clock.setTimer(ms, callback),
-    clearTimeout: (handle) => (handle as () => void)(),
-  };
-}

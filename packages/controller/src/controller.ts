@@ -10,8 +10,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { pino, type Logger } from "pino";
 import { DryRunAcknowledgedStore, InMemoryAcknowledgedStore, type AcknowledgedStore } from "./state/acknowledged-state.js";
 import { BatchSender, type ClusterRecordsApi } from "./flush/batch-sender.js";
-import { electionClockOf, systemClock, type Clock } from "./clock.js";
-import { writeBudgetLimits, type ControllerConfig } from "./config/config.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { ControllerConfig } from "./config/config.js";
 import { ConfigMapAcknowledgedStore, type StateWriteStep } from "./state/configmap-store.js";
 import type { DesiredState, NameConflict } from "./mapping/desired-state.js";
 import { DesiredStateReport } from "./mapping/desired-state-report.js";
@@ -33,7 +33,7 @@ import { damageReason } from "./state/recovery.js";
 import type { StateLimits } from "./state/shards.js";
 import { UnlinkedRecords } from "./mapping/unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import { HOUR_MS, MINUTE_MS, resyncCallsPerHour, WriteBudget, writeBudgetParticipant } from "./flush/write-budget.js";
+import { HOUR_MS, MINUTE_MS, WriteBudget, writeBudgetParticipant } from "./flush/write-budget.js";
 
 export { StateNotLoadedError } from "./flush/loop.js";
 export type { FlushSummary } from "./flush/round.js";
@@ -241,7 +241,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
   // Where the Lease and the state live: the pod's namespace, else the kubeconfig context's (in a pod, client-node
   // takes it from the service account), else "default".
   const namespace = config.podNamespace ?? kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace ?? "default";
-  const limits = writeBudgetLimits(config);
+  const limits = config.writeBudget;
   const budget = new WriteBudget(limits);
 
   const leaseName = config.leaseName;
@@ -257,7 +257,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
             renewDeadlineMs: config.renewDeadlineMs,
             retryPeriodMs: config.retryPeriodMs,
             logger,
-            clock: electionClockOf(clock),
+            clock,
             ...callbacks,
           })
       : undefined,
@@ -328,6 +328,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
     restartMinDelayMs: config.retryMinDelayMs,
     restartMaxDelayMs: config.retryMaxDelayMs,
     logger,
+    clock,
     // The repository a namespace names (mapping/repository-rules.ts).
     namespaceRepositories: true,
   });
@@ -351,12 +352,8 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
       imageRepositories: config.imageRepositories,
       registryHost: config.registryHost,
     }),
-    settings: flushLoopSettings(config, limits),
-    reconciler: {
-      batchSize: config.batchSize,
-      retryMaxDelayMs: config.retryMaxDelayMs,
-      resyncCallsPerHour: resyncCallsPerHour(limits, config.resyncBudgetShare),
-    },
+    settings: flushLoopSettings(config),
+    reconciler: { batchSize: config.batchSize, retryMaxDelayMs: config.retryMaxDelayMs, resyncCallsPerHour: config.resyncCallsPerHour },
     fence: leadership,
     synced: () => informers.synced,
     ownersSynced: () => informers.ownersSynced,

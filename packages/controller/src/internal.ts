@@ -64,7 +64,7 @@ export {
   type StoredConfigMap,
 } from "./state/recovery.js";
 export { LeaseElection } from "./election/lease-election.js";
-export { LeaderElector, type ElectionClock, type StoppedLeadingReason } from "./election/leader-elector.js";
+export { LeaderElector, type StoppedLeadingReason } from "./election/leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./election/lease-lock.js";
 export { JITTER_FACTOR, leaseTimingProblems } from "./election/lease-timing.js";
 export { SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config/rules.js";

@@ -1,6 +1,7 @@
-// A virtual clock for code that takes an ElectionClock: time moves only when a test moves it, timers fire in order
-// on the way, and the promises a timer starts settle before the next one fires. No real waits.
-import type { ElectionClock } from "@shiplog/controller/internal";
+// A virtual clock with a monotonic and a wall reading, for the election's tests: time moves only when a test moves
+// it, timers fire in order on the way, and the promises a timer starts settle before the next one fires. No real
+// waits. Each process (candidate) sees it through a scope, the controller's Clock.
+import type { Clock } from "@shiplog/controller";
 
 interface Timer {
   at: number;
@@ -12,26 +13,39 @@ interface Timer {
 /** Lets every queued promise (and those they queue) settle: a macrotask turn runs after all microtasks. */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** One process's view of the clock: its timers can all be dropped at once, as `kill -9` would. */
-export class ClockScope implements ElectionClock {
+/** One process's view of the clock (the controller's Clock): its timers can all be dropped at once, as `kill -9` would. */
+export class ClockScope implements Clock {
   killed = false;
 
   constructor(private readonly clock: ManualClock) {}
 
+  /** The wall clock. */
   now(): number {
-    return this.clock.now();
-  }
-
-  wallNow(): number {
     return this.clock.wallNow();
   }
 
-  setTimeout(callback: () => void, ms: number): unknown {
-    return this.clock.add(callback, ms, this);
+  monotonicNow(): number {
+    return this.clock.now();
   }
 
-  clearTimeout(handle: unknown): void {
-    this.clock.remove(handle as Timer | undefined);
+  setTimer(ms: number, fn: () => void): () => void {
+    const timer = this.clock.add(fn, ms, this);
+    return () => this.clock.remove(timer);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        cancel();
+        reject(signal?.reason);
+      };
+      const cancel = this.setTimer(ms, () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   /** The process dies: none of its timers fires again. */

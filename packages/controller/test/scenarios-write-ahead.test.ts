@@ -1,5 +1,5 @@
-// Write-ahead state, the sender-wide gate and watch relists, with the real controller against the fake cluster and
-// the emulator over loopback.
+// Write-ahead state and the sender-wide gate, with the real controller against the fake cluster and the emulator over
+// loopback. (The silent-watch relist is watch-relist.test.ts, on a virtual clock.)
 import { InMemoryAcknowledgedStore } from "@shiplog/controller";
 import { STATE_WRITE_FAILURES_UNREADY } from "@shiplog/controller/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -92,27 +92,5 @@ describe("the sender-wide gate", () => {
     await converged(h);
     expect(deployedRecords(h.emulator).size).toBe(30);
     expect(await metricValue(h, "shiplog_controller_records_rejected_total")).toBe(0);
-  });
-});
-
-describe("watches", () => {
-  it("the API server's history restarts lower: the controller relists and converges", async () => {
-    h = await startHarness();
-    await h.cluster.script.createDeployments(
-      ["web", "api", "cart"].map((name) => ({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0`, annotations: REPO })),
-    );
-    await converged(h);
-    const restartedAt = h.cluster.faults.restartHistory();
-    // Changes after the restart carry resourceVersions below what the controller last saw.
-    await h.cluster.script.delete("deployments", "shop", "cart");
-    await h.cluster.script.createDeployment({ namespace: "shop", name: "search", image: "ghcr.io/acme/search:1.0", annotations: REPO });
-    await h.cluster.script.setImage("shop", "web", "ghcr.io/acme/web:2.0");
-    expect(restartedAt).toBeGreaterThan(0);
-    // As a real API server does, the fake sends nothing to a watch at a version it has not reached, not even a
-    // bookmark: the controller relists when its watch (30 s here) ends having heard nothing.
-    const expected = await converged(h, { timeoutMs: 90_000 });
-    expect(expected.has("shop-cart-cart")).toBe(false);
-    expect(expected.has("shop-search-search")).toBe(true);
-    expect(await metricValue(h, "shiplog_controller_watch_restarts_total", { reason: "relist" })).toBeGreaterThan(0);
   });
 });

@@ -26,6 +26,11 @@ export class VirtualClock implements Clock {
     return this.#now;
   }
 
+  /** The same reading: a virtual clock never steps. */
+  monotonicNow(): number {
+    return this.#now;
+  }
+
   setTimer(ms: number, fn: () => void): () => void {
     const timer: Timer = { at: this.#now + Math.max(0, ms), seq: this.#seq++, fn };
     this.#timers.push(timer);

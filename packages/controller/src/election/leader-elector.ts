@@ -13,24 +13,7 @@
 import type { Logger } from "pino";
 import { LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./lease-lock.js";
 import { JITTER_FACTOR, leaseTimingProblems } from "./lease-timing.js";
-
-/** The time sources of an elector: injected, so its tests run on virtual time. */
-export interface ElectionClock {
-  /** Monotonic milliseconds, for local durations (performance.now()). */
-  now(): number;
-  /** Wall-clock milliseconds since the epoch, only written into the record (Date.now()). */
-  wallNow(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-/** The process's clocks and timers. */
-export const systemElectionClock: ElectionClock = {
-  now: () => performance.now(),
-  wallNow: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+import { systemClock, type Clock } from "../clock.js";
 
 /** Why a leader stopped leading. */
 export type StoppedLeadingReason = "renew-deadline" | "lost" | "released";
@@ -44,7 +27,8 @@ export interface LeaderElectorOptions {
   renewDeadlineMs: number;
   retryPeriodMs: number;
   logger: Logger;
-  clock?: ElectionClock;
+  /** Local durations on its monotonic reading, the record's times on its wall clock; default the system clock. */
+  clock?: Clock;
   /** Jitter source, [0, 1). */
   random?: () => number;
   /** Called when this candidate becomes the leader. */
@@ -74,7 +58,7 @@ const recordText = (r: LeaderElectionRecord): string =>
 /** client-go's LeaderElector on an injected clock. */
 export class LeaderElector {
   readonly #options: LeaderElectorOptions;
-  readonly #clock: ElectionClock;
+  readonly #clock: Clock;
   readonly #random: () => number;
   readonly #durationSeconds: number;
   /** The record as last read or written. */
@@ -89,8 +73,8 @@ export class LeaderElector {
   /** The same moment on the wall clock, for status and logs only. */
   #lastRenewWallAt = 0;
   #holder: string | undefined;
-  #timer: unknown;
-  #deadlineTimer: unknown;
+  #cancelTimer: (() => void) | undefined;
+  #cancelDeadlineTimer: (() => void) | undefined;
   #running = false;
   #round: Promise<void> | undefined;
   readonly #stopping = new AbortController();
@@ -99,7 +83,7 @@ export class LeaderElector {
     const problems = leaseTimingProblems(options);
     if (problems.length > 0) throw new RangeError(`invalid leader-election timing: ${problems.join("; ")}`);
     this.#options = options;
-    this.#clock = options.clock ?? systemElectionClock;
+    this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     this.#durationSeconds = Math.ceil(options.leaseDurationMs / 1000);
   }
@@ -113,7 +97,8 @@ export class LeaderElector {
 
   /** True while this candidate leads and its last successful renewal is younger than the renew deadline. */
   isLeader(): boolean {
-    if (this.#leading && this.#clock.now() - this.#lastRenewAt >= this.#options.renewDeadlineMs) this.#stopLeading("renew-deadline");
+    if (this.#leading && this.#clock.monotonicNow() - this.#lastRenewAt >= this.#options.renewDeadlineMs)
+      this.#stopLeading("renew-deadline");
     return this.#leading;
   }
 
@@ -133,7 +118,7 @@ export class LeaderElector {
     if (this.#stopping.signal.aborted) return;
     const wasLeading = this.isLeader();
     this.#stopping.abort();
-    this.#clock.clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     await this.#round?.catch(() => undefined);
     if (wasLeading) {
       this.#stopLeading("released");
@@ -143,26 +128,26 @@ export class LeaderElector {
 
   #schedule(delayMs: number): void {
     if (this.#stopping.signal.aborted) return;
-    this.#timer = this.#clock.setTimeout(() => {
+    this.#cancelTimer = this.#clock.setTimer(delayMs, () => {
       this.#round = this.#tryAcquireOrRenew().finally(() => {
         this.#round = undefined;
         const { retryPeriodMs } = this.#options;
         this.#schedule(this.#leading ? retryPeriodMs : retryPeriodMs * (1 + this.#random() * (JITTER_FACTOR - 1)));
       });
-    }, delayMs);
+    });
   }
 
   /** A signal that aborts after `timeoutMs` on the elector's clock, or when the elector stops. */
   #deadline(timeoutMs: number, stopping: boolean): { signal: AbortSignal; done: () => void } {
     const attempt = new AbortController();
-    const timer = this.#clock.setTimeout(() => attempt.abort(new Error(`lock call timed out after ${timeoutMs}ms`)), timeoutMs);
+    const cancel = this.#clock.setTimer(timeoutMs, () => attempt.abort(new Error(`lock call timed out after ${timeoutMs}ms`)));
     const signal = stopping ? AbortSignal.any([attempt.signal, this.#stopping.signal]) : attempt.signal;
-    return { signal, done: () => this.#clock.clearTimeout(timer) };
+    return { signal, done: cancel };
   }
 
   async #tryAcquireOrRenew(): Promise<void> {
-    const started = this.#clock.now();
-    const wallNow = this.#clock.wallNow();
+    const started = this.#clock.monotonicNow();
+    const wallNow = this.#clock.now();
     const { lock, identity, logger, renewDeadlineMs, retryPeriodMs } = this.#options;
     const renewing = this.#leading;
     // A renewal must answer before the renew deadline; a candidate's attempt within one retry period (at least 1 s).
@@ -245,8 +230,10 @@ export class LeaderElector {
     this.#lastRenewAt = started;
     this.#lastRenewWallAt = wallStarted;
     this.#decided = true;
-    this.#clock.clearTimeout(this.#deadlineTimer);
-    this.#deadlineTimer = this.#clock.setTimeout(() => this.isLeader(), this.#options.renewDeadlineMs - (this.#clock.now() - started));
+    this.#cancelDeadlineTimer?.();
+    this.#cancelDeadlineTimer = this.#clock.setTimer(this.#options.renewDeadlineMs - (this.#clock.monotonicNow() - started), () =>
+      this.isLeader(),
+    );
     if (!this.#leading) {
       this.#leading = true;
       const acquireTime = record.acquireTime === undefined ? null : new Date(record.acquireTime).toISOString();
@@ -261,7 +248,7 @@ export class LeaderElector {
   #stopLeading(reason: StoppedLeadingReason): void {
     if (!this.#leading) return;
     this.#leading = false;
-    this.#clock.clearTimeout(this.#deadlineTimer);
+    this.#cancelDeadlineTimer?.();
     this.#options.logger[reason === "released" ? "info" : "warn"](
       {
         lease: this.#options.lock.describe(),
@@ -280,7 +267,7 @@ export class LeaderElector {
     // Two tries: a renewal cut short by stop() may have landed and moved the record on.
     for (let attempt = 0; attempt < 2 && record; attempt++) {
       if (record.holderIdentity !== identity) return;
-      const now = this.#clock.wallNow();
+      const now = this.#clock.now();
       const { signal, done } = this.#deadline(Math.max(1000, retryPeriodMs), false);
       try {
         this.#record = await lock.update(

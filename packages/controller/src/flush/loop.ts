@@ -9,7 +9,7 @@ import { nextWake, type ScheduleTimings, type Wake } from "./schedule.js";
 import { everyRecordRefused } from "../observability/readiness.js";
 import { initialReconcilerState, refusedByCause, type ReconcilerState } from "./reconciler.js";
 import type { ControllerConfig } from "../config/config.js";
-import { resyncCallsPerInterval, type WriteBudget, type WriteBudgetLimits } from "./write-budget.js";
+import type { WriteBudget } from "./write-budget.js";
 import type { LeadershipFence } from "../election/fence.js";
 
 /** How often the loop wakes when nothing is due (liveness for /healthz). */
@@ -389,8 +389,8 @@ function minDefined(a: number | undefined, b: number | undefined): number | unde
   return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }
 
-/** The flush loop's settings from the configuration and the write budget's limits (computed once, by the caller). */
-export function flushLoopSettings(config: ControllerConfig, limits: WriteBudgetLimits): FlushLoopSettings {
+/** The flush loop's settings from the configuration (the resync's slice computed once, by loadConfig). */
+export function flushLoopSettings(config: ControllerConfig): FlushLoopSettings {
   return {
     windowMs: config.flushWindowMs,
     maxWaitMs: config.flushMaxWaitMs,
@@ -398,7 +398,7 @@ export function flushLoopSettings(config: ControllerConfig, limits: WriteBudgetL
     // Serialized writes go one at a time: a round's calls follow each other under one intent write.
     callsPerRound: config.serializeWrites ? SERIALIZED_CALLS_PER_ROUND : config.concurrency,
     resyncIntervalMs: config.resyncIntervalMs,
-    resyncSliceRecords: resyncCallsPerInterval(limits, config.resyncBudgetShare, config.resyncIntervalMs) * config.batchSize,
+    resyncSliceRecords: config.resyncSliceRecords,
     retryMinDelayMs: config.retryMinDelayMs,
     retryMaxDelayMs: config.retryMaxDelayMs,
     dryRun: config.dryRun,

@@ -8,6 +8,7 @@ import { NAMESPACE_REPOSITORY_KEY } from "../mapping/repository-rules.js";
 import type { WorkloadKind } from "../mapping/desired-state.js";
 import type { TrackedSnapshot } from "../mapping/desired-state-tracker.js";
 import { Reflector, type RestartReason } from "./reflector.js";
+import { systemClock, type Clock } from "../clock.js";
 
 /**
  * Up to this many namespaces, one list-watch per kind and namespace (each needs only a Role there); above it, one
@@ -44,6 +45,8 @@ export interface InformerOptions {
   restartMinDelayMs?: number;
   restartMaxDelayMs?: number;
   logger: Logger;
+  /** The clock the reflectors read time and wait on; default the system clock. */
+  clock?: Clock;
   /**
    * Cache the namespaces (get, list and watch on namespaces, cluster-wide) for the repository they name (handlers'
    * onNamespaceChange hear changes). Forbidden by RBAC: said once, and no namespace names one. Default: with an
@@ -90,6 +93,7 @@ export class ClusterInformers implements TrackedSnapshot {
   /** `options`' callbacks are the first handler (addEventHandler adds more). */
   constructor(private readonly options: InformerOptions & InformerEventHandler) {
     this.addEventHandler(options);
+    const clock = options.clock ?? systemClock;
     const perNamespace = options.namespaces.length > 0 && options.namespaces.length <= MAX_NAMESPACED_WATCHES;
     const scopes = perNamespace ? [...options.namespaces] : [undefined];
     const kept = options.namespaces.length > MAX_NAMESPACED_WATCHES ? new Set(options.namespaces) : undefined;
@@ -115,6 +119,7 @@ export class ClusterInformers implements TrackedSnapshot {
             restartMaxDelayMs: options.restartMaxDelayMs ?? 30_000,
             projection: { templateLabels: options.labelSelector !== undefined },
             logger: options.logger,
+            clock,
             onChange: (changed, namespace, name, reaches) => {
               for (const h of this.#handlers) h.onChange?.(changed, namespace, name, reaches);
             },
@@ -137,6 +142,7 @@ export class ClusterInformers implements TrackedSnapshot {
         restartMaxDelayMs: options.restartMaxDelayMs ?? 30_000,
         projection: {},
         logger: options.logger,
+        clock,
         onChange: (_kind, _namespace, name) => {
           for (const h of this.#handlers) h.onNamespaceChange?.(name);
         },

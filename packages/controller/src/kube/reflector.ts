@@ -18,6 +18,7 @@ import type { KubeRequestError, WatchEnd } from "./transport.js";
 import type { CronJob, Job, Pod, ReflectedKind, WatchedKind, Workload } from "./objects.js";
 import { namespaceProjection, sameProjection, slimObject, type ProjectionOptions } from "./object-projection.js";
 import { resolvesAlike } from "../mapping/workload-owner.js";
+import type { Clock } from "../clock.js";
 
 /** client-go's page size for lists (its pager's default). */
 export const LIST_PAGE_SIZE = 500;
@@ -58,6 +59,8 @@ export interface ReflectorOptions<K extends ReflectedKind = WatchedKind> {
   restartMaxDelayMs: number;
   projection: ProjectionOptions;
   logger: Logger;
+  /** Time and waits: backoff, how long a watch stayed open, its requests' timeouts and idle watchdog. */
+  clock: Clock;
   /**
    * An object was added, updated or deleted (by a watch event or a list). `reachesDependents` is false for an update
    * that leaves what resolves through the object resolving alike (resolvesAlike in mapping/workload-owner.ts).
@@ -71,19 +74,6 @@ export interface ReflectorOptions<K extends ReflectedKind = WatchedKind> {
    * reflector goes on retrying with backoff (so a permission granted later takes effect). For an optional cache.
    */
   onForbidden?: (error: Error) => void;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** Lists and watches one kind into its cache. */
@@ -143,8 +133,10 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
   }
 
   async #run(): Promise<void> {
-    const { kind, logger } = this.options;
+    const { kind, logger, clock } = this.options;
     const signal = this.#stopping.signal;
+    // A wait cut short by stop() ends the loop: the signal is checked right after.
+    const sleep = (ms: number) => clock.sleep(ms, signal).catch(() => undefined);
     let needList = true;
     // Failures in a row, for the backoff; `this.failures` counts the same but for an optional cache's 403.
     let attempts = 0;
@@ -161,9 +153,9 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
             this.options.onSynced();
           }
         }
-        if (shortLived > 0) await sleep(backoffDelay(shortLived - 1, 200, 10_000), signal);
+        if (shortLived > 0) await sleep(backoffDelay(shortLived - 1, 200, 10_000));
         if (signal.aborted) return;
-        const opened = Date.now();
+        const opened = clock.monotonicNow();
         const end = await this.#watch();
         attempts = 0;
         this.failures = 0;
@@ -172,7 +164,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
           shortLived = 0;
           continue;
         }
-        if (this.#heard === 0 && end !== "stopped" && Date.now() - opened >= 1000) {
+        if (this.#heard === 0 && end !== "stopped" && clock.monotonicNow() - opened >= 1000) {
           // Not even a bookmark (a real API server sends one each minute and before the timeout): it is behind the
           // resourceVersion we hold (etcd restored from a backup, a new cluster at the same address) and would stay
           // silent until it reaches it. Only a list shows what it holds now.
@@ -182,7 +174,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
           shortLived = 0;
           continue;
         }
-        shortLived = end === "closed" && Date.now() - opened < 1000 ? shortLived + 1 : 0;
+        shortLived = end === "closed" && clock.monotonicNow() - opened < 1000 ? shortLived + 1 : 0;
         if (shortLived > 0) this.options.onRestart?.(kind, "short-lived");
         if (end === "idle") {
           logger.warn({ kind, idleMs: this.options.watchIdleTimeoutMs }, "watch silent too long (or unanswered); reopening");
@@ -212,7 +204,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
         const err = (error as Error)?.message ?? String(error);
         this.lastError = err;
         logger.warn({ kind, namespace: this.options.namespace, err, retryInMs: delay }, "informer failed; restarting");
-        await sleep(delay, signal);
+        await sleep(delay);
       }
     }
   }
@@ -236,7 +228,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
             this.options.kubeConfig,
             this.#path,
             { limit: String(LIST_PAGE_SIZE), continue: continueToken, labelSelector: this.options.labelSelector },
-            { timeoutMs: this.options.requestTimeoutMs, signal: this.#stopping.signal, what: `list ${kind}` },
+            { timeoutMs: this.options.requestTimeoutMs, signal: this.#stopping.signal, what: `list ${kind}`, clock: this.options.clock },
           )) as { metadata?: { resourceVersion?: string; continue?: string }; items?: unknown[] };
           for (const item of page.items ?? []) {
             const object = this.#put(item);
@@ -273,6 +265,7 @@ export class Reflector<K extends ReflectedKind = WatchedKind> {
         requestTimeoutMs: this.options.requestTimeoutMs,
         signal: this.#stopping.signal,
         what: `watch ${kind}`,
+        clock: this.options.clock,
       },
       (type, object) => {
         this.#heard += 1;

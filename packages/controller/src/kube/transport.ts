@@ -7,6 +7,7 @@ import type { Readable } from "node:stream";
 import type { KubeConfig } from "@kubernetes/client-node";
 import fetch from "node-fetch";
 import { ShiplogError } from "@shiplog/client";
+import type { Clock } from "../clock.js";
 
 /** A failed Kubernetes request, with its HTTP status and Status body when there was one. */
 export class KubeRequestError extends ShiplogError {
@@ -67,18 +68,26 @@ async function requestInit(kubeConfig: KubeConfig, path: string, params: Record<
   return { url: url.toString(), agent: init.agent, headers: init.headers as never };
 }
 
-/** GETs one JSON document (a list page), abandoned after `timeoutMs`. */
+/** GETs one JSON document (a list page), abandoned after `timeoutMs` on the clock. */
 export async function getJson(
   kubeConfig: KubeConfig,
   path: string,
   params: Record<string, string | undefined>,
-  options: { timeoutMs: number; signal: AbortSignal; what: string },
+  options: { timeoutMs: number; signal: AbortSignal; what: string; clock: Clock },
 ): Promise<unknown> {
   const { url, agent, headers } = await requestInit(kubeConfig, path, params);
-  const signal = AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]);
-  const response = await fetch(url, { agent, headers, signal: signal as never });
-  if (response.status !== 200) throw await failure(options.what, response);
-  return response.json();
+  const timeout = new AbortController();
+  const cancel = options.clock.setTimer(options.timeoutMs, () =>
+    timeout.abort(new Error(`${options.what} timed out after ${options.timeoutMs}ms`)),
+  );
+  try {
+    const signal = AbortSignal.any([timeout.signal, options.signal]);
+    const response = await fetch(url, { agent, headers, signal: signal as never });
+    if (response.status !== 200) throw await failure(options.what, response);
+    return await response.json();
+  } finally {
+    cancel();
+  }
 }
 
 /** How a watch stream ended without failing. */
@@ -92,6 +101,8 @@ export interface WatchRequest {
   /** Aborts the watch (the informer stops). */
   signal: AbortSignal;
   what: string;
+  /** The headers' timeout and the idle watchdog run on it. */
+  clock: Clock;
 }
 
 /**
@@ -115,12 +126,13 @@ export async function watchEvents(
   const controller = new AbortController();
   return new Promise<WatchEnd>((resolve, reject) => {
     let finished = false;
-    let idleTimer: NodeJS.Timeout | undefined;
+    let cancelIdle: (() => void) | undefined;
+    let cancelHeaders: (() => void) | undefined;
     const finish = (end: WatchEnd | Error): void => {
       if (finished) return;
       finished = true;
-      clearTimeout(idleTimer);
-      clearTimeout(headerTimer);
+      cancelIdle?.();
+      cancelHeaders?.();
       request.signal.removeEventListener("abort", onAbort);
       controller.abort();
       if (end instanceof Error) reject(end);
@@ -130,13 +142,13 @@ export async function watchEvents(
     request.signal.addEventListener("abort", onAbort, { once: true });
     if (request.signal.aborted) return finish("stopped");
     const armIdle = (): void => {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => finish("idle"), request.idleTimeoutMs);
+      cancelIdle?.();
+      cancelIdle = request.clock.setTimer(request.idleTimeoutMs, () => finish("idle"));
     };
-    const headerTimer = setTimeout(() => finish("idle"), request.requestTimeoutMs);
+    cancelHeaders = request.clock.setTimer(request.requestTimeoutMs, () => finish("idle"));
     fetch(url, { agent, headers, signal: controller.signal as never })
       .then(async (response) => {
-        clearTimeout(headerTimer);
+        cancelHeaders?.();
         const body = response.body as unknown as Readable;
         // Aborting (on finish) makes the body emit an AbortError: it must always have a listener.
         body.on("error", (error) => finish(error));
