@@ -36,6 +36,7 @@ election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; d
   (list "SHIPLOG_WATCH_IDLE_TIMEOUT" $.Values.config.watchIdleTimeout)
   (list "SHIPLOG_HTTP_PORT" (toString (int $.Values.config.httpPort)))
   (list "SHIPLOG_LOG_LEVEL" $.Values.config.logLevel)
+  (list "SHIPLOG_LOG_FORMAT" $.Values.config.logFormat)
   (list "SHIPLOG_DRY_RUN" (toString $.Values.config.dryRun))
   (list "SHIPLOG_STATE_MAX_SHARDS" (toString (int $.Values.state.maxShards)))
   (list "SHIPLOG_LEASE_DURATION" (and $.Values.leaderElection.enabled $.Values.leaderElection.leaseDuration))

@@ -5,6 +5,7 @@ import { BoundedFileError } from "@shiplog/client/internal";
 import { pino } from "pino";
 import { ConfigError, loadConfig, redactedConfig, usage } from "./config/config.js";
 import { startHealthServer, type HealthServer } from "./observability/health-server.js";
+import { logDestination } from "./observability/log-format.js";
 import { StartupError, listenError } from "./config/startup-error.js";
 import { CONTROLLER_VERSION } from "./version.js";
 import type { ControllerOptions } from "./controller.js";
@@ -28,11 +29,14 @@ async function main(extra: ProcessOptions): Promise<void> {
   const { loadKubeConfig } = await import("./kube/config-loader.js");
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
   const { buildController } = await import("./controller.js");
-  const logger = pino({
-    level: config.logLevel,
-    base: { component: "shiplog-controller" },
-    redact: { paths: ["token", "*.token", "config.token", "headers.authorization", "*.headers.authorization"], censor: "[redacted]" },
-  });
+  const logger = pino(
+    {
+      level: config.logLevel,
+      base: { component: "shiplog-controller" },
+      redact: { paths: ["token", "*.token", "config.token", "headers.authorization", "*.headers.authorization"], censor: "[redacted]" },
+    },
+    logDestination(config.logFormat),
+  );
   logger.info({ config: redactedConfig(config) }, "configuration");
 
   const controller = buildController(config, { kubeConfig, logger, ...extra });

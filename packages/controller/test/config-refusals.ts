@@ -88,6 +88,7 @@ export const REFUSED: RefusedCase[] = [
   ),
   config({ SHIPLOG_CLUSTER: "bad name" }, field("cluster", "SHIPLOG_CLUSTER"), "invalid_format"),
   config({ SHIPLOG_ORG: "" }, field("org", "SHIPLOG_ORG"), "invalid_type"),
+  config({ SHIPLOG_LOG_FORMAT: "xml" }, field("log-format", "SHIPLOG_LOG_FORMAT"), "invalid_value"),
   config({}, "arguments", "known flags", { argv: ["--tokn", "x"] }),
   config(
     { SHIPLOG_NAMESPACES: "a", SHIPLOG_EXCLUDE_NAMESPACES: "a" },

@@ -570,6 +570,20 @@ export const SETTINGS = {
     help: "least level logged",
     chart: { path: "config.logLevel", description: "Least level logged: trace, debug, info, warn, error, fatal or silent." },
   },
+  logFormat: {
+    flag: "log-format",
+    env: "SHIPLOG_LOG_FORMAT",
+    example: "text",
+    type: oneOf(["json", "text"], "must be json or text"),
+    default: "json",
+    help: "json: one object a line, for a log collector; text: one readable line an event, for a terminal",
+    chart: {
+      path: "config.logFormat",
+      description:
+        "json: one JSON object a line, for a log collector (Loki, Elasticsearch, Cloud Logging). text: one readable " +
+        "line an event (time, level, message, then key=value), for kubectl logs read by a person.",
+    },
+  },
   dryRun: {
     flag: "dry-run",
     env: "SHIPLOG_DRY_RUN",
