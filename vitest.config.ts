@@ -44,6 +44,7 @@ const INTEGRATION = [
   "packages/client/test/source-imports-warning.test.ts",
   // The controller's entry (dist/main.js) as its own process.
   "packages/controller/test/auth-process.test.ts",
+  "packages/controller/test/conflicting-writers.test.ts",
   "packages/controller/test/crash-matrix.test.ts",
   "packages/controller/test/damage-matrix.test.ts",
   "packages/controller/test/deployment-tracker-takeover.test.ts",

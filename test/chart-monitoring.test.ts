@@ -107,7 +107,7 @@ describe("the chart's monitoring parts", () => {
     expect(manifest.metadata.labels?.release).toBe("prometheus");
     const rules = manifest.spec.groups[0]!.rules;
     expect(rules.map((r) => r.alert)).not.toContain("ShiplogTokenExpiringSoon");
-    expect(rules).toHaveLength(8);
+    expect(rules).toHaveLength(9);
     const byName = Object.fromEntries(rules.map((r) => [r.alert, r]));
     expect(byName.ShiplogRecordsPending!.for).toBe("1h");
     expect(byName.ShiplogRecordsPending!.annotations.summary).toContain("1h");
@@ -120,7 +120,7 @@ describe("the chart's monitoring parts", () => {
     const file = join(dir, "rendered-rules.yaml");
     writeFileSync(file, stringify({ groups: manifest.spec.groups }));
     const checked = promtool(["check", "rules", file]);
-    expect(checked.output).toContain("SUCCESS: 8 rules found");
+    expect(checked.output).toContain("SUCCESS: 9 rules found");
   });
 
   it("a value out of the schema names the key", () => {

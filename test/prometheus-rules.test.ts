@@ -24,6 +24,7 @@ describe("the controller's alerts", () => {
   it("every alert has a summary, a description, a severity and a runbook section in the controller README", () => {
     const readme = readFileSync(join(REPO_ROOT, "packages/controller/README.md"), "utf8");
     expect(rules.map((r) => r.alert).sort()).toEqual([
+      "ShiplogConflictingStateWriters",
       "ShiplogNoLeader",
       "ShiplogNoSuccessfulSync",
       "ShiplogRecordsPending",
@@ -69,7 +70,7 @@ describe("the controller's alerts", () => {
     it("promtool check rules accepts the plain rule file", () => {
       if (!available.ok) throw new Error(`CI=true, so promtool must run: ${available.reason}`);
       const checked = promtool(["check", "rules", RULES_FILE]);
-      expect(checked.output).toContain("SUCCESS: 9 rules found");
+      expect(checked.output).toContain("SUCCESS: 10 rules found");
       expect(checked.status).toBe(0);
     });
 

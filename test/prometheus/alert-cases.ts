@@ -192,6 +192,27 @@ export const ALERT_CASES: AlertCase[] = [
     evalTime: "10m",
     fires: null,
   },
+  {
+    alert: "ShiplogConflictingStateWriters",
+    name: "a replica meets another controller's writes to its state (leader election off on both)",
+    series: {
+      [`shiplog_controller_state_conflicting_writers{${POD}}`]: "0 0 1x10",
+      [`shiplog_controller_state_conflicting_writers{${OTHER}}`]: "0x12",
+    },
+    evalTime: "5m",
+    fires: POD_LABELS,
+    value: "1",
+  },
+  {
+    alert: "ShiplogConflictingStateWriters",
+    name: "one writer on a Lease, or the other writer gone",
+    series: {
+      [`shiplog_controller_state_conflicting_writers{${POD}}`]: "0x3 1x3 0x6",
+      [`shiplog_controller_state_conflicting_writers{${OTHER}}`]: "0x12",
+    },
+    evalTime: "10m",
+    fires: null,
+  },
 ];
 
 /** A rule of the rules file, as promtool reads it. */

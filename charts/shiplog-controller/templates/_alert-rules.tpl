@@ -80,6 +80,14 @@ Every alert names a runbook section of packages/controller/README.md.
   "summary" "The controller's acknowledged state was damaged: some deployment records may never be decommissioned."
   "description" "The state of {{ $labels.namespace }}/{{ $labels.job }} could not be read back whole; up to shiplog_controller_state_records_at_risk records the service holds may stay deployed after their workloads are gone. Check /readyz and the `acknowledged state damaged` log line (what was lost, the copies kept aside as `-damaged-` ConfigMaps), decommission what no longer runs (see the runbook), then clear data.damage of the state ConfigMap."
   "anchor" "shiplogstatedamaged") -}}
+{{- $alerts = append $alerts (dict
+  "alert" "ShiplogConflictingStateWriters"
+  "expr" "shiplog_controller_state_conflicting_writers == 1"
+  "for" "0m"
+  "severity" "critical"
+  "summary" "Two controllers write the same acknowledged state: leader election is off on more than one replica."
+  "description" "{{ $labels.namespace }}/{{ $labels.pod }} keeps meeting another controller's writes to its state ConfigMap: both post every record (twice the calls against the service's limits) and overwrite each other's state. Check the `another controller (...) writes the same state` log line, which names the other writer, and /readyz; then run one replica without leader election, or give every replica the same leaseName (see the runbook)."
+  "anchor" "shiplogconflictingstatewriters") -}}
 groups:
   - name: shiplog-controller
     rules:

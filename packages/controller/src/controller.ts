@@ -30,6 +30,7 @@ import { controllerApi } from "./service/service-client.js";
 import { SendGate } from "./flush/send-gate.js";
 import { StatePersistence } from "./state/persistence.js";
 import { damageReason } from "./state/recovery.js";
+import { ConflictingWriters } from "./state/conflicting-writers.js";
 import type { StateLimits } from "./state/shards.js";
 import { UnlinkedRecords } from "./mapping/unlinked-records.js";
 import { CONTROLLER_VERSION } from "./version.js";
@@ -93,6 +94,8 @@ interface ControllerParts {
   tracker: DesiredStateTracker;
   report: DesiredStateReport;
   persistence: StatePersistence;
+  /** Absent without a state ConfigMap. */
+  writers: ConflictingWriters | undefined;
   leadership: Leadership;
   loop: FlushLoop;
   manager: Manager;
@@ -208,9 +211,11 @@ export class Controller {
   #readinessSnapshot(): ReadinessSnapshot {
     const loop = this.#p.loop.status();
     const informersFailing = failingInformers(this.#p.informers.status());
+    const conflictingWriter = this.#p.writers?.reason();
     return {
       synced: this.#p.informers.synced,
       ...(informersFailing ? { informersFailing } : {}),
+      ...(conflictingWriter ? { conflictingWriter } : {}),
       leading: this.#p.leadership.leading(),
       electing: this.#p.leadership.electing,
       electionDecided: this.#p.leadership.decided,
@@ -263,6 +268,9 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
       : undefined,
   );
 
+  const writers = config.stateConfigMap
+    ? new ConflictingWriters({ clock, logger, metrics, self: identity, configMap: `${namespace}/${config.stateConfigMap}` })
+    : undefined;
   const store =
     options.store ??
     (config.stateConfigMap
@@ -277,6 +285,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
           requestTimeoutMs: config.requestTimeoutMs,
           logger,
           fence: leadership,
+          onConflict: (writer) => writers?.conflicted(writer),
           ...(options.probes?.stateWrite ? { onWriteStep: options.probes.stateWrite } : {}),
           maxShards: config.stateMaxShards,
           ...(options.stateLimits ? { limits: options.stateLimits } : {}),
@@ -365,6 +374,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
         metrics.informerFailures.set({ kind }, Math.max(0, ...ofKind.map((s) => s.failures)));
       }
       metrics.leader.set(leadership.leading() ? 1 : 0);
+      writers?.current();
     },
   });
 
@@ -440,7 +450,21 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
       );
     }
   }
-  return new Controller({ config, logger, metrics, identity, budget, informers, tracker, report, persistence, leadership, loop, manager });
+  return new Controller({
+    config,
+    logger,
+    metrics,
+    identity,
+    budget,
+    informers,
+    tracker,
+    report,
+    persistence,
+    writers,
+    leadership,
+    loop,
+    manager,
+  });
 }
 
 /**

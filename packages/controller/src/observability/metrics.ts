@@ -67,6 +67,8 @@ export class ControllerMetrics {
   readonly stateBytes: Gauge;
   readonly stateDamaged: Gauge;
   readonly stateRecordsAtRisk: Gauge;
+  readonly stateConflicts: Counter;
+  readonly stateConflictingWriters: Gauge;
   readonly tokenRemaining: Gauge;
   readonly inFlightRecords: Gauge;
   readonly senderGateWaits: Counter<"reason">;
@@ -213,6 +215,16 @@ export class ControllerMetrics {
     this.stateRecordsAtRisk = new Gauge({
       name: "shiplog_controller_state_records_at_risk",
       help: "Records whose decommissioning can no longer be guaranteed: what the damaged pieces of the acknowledged state held (the head's counts).",
+      registers,
+    });
+    this.stateConflicts = new Counter({
+      name: "shiplog_controller_state_conflicts_total",
+      help: "State writes that met another controller's write (a resourceVersion conflict, the state's head then written by another identity).",
+      registers,
+    });
+    this.stateConflictingWriters = new Gauge({
+      name: "shiplog_controller_state_conflicting_writers",
+      help: "1 while another controller writes the same state (repeated conflicts with its writes: leader election off on more than one replica); /readyz and the log name it.",
       registers,
     });
     const metrics = this;

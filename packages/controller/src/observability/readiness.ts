@@ -50,6 +50,8 @@ export interface ReadinessSnapshot {
   flushed: boolean;
   stateWriteFailures: number;
   stateWriteError: string;
+  /** Another controller writes the same state (state/conflicting-writers.ts, reason()), while it does. */
+  conflictingWriter?: string;
   /** Why the loaded state cannot be trusted whole (state/recovery.ts, damageReason), until an operator clears it. */
   stateDamage?: string;
   tokenRefusedFlushes: number;
@@ -72,6 +74,8 @@ export function readiness(s: ReadinessSnapshot): Readiness {
   if (!s.synced) return { ready: false, reason: "informer caches not synced" };
   if (s.informersFailing) return { ready: false, reason: s.informersFailing };
   if (s.leading) {
+    // First: it is why state writes fail, and every record is posted twice meanwhile.
+    if (s.conflictingWriter) return { ready: false, reason: s.conflictingWriter };
     if (s.stateWriteFailures >= STATE_WRITE_FAILURES_UNREADY) {
       return {
         ready: false,

@@ -73,6 +73,11 @@ export interface ConfigMapStoreOptions {
   logger: Logger;
   /** Checked right before every write call: a write stops with StateWriteFencedError while this replica does not lead. */
   fence?: LeadershipFence;
+  /**
+   * A write met a conflict and read the state again: `writer` is who wrote the head meanwhile, as it says
+   * (data.written-by; undefined when it says nobody). For the conflicting-writer detector (state/conflicting-writers.ts).
+   */
+  onConflict?: (writer: string | undefined) => void;
   /** Called at each step of a write: `state-write` when a head write is issued, before its answer. */
   onWriteStep?: (step: StateWriteStep) => void;
   /** Most shard ConfigMaps (default 16). */
@@ -281,6 +286,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
           "acknowledged state changed under us; reading it again and merging",
         );
         await this.#load();
+        this.#options.onConflict?.(this.#base?.data["written-by"]);
       }
     }
     const shards = this.#base!.shards.filter((s) => s.ref?.slot);
