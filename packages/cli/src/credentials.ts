@@ -3,7 +3,13 @@
 // one of the two; every mistake is a usage error naming the setting, made before anything is sent. Secrets are
 // never options of their own and never appear in a message: a key or token is only ever read from a file or the
 // environment.
-import { BoundedFileError, readBoundedFile } from "@shiplog/client/internal";
+import {
+  APP_INSTALLATION_ID_PATTERN,
+  BoundedFileError,
+  CREDENTIAL_SETTINGS,
+  MAX_SECRET_FILE_BYTES,
+  readBoundedFile,
+} from "@shiplog/client/internal";
 import { UsageError } from "./cli-errors.js";
 
 /** The options every command that talks to the service takes, beside `--api-url`. */
@@ -36,12 +42,13 @@ interface Setting {
   option: keyof CredentialOptions;
 }
 
-const SETTINGS = {
-  tokenFile: { flag: "--token-file", env: "SHIPLOG_TOKEN_FILE", option: "tokenFile" },
-  appId: { flag: "--app-id", env: "SHIPLOG_APP_ID", option: "appId" },
-  appPrivateKeyFile: { flag: "--app-private-key-file", env: "SHIPLOG_APP_PRIVATE_KEY_FILE", option: "appPrivateKeyFile" },
-  appInstallationId: { flag: "--app-installation-id", env: "SHIPLOG_APP_INSTALLATION_ID", option: "appInstallationId" },
-} as const satisfies Record<string, Setting>;
+/** The credential settings, named as every shiplog program names them (@shiplog/client's CREDENTIAL_SETTINGS). */
+const SETTINGS = Object.fromEntries(
+  (Object.keys(CREDENTIAL_SETTINGS) as (keyof typeof CREDENTIAL_SETTINGS)[]).map((option) => {
+    const { flag, env } = CREDENTIAL_SETTINGS[option];
+    return [option, { flag: `--${flag}`, env, option }];
+  }),
+) as Record<keyof typeof CREDENTIAL_SETTINGS, Setting>;
 
 /** A setting's value and the name it was given by (the flag wins over the variable); empty counts as unset. */
 function lookup(setting: Setting, options: CredentialOptions, env: Environment): { value: string; name: string } | undefined {
@@ -54,9 +61,6 @@ function lookup(setting: Setting, options: CredentialOptions, env: Environment):
 
 /** How to name a setting that was not given: both its spellings. */
 const either = (setting: Setting) => `${setting.flag} (or ${setting.env})`;
-
-/** Most bytes a token or key file may hold (a 4096-bit RSA key in PEM is about 3.3 KiB). */
-export const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 /**
  * A token or key file's text: a regular file of bounded size (the client's bounded-file rule), or a usage error
@@ -113,7 +117,7 @@ export function readCredentials(options: CredentialOptions, env: Environment): C
   }
   let installationId: number | undefined;
   if (installation) {
-    if (!/^[1-9]\d{0,15}$/.test(installation.value.trim())) {
+    if (!new RegExp(APP_INSTALLATION_ID_PATTERN).test(installation.value.trim())) {
       const got = JSON.stringify(installation.value);
       throw new UsageError(`${installation.name}: must be the installation's id, a positive whole number, got ${got}`);
     }

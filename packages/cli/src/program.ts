@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { CREDENTIAL_SETTINGS as C } from "@shiplog/client/internal";
 import { Command, CommanderError, Option } from "commander";
 import { UsageError, exitCodeOf, oneLine, type FailureContext } from "./cli-errors.js";
 import { connect, type CommandScope, type ConnectionOptions } from "./connection.js";
@@ -67,13 +68,19 @@ export function rootCommand(): Command {
     .description("Look at and record where software artifacts are stored and running, from a terminal.")
     .version(VERSION, "-V, --version")
     .addOption(new Option("--api-url <url>", "base URL of the service's REST API (default: SHIPLOG_API_URL, else the public service)"))
-    .addOption(new Option("--token-file <path>", "read the token from this file (default: SHIPLOG_TOKEN_FILE, else SHIPLOG_TOKEN)"))
-    .addOption(new Option("--app-id <id>", "authenticate as this App's installation instead of with a token (default: SHIPLOG_APP_ID)"))
-    .addOption(new Option("--app-private-key-file <path>", "the App's private key, a PEM file (default: SHIPLOG_APP_PRIVATE_KEY_FILE)"))
+    .addOption(
+      new Option(`--${C.tokenFile.flag} <path>`, `read the token from this file (default: ${C.tokenFile.env}, else SHIPLOG_TOKEN)`),
+    )
+    .addOption(
+      new Option(`--${C.appId.flag} <id>`, `authenticate as this App's installation instead of with a token (default: ${C.appId.env})`),
+    )
+    .addOption(
+      new Option(`--${C.appPrivateKeyFile.flag} <path>`, `the App's private key, a PEM file (default: ${C.appPrivateKeyFile.env})`),
+    )
     .addOption(
       new Option(
-        "--app-installation-id <id>",
-        "the App's installation (default: SHIPLOG_APP_INSTALLATION_ID, else found from the organization)",
+        `--${C.appInstallationId.flag} <id>`,
+        `the App's installation (default: ${C.appInstallationId.env}, else found from the organization)`,
       ),
     )
     .option("--json [fields]", "print JSON instead of tables (one document per line for tails); with fields (id,name), only those")

@@ -12,3 +12,4 @@ export {
   shownPath,
   type BoundedFileOptions,
 } from "./bounded-file.js";
+export { APP_ID_PATTERN, APP_INSTALLATION_ID_PATTERN, CREDENTIAL_SETTINGS, MAX_SECRET_FILE_BYTES } from "./app-credential-rules.js";

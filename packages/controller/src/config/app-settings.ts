@@ -1,11 +1,8 @@
 // The App installation settings: the App's id and private key file (read and checked here, never echoed), and no
 // API token beside them.
 import { createPrivateKey } from "node:crypto";
-import { BoundedFileError, readBoundedFile, shownPath } from "@shiplog/client/internal";
+import { BoundedFileError, MAX_SECRET_FILE_BYTES, readBoundedFile, shownPath } from "@shiplog/client/internal";
 import type { ConfigIssue } from "./values.js";
-
-/** Most bytes the App's private key file may hold (a 4096-bit RSA key in PEM is about 3.3 KiB). */
-export const MAX_PRIVATE_KEY_FILE_BYTES = 64 * 1024;
 
 /**
  * The App settings, when any is given: App id and private key file both needed, and no token beside them. The key
@@ -42,7 +39,7 @@ export function readAppSettings(
     privateKey = readBoundedFile(raw.appPrivateKeyFile, {
       setting,
       holds: "the App's private key",
-      maxBytes: MAX_PRIVATE_KEY_FILE_BYTES,
+      maxBytes: MAX_SECRET_FILE_BYTES,
       secret: true,
     });
   } catch (error) {

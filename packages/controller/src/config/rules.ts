@@ -1,12 +1,14 @@
 // The patterns and lengths of the controller's settings that other checkers reuse (the Helm chart's values schema is
 // generated from them, through config/settings.ts, by `pnpm generate:settings`). Bounds of one setting alone (an
 // integer's range, a duration's least value) are in its entry of config/settings.ts.
+import { APP_ID_PATTERN, APP_INSTALLATION_ID_PATTERN } from "@shiplog/client/internal";
+
 /** Patterns (anchored, in the syntax JavaScript and Go's RE2 share) of the settings checked by one regex. */
 export const SETTING_PATTERNS = {
   org: "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$",
   cluster: "^[a-zA-Z0-9._-]{1,128}$",
-  appId: "^[A-Za-z0-9.]+$",
-  appInstallationId: "^[1-9][0-9]{0,15}$",
+  appId: APP_ID_PATTERN,
+  appInstallationId: APP_INSTALLATION_ID_PATTERN,
   namespace: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
   registryHost: "^(off|[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*(:[0-9]{1,5})?)$",
   /**

@@ -6,6 +6,7 @@
 // README's settings table. Data only; adding a setting is one entry here (and the code that uses it).
 import { isIP } from "node:net";
 import { serviceUrlProblem } from "@shiplog/client";
+import { CREDENTIAL_SETTINGS } from "@shiplog/client/internal";
 import { z } from "zod";
 import { parseLabelSelector } from "../kube/label-selector.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "../mapping/pod-records.js";
@@ -159,16 +160,14 @@ export const SETTINGS = {
     chart: { path: "config.apiUrl", description: "Service API base URL." },
   },
   tokenFile: {
-    flag: "token-file",
-    env: "SHIPLOG_TOKEN_FILE",
+    ...CREDENTIAL_SETTINGS.tokenFile,
     example: "/var/run/secrets/shiplog/token",
     type: path,
     help: "file holding the API token (or set SHIPLOG_TOKEN)",
     chart: { none: "the chart mounts the token Secret at a fixed path" },
   },
   appId: {
-    flag: "app-id",
-    env: "SHIPLOG_APP_ID",
+    ...CREDENTIAL_SETTINGS.appId,
     example: "123456",
     type: matching(SETTING_PATTERNS.appId, "must be the App's numeric id or client id", "the App's numeric id or client id"),
     help: "App id (or client id), to authenticate as an App installation instead of with a token",
@@ -179,8 +178,7 @@ export const SETTINGS = {
     },
   },
   appInstallationId: {
-    flag: "app-installation-id",
-    env: "SHIPLOG_APP_INSTALLATION_ID",
+    ...CREDENTIAL_SETTINGS.appInstallationId,
     example: "3001",
     type: custom(
       z.string().regex(new RegExp(SETTING_PATTERNS.appInstallationId), { message: "must be a positive integer" }).transform(Number),
@@ -196,8 +194,7 @@ export const SETTINGS = {
     },
   },
   appPrivateKeyFile: {
-    flag: "app-private-key-file",
-    env: "SHIPLOG_APP_PRIVATE_KEY_FILE",
+    ...CREDENTIAL_SETTINGS.appPrivateKeyFile,
     example: "/var/run/secrets/shiplog-app/private-key.pem",
     type: path,
     help: "file holding the App's private key (PEM)",
