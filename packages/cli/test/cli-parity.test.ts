@@ -264,6 +264,8 @@ describe("auth status, --version", () => {
   it("a classic token: its type and scopes, what each command needs and whether it can, its rate limit", async () => {
     const run = await shiplog(["auth", "status"], emulator.tokens.classic);
     expect(run.code).toBe(0);
+    // Who the token acts for: GET /user (users/get-authenticated).
+    expect(run.stdout).toMatch(/^user\s+octo$/m);
     expect(run.stdout).toMatch(/^token type\s+personal access token \(classic\)$/m);
     expect(run.stdout).toMatch(/^scopes\s+repo, notifications$/m);
     expect(run.stdout).toMatch(/^rate limit\s+\d+ of 5000 left, resets \d{4}-/m);
@@ -276,12 +278,13 @@ describe("auth status, --version", () => {
   it("a fine-grained token is not classic: notifications refused, the artifact commands if granted; no credentials: exit 4", async () => {
     const run = await shiplog(["auth", "status", "-o", "yaml"]);
     const status = parseYaml(run.stdout);
-    expect(status).toMatchObject({ credentials: "token", token_type: null, scopes: null });
+    expect(status).toMatchObject({ credentials: "token", user: "octo", token_type: null, scopes: null });
     const verdicts = Object.fromEntries(status.commands.map((c: { command: string; this_token: string }) => [c.command, c.this_token]));
     expect(verdicts).toMatchObject({ notifications: "no: only a classic token is accepted", "records storage": "if granted" });
     const none = await shiplog(["auth", "status"], null);
     expect(none.code).toBe(4);
     expect(none.stdout).toMatch(/^token type\s+none: anonymous/m);
+    expect(none.stdout).toMatch(/^user\s+none$/m);
     const bad = await shiplog(["auth", "status"], "emu_not_a_token");
     expect(bad.code).toBe(4);
     expect(lines(bad.stderr)).toHaveLength(1);

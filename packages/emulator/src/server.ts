@@ -14,6 +14,7 @@ import { defaultFixture, fixtureSchema, type Fixture, type FixtureInput } from "
 import { ANONYMOUS_RATE_LIMIT, RateLimits } from "./rate-limits.js";
 import { EXPOSED_HEADERS, PREFLIGHT_ROUTE, registerPreflight } from "./cors.js";
 import { RATE_LIMIT_ROUTE, registerRateLimitRoute } from "./routes/rate-limit.js";
+import { USER_ACCESS_RULE, USER_ROUTE, registerUserRoute } from "./routes/user.js";
 import { SecondaryRateLimits, type SecondaryLimitSettings } from "./secondary-rate-limits.js";
 import { applySecondaryRateLimits, sendSecondaryRateLimit } from "./secondary-rate-limit-answer.js";
 import { RequestLog } from "./request-log.js";
@@ -149,7 +150,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     routes.add(route.url);
     for (const method of [route.method].flat()) {
       // App endpoints are authenticated by the App's JWT, outside the permission matrix.
-      const missing = APP_JWT_ROUTES.has(route.url) || route.url === RATE_LIMIT_ROUTE ? undefined : uncoveredRoute(method, route.url);
+      // So are GET /rate_limit (any caller) and GET /user (its own rule, USER_ACCESS_RULE).
+      const outside = APP_JWT_ROUTES.has(route.url) || route.url === RATE_LIMIT_ROUTE || route.url === USER_ROUTE;
+      const missing = outside ? undefined : uncoveredRoute(method, route.url);
       if (missing) unchecked.push(missing);
     }
   });
@@ -162,6 +165,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     (request) => callerKey(request.principal, request),
     () => clock.nowMs(),
   );
+  registerUserRoute(app, ctx);
   registerAppRoutes(app, ctx, apps);
   registerArtifactMetadataRoutes(app, ctx);
   registerGitRoutes(app, ctx);
@@ -402,7 +406,10 @@ function logEntry(request: FastifyRequest, status: number) {
 /** Applies the access decision for this call under the permission matrix's rule. */
 async function authorize(request: FastifyRequest, reply: FastifyReply, access: AccessControl): Promise<unknown> {
   const principal = request.principal;
-  const rule = matrixAccessRule(request.method, request.url.split("?")[0] ?? "/", principal);
+  const rule =
+    request.routeOptions.url === USER_ROUTE
+      ? USER_ACCESS_RULE
+      : matrixAccessRule(request.method, request.url.split("?")[0] ?? "/", principal);
   request.accessRule = rule;
   const decision = decideAccess(access, { principal, rule, params: request.params as Record<string, string | undefined> });
   if (decision.allow) return;

@@ -1,5 +1,5 @@
-// The emulator's artifact metadata endpoints (spec 4.1) judged by @octokit/rest and the official OpenAPI
-// (octokit-conformance-setup.ts): every behaviour as the service's, every body valid.
+// The emulator's artifact metadata endpoints (spec 4.1), `GET /rate_limit` and `GET /user` judged by @octokit/rest and
+// the official OpenAPI (octokit-conformance-setup.ts): every behaviour as the service's, every body valid.
 import { describe, expect, it } from "vitest";
 import { behaviour, behaviours, bodies, client, DIGEST, emu, record, useConformanceEmulator } from "./octokit-conformance-setup.js";
 
@@ -138,6 +138,34 @@ describe("@octokit/rest against the emulator", () => {
     await octokit.rest.git.getRef({ owner: "acme", repo: "web", ref: "heads/main" }).catch(() => undefined);
     const third = await octokit.rest.rateLimit.get();
     record("GET /rate_limit reports the caller's calls", used(third) === used(second) + 1, `${used(second)} then ${used(third)}`);
+  });
+
+  it("the authenticated user (users/get-authenticated)", async () => {
+    const login = (o: { data: unknown }) => (o.data ?? {}) as { login?: string; user_view_type?: string };
+    for (const name of ["classic", "admin", "appUser"] as const) {
+      await behaviour(
+        `GET /user with the ${name} token: 200, its user, the public view (no user scope)`,
+        () => client(emu.tokens[name]!).rest.users.getAuthenticated(),
+        (o) => o.status === 200 && login(o).login === "octo" && login(o).user_view_type === "public",
+      );
+    }
+    await behaviour(
+      "GET /user with an installation token: 403 Resource not accessible by integration (not enabled for Apps)",
+      () => client(emu.tokens.installation!).rest.users.getAuthenticated(),
+      (o) => o.status === 403 && (o.data as { message?: string }).message === "Resource not accessible by integration",
+    );
+    await behaviour(
+      "GET /user without credentials: 401 Requires authentication",
+      // An empty token: octokit sends no Authorization header.
+      () => client("").rest.users.getAuthenticated(),
+      (o) => o.status === 401 && (o.data as { message?: string }).message === "Requires authentication",
+    );
+    const etag = (await client(emu.tokens.classic!).rest.users.getAuthenticated()).headers.etag;
+    await behaviour(
+      "GET /user with If-None-Match gives 304",
+      () => client(emu.tokens.classic!).rest.users.getAuthenticated({ headers: { "if-none-match": etag ?? "" } }),
+      (o) => o.status === 304,
+    );
   });
 
   it("every behaviour agrees and every body validates", () => {

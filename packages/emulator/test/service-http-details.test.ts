@@ -1,8 +1,10 @@
 // HTTP details the service follows that the spec leaves out (production-facts.md, "More HTTP details"), over real
 // HTTP with fetch: per_page capped, weak ETags with If-None-Match before If-Modified-Since (RFC 9110 13.1.3), 400 for
-// a JSON body that is not an object, 60 requests an hour without credentials, CORS from any origin, GET /rate_limit.
+// a JSON body that is not an object, 60 requests an hour without credentials, CORS from any origin, GET /rate_limit,
+// GET /user's two views.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Clock, startEmulator, type Emulator } from "@shiplog/emulator";
+import { Clock, defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { validateResponse } from "../../../test/support/openapi-contract.js";
 
 let emu: Emulator;
 
@@ -279,5 +281,31 @@ describe("GET /rate_limit", () => {
     expect(spent.status).toBe(200);
     expect(((await spent.json()) as { resources: { core: { remaining: number } } }).resources.core.remaining).toBe(0);
     emu.rateLimits.reset();
+  });
+});
+
+describe("GET /user", () => {
+  it("the private view only for a classic token with the user scope, valid against the official private-user schema", async () => {
+    const fixture = {
+      ...defaultFixture,
+      tokens: [
+        ...(defaultFixture.tokens ?? []),
+        { name: "classicUser", token: "emu_classic_user_00000000000000", type: "classic" as const, user: "octo", scopes: ["user"] },
+      ],
+    };
+    const own = await startEmulator({ fixture, secondaryLimits: false });
+    try {
+      const answer = await fetch(`${own.url}/user`, { headers: { authorization: `Bearer ${own.tokens.classicUser}` } });
+      const body = (await answer.json()) as { login: string; user_view_type: string };
+      expect(answer.status).toBe(200);
+      expect(body).toMatchObject({ login: "octo", user_view_type: "private", two_factor_authentication: true });
+      expect(validateResponse("GET", "/user", 200, body)).toEqual([]);
+    } finally {
+      await own.stop();
+    }
+    const publicView = (await (await call("/user", { token: emu.tokens.classic })).json()) as Record<string, unknown>;
+    expect(publicView).toMatchObject({ login: "octo", user_view_type: "public" });
+    expect(publicView).not.toHaveProperty("two_factor_authentication");
+    expect(validateResponse("GET", "/user", 200, publicView)).toEqual([]);
   });
 });

@@ -60,7 +60,7 @@ function rateLimitOf(body: unknown, headers: Headers): RateLimit | undefined {
     : undefined;
 }
 
-/** The login the credentials act as, from `GET /user`; undefined when the service does not say (an App, or no such route). */
+/** The login a token acts for, from `GET /user`; undefined when the service does not say (an installation token, or no such route). */
 async function login(client: ShiplogClient, signal: AbortSignal): Promise<string | undefined> {
   try {
     const answer = await client.request<{ login?: string }>({ method: "GET", route: "/user", signal });
@@ -121,7 +121,9 @@ export function authCommand(ctx: CommandContext): Command {
                   .map((s) => s.trim())
                   .filter(Boolean);
           const declared: DeclaredToken | undefined = type && { type, ...(scopes && { scopes }) };
-          const who = kind === "app" ? undefined : await login(client, ctx.signal);
+          // Only a token may act for a user: an App's installation token is refused GET /user (403), and without
+          // credentials it is 401.
+          const who = kind === "token" ? await login(client, ctx.signal) : undefined;
           const rate = rateLimitOf(answer?.data, headers);
           const commands = CALLS.map((call) => {
             const resolution = requiredPermissions(call.method, call.path) as PermissionResolution;
@@ -158,7 +160,11 @@ export function authCommand(ctx: CommandContext): Command {
             [
               "user",
               who ??
-                (kind === "app" ? `the App's installation${org ? ` on ${org}` : ""}` : "not known (the service did not answer GET /user)"),
+                (kind === "app"
+                  ? `the App's installation${org ? ` on ${org}` : ""}`
+                  : kind === "none"
+                    ? "none"
+                    : "not known (the service did not answer GET /user)"),
             ],
             ["token type", typeText],
             ...(scopes ? [["scopes", scopes.join(", ") || "none"]] : []),
