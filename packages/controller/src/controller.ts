@@ -290,6 +290,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
           maxShards: config.stateMaxShards,
           ...(options.stateLimits ? { limits: options.stateLimits } : {}),
           readOnly: config.dryRun,
+          clock,
         })
       : new InMemoryAcknowledgedStore());
   // A dry run reads the persisted state but acknowledges in memory only, and never writes.

@@ -13,6 +13,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Logger } from "pino";
 import type { LeadershipFence } from "../election/fence.js";
+import { systemClock, type Clock } from "../clock.js";
 import { settledByRefusal, type AcknowledgedRecord, type AcknowledgedStore, type PersistOptions } from "./acknowledged-state.js";
 import type { HeadSection } from "./head-participant.js";
 import { AcknowledgedStateWriteError, StateConfigMaps, StateConflictError, StateWriteFencedError, payloadBytes } from "./configmaps.js";
@@ -86,6 +87,8 @@ export interface ConfigMapStoreOptions {
   limits?: Partial<Omit<StateLimits, "maxShards">>;
   /** Never writes while loading (a dry run): a damaged state is reported, not kept aside nor rewritten. */
   readOnly?: boolean;
+  /** The time written into the state (when it was written, when damage was found); default the system clock. */
+  clock?: Clock;
 }
 
 /** The outcome of the last write, for metrics and logs. */
@@ -120,6 +123,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   readonly #options: ConfigMapStoreOptions;
   readonly #maps: StateConfigMaps;
   readonly #limits: StateLimits;
+  readonly #clock: Clock;
   #records = new Map<string, AcknowledgedRecord>();
   #inFlight = new Map<string, AcknowledgedRecord>();
   /** Changes since the last successful write: a record, or null for a removed one. */
@@ -140,6 +144,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
 
   constructor(options: ConfigMapStoreOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     this.#maps = new StateConfigMaps(options.kubeConfig, options.namespace, options.requestTimeoutMs, LABELS);
     this.#limits = { ...DEFAULT_STATE_LIMITS, ...options.limits, maxShards: options.maxShards ?? DEFAULT_STATE_LIMITS.maxShards };
   }
@@ -225,7 +230,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
     const reading = await readCommittedState(this.#maps, { namespace, name, org, cluster, apiUrl }, logger, this.#base, {
       maxShards: this.#limits.maxShards,
       keepAside: (objects) => this.#keepAside(objects),
-      now: () => new Date(),
+      now: () => new Date(this.#clock.now()),
     });
     const base = reading.state;
     this.#base = base;
@@ -479,7 +484,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
    */
   async #keepAside(objects: readonly StoredConfigMap[]): Promise<string[]> {
     if (this.#options.readOnly) return [];
-    const at = new Date();
+    const at = new Date(this.#clock.now());
     const kept: string[] = [];
     for (const object of objects) {
       const payload = {
@@ -526,7 +531,7 @@ export class ConfigMapAcknowledgedStore implements AcknowledgedStore {
   }
 
   #written(): { "written-by": string; "written-at": string } {
-    return { "written-by": this.#options.writer, "written-at": new Date().toISOString() };
+    return { "written-by": this.#options.writer, "written-at": new Date(this.#clock.now()).toISOString() };
   }
 
   #headBytes(base: CommittedState): number {
