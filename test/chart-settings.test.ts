@@ -69,6 +69,12 @@ describe("one table per controller setting", () => {
     }
   });
 
+  it("values.yaml's config section holds settings only: a key no setting sets (one removed from the table) is named", () => {
+    const values = parse(readFileSync(`${REPO_ROOT}/charts/shiplog-controller/values.yaml`, "utf8")) as { config: Record<string, unknown> };
+    const settingKeys = CHART_SETTINGS.filter((s) => s.chart.path.startsWith("config.")).map((s) => s.chart.path.slice("config.".length));
+    expect(Object.keys(values.config).sort()).toEqual(settingKeys.sort());
+  });
+
   it("comments wrap at 120 columns, the first line marked `# --`", () => {
     const lines = commentLines(`${"word ".repeat(40)}end`, "  ");
     expect(lines[0]!.startsWith("  # -- word")).toBe(true);
