@@ -124,8 +124,9 @@ export class Controller {
   }
 
   /**
-   * Starts the leader election (or leads at once without one), the informers (every replica keeps its caches warm)
-   * and the flush loop; resolves once the caches have synced. Acknowledged state is loaded by the leader before its
+   * Starts the manager's groups: the informers (every replica keeps its caches warm), the flush loop, then the
+   * leader election (or leads at once without one), which starts the leader-only rounds; resolves once the caches
+   * have synced. Acknowledged state is loaded by the leader before its
    * first diff, so what was deleted while no controller ran is decommissioned.
    */
   async start(): Promise<void> {
