@@ -8,6 +8,7 @@ import {
   LABEL_SELECTOR_LONG_PREFIX,
   LABEL_SELECTOR_PATTERN,
   MAX_TIMER_MS,
+  SETTING_ORDER,
   type ChartValue,
   type Setting,
   type SettingName,
@@ -106,13 +107,22 @@ function envExpression({ setting, chart }: ChartSetting): string {
 
 /**
  * templates/_controller-rules.tpl: the controller's variables from the chart values (one per setting the chart sets,
- * rendered when not empty), the bounds of every duration the chart passes on, client-go's lease factor and the label
+ * rendered when not empty), the bounds of every duration the chart passes on, the rules between two durations,
+ * client-go's lease factor and the label
  * selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
  */
 export function controllerRulesTemplate(): string {
   const env = CHART_SETTINGS.map((entry) => `  (list "${entry.setting.env}" ${envExpression(entry)})`);
   const durations = DURATION_SETTINGS.map(({ setting, chart }) => {
     return `  (list "${chart.path}" .Values.${chart.path} "--${setting.flag} / ${setting.env}" ${setting.type.durationMs!.min})`;
+  });
+  const orders = SETTING_ORDER.map((order) => {
+    const [path, other] = [order.setting, order.atLeast].map((name) => {
+      const entry = CHART_SETTINGS.find((s) => s.name === name);
+      if (!entry) throw new Error(`${name} is in a rule between settings but is no chart value`);
+      return entry.chart.path;
+    });
+    return `  (list "${path}" .Values.${path} "${other}" .Values.${other} "${order.message}" "${order.rule}")`;
   });
   return [
     "{{/*",
@@ -143,6 +153,13 @@ export function controllerRulesTemplate(): string {
     '{{- define "shiplog-controller.durationRules" -}}',
     "{{- list",
     ...durations,
+    "| toJson }}",
+    "{{- end }}",
+    "",
+    "{{/* Each rule between two durations (SETTING_ORDER): the value, its path, the value it is at least, its path, the rule. */}}",
+    '{{- define "shiplog-controller.orderRules" -}}',
+    "{{- list",
+    ...orders,
     "| toJson }}",
     "{{- end }}",
     "",

@@ -75,6 +75,14 @@ election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; d
 | toJson }}
 {{- end }}
 
+{{/* Each rule between two durations (SETTING_ORDER): the value, its path, the value it is at least, its path, the rule. */}}
+{{- define "shiplog-controller.orderRules" -}}
+{{- list
+  (list "config.flushMaxWait" .Values.config.flushMaxWait "config.flushWindow" .Values.config.flushWindow "must not be shorter than the flush window" "≥ flush-window")
+  (list "config.retryMaxDelay" .Values.config.retryMaxDelay "config.retryMinDelay" .Values.config.retryMinDelay "must not be shorter than the retry minimum delay" "≥ retry-min-delay")
+| toJson }}
+{{- end }}
+
 {{- define "shiplog-controller.maxDurationMs" -}}
 2147483647
 {{- end }}

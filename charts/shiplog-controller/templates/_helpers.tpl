@@ -142,15 +142,12 @@ templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- end }}
 {{- end }}
 {{- end }}
-{{- $c := .Values.config }}
-{{- if and $c.flushWindow $c.flushMaxWait }}
-{{- if lt (include "shiplog-controller.durationMs" $c.flushMaxWait | float64) (include "shiplog-controller.durationMs" $c.flushWindow | float64) }}
-{{- fail "config.flushMaxWait: must not be shorter than the flush window, config.flushWindow (the controller's rule: ≥ flush-window)" }}
+{{- range include "shiplog-controller.orderRules" . | fromJsonArray }}
+{{- $text := index . 1 }}{{- $least := index . 3 }}
+{{- if and $text $least }}
+{{- if lt (include "shiplog-controller.durationMs" $text | float64) (include "shiplog-controller.durationMs" $least | float64) }}
+{{- fail (printf "%s: %s, %s (the controller's rule: %s)" (index . 0) (index . 4) (index . 2) (index . 5)) }}
 {{- end }}
-{{- end }}
-{{- if and $c.retryMinDelay $c.retryMaxDelay }}
-{{- if lt (include "shiplog-controller.durationMs" $c.retryMaxDelay | float64) (include "shiplog-controller.durationMs" $c.retryMinDelay | float64) }}
-{{- fail "config.retryMaxDelay: must not be shorter than the retry minimum delay, config.retryMinDelay (the controller's rule: ≥ retry-min-delay)" }}
 {{- end }}
 {{- end }}
 {{- if .Values.leaderElection.enabled }}

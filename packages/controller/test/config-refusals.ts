@@ -89,6 +89,12 @@ export const REFUSED: RefusedCase[] = [
   config({ SHIPLOG_CLUSTER: "bad name" }, field("cluster", "SHIPLOG_CLUSTER"), "invalid_format"),
   config({ SHIPLOG_ORG: "" }, field("org", "SHIPLOG_ORG"), "invalid_type"),
   config({ SHIPLOG_LOG_FORMAT: "xml" }, field("log-format", "SHIPLOG_LOG_FORMAT"), "invalid_value"),
+  config({ SHIPLOG_FLUSH_WINDOW: "2s", SHIPLOG_FLUSH_MAX_WAIT: "1s" }, field("flush-max-wait", "SHIPLOG_FLUSH_MAX_WAIT"), "≥ flush-window"),
+  config(
+    { SHIPLOG_RETRY_MIN_DELAY: "10s", SHIPLOG_RETRY_MAX_DELAY: "5s" },
+    field("retry-max-delay", "SHIPLOG_RETRY_MAX_DELAY"),
+    "≥ retry-min-delay",
+  ),
   config({}, "arguments", "known flags", { argv: ["--tokn", "x"] }),
   config(
     { SHIPLOG_NAMESPACES: "a", SHIPLOG_EXCLUDE_NAMESPACES: "a" },

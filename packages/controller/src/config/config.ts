@@ -10,7 +10,7 @@ import { leaseTimingProblems } from "../election/lease-timing.js";
 import { BoundedFileError } from "@shiplog/client/internal";
 import { readAppSettings } from "./app-settings.js";
 import { readTokenFile } from "../service/token-source.js";
-import { defaultText, type ParsedSettings, settingEntries, settingField, SETTINGS, type SettingName } from "./settings.js";
+import { defaultText, type ParsedSettings, SETTING_ORDER, settingEntries, settingField, SETTINGS, type SettingName } from "./settings.js";
 import { MAX_TIMER_MS, type ConfigIssue } from "./values.js";
 import { resyncCallsPerHour, resyncCallsPerInterval, type WriteBudgetLimits } from "../flush/write-budget.js";
 
@@ -149,15 +149,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 
   if (parsed.success) {
     const c = parsed.data as ParsedSettings;
-    if (c.flushMaxWaitMs < c.flushWindowMs) {
-      issues.push({ field: fieldName("flushMaxWaitMs"), rule: "≥ flush-window", message: "must not be shorter than the flush window" });
-    }
-    if (c.retryMaxDelayMs < c.retryMinDelayMs) {
-      issues.push({
-        field: fieldName("retryMaxDelayMs"),
-        rule: "≥ retry-min-delay",
-        message: "must not be shorter than the retry minimum delay",
-      });
+    for (const order of SETTING_ORDER) {
+      if (c[order.setting] < c[order.atLeast]) issues.push({ field: fieldName(order.setting), rule: order.rule, message: order.message });
     }
     for (const problem of leaseTimingProblems({
       leaseDurationMs: c.leaseDurationMs,

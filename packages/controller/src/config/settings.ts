@@ -715,6 +715,17 @@ export const SETTINGS = {
   },
 } satisfies Record<string, Setting<unknown>>;
 
+/** Rules between two settings that no type states alone: a duration at least another (the chart checks them too). */
+export const SETTING_ORDER = [
+  { setting: "flushMaxWaitMs", atLeast: "flushWindowMs", rule: "≥ flush-window", message: "must not be shorter than the flush window" },
+  {
+    setting: "retryMaxDelayMs",
+    atLeast: "retryMinDelayMs",
+    rule: "≥ retry-min-delay",
+    message: "must not be shorter than the retry minimum delay",
+  },
+] as const satisfies readonly { setting: SettingName; atLeast: SettingName; rule: string; message: string }[];
+
 /** A setting's name: its key in SETTINGS, which is its field in the parsed configuration. */
 export type SettingName = keyof typeof SETTINGS;
 
