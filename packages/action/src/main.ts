@@ -1,5 +1,13 @@
 import * as core from "@actions/core";
-import { ArtifactMetadataApi, ForbiddenError, GitApi, NotFoundError, Transport, createReleaseTags, redactSecrets } from "@shiplog/client";
+import {
+  ForbiddenError,
+  NotFoundError,
+  ShiplogClient,
+  createReleaseTags,
+  redactSecrets,
+  type ArtifactMetadataApi,
+  type GitApi,
+} from "@shiplog/client";
 import PQueue from "p-queue";
 import { explainFailure, missingRepositories, type FailedStep, type FailureExplanation } from "./failure-messages.js";
 import { checksumsRuleKey, problemTitle } from "./input-rules.js";
@@ -145,9 +153,7 @@ export async function run(): Promise<void> {
   const repository = `${plan.owner}/${plan.repo}`;
   const report: RunReport = { dryRun: plan.dryRun, repository, storageRecords: [] };
   // The client's own engine honours the runner's HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
-  const transport = new Transport({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT });
-  const git = new GitApi(transport);
-  const artifacts = new ArtifactMetadataApi(transport);
+  const { git, artifacts } = new ShiplogClient({ baseUrl: plan.apiUrl, token: plan.token, userAgent: USER_AGENT });
   // The tag and the storage records do not depend on each other: they go out together.
   const tagTask = plan.tag ? tagSteps(git, plan, repository) : undefined;
   const recordTasks = plan.storage ? recordSteps(artifacts, plan, subjects) : [];

@@ -7,7 +7,8 @@ import type { AuthContext, AuthStrategy } from "./transport/auth.js";
 import { operationName, readAnswer, routeRequest } from "./endpoints/endpoint-call.js";
 import { ENDPOINTS, type ParamsOf, type ResultOf } from "./endpoints/registry.js";
 import { AuthenticationError, RequestValidationError, type FieldIssue } from "./errors/errors.js";
-import { createInstallationTokenParams, type CreateInstallationTokenParams } from "./schemas/apps.js";
+import { createInstallationTokenParams } from "./schemas/apps.js";
+import type { CreateInstallationTokenParams } from "./model/apps.js";
 import { parseRequest, toFieldIssues } from "./schemas/validation.js";
 
 export interface AppInstallationAuthOptions {

@@ -1,4 +1,4 @@
-import type { DeclaredToken } from "./access/permission-check.js";
+import type { DeclaredToken } from "./permissions/declared-token.js";
 import type { TransportOptions } from "./transport/options.js";
 
 /** How a ShiplogClient talks to the service: the transport's options, and what the caller knows of its token. */

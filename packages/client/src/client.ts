@@ -1,12 +1,13 @@
 import { ActivityApi } from "./api/activity.js";
 import { ArtifactMetadataApi } from "./api/artifact-metadata.js";
-import { EndpointCaller, type CallOptions } from "./endpoints/endpoint-call.js";
+import { EndpointCaller } from "./endpoints/endpoint-call.js";
+import type { CallOptions } from "./endpoints/call-options.js";
 import { clientOptionsFromEnv, type Environment } from "./environment.js";
-import type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./endpoints/registry.js";
+import type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./model/operation-types.js";
 import { GitApi } from "./api/git.js";
 import { IssueEventsApi } from "./api/issue-events.js";
 import { NotificationsApi } from "./api/notifications.js";
-import type { PageOptions } from "./endpoints/pagination.js";
+import type { PageOptions } from "./endpoints/call-options.js";
 import type { RouteRequest, ServiceResponse } from "./transport/route-request.js";
 import { SourceImportsApi } from "./api/source-imports.js";
 import { Transport } from "./transport/transport.js";
@@ -63,7 +64,8 @@ export class ShiplogClient {
    * { owner, repo, ref: "tags/v1" })`. Parameters are checked before sending, the answer against its schema.
    */
   call<K extends OperationId>(operationId: K, params: ParamsOf<K>, options: CallOptions = {}): Promise<ResultOf<K>> {
-    return this.#calls.call(operationId, params, options);
+    // The declared operations are printed from the registry's schemas (scripts/generate-model.mjs): the same types.
+    return this.#calls.call(operationId, params as never, options) as Promise<ResultOf<K>>;
   }
 
   /** Iterates every item of a list endpoint by its operation id, following the pages (`per_page` checked). */
@@ -72,7 +74,7 @@ export class ShiplogClient {
     params: ParamsOf<K>,
     options: PageOptions = {},
   ): AsyncGenerator<ItemOf<K>, void, undefined> {
-    return this.#calls.list(operationId, params, options);
+    return this.#calls.list(operationId, params as never, options) as AsyncGenerator<ItemOf<K>, void, undefined>;
   }
 
   /** Sends a request to any route, with the client's headers, retries and typed errors. */

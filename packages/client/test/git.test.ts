@@ -7,9 +7,9 @@ import {
   ShiplogClient,
   TagExistsError,
   VERIFICATION_REASONS,
-  type VerificationReason,
 } from "@shiplog/client";
-import { verificationReason } from "@shiplog/client/schemas";
+import type { VerificationReason } from "../src/model/git.js";
+import { verificationReason } from "../src/schemas/git.js";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 
 let emulator: Emulator;

@@ -15,8 +15,8 @@ import {
   NotFoundError,
   RequestValidationError,
   ResponseValidationError,
+  ShiplogClient,
   TimeoutError,
-  Transport,
 } from "@shiplog/client";
 import { closeLoopbackServers, listen, serve, trackSocket } from "../../../test/kit/loopback.js";
 
@@ -41,8 +41,8 @@ async function silentTlsBase(): Promise<string> {
  * The child exits at once, whatever lookups or sockets are still pending.
  */
 async function requestInChild(baseUrl: string, env: Record<string, string>, options = "{}"): Promise<unknown> {
-  const script = `const { Transport } = await import(${JSON.stringify(clientEntry)});
-    const transport = new Transport({ baseUrl: ${JSON.stringify(baseUrl)}, retry: false, timeoutMs: 3000, ...${options} });
+  const script = `const { ShiplogClient } = await import(${JSON.stringify(clientEntry)});
+    const transport = new ShiplogClient({ baseUrl: ${JSON.stringify(baseUrl)}, retry: false, timeoutMs: 3000, ...${options} });
     const result = await transport.request({ method: "GET", route: "/meta" }).then((r) => r.data, (e) => ({ error: e.code, issues: e.issues, message: e.message }));
     console.log(JSON.stringify(result));
     process.exit(0);`;
@@ -62,7 +62,7 @@ describe("the default engine: redirects", () => {
       }
       json(res, { full_name: "acme/web", authorization: req.headers.authorization });
     });
-    const response = await new Transport({ baseUrl: service, token: TOKEN }).request({ method: "GET", route: "/repos/acme/old-name" });
+    const response = await new ShiplogClient({ baseUrl: service, token: TOKEN }).request({ method: "GET", route: "/repos/acme/old-name" });
     expect(response.url).toBe(`${service}/repos/acme/web`);
     expect(response.data).toEqual({ full_name: "acme/web", authorization: `Bearer ${TOKEN}` });
   });
@@ -74,7 +74,7 @@ describe("the default engine: redirects", () => {
       json(res, { moved: true });
     });
     const service = await serve((_req, res) => res.writeHead(302, { location: `${elsewhere}/somewhere` }).end());
-    const response = await new Transport({ baseUrl: service, token: TOKEN }).request({ method: "GET", route: "/repos/acme/web" });
+    const response = await new ShiplogClient({ baseUrl: service, token: TOKEN }).request({ method: "GET", route: "/repos/acme/web" });
     expect(response.data).toEqual({ moved: true });
     expect(seenElsewhere).toEqual([undefined]);
   });
@@ -91,7 +91,7 @@ describe("the default engine: redirects", () => {
         else json(res, { sha: "1" });
       });
     });
-    const response = await new Transport({ baseUrl: service, token: TOKEN }).request({
+    const response = await new ShiplogClient({ baseUrl: service, token: TOKEN }).request({
       method: "POST",
       route: "/repos/acme/old/git/tags",
       body: { tag: "v1" },
@@ -113,7 +113,7 @@ describe("the default engine: redirects", () => {
       if (n! < limit!) res.writeHead(302, { location: `/hop/${limit}/${n! + 1}` }).end();
       else json(res, { after: n });
     });
-    const transport = new Transport({ baseUrl: service, retry: fast });
+    const transport = new ShiplogClient({ baseUrl: service, retry: fast });
     expect((await transport.request({ method: "GET", route: "/hop/20/0" })).data).toEqual({ after: 20 });
     expect(hops).toBe(21);
 
@@ -130,7 +130,9 @@ describe("the default engine: redirects", () => {
       hops++;
       res.writeHead(hops % 2 ? 300 : 302, { location: `/again${req.url}` }).end("choose");
     });
-    const error = await new Transport({ baseUrl: service, retry: fast }).request({ method: "GET", route: "/x" }).catch((e: unknown) => e);
+    const error = await new ShiplogClient({ baseUrl: service, retry: fast })
+      .request({ method: "GET", route: "/x" })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toContain("more than 20 redirects");
     expect(hops).toBe(21);
   });
@@ -143,7 +145,7 @@ describe("the default engine: answers", () => {
       res.setHeader("set-cookie", ["a=1", "b=2"]);
       json(res, []);
     });
-    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/notifications" });
+    const response = await new ShiplogClient({ baseUrl: service }).request({ method: "GET", route: "/notifications" });
     expect(response.headers.get("x-poll-interval")).toBe("60");
     expect([...response.headers.keys()]).toContain("x-poll-interval");
     expect(response.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
@@ -158,7 +160,7 @@ describe("the default engine: answers", () => {
       if (req.url === "/missing") res.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not Found"}');
       else json(res, {});
     });
-    const transport = new Transport({ baseUrl: service, retry: false });
+    const transport = new ShiplogClient({ baseUrl: service, retry: false });
     const viaFetch = await fetch(`${service}/meta`);
     const response = await transport.request({ method: "GET", route: "/meta" });
     expect(response.headers.get("etag")).toBe(viaFetch.headers.get("etag"));
@@ -184,7 +186,7 @@ describe("the default engine: answers", () => {
       res.setHeader("content-encoding", encoding);
       res.writeHead(200, { "content-type": "application/json" }).end(body);
     });
-    const response = await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" });
+    const response = await new ShiplogClient({ baseUrl: service }).request({ method: "GET", route: "/meta" });
     expect(asked).toBe("gzip, deflate, br");
     expect(response.data).toEqual(document);
   });
@@ -193,7 +195,7 @@ describe("the default engine: answers", () => {
     const service = await serve((_req, res) =>
       res.writeHead(200, { "content-type": "application/json", "content-encoding": "none" }).end('{"ok":true}'),
     );
-    expect((await new Transport({ baseUrl: service }).request({ method: "GET", route: "/meta" })).data).toEqual({ ok: true });
+    expect((await new ShiplogClient({ baseUrl: service }).request({ method: "GET", route: "/meta" })).data).toEqual({ ok: true });
   });
 
   it("reads an empty gzip body as empty, and a cut-short one as far as it goes", async () => {
@@ -201,7 +203,7 @@ describe("the default engine: answers", () => {
     const service = await serve((req, res) => {
       res.writeHead(200, { "content-encoding": "gzip" }).end(req.url === "/empty" ? "" : whole.subarray(0, whole.length - 8));
     });
-    const transport = new Transport({ baseUrl: service, retry: false });
+    const transport = new ShiplogClient({ baseUrl: service, retry: false });
     expect((await transport.request({ method: "GET", route: "/empty" })).data).toBeUndefined();
     expect((await transport.request({ method: "GET", route: "/cut" })).data).toBe("0123456789".repeat(1000));
   });
@@ -213,7 +215,7 @@ describe("the default engine: answers", () => {
       if (req.url === "/missing") res.writeHead(404, { "content-encoding": "gzip" }).end("not gzip at all");
       else res.writeHead(200, { "content-encoding": "gzip" }).end("not gzip either");
     });
-    const transport = new Transport({ baseUrl: service, retry: fast });
+    const transport = new ShiplogClient({ baseUrl: service, retry: fast });
     const undecodable = await transport.request({ method: "GET", route: "/meta" }).catch((e: unknown) => e);
     expect(undecodable).toBeInstanceOf(ResponseValidationError);
     expect(undecodable).toMatchObject({ code: "invalid_response", issues: [{ field: "(body)", rule: "content-encoding gzip" }] });
@@ -278,14 +280,14 @@ describe("the default engine: proxies", () => {
 describe("the default engine: timeouts and aborts", () => {
   it("times out, and stops at the caller's abort, while the connection is still being set up", async () => {
     const base = await silentTlsBase();
-    const timedOut = await new Transport({ baseUrl: base, timeoutMs: 200, retry: false })
+    const timedOut = await new ShiplogClient({ baseUrl: base, timeoutMs: 200, retry: false })
       .request({ method: "GET", route: "/meta" })
       .catch((e: unknown) => e);
     expect(timedOut).toBeInstanceOf(TimeoutError);
 
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const aborted = await new Transport({ baseUrl: base, retry: false })
+    const aborted = await new ShiplogClient({ baseUrl: base, retry: false })
       .request({ method: "GET", route: "/meta", signal: controller.signal })
       .catch((e: unknown) => e);
     expect(aborted).toBeInstanceOf(AbortedError);
@@ -302,7 +304,7 @@ describe("the default engine: timeouts and aborts", () => {
 describe("header values and names", () => {
   it("a token read from a file, final newline and all, is sent trimmed", async () => {
     const service = await serve((req, res) => json(res, { authorization: req.headers.authorization }));
-    const response = await new Transport({ baseUrl: service, token: `${TOKEN}\n` }).request({ method: "GET", route: "/meta" });
+    const response = await new ShiplogClient({ baseUrl: service, token: `${TOKEN}\n` }).request({ method: "GET", route: "/meta" });
     expect(response.data).toEqual({ authorization: `Bearer ${TOKEN}` });
   });
 
@@ -314,7 +316,7 @@ describe("header values and names", () => {
     });
     const refused = (() => {
       try {
-        new Transport({ baseUrl: service, token: `${TOKEN}\nX-Injected: 1` });
+        new ShiplogClient({ baseUrl: service, token: `${TOKEN}\nX-Injected: 1` });
       } catch (error) {
         return error;
       }
@@ -323,7 +325,7 @@ describe("header values and names", () => {
     expect(refused).toMatchObject({ code: "invalid_request", issues: [{ field: "token", rule: "header value" }] });
     expect(JSON.stringify(refused) + String(refused) + (refused as Error).stack).not.toContain(TOKEN);
 
-    const transport = new Transport({ baseUrl: service, retry: fast });
+    const transport = new ShiplogClient({ baseUrl: service, retry: fast });
     const cases: [Record<string, string>, { field: string; rule: string }][] = [
       [{ "if-none-match": 'W/"a"\r\nX-Injected: 1' }, { field: "headers.if-none-match", rule: "header value" }],
       [{ "x-note": "5 €" }, { field: "headers.x-note", rule: "header value" }],
@@ -353,7 +355,7 @@ describe("a caller's fetch", () => {
       sentThrough.push(String(input));
       return fetch(input, init);
     };
-    const transport = new Transport({
+    const transport = new ShiplogClient({
       baseUrl: service,
       token: TOKEN,
       fetch: countingFetch,

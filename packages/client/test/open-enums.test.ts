@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { NOTIFICATION_REASONS, ShiplogClient, describeImport, isKnownValue, type NotificationReason } from "@shiplog/client";
+import { NOTIFICATION_REASONS, ShiplogClient, describeImport, isKnownValue, type NotificationThread } from "@shiplog/client";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
 
 // A newer service: answers carrying enumeration values this client does not know, and SHA-256 object ids.
@@ -137,7 +137,7 @@ describe("enumerations the service may extend, and SHA-256 object ids", () => {
     const listed = [];
     for await (const thread of client.notifications.list()) listed.push(thread);
     expect(listed.map((t) => [t.reason, t.subject.type])).toEqual([["security_alert", "SecurityPolicy"]]);
-    const reason: NotificationReason = listed[0]!.reason;
+    const reason: NotificationThread["reason"] = listed[0]!.reason;
     expect(isKnownValue(NOTIFICATION_REASONS, reason)).toBe(false);
     expect(isKnownValue(NOTIFICATION_REASONS, "team_mention")).toBe(true);
 

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,7 +12,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed client installs into an empty project and imports from plain Node", () => {
   it("packs, installs, imports and type-checks", () => {
-    execFileSync("npm", ["pack", "--pack-destination", work, "--loglevel=error"], { cwd: packageDir, stdio: "pipe" });
+    // Packed as the workspace publishes it (pnpm applies publishConfig: the exports without ./internal).
+    execFileSync("npx", ["-y", "pnpm@10.34.8", "pack", "--pack-destination", work], { cwd: packageDir, stdio: "pipe" });
     const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
     expect(tarball).toBeDefined();
 
@@ -21,6 +22,16 @@ describe("the packed client installs into an empty project and imports from plai
     expect(listing).toContain("package/dist/index.d.ts");
     expect(listing).toContain("package/README.md");
     expect(listing.some((f) => f.startsWith("package/src/") || f.startsWith("package/test/"))).toBe(false);
+    // shiplog's own packages share some internals through ./internal; the published package neither exports nor holds it.
+    expect(listing.filter((f) => f.startsWith("package/dist/internal."))).toEqual([]);
+    const packed = JSON.parse(execFileSync("tar", ["-xzOf", join(work, tarball!), "package/package.json"], { encoding: "utf8" })) as {
+      exports: Record<string, unknown>;
+      publishConfig?: unknown;
+    };
+    const workspace = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+    const { "./internal": internal, ...published } = workspace.exports;
+    expect(internal).toBeDefined();
+    expect(packed.exports).toEqual(published);
 
     const project = join(work, "consumer");
     execFileSync("mkdir", ["-p", project]);
@@ -35,13 +46,12 @@ describe("the packed client installs into an empty project and imports from plai
       import { storageRecordBody } from "@shiplog/client/schemas";
       import { requiredPermissions } from "@shiplog/client/permissions";
       import { ENDPOINTS } from "@shiplog/client/endpoints";
-      import { backoffDelay } from "@shiplog/client/internal";
       const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", token: "t" });
       const subpaths = [
         storageRecordBody.safeParse({}).success,
         requiredPermissions("GET", "/repos/a/b/git/tags/" + "a".repeat(40)).covered,
         ENDPOINTS["git/get-tag"].method,
-        backoffDelay(1, { minMs: 10, maxMs: 100, jitter: { low: 1, high: 1 } }),
+        await import("@shiplog/client/internal").then(() => "importable", (e) => e.code),
       ];
       try {
         await client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "nope", registry_url: "https://r/" });
@@ -49,7 +59,12 @@ describe("the packed client installs into an empty project and imports from plai
         console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code, risks: RUNTIME_RISKS.length, subpaths }));
       }`;
     const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(out.trim())).toEqual({ ok: true, code: "invalid_request", risks: 4, subpaths: [false, true, "GET", 20] });
+    expect(JSON.parse(out.trim())).toEqual({
+      ok: true,
+      code: "invalid_request",
+      risks: 4,
+      subpaths: [false, true, "GET", "ERR_PACKAGE_PATH_NOT_EXPORTED"],
+    });
 
     // The declarations resolve through the exports map for a TypeScript consumer.
     // Every subpath's types resolve, under Node's resolution and a bundler's.
@@ -59,7 +74,6 @@ describe("the packed client installs into an empty project and imports from plai
        import { deploymentRecord } from "@shiplog/client/schemas";
        import { requiredPermissions, type PermissionLookup } from "@shiplog/client/permissions";
        import { ENDPOINTS, type OperationId } from "@shiplog/client/endpoints";
-       import { sleep } from "@shiplog/client/internal";
        const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9" });
        export async function names(): Promise<string[]> {
          const list = await client.artifacts.listDeploymentRecords({ org: "acme", subject_digest: "sha256:0" });
@@ -70,7 +84,11 @@ describe("the packed client installs into an empty project and imports from plai
        export const id: OperationId = "git/get-ref";
        export const route: string = ENDPOINTS[id].route;
        export const parsed = deploymentRecord.safeParse({});
-       export const wait: Promise<void> = sleep(1);
+       export async function narrowed(): Promise<string[]> {
+         const heads: string[] = [];
+         for await (const event of client.activity.listPublicEvents()) if (event.type === "PushEvent") heads.push(event.payload.head);
+         return heads;
+       }
        export function toSendAgain(error: unknown): string[] {
          return isShiplogError(error, "partial_write") ? error.notWritten.map((d) => d.deployment_name) : [];
        }`,
@@ -92,13 +110,18 @@ describe("the packed client installs into an empty project and imports from plai
     // CommonJS: require() of the package (Node >= 20.19 loads its ESM through require), run and type-checked.
     const cjs = `
       const { ShiplogClient, RequestValidationError, tokenProvider } = require("@shiplog/client");
-      const subpaths = ["schemas", "permissions", "endpoints", "internal"].map((name) => Object.keys(require("@shiplog/client/" + name)).length > 0);
+      const subpaths = ["schemas", "permissions", "endpoints"].map((name) => Object.keys(require("@shiplog/client/" + name)).length > 0);
+      try { require("@shiplog/client/internal"); subpaths.push("importable"); } catch (e) { subpaths.push(e.code); }
       const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", auth: tokenProvider(async () => "t") });
       client.artifacts.createStorageRecord({ org: "acme", name: "x", digest: "nope", registry_url: "https://r/" }).catch((e) => {
         console.log(JSON.stringify({ ok: e instanceof RequestValidationError, code: e.code, subpaths }));
       });`;
     const cjsOut = execFileSync(process.execPath, ["--input-type=commonjs", "-e", cjs], { cwd: project, encoding: "utf8" });
-    expect(JSON.parse(cjsOut.trim())).toEqual({ ok: true, code: "invalid_request", subpaths: [true, true, true, true] });
+    expect(JSON.parse(cjsOut.trim())).toEqual({
+      ok: true,
+      code: "invalid_request",
+      subpaths: [true, true, true, "ERR_PACKAGE_PATH_NOT_EXPORTED"],
+    });
     writeFileSync(
       join(project, "use-cjs.cts"),
       `import shiplog = require("@shiplog/client");
@@ -130,6 +153,6 @@ describe("the packed client installs into an empty project and imports from plai
       cwd: project,
       stdio: "pipe",
     });
-    // npm pack and install, and two type-checks: about 20 s alone, several times that on a loaded machine.
+    // pnpm pack, npm install, and the type-checks: about 20 s alone, several times that on a loaded machine.
   }, 240_000);
 });

@@ -3,10 +3,10 @@ import {
   ENDPOINT_STATEMENTS,
   PERMISSIONS,
   PERMISSION_MATRIX,
-  coveredEndpoints,
   requiredPermissions,
   type PermissionResolution,
 } from "@shiplog/client/permissions";
+import { coveredEndpoints } from "../src/access/required-permissions.js";
 import { parseTemplate } from "../src/transport/path-templates.js";
 
 type Grant = `${string}=${"read" | "write"}`;

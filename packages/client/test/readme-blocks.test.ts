@@ -51,6 +51,7 @@ const PRELUDES: Record<string, string> = {
   ].join("\n"),
   Endpoints: CLIENT,
   Pagination: CLIENT,
+  Types: CLIENT,
   Plugins: [
     'import { ShiplogClient, type TransportPlugin } from "@shiplog/client";',
     "const isLeader = () => true;",
@@ -95,6 +96,7 @@ describe("packages/client/README.md, as written", () => {
       "Errors ts",
       "Endpoints ts",
       "Pagination ts",
+      "Types ts",
       "Plugins ts",
       ...Object.keys(RUN_ELSEWHERE),
     ]);
@@ -175,6 +177,14 @@ describe("packages/client/README.md, as written", () => {
     const run = await runBlock("Pagination");
     expect(run.stderr).toBe("");
     expect(run.stdout.split("\n").filter(Boolean)).toEqual(expect.arrayContaining(["PushEvent", "WatchEvent", "CreateEvent"]));
+  });
+
+  it("Types: a switch on an event's type, each branch reading its own payload", async () => {
+    const run = await runBlock("Types");
+    expect(run.stderr).toBe("");
+    const lines = run.stdout.split("\n").filter(Boolean);
+    expect(lines.find((line) => line.startsWith("push "))).toMatch(/^push refs\/heads\/\S+ [0-9a-f]{7}$/);
+    expect(lines.find((line) => line.startsWith("create "))).toMatch(/^create (branch|tag|repository)$/);
   });
 
   it("Plugins: a client with a fence and a timing plugin is made; its calls pass through both", async () => {

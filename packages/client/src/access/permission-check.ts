@@ -1,17 +1,11 @@
 import { z } from "zod";
 import { parseRequest } from "../schemas/validation.js";
+import type { DeclaredToken } from "../permissions/declared-token.js";
 import type { AccessLevel, PermissionScope } from "../permissions/permission-matrix.js";
 import type { Combine, PermissionResolution, Requirement } from "./required-permissions.js";
 import { APP_TOKEN_KINDS, TOKEN_KINDS, TOKEN_KIND_TITLES, type TokenKind } from "../permissions/token-rules.js";
 
-/** What the caller says about its token: its type, and the scopes (classic) or permissions (the others) it holds. */
-export interface DeclaredToken {
-  type: TokenKind;
-  /** Scopes of a classic token. Leave out when unknown: scopes are then not checked. */
-  scopes?: readonly string[];
-  /** Permissions of a fine-grained or app token by machine name (`contents: "write"`). Leave out when unknown. */
-  permissions?: Readonly<Record<string, AccessLevel>>;
-}
+export type { DeclaredToken } from "../permissions/declared-token.js";
 
 export const declaredTokenSchema = z.strictObject({
   type: z.enum(TOKEN_KINDS as [TokenKind, ...TokenKind[]]),

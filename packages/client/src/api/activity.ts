@@ -1,8 +1,9 @@
 import { EndpointCaller } from "../endpoints/endpoint-call.js";
 import { feedCall } from "../endpoints/event-feeds.js";
-import type { PageOptions } from "../endpoints/pagination.js";
+import type { PageOptions } from "../endpoints/call-options.js";
 import { FeedPoller, type FeedPollOptions } from "../pollers/feed-poller.js";
-import type { ActivityEvent, EventFeed } from "../schemas/activity.js";
+import type { EventFeed } from "../model/event-feed.js";
+import type { ActivityEvent } from "../model/activity.js";
 import type { Transport } from "../transport/transport.js";
 
 type Feed<K extends EventFeed["feed"]> = Omit<Extract<EventFeed, { feed: K }>, "feed">;

@@ -1,19 +1,18 @@
-import { EndpointCaller, operationName, type CallOptions } from "../endpoints/endpoint-call.js";
+import { EndpointCaller, operationName } from "../endpoints/endpoint-call.js";
+import type { CallOptions } from "../endpoints/call-options.js";
 import { ENDPOINTS } from "../endpoints/registry.js";
 import { PartialClusterWriteError } from "./partial-write-error.js";
-import {
-  MAX_CLUSTER_ENTRIES,
-  type ClusterDeploymentResult,
-  type CreateDeploymentRecordParams,
-  type CreateStorageRecordParams,
-  type DeploymentRecordList,
-  type ListByDigestParams,
-  type SetClusterDeploymentRecordsParams,
-  type StorageRecordList,
-} from "../schemas/artifact-metadata.js";
+import { MAX_CLUSTER_ENTRIES } from "../schemas/artifact-metadata.js";
+import type {
+  ClusterDeploymentResult,
+  CreateDeploymentRecordParams,
+  CreateStorageRecordParams,
+  DeploymentRecordList,
+  ListByDigestParams,
+  SetClusterDeploymentRecordsParams,
+  StorageRecordList,
+} from "../model/artifact-metadata.js";
 import type { Transport } from "../transport/transport.js";
-
-export type { CallOptions } from "../endpoints/endpoint-call.js";
 
 /** Deployment and storage records of an organization's artifacts (spec section 4.1). */
 export class ArtifactMetadataApi {

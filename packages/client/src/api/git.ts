@@ -1,18 +1,19 @@
-import { EndpointCaller, type CallOptions } from "../endpoints/endpoint-call.js";
+import { EndpointCaller } from "../endpoints/endpoint-call.js";
+import type { CallOptions } from "../endpoints/call-options.js";
 import { NotFoundError, ServiceValidationError, TagExistsError, type ExistingTag } from "../errors/errors.js";
-import {
-  createAnnotatedTagParams,
-  type CreateAnnotatedTagParams,
-  type CreateRefParams,
-  type CreateTagParams,
-  type DeleteRefParams,
-  type GetRefParams,
-  type GetTagParams,
-  type GitRef,
-  type GitTag,
-  type ListMatchingRefsParams,
-  type UpdateRefParams,
-} from "../schemas/git.js";
+import { createAnnotatedTagParams } from "../schemas/git.js";
+import type {
+  CreateAnnotatedTagParams,
+  CreateRefParams,
+  CreateTagParams,
+  DeleteRefParams,
+  GetRefParams,
+  GetTagParams,
+  GitRef,
+  GitTag,
+  ListMatchingRefsParams,
+  UpdateRefParams,
+} from "../model/git.js";
 import { parseRequest } from "../schemas/validation.js";
 import type { Transport } from "../transport/transport.js";
 

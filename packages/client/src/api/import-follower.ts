@@ -1,14 +1,7 @@
 import { AbortedError } from "../errors/errors.js";
 import { sleep as realSleep } from "../timing/sleep.js";
-import {
-  IMPORT_PROBLEM_STATUSES,
-  importProgressOf,
-  type ImportProblemStatus,
-  type ImportRepoParams,
-  type ImportStatus,
-  type ProjectChoice,
-  type SourceImport,
-} from "../schemas/source-imports.js";
+import { IMPORT_PROBLEM_STATUSES } from "../model/values.js";
+import type { ImportProblemStatus, ImportRepoParams, ImportStatus, ProjectChoice, SourceImport } from "../model/source-imports.js";
 
 /** What settles a problem state, or a decision the import waits on (spec 3.1). */
 export type ImportNextStep =
@@ -54,7 +47,7 @@ export interface ImportUpdate {
   statusText?: string;
   /** `working` while the importer runs, `complete` when done, `problem` when it waits for the caller. */
   phase: "working" | "complete" | "problem";
-  progress: ReturnType<typeof importProgressOf>;
+  progress: ImportProgress;
   /** For a problem state always; for a working or complete import when large files await an LFS decision. */
   nextStep?: ImportNextStep;
   /** The import as the service sent it. */
@@ -184,4 +177,29 @@ export async function* followImport(
       throw new AbortedError("follow import", { cause: reason });
     }
   }
+}
+
+/** The progress figures of an import, under one name each. */
+export interface ImportProgress {
+  percent?: number;
+  push_percent?: number;
+  commit_count?: number;
+  authors_count?: number;
+  has_large_files: boolean;
+  large_files_count?: number;
+  large_files_size?: number;
+}
+
+/** The progress figures of an import, whichever name the service used for them. */
+export function importProgressOf(body: SourceImport): ImportProgress {
+  const pick = (value: number | null | undefined) => (value === null ? undefined : value);
+  return {
+    percent: pick(body.percent ?? body.import_percent),
+    push_percent: pick(body.push_percent),
+    commit_count: pick(body.commit_count),
+    authors_count: pick(body.authors_count),
+    has_large_files: body.has_large_files ?? false,
+    large_files_count: body.large_files_count,
+    large_files_size: body.large_files_size,
+  };
 }

@@ -1,7 +1,8 @@
-import { EndpointCaller, type CallOptions } from "../endpoints/endpoint-call.js";
-import type { PageOptions } from "../endpoints/pagination.js";
+import { EndpointCaller } from "../endpoints/endpoint-call.js";
+import type { CallOptions } from "../endpoints/call-options.js";
+import type { PageOptions } from "../endpoints/call-options.js";
 import { IssueEventPoller, type IssueEventPollOptions } from "../pollers/issue-event-poller.js";
-import type { GetIssueEventParams, IssueEvent, IssueEventsRepoParams, ListIssueEventsForIssueParams } from "../schemas/issue-events.js";
+import type { GetIssueEventParams, IssueEvent, IssueEventsRepoParams, ListIssueEventsForIssueParams } from "../model/issue-events.js";
 import type { Transport } from "../transport/transport.js";
 
 /** Events of issues and pull requests (spec 4.5, 6.3). */

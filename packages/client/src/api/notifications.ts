@@ -1,21 +1,22 @@
-import { EndpointCaller, operationName, type CallAnswer, type CallOptions } from "../endpoints/endpoint-call.js";
+import { EndpointCaller, operationName, type CallAnswer } from "../endpoints/endpoint-call.js";
+import type { CallOptions } from "../endpoints/call-options.js";
 import { ENDPOINTS } from "../endpoints/registry.js";
 import { MarkReadTimeoutError } from "../errors/errors.js";
-import type { PageOptions } from "../endpoints/pagination.js";
+import type { PageOptions } from "../endpoints/call-options.js";
 import { NotificationPoller, type NotificationPollOptions } from "../pollers/notification-poller.js";
 import { parseRequest } from "../schemas/validation.js";
-import {
-  markAllAsReadAndWaitParams,
-  type ListNotificationsParams,
-  type ListRepoNotificationsParams,
-  type MarkAllAsReadAndWaitParams,
-  type MarkNotificationsReadBody,
-  type MarkRepoNotificationsReadParams,
-  type NotificationThread,
-  type SetThreadSubscriptionParams,
-  type ThreadParams,
-  type ThreadSubscription,
-} from "../schemas/notifications.js";
+import { markAllAsReadAndWaitParams } from "../schemas/notifications.js";
+import type {
+  ListNotificationsParams,
+  ListRepoNotificationsParams,
+  MarkAllAsReadAndWaitParams,
+  MarkNotificationsReadBody,
+  MarkRepoNotificationsReadParams,
+  NotificationThread,
+  SetThreadSubscriptionParams,
+  ThreadParams,
+  ThreadSubscription,
+} from "../model/notifications.js";
 import { sleep as defaultSleep } from "../timing/sleep.js";
 import type { Transport } from "../transport/transport.js";
 

@@ -1,6 +1,6 @@
 // A call the client split into several requests, of which some were written before one failed.
 import { ServiceError, ShiplogError } from "../errors/errors.js";
-import type { ClusterDeploymentEntry, ClusterDeploymentResult } from "../schemas/artifact-metadata.js";
+import type { ClusterDeploymentEntry, ClusterDeploymentResult } from "../model/artifact-metadata.js";
 
 /** Where the failed chunk stands: `refused` (the service answered an error) or `unknown` (no usable answer). */
 export type FailedChunkOutcome = "refused" | "unknown";

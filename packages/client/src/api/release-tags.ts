@@ -1,8 +1,8 @@
 // The tags of a release: the names given, plus the floating major and minor tags derived from a version
 // (v1.4.0 also moves v1 and v1.4), each made as an annotated tag. Shared by the action and `shiplog tag create`.
-import type { CallOptions } from "./artifact-metadata.js";
+import type { CallOptions } from "../endpoints/call-options.js";
 import type { AnnotatedTagResult, GitApi } from "./git.js";
-import type { IfTagExists, TaggableObjectType, Tagger } from "../schemas/git.js";
+import type { IfTagExists, TaggableObjectType, Tagger } from "../model/git.js";
 
 /** Which floating tags a version tag brings along: none, `v1`, or `v1` and `v1.4`. */
 export const DERIVED_TAGS = ["none", "major", "major-minor"] as const;

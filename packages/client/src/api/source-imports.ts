@@ -1,21 +1,22 @@
-import { EndpointCaller, operationName, type CallOptions } from "../endpoints/endpoint-call.js";
+import { EndpointCaller, operationName } from "../endpoints/endpoint-call.js";
+import type { CallOptions } from "../endpoints/call-options.js";
 import { ENDPOINTS } from "../endpoints/registry.js";
 import { NotFoundError } from "../errors/errors.js";
 import { followImport, type FollowImportOptions, type ImportUpdate } from "./import-follower.js";
 import { parseRequest } from "../schemas/validation.js";
-import {
-  chooseProjectParams,
-  type ChooseProjectParams,
-  type GetCommitAuthorsParams,
-  type ImportAuthor,
-  type ImportLargeFile,
-  type ImportRepoParams,
-  type MapCommitAuthorParams,
-  type SetLfsPreferenceParams,
-  type SourceImport,
-  type StartImportParams,
-  type UpdateImportParams,
-} from "../schemas/source-imports.js";
+import { chooseProjectParams } from "../schemas/source-imports.js";
+import type {
+  ChooseProjectParams,
+  GetCommitAuthorsParams,
+  ImportAuthor,
+  ImportLargeFile,
+  ImportRepoParams,
+  MapCommitAuthorParams,
+  SetLfsPreferenceParams,
+  SourceImport,
+  StartImportParams,
+  UpdateImportParams,
+} from "../model/source-imports.js";
 import type { Transport } from "../transport/transport.js";
 
 /** Options of one source import call. */

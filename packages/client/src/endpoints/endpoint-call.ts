@@ -2,7 +2,8 @@
 // one breaks a rule), split into path, query and body, sent through the transport with the entry's retry safety,
 // and the answer checked against the entry's schema. The API classes are thin wrappers over it.
 import { GoneError, RetiredEndpointError } from "../errors/errors.js";
-import { checkPageOptions, pageResponses, type PageOptions, type PageRequest } from "./pagination.js";
+import type { CallOptions, PageOptions } from "./call-options.js";
+import { checkPageOptions, pageResponses, type PageRequest } from "./pagination.js";
 import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
 import { parseRequest, parseResponse } from "../schemas/validation.js";
 import type { Transport } from "../transport/transport.js";
@@ -10,11 +11,7 @@ import type { Endpoint, PageLimits, Retirement } from "./endpoint.js";
 import { ENDPOINTS } from "./registry.js";
 import type { CheckedOf, ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./registry.js";
 
-/** Options of one call. */
-export interface CallOptions {
-  /** Aborts the call (and its retries); it then fails with an AbortedError. */
-  signal?: AbortSignal;
-}
+export type { CallOptions } from "./call-options.js";
 
 /** What one call answered: its parsed result, with the status and headers it came with. */
 export interface CallAnswer<T> {

@@ -1,17 +1,11 @@
+import type { PageOptions } from "./call-options.js";
 import type { PageLimits } from "./endpoint.js";
 import { RequestValidationError } from "../errors/errors.js";
 import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
 import type { Transport } from "../transport/transport.js";
 
+export type { PageOptions } from "./call-options.js";
 export type { PageLimits } from "./endpoint.js";
-
-export interface PageOptions {
-  /** Items per page; checked against the endpoint's maximum before anything is sent. */
-  per_page?: number;
-  /** First page to fetch. Default 1. */
-  page?: number;
-  signal?: AbortSignal;
-}
 
 /**
  * One link of a `Link` header: `<URI>` and its `;`-separated parameters. Only the angle brackets delimit the URI,

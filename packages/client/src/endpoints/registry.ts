@@ -56,8 +56,8 @@ import {
   threadParams,
   threadSubscription,
 } from "../schemas/notifications.js";
+import { SOURCE_IMPORTS_RETIRED_AT, SOURCE_IMPORTS_WARNING_CODE } from "../model/values.js";
 import {
-  SOURCE_IMPORTS_RETIRED_AT,
   getCommitAuthorsParams,
   importAuthor,
   importAuthorList,
@@ -96,8 +96,6 @@ const ISSUES_OR_PULLS: readonly StatementGrant[] = [
 /** 4.4b: classic tokens; Contents read for GET, write otherwise. */
 const importRead = statement(IMPORTS, needs("contents", "read"), CLASSIC_ONLY);
 const importWrite = statement(IMPORTS, needs("contents", "write"), CLASSIC_ONLY);
-/** Stable code of the DeprecationWarning the source import calls emit (once per process). */
-export const SOURCE_IMPORTS_WARNING_CODE = "SHIPLOG_SOURCE_IMPORTS_RETIRED";
 const SOURCE_IMPORTS = { at: SOURCE_IMPORTS_RETIRED_AT, what: "The source import endpoints", warningCode: SOURCE_IMPORTS_WARNING_CODE };
 
 /** The author or committer of a commit, with the date of its line. */

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { RequestValidationError } from "../errors/errors.js";
 import { expandTemplate } from "../transport/path-templates.js";
+import { pollCheckpoint } from "../schemas/poll-checkpoint.js";
 import { parseRequest } from "../schemas/validation.js";
 
 /**
@@ -22,14 +22,6 @@ export interface PollCheckpoint {
   /** Notifications: the `since` the next poll asks with (threads updated before it are not listed again). */
   since?: string;
 }
-
-export const pollCheckpoint = z.strictObject({
-  version: z.literal(1),
-  listing: z.string().min(1),
-  validator: z.string().optional(),
-  seen: z.array(z.tuple([z.string(), z.string().nullable()])),
-  since: z.string().optional(),
-});
 
 /** Somewhere a poller's checkpoint is kept between runs. */
 export interface CheckpointStore {

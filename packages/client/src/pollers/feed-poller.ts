@@ -1,7 +1,9 @@
 import { listing, type Listing } from "../endpoints/endpoint-call.js";
 import { feedCall } from "../endpoints/event-feeds.js";
 import { checkPageOptions } from "../endpoints/pagination.js";
-import { FEED_MAX_AGE_MS, MAX_FEED_EVENTS, type ActivityEvent, type EventFeed } from "../schemas/activity.js";
+import type { EventFeed } from "../model/event-feed.js";
+import { FEED_MAX_AGE_MS, MAX_FEED_EVENTS } from "../schemas/activity.js";
+import type { ActivityEvent } from "../model/activity.js";
 import type { Transport } from "../transport/transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { newestFirstTarget, type NewestFirstAnswer } from "./newest-first-poll.js";

@@ -1,6 +1,6 @@
 import { listing, type Listing } from "../endpoints/endpoint-call.js";
 import { checkPageOptions } from "../endpoints/pagination.js";
-import type { IssueEvent, IssueEventsRepoParams } from "../schemas/issue-events.js";
+import type { IssueEvent, IssueEventsRepoParams } from "../model/issue-events.js";
 import type { Transport } from "../transport/transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { newestFirstTarget } from "./newest-first-poll.js";

@@ -1,7 +1,8 @@
 import { listing, type Listing } from "../endpoints/endpoint-call.js";
 import { checkPageOptions } from "../endpoints/pagination.js";
 import { parseRequest } from "../schemas/validation.js";
-import { listNotificationsParams, type NotificationThread } from "../schemas/notifications.js";
+import { listNotificationsParams } from "../schemas/notifications.js";
+import type { NotificationThread } from "../model/notifications.js";
 import type { Transport } from "../transport/transport.js";
 import { checkCheckpoint, listingName, type PollCheckpoint } from "./checkpoint.js";
 import { pollHeaders, pollPages, type PollAnswer } from "./poll-loop.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { UnknownEventType } from "../model/open-enum.js";
 import { ownerName, repositoryName, timestamp } from "./common.js";
 import { username } from "./users.js";
 
@@ -91,7 +92,13 @@ export const createEvent = z.looseObject({ ...eventBase, type: z.literal("Create
  */
 export const otherActivityEvent = z.looseObject({
   ...eventBase,
-  type: z.string().refine((type) => !typedEventTypes.has(type), { message: "typed event with a malformed payload" }),
+  // Typed apart from the typed names (see UnknownEventType), so that comparing `type` with one narrows an event.
+  type: z
+    .string()
+    .refine((type) => !typedEventTypes.has(type), { message: "typed event with a malformed payload" }) as unknown as z.ZodType<
+    UnknownEventType,
+    string
+  >,
   payload: z.record(z.string(), z.unknown()),
 });
 
@@ -100,23 +107,13 @@ export type PushEvent = z.infer<typeof pushEvent>;
 export type CreateEvent = z.infer<typeof createEvent>;
 export type OtherActivityEvent = z.infer<typeof otherActivityEvent>;
 
-/** An activity event (spec 2.7). Narrow with `isWatchEvent`, `isPushEvent`, `isCreateEvent`. */
+/**
+ * An activity event (spec 2.7): a union on `type`, so `event.type === "PushEvent"` narrows it (and its payload);
+ * an event type this client does not type arrives as OtherActivityEvent, its payload as data.
+ */
 export const activityEvent = z.union([watchEvent, pushEvent, createEvent, otherActivityEvent]);
 export type ActivityEvent = WatchEvent | PushEvent | CreateEvent | OtherActivityEvent;
 export const activityEventList = z.array(activityEvent);
-
-/** Narrows an event to WatchEvent (its payload typed). */
-export function isWatchEvent(event: ActivityEvent): event is WatchEvent {
-  return event.type === "WatchEvent";
-}
-/** Narrows an event to PushEvent (its payload typed). */
-export function isPushEvent(event: ActivityEvent): event is PushEvent {
-  return event.type === "PushEvent";
-}
-/** Narrows an event to CreateEvent (its payload typed). */
-export function isCreateEvent(event: ActivityEvent): event is CreateEvent {
-  return event.type === "CreateEvent";
-}
 
 // ---- feeds ------------------------------------------------------------------------------------
 
@@ -149,5 +146,5 @@ export const eventFeed = z.discriminatedUnion("feed", [
   feedOf("received"),
   feedOf("received_public"),
 ]);
-export type EventFeed = z.input<typeof eventFeed>;
-export type EventFeedKind = EventFeed["feed"];
+// The declared union of src/model/event-feed.ts; the schema's inferred type is broader than the feeds it takes.
+export type { EventFeed, EventFeedKind } from "../model/event-feed.js";

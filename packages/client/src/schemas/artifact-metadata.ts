@@ -1,23 +1,17 @@
 import { z } from "zod";
 import { ownerName, repositoryName, sha256Digest, timestamp } from "./common.js";
 import { openEnum } from "./open-enum.js";
+import { RUNTIME_RISKS, DEPLOYMENT_STATUSES, STORAGE_STATUSES, MAX_CLUSTER_ENTRIES } from "../model/values.js";
+export { RUNTIME_RISKS, DEPLOYMENT_STATUSES, STORAGE_STATUSES, MAX_CLUSTER_ENTRIES } from "../model/values.js";
 
-/** Values of `runtime_risks` (OpenAPI enum; the spec leaves them open). */
-export const RUNTIME_RISKS = ["critical-resource", "internet-exposed", "lateral-movement", "sensitive-data"] as const;
 export const runtimeRisk = z.enum(RUNTIME_RISKS);
 export type RuntimeRisk = z.infer<typeof runtimeRisk>;
 
-export const DEPLOYMENT_STATUSES = ["deployed", "decommissioned"] as const;
 export const deploymentStatus = z.enum(DEPLOYMENT_STATUSES);
 export type DeploymentStatus = z.infer<typeof deploymentStatus>;
 
-/** Storage statuses: the spec names active and inactive, the OpenAPI enum active, eol and deleted; we take the union. */
-export const STORAGE_STATUSES = ["active", "inactive", "eol", "deleted"] as const;
 export const storageStatus = z.enum(STORAGE_STATUSES);
 export type StorageStatus = z.infer<typeof storageStatus>;
-
-/** The most entries one cluster call may carry. */
-export const MAX_CLUSTER_ENTRIES = 1000;
 
 const runtimeRisks = z
   .array(runtimeRisk)

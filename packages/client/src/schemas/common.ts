@@ -1,7 +1,6 @@
 import { z } from "zod";
-
-/** `sha256:` followed by 64 lowercase hex digits: the only digest form the artifact endpoints take. */
-export const SHA256_DIGEST_PATTERN = /^sha256:[a-f0-9]{64}$/;
+import { SHA256_DIGEST_PATTERN } from "../model/values.js";
+export { SHA256_DIGEST_PATTERN } from "../model/values.js";
 
 export const sha256Digest = z.string().regex(SHA256_DIGEST_PATTERN, { message: "must be sha256: followed by 64 lowercase hex digits" });
 

@@ -1,39 +1,14 @@
 import { z } from "zod";
 import { ownerName, repositoryName, timestamp } from "./common.js";
 import { openEnum, type UnknownValue } from "./open-enum.js";
+import { GIT_OBJECT_TYPES, TAGGABLE_OBJECT_TYPES, VERIFICATION_REASONS, IF_TAG_EXISTS } from "../model/values.js";
+export { GIT_OBJECT_TYPES, TAGGABLE_OBJECT_TYPES, VERIFICATION_REASONS, IF_TAG_EXISTS } from "../model/values.js";
 
-/** Types of git objects: what a reference or a tag object points at (a reference to an annotated tag: `tag`). */
-export const GIT_OBJECT_TYPES = ["commit", "tree", "blob", "tag"] as const;
 export const gitObjectType = z.enum(GIT_OBJECT_TYPES);
 export type GitObjectType = z.infer<typeof gitObjectType>;
 
-/**
- * Types of the object a new tag object may tag: the official request schema's enum. Git itself can tag a tag, but
- * the service refuses `tag` with 422, so the client refuses it before sending.
- */
-export const TAGGABLE_OBJECT_TYPES = ["commit", "tree", "blob"] as const;
 export const taggableObjectType = z.enum(TAGGABLE_OBJECT_TYPES);
 export type TaggableObjectType = z.infer<typeof taggableObjectType>;
-
-/**
- * `reason` values of a signature verification (spec 2.4), besides the `unknown_signature_<suffix>` family.
- * A reason the service adds later parses too, kept as the string received.
- */
-export const VERIFICATION_REASONS = [
-  "expired_key",
-  "not_signing_key",
-  "gpgverify_error",
-  "gpgverify_unavailable",
-  "unsigned",
-  "unknown_signature_type",
-  "no_user",
-  "unverified_email",
-  "bad_email",
-  "unknown_key",
-  "malformed_signature",
-  "invalid",
-  "valid",
-] as const;
 
 /** A non-PGP signature: `unknown_signature_` followed by the signature type (spec 2.4). */
 export type UnknownSignatureReason = `unknown_signature_${string}`;
@@ -174,11 +149,6 @@ export const listMatchingRefsParams = z.strictObject({
 });
 export type ListMatchingRefsParams = z.input<typeof listMatchingRefsParams>;
 
-/**
- * What to do when `refs/tags/<tag>` already exists: `skip` when it holds the same object, type and message
- * (`fail` refuses even then); `update` moves it (a new tag object, then the reference updated with force).
- */
-export const IF_TAG_EXISTS = ["skip", "fail", "update"] as const;
 export const ifTagExists = z.enum(IF_TAG_EXISTS);
 export type IfTagExists = z.infer<typeof ifTagExists>;
 

@@ -1,13 +1,80 @@
-// @shiplog/client/schemas: the zod schemas of every request and answer, and the helpers that turn a schema's
+// @shiplog/client/schemas: the zod schemas of the requests and answers, and the helpers that turn a schema's
 // verdict into field issues. zod is the client's dependency; importing these ties your code to its major version.
-export * from "./common.js";
-export * from "./open-enum.js";
-export * from "./users.js";
-export * from "./artifact-metadata.js";
-export * from "./git.js";
-export * from "./notifications.js";
-export * from "./activity.js";
-export * from "./issue-events.js";
-export * from "./source-imports.js";
-export * from "./apps.js";
+// The types of the same requests and answers are declared at @shiplog/client (src/model/, printed from these).
+export { activityEvent, activityEventList, eventFeed } from "./activity.js";
+export {
+  appInstallation,
+  createInstallationTokenParams,
+  getAppParams,
+  installationToken,
+  orgInstallationParams,
+  repoInstallationParams,
+} from "./apps.js";
+export {
+  clusterDeploymentRecordsBody,
+  clusterDeploymentResult,
+  createDeploymentRecordParams,
+  createStorageRecordParams,
+  deploymentRecord,
+  deploymentRecordBody,
+  deploymentRecordList,
+  listByDigestParams,
+  setClusterDeploymentRecordsParams,
+  storageRecord,
+  storageRecordBody,
+  storageRecordList,
+} from "./artifact-metadata.js";
+export { serviceErrorBody } from "./common.js";
+export {
+  createAnnotatedTagParams,
+  createRefBody,
+  createRefParams,
+  createTagBody,
+  createTagParams,
+  deleteRefParams,
+  getRefParams,
+  getTagParams,
+  gitRef,
+  gitRefList,
+  gitTag,
+  listMatchingRefsParams,
+  tagger,
+  updateRefBody,
+  updateRefParams,
+} from "./git.js";
+export { getIssueEventParams, issueEvent, issueEventList, issueEventsRepoParams, listIssueEventsForIssueParams } from "./issue-events.js";
+export {
+  listNotificationsParams,
+  listRepoNotificationsParams,
+  markAllAsReadAndWaitParams,
+  markNotificationsReadBody,
+  markRepoNotificationsReadParams,
+  notificationThread,
+  notificationThreadList,
+  setThreadSubscriptionBody,
+  setThreadSubscriptionParams,
+  threadParams,
+  threadSubscription,
+} from "./notifications.js";
+export { pollCheckpoint } from "./poll-checkpoint.js";
+export {
+  LARGE_FILE_THRESHOLD_BYTES,
+  chooseProjectParams,
+  getCommitAuthorsParams,
+  importAuthor,
+  importAuthorList,
+  importLargeFile,
+  importLargeFileList,
+  importRepoParams,
+  mapCommitAuthorBody,
+  mapCommitAuthorParams,
+  setLfsPreferenceBody,
+  setLfsPreferenceParams,
+  sourceImport,
+  startImportBody,
+  startImportParams,
+  updateImportBody,
+  updateImportParams,
+} from "./source-imports.js";
+export { simpleUser } from "./users.js";
 export { parseRequest, parseResponse, toFieldIssues } from "./validation.js";

@@ -2,62 +2,11 @@ import { z } from "zod";
 import { ownerName, positiveId, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
+import { ISSUE_EVENT_KINDS, ISSUE_STATE_REASONS } from "../model/values.js";
+export { ISSUE_EVENT_KINDS, ISSUE_STATE_REASONS } from "../model/values.js";
 
-/**
- * Issue event kinds known to this client (spec 6.3 leaves the list open; these are the OpenAPI description's).
- * A kind the service adds later is kept as a string.
- */
-export const ISSUE_EVENT_KINDS = [
-  "added_to_project",
-  "assigned",
-  "automatic_base_change_failed",
-  "automatic_base_change_succeeded",
-  "base_ref_changed",
-  "closed",
-  "commented",
-  "committed",
-  "connected",
-  "converted_note_to_issue",
-  "converted_to_discussion",
-  "cross-referenced",
-  "demilestoned",
-  "deployed",
-  "deployment_environment_changed",
-  "disconnected",
-  "head_ref_deleted",
-  "head_ref_force_pushed",
-  "head_ref_restored",
-  "labeled",
-  "locked",
-  "marked_as_duplicate",
-  "mentioned",
-  "merged",
-  "milestoned",
-  "moved_columns_in_project",
-  "pinned",
-  "ready_for_review",
-  "referenced",
-  "removed_from_project",
-  "renamed",
-  "reopened",
-  "review_dismissed",
-  "review_request_removed",
-  "review_requested",
-  "reviewed",
-  "subscribed",
-  "transferred",
-  "unassigned",
-  "unlabeled",
-  "unlocked",
-  "unmarked_as_duplicate",
-  "unpinned",
-  "unsubscribed",
-  "user_blocked",
-] as const;
 export type IssueEventKind = OpenEnum<(typeof ISSUE_EVENT_KINDS)[number]>;
 
-/** Why an issue is in its state; a reason the service adds later is kept as a string. */
-export const ISSUE_STATE_REASONS = ["completed", "not_planned", "reopened", "duplicate"] as const;
 export type IssueStateReason = OpenEnum<(typeof ISSUE_STATE_REASONS)[number]>;
 
 export const issueLabel = z.looseObject({

@@ -2,42 +2,13 @@ import { z } from "zod";
 import { ownerName, positiveId, repositoryName, timestamp } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
 import { simpleUser } from "./users.js";
+import { NOTIFICATION_REASONS, NOTIFICATION_SUBJECT_TYPES } from "../model/values.js";
+export { NOTIFICATION_REASONS, NOTIFICATION_SUBJECT_TYPES } from "../model/values.js";
 
-/** Values of a thread's `reason` (spec 2.5); `team_mentioned` is not one. A reason the service adds later is kept as a string. */
-export const NOTIFICATION_REASONS = [
-  "approval_requested",
-  "assign",
-  "author",
-  "ci_activity",
-  "comment",
-  "invitation",
-  "manual",
-  "member_feature_requested",
-  "mention",
-  "review_requested",
-  "state_change",
-  "subscribed",
-  "team_mention",
-] as const;
 export type KnownNotificationReason = (typeof NOTIFICATION_REASONS)[number];
 /** A thread's `reason`: a known one, or (from a newer service) any other string, passed through. */
 export type NotificationReason = OpenEnum<KnownNotificationReason>;
 
-/** Subject types a thread is known to carry; the service adds others (they are kept as strings). */
-export const NOTIFICATION_SUBJECT_TYPES = [
-  "Issue",
-  "PullRequest",
-  "Commit",
-  "Release",
-  "Discussion",
-  "CheckSuite",
-  "WorkflowRun",
-  "RepositoryInvitation",
-  "RepositoryVulnerabilityAlert",
-  "RepositoryDependabotAlertsThread",
-  "SecurityAdvisory",
-  "MemberFeatureRequest",
-] as const;
 export type NotificationSubjectType = OpenEnum<(typeof NOTIFICATION_SUBJECT_TYPES)[number]>;
 
 /** The repository summary a thread carries (spec 2.5: id, names, owner, privacy, links). */

@@ -1,44 +1,35 @@
 import { z } from "zod";
 import { ownerName, repositoryName } from "./common.js";
 import { openEnum, type OpenEnum } from "./open-enum.js";
-
-/** The moment the source import endpoints closed (spec sections 1 and 9): 2024-04-12 00:00 UTC. */
-export const SOURCE_IMPORTS_RETIRED_AT = "2024-04-12T00:00:00Z";
+import {
+  type IMPORT_WORKING_STATUSES,
+  type IMPORT_PROBLEM_STATUSES,
+  IMPORT_STATUSES,
+  IMPORT_OTHER_STATUSES,
+  LFS_PREFERENCES,
+} from "../model/values.js";
+export {
+  SOURCE_IMPORTS_RETIRED_AT,
+  IMPORT_WORKING_STATUSES,
+  IMPORT_PROBLEM_STATUSES,
+  IMPORT_STATUSES,
+  IMPORT_OTHER_STATUSES,
+  LFS_PREFERENCES,
+} from "../model/values.js";
 
 /** Version-control systems the importer reads (spec 2.9). */
 export const IMPORT_VCS_TYPES = ["subversion", "git", "mercurial", "tfvc"] as const;
 export const importVcs = z.enum(IMPORT_VCS_TYPES);
 export type ImportVcs = z.infer<typeof importVcs>;
 
-/** States without problems, in the order an import passes through them (spec 3.1). */
-export const IMPORT_WORKING_STATUSES = ["detecting", "importing", "mapping", "pushing"] as const;
 export type ImportWorkingStatus = (typeof IMPORT_WORKING_STATUSES)[number];
 
-/** Problem states: the import waits for the caller (spec 3.1). */
-export const IMPORT_PROBLEM_STATUSES = [
-  "auth_failed",
-  "error",
-  "detection_needs_auth",
-  "detection_found_nothing",
-  "detection_found_multiple",
-] as const;
 export type ImportProblemStatus = (typeof IMPORT_PROBLEM_STATUSES)[number];
-
-/** Every status the spec names. */
-export const IMPORT_STATUSES = [...IMPORT_WORKING_STATUSES, "complete", ...IMPORT_PROBLEM_STATUSES] as const;
-
-/**
- * Further values the OpenAPI enum lists (`auth`, `none`, `choose`, `waiting_to_push`, `setup`, `unknown`);
- * the spec never shows them, but a response carrying one is still a valid import.
- */
-export const IMPORT_OTHER_STATUSES = ["auth", "none", "choose", "waiting_to_push", "setup", "unknown"] as const;
 
 /** An import's `status`: a known one or, from a newer service, any other string (a follower treats it as working). */
 export const importStatus = openEnum([...IMPORT_STATUSES, ...IMPORT_OTHER_STATUSES]);
 export type ImportStatus = OpenEnum<(typeof IMPORT_STATUSES)[number] | (typeof IMPORT_OTHER_STATUSES)[number]>;
 
-/** Git LFS preference values (spec 2.9 and 3.1). */
-export const LFS_PREFERENCES = ["opt_in", "opt_out", "undecided"] as const;
 export type LfsPreference = (typeof LFS_PREFERENCES)[number];
 
 /** Files over this size are "large files" (spec section 8: 100MB). */
@@ -60,7 +51,7 @@ const count = z.number().int().nullable().optional();
  * An import (spec 2.9). `use_lfs` is a string in the spec and in recorded answers of the service,
  * a boolean in the OpenAPI schema and its samples: both are accepted. The spec names the progress
  * and error fields `percent` and `message`, the OpenAPI schema `import_percent` and `error_message`:
- * both are accepted (see `importProgressOf`).
+ * both are accepted (see `importProgressOf` of api/import-follower.ts).
  */
 export const sourceImport = z.looseObject({
   vcs: openEnum(IMPORT_VCS_TYPES).nullable(),
@@ -112,28 +103,6 @@ export const importLargeFile = z.looseObject({
 });
 export type ImportLargeFile = z.infer<typeof importLargeFile>;
 export const importLargeFileList = z.array(importLargeFile);
-
-/** The progress figures of an import, whichever name the service used for them. */
-export function importProgressOf(body: SourceImport): {
-  percent?: number;
-  push_percent?: number;
-  commit_count?: number;
-  authors_count?: number;
-  has_large_files: boolean;
-  large_files_count?: number;
-  large_files_size?: number;
-} {
-  const pick = (value: number | null | undefined) => (value === null ? undefined : value);
-  return {
-    percent: pick(body.percent ?? body.import_percent),
-    push_percent: pick(body.push_percent),
-    commit_count: pick(body.commit_count),
-    authors_count: pick(body.authors_count),
-    has_large_files: body.has_large_files ?? false,
-    large_files_count: body.large_files_count,
-    large_files_size: body.large_files_size,
-  };
-}
 
 // ---- request bodies (as sent on the wire; the emulator validates with these too) -----------
 
