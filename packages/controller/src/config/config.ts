@@ -197,11 +197,6 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   return config;
 }
 
-/** The write budget's limits: `config.writeBudget`, computed once by loadConfig. */
-export function writeBudgetLimits(config: ControllerConfig): WriteBudgetLimits {
-  return config.writeBudget;
-}
-
 /** The configuration with the token masked, for logs. */
 export function redactedConfig(config: ControllerConfig): Omit<ControllerConfig, "token"> & { token: "[redacted]" } {
   const { app, ...rest } = config;
