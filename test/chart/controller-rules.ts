@@ -107,7 +107,8 @@ function envExpression({ setting, chart }: ChartSetting): string {
 
 /**
  * templates/_controller-rules.tpl: the controller's variables from the chart values (one per setting the chart sets,
- * rendered when not empty), the bounds of every duration the chart passes on, the rules between two durations,
+ * rendered when not empty), the bounds of every duration the chart passes on, the rules between two durations, the
+ * parts a value must contain,
  * client-go's lease factor and the label
  * selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
  */
@@ -123,6 +124,10 @@ export function controllerRulesTemplate(): string {
       return entry.chart.path;
     });
     return `  (list "${path}" .Values.${path} "${other}" .Values.${other} "${order.message}" "${order.rule}")`;
+  });
+  const contains = CHART_SETTINGS.filter((s) => s.setting.type.mustContain).map(({ setting, chart }) => {
+    const { parts, why } = setting.type.mustContain!;
+    return `  (list "${chart.path}" .Values.${chart.path} (list ${parts.map((p) => `"${p}"`).join(" ")}) "${why}")`;
   });
   return [
     "{{/*",
@@ -160,6 +165,13 @@ export function controllerRulesTemplate(): string {
     '{{- define "shiplog-controller.orderRules" -}}',
     "{{- list",
     ...orders,
+    "| toJson }}",
+    "{{- end }}",
+    "",
+    "{{/* Each value that must contain parts (a type's mustContain): its path, its value, the parts, why. */}}",
+    '{{- define "shiplog-controller.containRules" -}}',
+    "{{- list",
+    ...contains,
     "| toJson }}",
     "{{- end }}",
     "",

@@ -83,6 +83,13 @@ election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; d
 | toJson }}
 {{- end }}
 
+{{/* Each value that must contain parts (a type's mustContain): its path, its value, the parts, why. */}}
+{{- define "shiplog-controller.containRules" -}}
+{{- list
+  (list "config.deploymentNameTemplate" .Values.config.deploymentNameTemplate (list "{workload}" "{container}") "so that records of different workloads and containers stay apart")
+| toJson }}
+{{- end }}
+
 {{- define "shiplog-controller.maxDurationMs" -}}
 2147483647
 {{- end }}

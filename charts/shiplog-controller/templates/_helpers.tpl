@@ -162,9 +162,14 @@ templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- fail (printf "leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than %v x the retry period (client-go's rule; the controller's rule: lease timing)" $jitter) }}
 {{- end }}
 {{- end }}
-{{- with .Values.config.deploymentNameTemplate }}
-{{- if not (and (contains "{workload}" .) (contains "{container}" .)) }}
-{{- fail "config.deploymentNameTemplate: must contain {workload} and {container}, so that records of different workloads and containers stay apart" }}
+{{- range $rule := include "shiplog-controller.containRules" . | fromJsonArray }}
+{{- $text := toString (index $rule 1) }}{{- $parts := index $rule 2 }}
+{{- if $text }}
+{{- range $parts }}
+{{- if not (contains . $text) }}
+{{- fail (printf "%s: must contain %s, %s" (index $rule 0) (join " and " $parts) (index $rule 3)) }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- with .Values.config.labelSelector }}

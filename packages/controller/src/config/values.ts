@@ -38,6 +38,8 @@ export interface SettingType<T> {
   chartValue(value: T): unknown;
   /** Durations: the least and most milliseconds (the chart's template checks them: a schema cannot read a duration). */
   durationMs?: { min: number; max: number };
+  /** Parts a value must contain, and why (the chart's template checks them: a schema pattern would print itself). */
+  mustContain?: { parts: string[]; why: string };
 }
 
 const plain = <T>(value: T): unknown => value;
@@ -45,7 +47,8 @@ const plain = <T>(value: T): unknown => value;
 /** A type of its own (a parser with its rule, schema and chart kind); text and chart value default to String(value). */
 export function custom<T>(
   parser: z.ZodType<T, string>,
-  parts: Pick<SettingType<T>, "rule" | "schema"> & Partial<Pick<SettingType<T>, "text" | "kind" | "chartValue" | "durationMs">>,
+  parts: Pick<SettingType<T>, "rule" | "schema"> &
+    Partial<Pick<SettingType<T>, "text" | "kind" | "chartValue" | "durationMs" | "mustContain">>,
 ): SettingType<T> {
   const text = parts.text ?? String;
   return { parser, kind: "string", chartValue: (value: T) => text(value), ...parts, text };
@@ -190,6 +193,9 @@ export const namespaceList: SettingType<string[]> = custom(
   },
 );
 
+/** The placeholders a deployment-name template must hold, so that records of different workloads and containers stay apart. */
+const REQUIRED_PLACEHOLDERS = ["workload", "container"];
+
 /** A deployment-name template: known placeholders, {workload} and {container} required. */
 export function template(read: (text: string) => string): SettingType<string> {
   const check = z.string().superRefine((text, ctx) => {
@@ -204,7 +210,7 @@ export function template(read: (text: string) => string): SettingType<string> {
         params: { rule: "known placeholders" },
       });
     }
-    for (const required of ["workload", "container"]) {
+    for (const required of REQUIRED_PLACEHOLDERS) {
       if (!placeholders.includes(required)) {
         ctx.addIssue({
           code: "custom",
@@ -218,6 +224,10 @@ export function template(read: (text: string) => string): SettingType<string> {
   return custom(z.string().transform(read).pipe(check), {
     rule: `placeholders ${DEPLOYMENT_NAME_PLACEHOLDERS.map((p) => `{${p}}`).join(" ")}; contains {workload} and {container}`,
     schema: { type: "string", pattern: `^[^{}]*(${placeholder}[^{}]*)*$` },
+    mustContain: {
+      parts: REQUIRED_PLACEHOLDERS.map((p) => `{${p}}`),
+      why: `so that records of different ${REQUIRED_PLACEHOLDERS.map((p) => `${p}s`).join(" and ")} stay apart`,
+    },
   });
 }
 
