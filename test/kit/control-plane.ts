@@ -61,6 +61,11 @@ export interface ControlPlane {
   ): Promise<{ status: number; body: T; headers: Record<string, string | string[] | undefined> }>;
   /** The admin's client certificate and the cluster CA, for a TLS client of the tests' own (a proxy). */
   adminTls: { ca: string; cert: Buffer; key: Buffer };
+  /**
+   * Stops kube-controller-manager and starts it again with the default flags and `flags` after them (a benchmark
+   * that builds its objects with the workload controllers off turns them on); resolves once it serves.
+   */
+  restartControllerManager(flags?: readonly string[]): Promise<void>;
   /** Stops every component and removes the folder. */
   stop(): Promise<void>;
 }
@@ -299,8 +304,9 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     ]);
 
     step("kube-controller-manager, kube-scheduler, kwok");
-    const controllerManager = start("kube-controller-manager", tools.kubeControllerManager, [
-      `--kubeconfig=${kubeconfigFor("controller-manager", pki.controllerManager)}`,
+    const controllerManagerKubeconfig = kubeconfigFor("controller-manager", pki.controllerManager);
+    const controllerManagerArgs = (flags: readonly string[]) => [
+      `--kubeconfig=${controllerManagerKubeconfig}`,
       `--service-account-private-key-file=${pki.serviceAccount.key}`,
       `--root-ca-file=${pki.ca.crt}`,
       "--use-service-account-credentials=true",
@@ -311,8 +317,13 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       "--kube-api-burst=2000",
       "--concurrent-replicaset-syncs=10",
       "--concurrent-gc-syncs=40",
-      ...(options.controllerManagerFlags ?? []),
-    ]);
+      ...flags,
+    ];
+    let controllerManager = start(
+      "kube-controller-manager",
+      tools.kubeControllerManager,
+      controllerManagerArgs(options.controllerManagerFlags ?? []),
+    );
     const scheduler = start("kube-scheduler", tools.kubeScheduler, [
       `--kubeconfig=${kubeconfigFor("scheduler", pki.scheduler)}`,
       "--leader-elect=false",
@@ -381,6 +392,19 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       memory: () => ({ apiserver: rssOf(apiserver.child.pid), etcd: rssOf(etcd.child.pid) }),
       api,
       adminTls,
+      async restartControllerManager(flags = []) {
+        const old = controllerManager;
+        await old.stop("SIGTERM");
+        processes.splice(processes.indexOf(old), 1);
+        controllerManager = start("kube-controller-manager", tools.kubeControllerManager, controllerManagerArgs(flags));
+        // It serves no port here (--secure-port=0): its first informer sync is what its log says.
+        await until(
+          "kube-controller-manager started",
+          60_000,
+          async () => (/Caches are synced|Started controller|Starting controller/.test(controllerManager.output()) ? true : undefined),
+          [controllerManager],
+        );
+      },
       stop,
     };
   } catch (error) {

@@ -13,6 +13,18 @@ import type { Spec } from "./workloads.js";
 
 /** Requests in flight at once when the benchmark creates, changes or deletes objects. */
 const CONCURRENCY = 16;
+/** Requests in flight at once when the bulk build creates objects itself. */
+const BULK_CONCURRENCY = 64;
+
+/**
+ * The bulk build (`bulk`): the Deployment and ReplicaSet controllers are off while the benchmark writes each
+ * Deployment, its ReplicaSet and its pods itself (owner references, the pod-template-hash label and the revision
+ * annotations as the controllers write them; pods bound to KWOK's nodes, so the scheduler has no work), and on again
+ * once KWOK runs every pod. It skips the controllers' per-pod work (a create by the ReplicaSet controller, a binding by
+ * the scheduler, their status writes): at 150,000 pods that work, not any client's rate limit, paced the build
+ * (kube-controller-manager and the scheduler already run at 1,000 requests a second, KWOK with none).
+ */
+const BULK_CONTROLLERS_OFF = "--controllers=*,-deployment-controller,-replicaset-controller";
 /**
  * Nodes beyond the pods' count (110 a node): a rolling update surges one pod a Deployment (maxSurge 25% of 3 or 4
  * rounds up), and with full nodes the surge pod stays Pending and the rollout never ends (maxUnavailable rounds down
@@ -49,11 +61,11 @@ const digestOf = (image: string) => `sha256:${createHash("sha256").update(image)
 /** `repo:tag` as KWOK needs it to report an imageID: pinned by digest. */
 const pinned = (image: string) => `${image.replace(/:[^:/]+$/, "")}@${digestOf(image)}`;
 
-/** Runs `fn` over `items`, `CONCURRENCY` at a time. */
-async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+/** Runs `fn` over `items`, `concurrency` at a time. */
+async function inParallel<T>(items: readonly T[], fn: (item: T) => Promise<void>, concurrency = CONCURRENCY): Promise<void> {
   let next = 0;
   await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
       while (next < items.length) await fn(items[next++]!);
     }),
   );
@@ -81,6 +93,43 @@ function deploymentOf(spec: Spec) {
   };
 }
 
+/** The ReplicaSet the Deployment controller would make for `spec` (its template hash: any value it finds equal). */
+function replicaSetOf(spec: Spec, deploymentUid: string) {
+  const hash = createHash("sha256")
+    .update(`${spec.namespace}/${spec.name}`)
+    .digest("hex")
+    .slice(0, 10)
+    .replace(/[^a-z0-9]/g, "a");
+  const labels = { app: spec.name, "pod-template-hash": hash };
+  const template = deploymentOf(spec).spec.template;
+  return {
+    hash,
+    body: {
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: {
+        name: `${spec.name}-${hash}`,
+        namespace: spec.namespace,
+        labels,
+        annotations: {
+          ...spec.annotations,
+          "deployment.kubernetes.io/revision": "1",
+          "deployment.kubernetes.io/desired-replicas": String(spec.replicas),
+          "deployment.kubernetes.io/max-replicas": String(spec.replicas + 1),
+        },
+        ownerReferences: [
+          { apiVersion: "apps/v1", kind: "Deployment", name: spec.name, uid: deploymentUid, controller: true, blockOwnerDeletion: true },
+        ],
+      },
+      spec: {
+        replicas: spec.replicas,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: template.spec },
+      },
+    },
+  };
+}
+
 /**
  * Starts a control plane with KWOK nodes enough for `pods` pods and their rollouts, and `namespaces` created;
  * `onStep` hears the start-up's steps and, every 30 s, how far building or deleting has got.
@@ -89,11 +138,13 @@ export async function startRealBenchCluster(
   pods: number,
   namespaces: string[],
   onStep: (step: string) => void = () => {},
+  build: "controllers" | "bulk" = "controllers",
 ): Promise<BenchCluster & { plane: ControlPlane }> {
+  const nodes = Math.ceil((pods * SURGE_ROOM) / PODS_PER_NODE);
   const plane = await startControlPlane({
-    nodes: Math.ceil((pods * SURGE_ROOM) / PODS_PER_NODE),
+    nodes,
     onStep,
-    controllerManagerFlags: CONTROLLER_MANAGER_WORKERS,
+    controllerManagerFlags: build === "bulk" ? [...CONTROLLER_MANAGER_WORKERS, BULK_CONTROLLERS_OFF] : CONTROLLER_MANAGER_WORKERS,
     kwokOptions: KWOK_WORKERS,
   });
   const kubeconfig = readFileSync(plane.kubeconfig, "utf8");
@@ -186,12 +237,53 @@ export async function startRealBenchCluster(
             `API server ${(apiserver / 1e6).toFixed(0)} MB, etcd ${(etcd / 1e6).toFixed(0)} MB`,
         );
       }, 30_000);
-      await inParallel(specs, async (spec) => {
-        await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/deployments`, deploymentOf(spec));
-        replicas.set(key(spec), spec.replicas);
-      });
+      if (build === "bulk") {
+        // Pod i goes to node floor(i / 110): full nodes, the rest left for the rollouts' surge.
+        let nextPod = 0;
+        await inParallel(
+          specs,
+          async (spec) => {
+            const deployment = await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/deployments`, deploymentOf(spec));
+            const rs = replicaSetOf(spec, (deployment.metadata as { uid: string }).uid);
+            const created = await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/replicasets`, rs.body);
+            const rsUid = (created.metadata as { uid: string }).uid;
+            const owner = {
+              apiVersion: "apps/v1",
+              kind: "ReplicaSet",
+              name: rs.body.metadata.name,
+              uid: rsUid,
+              controller: true,
+              blockOwnerDeletion: true,
+            };
+            for (let i = 0; i < spec.replicas; i++) {
+              const node = `kwok-node-${Math.floor(nextPod++ / PODS_PER_NODE)}`;
+              await send("POST", `/api/v1/namespaces/${spec.namespace}/pods`, {
+                apiVersion: "v1",
+                kind: "Pod",
+                metadata: {
+                  name: `${rs.body.metadata.name}-${i}`,
+                  labels: rs.body.spec.template.metadata.labels,
+                  ownerReferences: [owner],
+                },
+                spec: { ...rs.body.spec.template.spec, nodeName: node },
+              });
+            }
+            replicas.set(key(spec), spec.replicas);
+          },
+          BULK_CONCURRENCY,
+        );
+      } else {
+        await inParallel(specs, async (spec) => {
+          await send("POST", `/apis/apps/v1/namespaces/${spec.namespace}/deployments`, deploymentOf(spec));
+          replicas.set(key(spec), spec.replicas);
+        });
+      }
       await allRunning;
       clearInterval(progress);
+      if (build === "bulk") {
+        onStep("every pod running: the Deployment and ReplicaSet controllers on");
+        await plane.restartControllerManager(CONTROLLER_MANAGER_WORKERS);
+      }
       const pods = await podCount();
       const containers = specs.reduce((n, spec) => n + spec.replicas * spec.containers.length, 0);
       return { pods, containers };
