@@ -1,14 +1,8 @@
 // The public surface of @shiplog/controller, for embedding it (the process entry is main.ts, bin
 // `shiplog-controller`): the controller, its configuration parser, the health server and the errors a caller meets.
 // Pieces shiplog's own tests and benchmarks reach into are at `@shiplog/controller/internal`.
-export {
-  buildController,
-  Controller,
-  StateNotLoadedError,
-  type ControllerOptions,
-  type ControllerStatus,
-  type FlushSummary,
-} from "./controller.js";
+export { buildController, type ControllerOptions } from "./build-controller.js";
+export { Controller, StateNotLoadedError, type ControllerStatus, type FlushSummary } from "./controller.js";
 export { CONTROLLER_VERSION } from "./version.js";
 export { loadConfig, redactedConfig, ConfigError, type ConfigIssue, type ControllerConfig } from "./config/config.js";
 export { StartupError, type StartupErrorCode } from "./config/startup-error.js";

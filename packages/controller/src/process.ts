@@ -8,7 +8,7 @@ import { startHealthServer, type HealthServer } from "./observability/health-ser
 import { logDestination } from "./observability/log-format.js";
 import { StartupError, listenError } from "./config/startup-error.js";
 import { CONTROLLER_VERSION } from "./version.js";
-import type { ControllerOptions } from "./controller.js";
+import type { ControllerOptions } from "./build-controller.js";
 
 /** Options of the process's controller besides what its settings make (instrumentation for tests). */
 export type ProcessOptions = Pick<ControllerOptions, "probes" | "stateLimits">;
@@ -28,7 +28,7 @@ async function main(extra: ProcessOptions): Promise<void> {
   // Loaded once the settings are known to be good: a bad one is reported without loading the Kubernetes client (~1 s).
   const { loadKubeConfig } = await import("./kube/config-loader.js");
   const kubeConfig = loadKubeConfig({ paths: config.kubeconfig });
-  const { buildController } = await import("./controller.js");
+  const { buildController } = await import("./build-controller.js");
   const logger = pino(
     {
       level: config.logLevel,

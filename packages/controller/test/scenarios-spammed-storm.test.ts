@@ -9,7 +9,7 @@ import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/config.js";
-import { buildController } from "../src/controller.js";
+import { buildController } from "../src/build-controller.js";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
 import { VirtualClock } from "./virtual-clock.js";
 import { WAIT } from "../../../test/kit/wait.js";
