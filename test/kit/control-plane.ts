@@ -29,6 +29,8 @@ export interface ControlPlaneOptions {
   controllerManagerFlags?: string[];
   /** KWOK's options (a KwokConfiguration's `options`, e.g. `podPlayStageParallelism`: pods started at once). */
   kwokOptions?: Record<string, unknown>;
+  /** More environment for kube-apiserver (a benchmark's `GOMEMLIMIT`). */
+  apiServerEnv?: Record<string, string>;
 }
 
 /** A running control plane. */
@@ -214,8 +216,8 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
   const [etcdPort, etcdPeerPort, apiPort, kwokPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const server = `https://127.0.0.1:${apiPort}`;
   const processes: RunningProcess[] = [];
-  const start = (name: string, file: string, args: string[]) => {
-    const p = startProcess(file, args, { cwd: dir });
+  const start = (name: string, file: string, args: string[], env?: Record<string, string>) => {
+    const p = startProcess(file, args, { cwd: dir, ...(env ? { env: { ...process.env, ...env } } : {}) });
     processes.push(p);
     running.add(p);
     void p.exited.then(() => {
@@ -252,25 +254,30 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     await until("etcd healthy", 30_000, async () => ((await fetch(`http://127.0.0.1:${etcdPort}/health`)).ok ? true : undefined), [etcd]);
 
     step("kube-apiserver");
-    const apiserver = start("kube-apiserver", tools.kubeApiserver, [
-      `--etcd-servers=http://127.0.0.1:${etcdPort}`,
-      "--bind-address=127.0.0.1",
-      "--advertise-address=127.0.0.1",
-      // Nothing runs in pods here to reach the `kubernetes` Service, and its endpoint may not be a loopback address.
-      "--endpoint-reconciler-type=none",
-      `--secure-port=${apiPort}`,
-      `--tls-cert-file=${pki.apiserver.crt}`,
-      `--tls-private-key-file=${pki.apiserver.key}`,
-      `--client-ca-file=${pki.ca.crt}`,
-      "--authorization-mode=Node,RBAC",
-      `--service-account-key-file=${pki.serviceAccount.pub}`,
-      `--service-account-signing-key-file=${pki.serviceAccount.key}`,
-      `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
-      "--service-cluster-ip-range=10.0.0.0/24",
-      // Room for the benchmarks' pod creation and the controller's lists.
-      "--max-requests-inflight=1000",
-      "--max-mutating-requests-inflight=500",
-    ]);
+    const apiserver = start(
+      "kube-apiserver",
+      tools.kubeApiserver,
+      [
+        `--etcd-servers=http://127.0.0.1:${etcdPort}`,
+        "--bind-address=127.0.0.1",
+        "--advertise-address=127.0.0.1",
+        // Nothing runs in pods here to reach the `kubernetes` Service, and its endpoint may not be a loopback address.
+        "--endpoint-reconciler-type=none",
+        `--secure-port=${apiPort}`,
+        `--tls-cert-file=${pki.apiserver.crt}`,
+        `--tls-private-key-file=${pki.apiserver.key}`,
+        `--client-ca-file=${pki.ca.crt}`,
+        "--authorization-mode=Node,RBAC",
+        `--service-account-key-file=${pki.serviceAccount.pub}`,
+        `--service-account-signing-key-file=${pki.serviceAccount.key}`,
+        `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
+        "--service-cluster-ip-range=10.0.0.0/24",
+        // Room for the benchmarks' pod creation and the controller's lists.
+        "--max-requests-inflight=1000",
+        "--max-mutating-requests-inflight=500",
+      ],
+      options.apiServerEnv,
+    );
     const adminKubeconfig = kubeconfigFor("admin", pki.admin);
     const adminTls = { ca: caPem, cert: readFileSync(pki.admin.crt), key: readFileSync(pki.admin.key) };
     const api = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
