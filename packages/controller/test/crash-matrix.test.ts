@@ -4,7 +4,7 @@
 // (restart) or a standby already running takes over (takeover). Every cell must end with the emulator's deployed
 // records equal to what the cluster runs: 0 stale, 0 missing.
 //
-// The points are hit exactly by the controller's test-only hook (SHIPLOG_TEST_CRASH_AT, test-crash-hook.ts), which
+// The points are hit exactly by the test hook (SHIPLOG_TEST_CRASH_AT: crash-entry.ts, crash-hook.ts), which
 // arms in the flush sending `shop-gone-app` and kills the process at the point; "in-flight" adds an emulator latency
 // fault so the service holds the request when the process dies (and applies it afterwards). The last three points
 // are inside a compaction of the sharded state: every process of those cells runs with tiny state limits

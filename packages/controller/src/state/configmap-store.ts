@@ -54,7 +54,7 @@ const MAX_CONFLICT_RETRIES = 5;
 const COMPACT_AHEAD = 0.6;
 const LABELS = { "app.kubernetes.io/part-of": "shiplog", "app.kubernetes.io/component": "acknowledged-state" };
 
-/** Steps of a write, for the crash-matrix test's hook (test-crash-hook.ts). */
+/** Steps of a write, for a probe (the crash matrix kills the process at one: test/crash-hook.ts). */
 export type StateWriteStep = "state-write" | "shard-written" | "before-head-switch" | "head-switch";
 
 /** Settings of the ConfigMap store. */
