@@ -7,6 +7,7 @@
 // window measured from the answer is never shorter at the service, however the call's latency varies. An optional
 // least gap between two calls' starts follows the service's advice of a second between mutating requests.
 // Pure: time is passed in; the pacer plugin (flush/budget-pacer.ts) makes the waits.
+import { SETTINGS } from "../config/settings.js";
 import type { StateHeadParticipant } from "../state/head-participant.js";
 
 /** The limits, in calls, and the least gap between two calls' starts. */
@@ -17,8 +18,11 @@ export interface WriteBudgetLimits {
   minIntervalMs?: number;
 }
 
-/** Defaults: the service's published secondary limits for content-generating requests. */
-export const DEFAULT_WRITE_BUDGET: WriteBudgetLimits = { perMinute: 80, perHour: 500 };
+/** Defaults: the settings table's, the service's published secondary limits for content-generating requests. */
+export const DEFAULT_WRITE_BUDGET: WriteBudgetLimits = {
+  perMinute: SETTINGS.writeBudgetPerMinute.default,
+  perHour: SETTINGS.writeBudgetPerHour.default,
+};
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;

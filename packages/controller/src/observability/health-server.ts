@@ -2,6 +2,7 @@
 // standbys count as ready) and /metrics (Prometheus).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { systemClock } from "../clock.js";
 import type { ControllerMetrics } from "./metrics.js";
 
 /** What the health server reads (the Controller). */
@@ -23,7 +24,7 @@ export async function startHealthServer(
   controller: HealthSource,
   options: { host: string; port: number; staleAfterMs: number; now?: () => number },
 ): Promise<HealthServer> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.now;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     const reply = (status: number, body: string, type = "text/plain; charset=utf-8"): void => {

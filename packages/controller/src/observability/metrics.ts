@@ -77,7 +77,7 @@ export class ControllerMetrics {
   readonly deferredCalls: Gauge<"reason">;
   readonly budgetWaits: Counter;
   /** When the API token expires (epoch ms), read at every scrape; undefined when unknown. */
-  #tokenExpiry: (() => number | undefined) | undefined;
+  #tokenRemainingMs: (() => number | undefined) | undefined;
   /** The write budget's calls of the last minute and hour, read at every scrape. */
   #budgetUsed: ((window: "minute" | "hour") => number) | undefined;
 
@@ -235,8 +235,8 @@ export class ControllerMetrics {
         registers,
       },
       () => {
-        const at = metrics.#tokenExpiry?.();
-        return at === undefined ? undefined : Math.max(0, (at - Date.now()) / 1000);
+        const remaining = metrics.#tokenRemainingMs?.();
+        return remaining === undefined ? undefined : Math.max(0, remaining / 1000);
       },
     );
     this.inFlightRecords = new Gauge({
@@ -288,8 +288,8 @@ export class ControllerMetrics {
     this.#budgetUsed = used;
   }
 
-  /** Where the token's expiry is read from at each scrape. */
-  watchTokenExpiry(read: () => number | undefined): void {
-    this.#tokenExpiry = read;
+  /** Where the token's remaining lifetime (ms, on the controller's clock) is read from at each scrape. */
+  watchTokenRemaining(read: () => number | undefined): void {
+    this.#tokenRemainingMs = read;
   }
 }

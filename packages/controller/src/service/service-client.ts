@@ -51,7 +51,13 @@ export function leaderFence(fence: LeadershipFence): TransportPlugin {
  * The controller's auth strategy from its configuration: an App installation (tokens minted and renewed here, their
  * remaining lifetime exported as a metric) or the token source. Logs the mode once, never the secret.
  */
-export function controllerAuth(config: ControllerConfig, tokens: TokenSource, logger: Logger, metrics: ControllerMetrics): AuthStrategy {
+export function controllerAuth(
+  config: ControllerConfig,
+  tokens: TokenSource,
+  logger: Logger,
+  metrics: ControllerMetrics,
+  clock: Pick<Clock, "now">,
+): AuthStrategy {
   if (!config.app) {
     logger.info(
       { auth: "token", source: config.tokenFile ? "file" : "variable", tokenFile: config.tokenFile ?? null },
@@ -63,6 +69,7 @@ export function controllerAuth(config: ControllerConfig, tokens: TokenSource, lo
   const auth = appInstallationAuth({
     appId,
     privateKey,
+    now: clock.now,
     ...(installationId !== undefined ? { installationId } : { org: config.org }),
     onToken: ({ installationId: id, expiresAt, reason }) =>
       logger.info(
@@ -70,7 +77,10 @@ export function controllerAuth(config: ControllerConfig, tokens: TokenSource, lo
         "installation token minted",
       ),
   });
-  metrics.watchTokenExpiry(() => auth.expiresAt?.getTime());
+  metrics.watchTokenRemaining(() => {
+    const at = auth.expiresAt?.getTime();
+    return at === undefined ? undefined : at - clock.now();
+  });
   logger.info(
     {
       auth: "app-installation",
@@ -163,7 +173,7 @@ export function controllerApi(options: ControllerApiOptions): ClusterRecordsApi 
     baseUrl: config.apiUrl,
     // Asked on every attempt, so a rotated token (a Secret updated in place, an installation token renewed) is used
     // without a restart.
-    auth: controllerAuth(config, tokens, logger, metrics),
+    auth: controllerAuth(config, tokens, logger, metrics, options.clock),
     fence: options.fence,
     logger,
     serializeMutations: config.serializeWrites,
