@@ -38,7 +38,7 @@ afterEach(() => {
 
 /** A JWT signed with node:crypto; claims relative to the emulator's clock unless given. */
 function jwt(claims: Record<string, unknown> = {}, key = privateKey): string {
-  const now = Math.floor(emulator.clock.nowMs() / 1000);
+  const now = Math.floor(emulator.clock.now() / 1000);
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
   const unsigned = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ iat: now - 60, exp: now + 540, iss: APP_ID, ...claims })}`;
   return `${unsigned}.${createSign("RSA-SHA256").update(unsigned).sign(key).toString("base64url")}`;
@@ -84,7 +84,7 @@ describe("the emulator's App endpoints", () => {
   });
 
   it("refuse JWTs as the service does: signature, issuer, dates with 60 s of clock skew, 10 minutes at most", async () => {
-    const now = Math.floor(emulator.clock.nowMs() / 1000);
+    const now = Math.floor(emulator.clock.now() / 1000);
     const otherKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
     const refusals: [string, string][] = [
       [jwt({}, otherKey), JWT_MESSAGES.undecodable],
@@ -119,14 +119,14 @@ describe("the client's App installation auth", () => {
       appId: APP_ID,
       privateKey,
       org: "acme",
-      now: () => emulator.clock.nowMs(),
+      now: () => emulator.clock.now(),
       onToken: (t) => minted.push(t),
     });
     const client = new ShiplogClient({ baseUrl: emulator.url, auth });
     for (let i = 0; i < 3; i++) await client.artifacts.createStorageRecord(storage(10 + i));
     expect(minted.map((m) => m.reason)).toEqual(["initial"]);
     expect(auth.installationId).toBe(3001);
-    expect(minted[0]!.expiresAt.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
+    expect(minted[0]!.expiresAt.getTime() - emulator.clock.now()).toBeGreaterThan(3_590_000);
 
     // 56 minutes on: within the 5-minute margin, renewed before use.
     emulator.clock.advance(56 * 60_000);
@@ -152,22 +152,22 @@ describe("the client's App installation auth", () => {
   });
 
   it("a token the service refuses counts as expired while its renewal fails, and as renewed once it succeeds", async () => {
-    const auth = appInstallationAuth({ appId: APP_ID, privateKey, installationId: 3001, now: () => emulator.clock.nowMs() });
+    const auth = appInstallationAuth({ appId: APP_ID, privateKey, installationId: 3001, now: () => emulator.clock.now() });
     const client = new ShiplogClient({ baseUrl: emulator.url, auth, retry: false });
     await client.artifacts.createStorageRecord(storage(40));
-    expect(auth.expiresAt!.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
+    expect(auth.expiresAt!.getTime() - emulator.clock.now()).toBeGreaterThan(3_590_000);
     // The stored record's token is refused (401), and the App's token endpoint fails: the token is dead for the service.
     const refused = emulator.faults.add({ kind: "status", status: 401, route: "/orgs/:org/artifacts/metadata/storage-record", times: 1 });
     const failing = emulator.faults.add({ kind: "status", status: 500, route: "/app/installations/:installation_id/access_tokens" });
     try {
       await expect(client.artifacts.createStorageRecord(storage(41))).rejects.toThrow();
-      expect(auth.expiresAt!.getTime()).toBeLessThanOrEqual(emulator.clock.nowMs());
+      expect(auth.expiresAt!.getTime()).toBeLessThanOrEqual(emulator.clock.now());
     } finally {
       emulator.faults.remove(failing);
       emulator.faults.remove(refused);
     }
     await client.artifacts.createStorageRecord(storage(42));
-    expect(auth.expiresAt!.getTime() - emulator.clock.nowMs()).toBeGreaterThan(3_590_000);
+    expect(auth.expiresAt!.getTime() - emulator.clock.now()).toBeGreaterThan(3_590_000);
   });
 
   it("signs again on the service's clock when the service refuses the JWT's dates", async () => {

@@ -28,7 +28,7 @@ function simulatedTime(emulator: Emulator, onWait?: (ms: number, count: number) 
   let count = 0;
   emulator.clock.set(emulator.clock.now(), { freeze: true });
   return {
-    now: () => emulator.clock.nowMs(),
+    now: () => emulator.clock.now(),
     sleep: async (ms: number, signal?: AbortSignal) => {
       if (signal?.aborted) throw signal.reason;
       emulator.clock.advance(ms);
@@ -267,9 +267,9 @@ describe("late events (the emulator's latency mode)", () => {
     let doneAt: number | undefined;
     const time = simulatedTime(emu, () => {
       generate(Math.floor(random() * 120));
-      if (generated.length >= 1000) doneAt ??= emu!.clock.nowMs();
+      if (generated.length >= 1000) doneAt ??= emu!.clock.now();
       // Once all are made, run on past the longest delay so every late event has arrived.
-      if (doneAt !== undefined && emu!.clock.nowMs() - doneAt > 6 * 3600 * 1000 + 120_000) controller.abort();
+      if (doneAt !== undefined && emu!.clock.now() - doneAt > 6 * 3600 * 1000 + 120_000) controller.abort();
     });
     const events: ActivityEvent[] = [];
     let gaps = 0;

@@ -21,12 +21,12 @@ interface SimulatedTime {
 /** A sleep that moves the emulator's clock instead of waiting; `onWait` runs after each move. */
 function simulatedTime(emulator: Emulator, onWait?: (ms: number, count: number) => void): SimulatedTime {
   const waits: number[] = [];
-  const start = emulator.clock.nowMs();
+  const start = emulator.clock.now();
   emulator.clock.set(emulator.clock.now(), { freeze: true });
   return {
     waits,
-    now: () => emulator.clock.nowMs(),
-    elapsedMs: () => emulator.clock.nowMs() - start,
+    now: () => emulator.clock.now(),
+    elapsedMs: () => emulator.clock.now() - start,
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
       waits.push(ms);

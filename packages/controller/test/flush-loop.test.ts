@@ -14,7 +14,7 @@ import { SendGate } from "../src/flush/send-gate.js";
 import { StatePersistence } from "../src/state/persistence.js";
 import { WriteBudget, decodeBudgetCalls, writeBudgetParticipant } from "../src/flush/write-budget.js";
 import { acceptingApi } from "./accepting-api.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
 const logger = pino({ level: "silent" });

@@ -1,6 +1,6 @@
 // The controller under a secondary rate limit that names no wait, on the client's virtual time: the batches wait
 // the service's minute together, the controller stays ready and never calls it a refused token, and every record
-// lands. (auth-process.test.ts shows the same with Retry-After, with the controller as a process on real time.)
+// lands. (auth-process.integration.test.ts shows the same with Retry-After, with the controller as a process on real time.)
 import { KubeConfig } from "@kubernetes/client-node";
 import { staticToken, type TransportClock, type TransportPlugin } from "@shiplog/client";
 import { buildController, loadConfig, type Controller } from "@shiplog/controller";
@@ -10,7 +10,7 @@ import { startFakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
@@ -114,11 +114,10 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
 /** A fake cluster, an emulator limited to `perMinute` content calls, and controllers on one virtual clock with it. */
 async function budgetScene(perMinute: number, deployments: number) {
   const cluster = await startFakeCluster({});
-  const emulator = await startEmulator({ port: 0, secondaryLimits: { contentPerMinute: perMinute } });
   const clock = new VirtualClock();
   // The emulator counts its windows on the controllers' (virtual) time; a request's arrival falls somewhere between
   // its start and its answer, as at the real service.
-  emulator.clock.nowMs = () => clock.now();
+  const emulator = await startEmulator({ port: 0, secondaryLimits: { contentPerMinute: perMinute }, clock });
   cluster.script.ensureNamespace("shiplog");
   const names = Array.from({ length: deployments }, (_, i) => `svc-${i}`);
   await cluster.script.createDeployments(

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/config/config.js";
 import { buildController } from "../src/build-controller.js";
 import { CLUSTER, ORG, REPO, converged, type Harness } from "./scenario-harness.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { WAIT } from "../../../test/kit/wait.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";

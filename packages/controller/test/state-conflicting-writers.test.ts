@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ControllerMetrics } from "../src/observability/metrics.js";
 import { CONFLICT_WINDOW_MS, CONFLICTS_TO_REPORT, ConflictingWriters } from "../src/state/conflicting-writers.js";
 import { readiness, type ReadinessSnapshot } from "../src/observability/readiness.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 function detector() {
   const lines: { msg: string; otherWriter?: string; level: number }[] = [];

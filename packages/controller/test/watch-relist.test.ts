@@ -8,7 +8,7 @@ import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WAIT } from "../../../test/kit/wait.js";
-import { VirtualClock } from "./virtual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

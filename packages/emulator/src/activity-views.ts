@@ -34,7 +34,7 @@ export function issuePayload(issue: StoredIssue, sources: IssuePayloadSources): 
   // The whole issue object as it stands at the event (spec 2.8), with paths that become URLs when rendered.
   if (!issue.pullRequest)
     return {
-      issue: issueObjectView("", issue, sources.userRef, (ms) => sources.clock.timestamp(new Date(ms))),
+      issue: issueObjectView("", issue, sources.userRef, (ms) => sources.clock.timestamp(ms)),
     };
   const base = sources.commits.head(issue.owner, issue.repo, "refs/heads/main") ?? sources.commits.nextSha();
   return {

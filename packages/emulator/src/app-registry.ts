@@ -144,7 +144,7 @@ export class AppRegistry {
     if (!verify("RSA-SHA256", signed, this.#keyPair(app.id).publicKey, Buffer.from(signature, "base64url"))) {
       return { error: JWT_MESSAGES.undecodable };
     }
-    const now = Math.floor(this.clock.nowMs() / 1000);
+    const now = Math.floor(this.clock.now() / 1000);
     if (!Number.isInteger(claims.iat) || (claims.iat as number) > now + JWT_CLOCK_SKEW_S) return { error: JWT_MESSAGES.issuedAt };
     if (typeof claims.exp !== "number" || claims.exp <= now) return { error: JWT_MESSAGES.expired };
     if (claims.exp - (claims.iat as number) > JWT_MAX_LIFETIME_S || claims.exp > now + JWT_MAX_LIFETIME_S + JWT_CLOCK_SKEW_S) {
@@ -156,7 +156,7 @@ export class AppRegistry {
   /** Mints an installation token, narrowed as asked (the caller has checked the narrowing). */
   mint(installation: FixtureInstallation, narrowed: { repositories?: string[]; permissions?: Record<string, AccessLevel> }): MintedToken {
     const token = `emu_ghs_${randomBytes(18).toString("hex")}`;
-    const nowMs = this.clock.nowMs();
+    const nowMs = this.clock.now();
     const permissions = narrowed.permissions ?? installation.permissions;
     const repositories = narrowed.repositories ?? installation.repositories;
     const principal: TokenFixture = {
@@ -184,7 +184,7 @@ export class AppRegistry {
     const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header?.trim() ?? "");
     const minted = match ? this.#tokens.get(match[1]!) : undefined;
     if (!minted) return null;
-    if (this.clock.nowMs() >= minted.expiresAtMs) {
+    if (this.clock.now() >= minted.expiresAtMs) {
       this.#tokens.delete(minted.token);
       return null;
     }

@@ -110,9 +110,9 @@ export class ArtifactStore {
 
   /** The service's timestamp of now, made once a second (a cluster call writes 1,000 records at once). */
   #timestamp(): string {
-    const ms = this.clock.nowMs();
+    const ms = this.clock.now();
     const second = Math.floor(ms / 1000);
-    if (second !== this.#stamp.second) this.#stamp = { second, text: this.clock.timestamp(new Date(ms)) };
+    if (second !== this.#stamp.second) this.#stamp = { second, text: this.clock.timestamp(ms) };
     return this.#stamp.text;
   }
 

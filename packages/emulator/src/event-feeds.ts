@@ -44,7 +44,7 @@ export class EventFeeds {
 
   /** Records an event; returns it with its id. */
   add(event: NewEvent): StoredEvent {
-    const stored: StoredEvent = { ...event, id: this.#nextId++, createdAtMs: event.createdAtMs ?? this.clock.nowMs() };
+    const stored: StoredEvent = { ...event, id: this.#nextId++, createdAtMs: event.createdAtMs ?? this.clock.now() };
     this.#events.push(stored);
     if (stored.createdAtMs < (this.#events.at(-2)?.createdAtMs ?? 0)) {
       // A backdated event: keep the store in time order so ids and times agree for readers.
@@ -56,13 +56,13 @@ export class EventFeeds {
 
   /** The events a feed shows: those matching, newest first, within 30 days, at most 300. */
   feed(matches: (event: StoredEvent) => boolean): StoredEvent[] {
-    const oldest = this.clock.nowMs() - FEED_MAX_AGE_MS;
-    if (this.#latency.enabled) return this.#latency.visible(this.#events, this.clock.nowMs(), oldest, FEED_CAPACITY, matches);
+    const oldest = this.clock.now() - FEED_MAX_AGE_MS;
+    if (this.#latency.enabled) return this.#latency.visible(this.#events, this.clock.now(), oldest, FEED_CAPACITY, matches);
     const out: StoredEvent[] = [];
     for (let i = this.#events.length - 1; i >= 0 && out.length < FEED_CAPACITY; i--) {
       const event = this.#events[i]!;
       if (event.createdAtMs < oldest) break;
-      if (event.createdAtMs > this.clock.nowMs()) continue;
+      if (event.createdAtMs > this.clock.now()) continue;
       if (matches(event)) out.push(event);
     }
     return out;

@@ -48,17 +48,17 @@ export class SourceImportStore {
   readonly #sources = new Map<string, Partial<SimulatedSource>>();
   #nextAuthorId = 2_268_557;
   #maintenance = false;
-  #timer: NodeJS.Timeout | undefined;
+  #stopTimer: (() => void) | undefined;
   readonly webhooks: ImportWebhooks;
 
   constructor(clock: Clock, options: { webhookUrl?: string } = {}) {
     this.#clock = clock;
-    this.webhooks = new ImportWebhooks(options.webhookUrl);
+    this.webhooks = new ImportWebhooks(clock, options.webhookUrl);
   }
 
   /** Whether the endpoints are closed at the emulator's current time (from 2024-04-12 00:00 UTC). */
   get retired(): boolean {
-    return this.#clock.nowMs() >= Date.parse(SOURCE_IMPORTS_RETIRED_AT);
+    return this.#clock.now() >= Date.parse(SOURCE_IMPORTS_RETIRED_AT);
   }
 
   /** Maintenance mode: every source import endpoint answers 503. */
@@ -186,15 +186,15 @@ export class SourceImportStore {
   /** Advances every working import on a timer (for the demo); tests step explicitly instead. */
   startTimer(intervalMs: number): void {
     this.stopTimer();
-    this.#timer = setInterval(() => {
+    this.#stopTimer = this.#clock.every(intervalMs, () => {
       for (const stored of this.#imports.values()) if (isWorking(stored.state.status)) this.#step(stored);
-    }, intervalMs);
-    this.#timer.unref();
+      return true;
+    });
   }
 
   stopTimer(): void {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopTimer?.();
+    this.#stopTimer = undefined;
   }
 
   #step(stored: StoredImport): SimulatedStatus {

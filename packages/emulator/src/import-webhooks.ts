@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { TransportClock } from "@shiplog/client";
 
 /**
  * `RepositoryImportEvent` deliveries. The spec says a webhook reports import state but shows neither the
@@ -37,7 +38,11 @@ export class ImportWebhooks {
   #queue: Promise<void> = Promise.resolve();
   readonly #deliveries: ImportWebhookDelivery[] = [];
 
-  constructor(url?: string) {
+  /** `clock` times a delivery out (the emulator's clock's waits). */
+  constructor(
+    private readonly clock: TransportClock,
+    url?: string,
+  ) {
     this.#url = url;
   }
 
@@ -74,6 +79,13 @@ export class ImportWebhooks {
   async #send(url: string, payload: ImportWebhookPayload): Promise<void> {
     const id = randomUUID();
     const delivery: ImportWebhookDelivery = { id, url, payload, responseStatus: 0 };
+    // AbortSignal.timeout's own reason, on the emulator's clock.
+    const timeout = new AbortController();
+    const answered = new AbortController();
+    this.clock.sleep(DELIVERY_TIMEOUT_MS, answered.signal).then(
+      () => timeout.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+      () => {},
+    );
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -84,12 +96,14 @@ export class ImportWebhooks {
           "x-service-delivery": id,
         },
         body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+        signal: timeout.signal,
       });
       delivery.responseStatus = response.status;
       await response.body?.cancel();
     } catch (error) {
       delivery.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      answered.abort();
     }
     this.#deliveries.push(delivery);
   }

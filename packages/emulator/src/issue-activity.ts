@@ -239,7 +239,7 @@ export class IssueActivity {
     const repo = this.fixture.repo(input.repo);
     const actor = this.fixture.user(input.actor, "actor");
     const issue = this.fixture.issue(repo, input.issue);
-    const now = this.clock.nowMs();
+    const now = this.clock.now();
     issue.state = kind === "closed" ? "closed" : "open";
     issue.stateReason = kind === "closed" ? (input.reason ?? "completed") : "reopened";
     issue.closedAtMs = kind === "closed" ? now : null;

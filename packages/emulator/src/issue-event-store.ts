@@ -71,7 +71,7 @@ export class IssueEventStore {
     labels?: string[];
   }): StoredIssue {
     const list = this.#issues.get(key(input.owner, input.repo)) ?? [];
-    const now = this.clock.nowMs();
+    const now = this.clock.now();
     const issue: StoredIssue = {
       id: this.#nextIssueId++,
       owner: input.owner,
@@ -121,7 +121,7 @@ export class IssueEventStore {
     issue: StoredIssue,
     input: { event: string; actor: string; commitId?: string; label?: StoredLabel; assignee?: string; viaApp?: boolean },
   ): StoredIssueEvent {
-    const now = this.clock.nowMs();
+    const now = this.clock.now();
     const event: StoredIssueEvent = {
       id: this.#nextEventId++,
       owner: issue.owner,

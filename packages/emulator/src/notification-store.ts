@@ -93,10 +93,11 @@ export class NotificationStore {
   #nextId = 1;
   readonly #lastModified = new Map<string, number>();
   readonly #created: number;
-  readonly #jobs = new Set<NodeJS.Timeout>();
+  /** The running background jobs, by the function that stops each. */
+  readonly #jobs = new Set<() => void>();
   /** Marking more than this many threads in one request goes to the background (202). */
   markReadThreshold = 100;
-  /** Threads the background job marks per step, and the real-time pause between steps. */
+  /** Threads the background job marks per step, and the pause between steps (on the emulator's clock's waits). */
   backgroundBatch = 50;
   backgroundStepMs = 5;
   #pollIntervalSeconds = 60;
@@ -104,7 +105,7 @@ export class NotificationStore {
   readonly #watchers = new Map<string, Set<string>>();
 
   constructor(private readonly clock: Clock) {
-    this.#created = Math.floor(clock.nowMs() / 1000) * 1000;
+    this.#created = Math.floor(clock.now() / 1000) * 1000;
   }
 
   /** The user watches the repository: `subscribed` notifications of its threads, its events received. */
@@ -248,20 +249,16 @@ export class NotificationStore {
     const queue = [...targets];
     const job: MarkReadJob = { remaining: queue.length, done: Promise.resolve() };
     job.done = new Promise((resolve) => {
-      const step = () => {
+      const stop = this.clock.every(this.backgroundStepMs, () => {
         for (const thread of queue.splice(0, this.backgroundBatch)) apply(thread);
         job.remaining = queue.length;
         this.#touch(user);
-        if (queue.length === 0) {
-          this.#jobs.delete(timer);
-          return resolve();
-        }
-        this.#jobs.delete(timer);
-        timer = setTimeout(step, this.backgroundStepMs).unref();
-        this.#jobs.add(timer);
-      };
-      let timer = setTimeout(step, this.backgroundStepMs).unref();
-      this.#jobs.add(timer);
+        if (queue.length > 0) return true;
+        this.#jobs.delete(stop);
+        resolve();
+        return false;
+      });
+      this.#jobs.add(stop);
     });
     return { background: job };
   }
@@ -307,7 +304,7 @@ export class NotificationStore {
 
   /** Stops background jobs (on emulator stop). */
   stop(): void {
-    for (const timer of this.#jobs) clearTimeout(timer);
+    for (const stop of this.#jobs) stop();
     this.#jobs.clear();
   }
 
@@ -355,14 +352,14 @@ export class NotificationStore {
 
   /** Now, to the whole second: the service shows times to the second, and compares them so. */
   #now(): number {
-    return Math.floor(this.clock.nowMs() / 1000) * 1000;
+    return Math.floor(this.clock.now() / 1000) * 1000;
   }
 
   /** Moves the user's `Last-Modified` on by at least a second, so every change is a new HTTP-date. */
   #touch(user: string): void {
     const login = user.toLowerCase();
     const previous = this.lastModifiedMs(login);
-    const now = Math.floor(this.clock.nowMs() / 1000) * 1000;
+    const now = Math.floor(this.clock.now() / 1000) * 1000;
     this.#lastModified.set(login, Math.max(now, previous + 1000));
   }
 }

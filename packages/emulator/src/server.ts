@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { API_VERSIONS } from "@shiplog/client";
+import { API_VERSIONS, type TransportClock } from "@shiplog/client";
 import { AccessControl, acceptedPermissionsHeader, authenticate, decideAccess, type Principal } from "./access-control.js";
 import { AppRegistry, type AppSettings } from "./app-registry.js";
 import { registerAppRoutes } from "./routes/apps.js";
@@ -44,10 +44,13 @@ export interface EmulatorOptions {
   /** Default 127.0.0.1: the emulator is for loopback use. */
   host?: string;
   /**
-   * The emulator's clock; default a new one on real time. Give your own to start at a chosen time, or to share one
-   * clock between the emulator and other doubles (`new Clock()`, then `clock.set(...)`, `advance`, `reset`).
+   * The time the emulator reads and waits on (shiplog's one clock interface, the client's `TransportClock`); default
+   * the real one. A test's virtual clock drives the emulator's windows, expiries, timers and injected latency with
+   * no real waits. An emulator `Clock` is used as it is (to start at a chosen time, or to share one clock between
+   * the emulator and other doubles: `new Clock()`, then `set`, `advance`, `reset`); any other clock becomes the
+   * source of a new `Clock`, `emulator.clock`, which moves it on from there.
    */
-  clock?: Clock;
+  clock?: TransportClock;
   /** The world to start with; default `defaultFixture`. */
   fixture?: FixtureInput;
   /** Core rate limit per caller with credentials per hour. Default 5000. */
@@ -86,6 +89,7 @@ export interface Emulator {
   /** Fixture token strings by name (`tokens.admin`). */
   tokens: Record<string, string>;
   fixture: Fixture;
+  /** The emulator's clock: its time shifted or frozen by a test (`set`, `advance`, `reset`). */
   clock: Clock;
   faults: FaultInjector;
   requests: RequestLog;
@@ -110,7 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const parsed = fixtureSchema.safeParse(options.fixture === undefined ? defaultFixture : options.fixture, { reportInput: true });
   if (!parsed.success) throw EmulatorUsageError.fromZod("startEmulator", "fixture", parsed.error);
   const fixture = parsed.data;
-  const clock = options.clock ?? new Clock();
+  const clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock);
   const apps = new AppRegistry(fixture, clock, options.apps);
   const access = new AccessControl(fixture);
   const routes = new Set<string>();
@@ -119,11 +123,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const rateLimits = new RateLimits(
     options.rateLimit ?? 5000,
     3_600_000,
-    () => clock.nowMs(),
+    () => clock.now(),
     options.anonymousRateLimit ?? ANONYMOUS_RATE_LIMIT,
   );
   const secondarySettings = options.secondaryLimits === true ? {} : options.secondaryLimits;
-  const secondaryLimits = new SecondaryRateLimits(secondarySettings, () => clock.nowMs());
+  const secondaryLimits = new SecondaryRateLimits(secondarySettings, () => clock.now());
   const state: EmulatorState = {
     artifacts: new ArtifactStore(clock),
     git: new GitStore(fixture),
@@ -157,13 +161,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
-  installHooks(app, { access, faults, requests, rateLimits, secondaryLimits, fixture, apps });
+  installHooks(app, { access, faults, requests, rateLimits, secondaryLimits, fixture, apps, clock });
   registerPreflight(app);
   registerRateLimitRoute(
     app,
     rateLimits,
     (request) => callerKey(request.principal, request),
-    () => clock.nowMs(),
+    () => clock.now(),
   );
   registerUserRoute(app, ctx);
   registerAppRoutes(app, ctx, apps);
@@ -246,6 +250,7 @@ interface HookDeps {
   secondaryLimits: SecondaryRateLimits;
   fixture: Fixture;
   apps: AppRegistry;
+  clock: Clock;
 }
 
 /** How the service words a spent primary rate limit. */
@@ -311,7 +316,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     if (limited) return limited;
 
     for (const fault of deps.faults.pick(request.method, request.routeOptions.url)) {
-      if (fault.kind === "latency") await new Promise((r) => setTimeout(r, fault.latencyMs ?? 100));
+      if (fault.kind === "latency") await deps.clock.sleep(fault.latencyMs ?? 100);
       if (fault.kind === "drop") {
         request.raw.socket.destroy();
         return reply.hijack();
@@ -354,7 +359,7 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
     if (request.dropAfterHandler) {
       // The handler ran (its writes are applied); the answer is lost on the way. Neither onResponse nor
       // onRequestAbort fires for it, so it is logged here.
-      deps.requests.record(logEntry(request, 0));
+      deps.requests.record(logEntry(request, 0, deps.clock));
       request.raw.socket.destroy();
       return payload;
     }
@@ -380,15 +385,15 @@ function installHooks(app: FastifyInstance, deps: HookDeps): void {
   });
 
   app.addHook("onResponse", async (request, reply) => {
-    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, reply.statusCode));
+    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, reply.statusCode, deps.clock));
   });
   // Dropped connections never reach onResponse; log them too.
   app.addHook("onRequestAbort", async (request) => {
-    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, 0));
+    if (!request.dropAfterHandler) deps.requests.record(logEntry(request, 0, deps.clock));
   });
 }
 
-function logEntry(request: FastifyRequest, status: number) {
+function logEntry(request: FastifyRequest, status: number, clock: Clock) {
   const principal = request.principal;
   return {
     method: request.method,
@@ -399,7 +404,7 @@ function logEntry(request: FastifyRequest, status: number) {
     apiVersion: request.apiVersion || undefined,
     userAgent: request.headers["user-agent"],
     accept: request.headers.accept,
-    time: new Date().toISOString(),
+    time: new Date(clock.now()).toISOString(),
   };
 }
 

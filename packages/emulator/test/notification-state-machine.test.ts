@@ -10,10 +10,15 @@ import {
 } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
 import { collect } from "./collect.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
-// Spec 3.2, row by row, over HTTP with the real client. hubot acts; octo (classic token) receives.
+// Spec 3.2, row by row, over HTTP with the real client. hubot acts; octo (classic token) receives. The emulator runs
+// on a virtual clock: its background marking moves on only when the client's waits move the clock.
 let emu: Emulator;
 let octo: ShiplogClient;
+const clock = new VirtualClock();
+/** markAllAsReadAndWait's waits and time on the virtual clock: each wait moves it on, running the emulator's steps. */
+const onClock = { now: () => clock.now(), sleep: (ms: number) => clock.advance(ms) };
 
 const fixture = {
   ...defaultFixture,
@@ -24,7 +29,7 @@ const fixture = {
 };
 
 beforeAll(async () => {
-  emu = await startEmulator({ fixture });
+  emu = await startEmulator({ fixture, clock });
   octo = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.classic, retry: false });
 });
 afterAll(() => emu.stop());
@@ -62,7 +67,7 @@ describe("unread → read", () => {
   it("past the threshold PUT /notifications answers 202 and marks in the background; the helper waits until done", async () => {
     emu.state.notifications.markReadThreshold = 3;
     const created = Array.from({ length: 12 }, () => threadForOcto());
-    const result = await octo.notifications.markAllAsReadAndWait({}, { intervalMs: 5 });
+    const result = await octo.notifications.markAllAsReadAndWait({}, { intervalMs: 5, ...onClock });
     expect(result.status).toBe(202);
     expect(result.message).toMatch(/background/);
     expect(result.checks).toBeGreaterThanOrEqual(1);
@@ -89,7 +94,7 @@ describe("unread → read", () => {
 
     emu.state.notifications.markReadThreshold = 2;
     const many = Array.from({ length: 6 }, () => threadForOcto("acme/api"));
-    const big = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { intervalMs: 5 });
+    const big = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { intervalMs: 5, ...onClock });
     expect(big.status).toBe(202);
     const unread = await collect(octo.notifications.listForRepo({ owner: "acme", repo: "api" }));
     expect(unread.filter((t) => many.some((m) => m.title === t.subject.title))).toEqual([]);
@@ -105,7 +110,9 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
   ] as const)("%o: RequestValidationError naming %s", async (params, field, rule) => {
     const { title } = threadForOcto();
     const before = emu.requests.count();
-    const error = await octo.notifications.markAllAsReadAndWait(params, { intervalMs: 5, timeoutMs: 1000 }).catch((e: unknown) => e);
+    const error = await octo.notifications
+      .markAllAsReadAndWait(params, { intervalMs: 5, timeoutMs: 1000, ...onClock })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues).toEqual([expect.objectContaining({ field, rule })]);
     // Nothing was sent: the inbox (owner alone would have been PUT /notifications) is untouched.
@@ -121,7 +128,7 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
     try {
       Array.from({ length: 3 }, () => threadForOcto("acme/api"));
       const error = await octo.notifications
-        .markAllAsReadAndWait({ owner: "acme", repo: "api" }, { timeoutMs: 0, sleep: async () => {} })
+        .markAllAsReadAndWait({ owner: "acme", repo: "api" }, { ...onClock, timeoutMs: 0 })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MarkReadTimeoutError);
       expect(error).toMatchObject({ code: "mark_read_timeout" });

@@ -1,7 +1,10 @@
-// The emulator in code: an injected clock drives what it answers, and seedDemoWorld fills the default world (and
-// refuses a fixture that lacks what it seeds), over real HTTP.
-import { afterEach, describe, expect, it } from "vitest";
+// The emulator in code: an injected clock drives what it answers (any TransportClock as its source: its windows and
+// waits on a virtual clock), and seedDemoWorld fills the default world (and refuses a fixture that lacks what it
+// seeds), over real HTTP.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Clock, defaultFixture, EmulatorUsageError, SEEDED_DIGESTS, seedDemoWorld, startEmulator, type Emulator } from "@shiplog/emulator";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
+import { WAIT } from "../../../test/kit/wait.js";
 
 const running: Emulator[] = [];
 afterEach(async () => {
@@ -34,13 +37,46 @@ describe("an injected clock", () => {
   });
 });
 
+describe("a TransportClock as the emulator's source of time", () => {
+  const notifications = (emulator: Emulator) => get(emulator, "/notifications", emulator.tokens.classic);
+
+  it("counts the primary limit's hour on it: spent, then a new window once it has moved an hour", async () => {
+    const source = new VirtualClock(Date.parse("2024-03-01T12:00:00Z"));
+    const emulator = await start({ clock: source, rateLimit: 2 });
+    const first = await notifications(emulator);
+    expect(first.headers.get("x-ratelimit-reset")).toBe(String(Date.parse("2024-03-01T13:00:00Z") / 1000));
+    expect((await notifications(emulator)).status).toBe(200);
+    await source.advance(3_599_999);
+    expect((await notifications(emulator)).status).toBe(403);
+    await source.advance(1);
+    const renewed = await notifications(emulator);
+    expect(renewed.status).toBe(200);
+    expect(renewed.headers.get("x-ratelimit-remaining")).toBe("1");
+  });
+
+  it("waits on it: an injected latency holds the answer until the clock has moved that far", async () => {
+    const source = new VirtualClock();
+    const emulator = await start({ clock: source });
+    emulator.faults.add({ kind: "latency", latencyMs: 30_000, route: "/notifications", times: 1 });
+    let status: number | undefined;
+    const answered = notifications(emulator).then((response) => (status = response.status));
+    // The request is held once its wait is on the clock.
+    await vi.waitUntil(() => source.nextAt !== undefined, WAIT);
+    await source.advance(29_999);
+    expect(status).toBeUndefined();
+    await source.advance(1);
+    await answered;
+    expect(status).toBe(200);
+  });
+});
+
 describe("seedDemoWorld", () => {
   it("writes the READMEs' records at their fixed time and leaves the clock on real time", async () => {
     const emulator = await start();
     const before = Date.now();
     const summary = seedDemoWorld(emulator);
     expect(summary.digests).toEqual([SEEDED_DIGESTS.web, SEEDED_DIGESTS.api]);
-    expect(Math.abs(emulator.clock.nowMs() - before)).toBeLessThan(3_600_000);
+    expect(Math.abs(emulator.clock.now() - before)).toBeLessThan(3_600_000);
     const storage = await get(emulator, `/orgs/acme/artifacts/${SEEDED_DIGESTS.api}/metadata/storage-records`, emulator.tokens.admin);
     expect(await storage.json()).toEqual({
       storage_records: [

@@ -2,7 +2,7 @@
 // RepositoryImportEvent webhooks to a local receiver, the timer, and the retirement answer.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import {
   advance,
@@ -16,6 +16,8 @@ import {
 } from "@shiplog/emulator/internal";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
 import { callJson } from "../../../test/kit/service-call.js";
+import { WAIT } from "../../../test/kit/wait.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const BEFORE_CUTOFF = "2024-04-11T12:00:00Z";
 
@@ -284,15 +286,61 @@ describe("RepositoryImportEvent webhooks", () => {
 });
 
 describe("timer-driven importer (demo mode)", () => {
-  it("advances imports on its own and stops with the emulator", async () => {
-    const timed = await startEmulator({ importStepIntervalMs: 5 });
+  it("advances imports on its own, on the emulator's clock, and stops with the emulator", async () => {
+    const clock = new VirtualClock();
+    const timed = await startEmulator({ importStepIntervalMs: 5, clock });
     try {
       timed.clock.set(BEFORE_CUTOFF, { freeze: true });
       const headers = { authorization: `Bearer ${timed.tokens.classic}`, "content-type": "application/json" };
       await fetch(`${timed.url}/repos/acme/api/import`, { method: "PUT", headers, body: JSON.stringify({ vcs_url: "https://h/r.git" }) });
-      await expect.poll(() => timed.imports.get("acme", "api")!.state.status, { timeout: 5_000, interval: 10 }).toBe("complete");
+      const status = () => timed.imports.get("acme", "api")!.state.status;
+      // A step each 5 ms of the clock, and none in between.
+      await clock.advance(4);
+      expect(status()).toBe("detecting");
+      await clock.advance(1);
+      expect(status()).toBe("importing");
+      const seen = new Set<string>();
+      for (let step = 0; step < 100 && status() !== "complete"; step++) {
+        await clock.advance(5);
+        seen.add(status());
+      }
+      expect([...seen]).toEqual(["importing", "mapping", "pushing", "complete"]);
     } finally {
       await timed.stop();
+    }
+    // Stopped: no wait of the importer is left on the clock.
+    expect(clock.nextAt).toBeUndefined();
+  });
+});
+
+describe("a webhook receiver that never answers", () => {
+  it("is given up after 10 s on the emulator's clock: the delivery is recorded as timed out, the next one goes", async () => {
+    const arrived: string[] = [];
+    const silent = createServer((request) => void arrived.push(request.url ?? "")); // never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const clock = new VirtualClock();
+    const quiet = await startEmulator({ clock, importWebhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook` });
+    try {
+      quiet.clock.set(BEFORE_CUTOFF, { freeze: true });
+      const headers = { authorization: `Bearer ${quiet.tokens.classic}`, "content-type": "application/json" };
+      await fetch(`${quiet.url}/repos/acme/api/import`, { method: "PUT", headers, body: JSON.stringify({ vcs_url: "https://h/r.git" }) });
+      quiet.imports.step("acme", "api");
+      // Deliveries go one at a time: the second is sent when the first is given up.
+      await vi.waitUntil(() => arrived.length === 1, WAIT);
+      await clock.advance(9_999);
+      expect(quiet.imports.webhooks.deliveries()).toEqual([]);
+      await clock.advance(1);
+      await vi.waitUntil(() => arrived.length === 2, WAIT);
+      await clock.advance(10_000);
+      await quiet.imports.webhooks.idle();
+      expect(quiet.imports.webhooks.deliveries().map((d) => [d.payload.status, d.responseStatus, d.error])).toEqual([
+        ["detecting", 0, "The operation was aborted due to timeout"],
+        ["importing", 0, "The operation was aborted due to timeout"],
+      ]);
+    } finally {
+      await quiet.stop();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });

@@ -19,7 +19,7 @@ import {
   WriteBudget,
 } from "../../../packages/controller/src/flush/write-budget.js";
 import { acceptingApi } from "../../../packages/controller/test/accepting-api.js";
-import { VirtualClock } from "../../../packages/controller/test/virtual-clock.js";
+import { VirtualClock } from "../../kit/virtual-clock.js";
 
 /** Calls and records resent in one virtual hour of a quiet cluster. */
 export async function steadyStateCallsPerHour(

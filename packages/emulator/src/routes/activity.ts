@@ -38,7 +38,7 @@ export function registerActivityRoutes(app: FastifyInstance, ctx: EmulatorContex
       },
       payload,
       public: event.public,
-      created_at: clock.timestamp(new Date(event.createdAtMs)),
+      created_at: clock.timestamp(event.createdAtMs),
       ...(event.org ? { org: eventOrgView(base, event.org) } : {}),
     };
   }

@@ -13,11 +13,11 @@ const LEVELS: Record<AccessLevel, number> = { read: 1, write: 2, admin: 3 };
 
 /** GET /app, the installation lookups and POST /app/installations/{installation_id}/access_tokens. */
 export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, apps: AppRegistry): void {
-  const ts = (ms: number) => ctx.clock.timestamp(new Date(ms));
+  const ts = (ms: number) => ctx.clock.timestamp(ms);
 
   /** The App the request's JWT proves, or a 401 sent. Answers carry the emulator's clock as their Date. */
   function authenticateApp(request: FastifyRequest, reply: FastifyReply): FixtureApp | undefined {
-    reply.header("date", httpDate(ctx.clock.nowMs()));
+    reply.header("date", httpDate(ctx.clock.now()));
     const verdict = apps.verifyJwt(request.headers.authorization);
     if ("app" in verdict) return verdict.app;
     sendError(reply, 401, verdict.error, { docs: JWT_DOCS });

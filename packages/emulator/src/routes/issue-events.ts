@@ -23,7 +23,7 @@ const APP = {
 /** Issue events (spec 4.5, 6.3): the repository list, one event (404, 410), the events of one issue. */
 export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const store = ctx.state.issueEvents;
-  const ts = (ms: number) => ctx.clock.timestamp(new Date(ms));
+  const ts = (ms: number) => ctx.clock.timestamp(ms);
 
   function userRef(login: string): UserRef {
     const user = ctx.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());

@@ -23,7 +23,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   const store = ctx.state.notifications;
   const clock = ctx.clock;
   const userOf = (request: FastifyRequest) => ctx.access.userOf(request.principal) ?? "";
-  const ts = (ms: number) => clock.timestamp(new Date(ms));
+  const ts = (ms: number) => clock.timestamp(ms);
 
   function threadView(base: string, thread: StoredThread) {
     const url = `${base}/notifications/threads/${thread.id}`;
@@ -119,7 +119,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
   }
 
   function markResult(reply: FastifyReply, background: boolean) {
-    reply.header("date", httpDate(clock.nowMs()));
+    reply.header("date", httpDate(clock.now()));
     if (background) return reply.code(202).send({ message: BACKGROUND_MESSAGE });
     return reply.code(205).send();
   }
@@ -137,7 +137,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
 
   serve(app, "activity/mark-notifications-as-read", (request, reply) => {
     const body = (request.body ?? {}) as { last_read_at?: string; read?: boolean };
-    const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);
+    const lastReadAtMs = body.last_read_at === undefined ? clock.now() : Date.parse(body.last_read_at);
     const { background } = store.markRead(userOf(request), { lastReadAtMs, read: body.read ?? true });
     return markResult(reply, background !== undefined);
   });
@@ -196,7 +196,7 @@ export function registerNotificationRoutes(app: FastifyInstance, ctx: EmulatorCo
     const body = (request.body ?? {}) as { last_read_at?: string };
     const repo = ctx.access.findRepo(request.params.owner, request.params.repo)!;
     const owner = ctx.access.findOrg(request.params.owner)!.login;
-    const lastReadAtMs = body.last_read_at === undefined ? clock.nowMs() : Date.parse(body.last_read_at);
+    const lastReadAtMs = body.last_read_at === undefined ? clock.now() : Date.parse(body.last_read_at);
     const { background } = store.markRead(userOf(request), { lastReadAtMs, read: true, repo: { owner, name: repo.name } });
     return markResult(reply, background !== undefined);
   });

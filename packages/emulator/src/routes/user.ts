@@ -34,7 +34,7 @@ export function registerUserRoute(app: FastifyInstance, ctx: EmulatorContext): v
     const user = login === undefined ? undefined : ctx.fixture.users.find((u) => u.login.toLowerCase() === login.toLowerCase());
     // A fixture token names a user the fixture lacks: the service would not have issued it.
     if (principal.kind !== "token" || !user) return sendError(reply, 401, "Bad credentials", { docs: "/authentication" });
-    const created = ctx.clock.timestamp(new Date(CREATED_AT_MS));
+    const created = ctx.clock.timestamp(CREATED_AT_MS);
     const profile = {
       ...userView(baseUrlOf(request), user),
       name: null,

@@ -1,6 +1,7 @@
-// A virtual clock for the controller's Clock interface: time moves only when a test moves it, firing the timers
-// (and waking the sleeps) that come due, in order. Tests run on it with no real waits.
-import type { Clock } from "../src/clock.js";
+// A virtual clock for shiplog's clock interface (the controller's Clock, which extends the client's TransportClock,
+// so the client's transport and the emulator take it too): time moves only when a test moves it, firing the timers
+// (and waking the sleeps) that come due, in order. Tests of every package run on it with no real waits.
+import type { Clock } from "@shiplog/controller";
 
 interface Timer {
   at: number;
