@@ -1,9 +1,10 @@
 /**
  * The service's renderings of users, organizations and repositories as other resources embed them
- * (spec 2.5, 2.6, 2.7). URLs are built from the base address the request came in on, so links work
- * against the emulator itself.
+ * (spec 2.5, 2.6, 2.7). URLs are built from the base address the request came in on (base-url.ts), so links
+ * work against the emulator itself.
  */
 
+import { webBase } from "./base-url.js";
 import type { StoredIssue } from "./issue-event-store.js";
 
 export interface UserRef {
@@ -22,11 +23,6 @@ export interface RepoRef {
 /** A `node_id` in the service's style: base64 of a type marker and the numeric id. */
 export function nodeId(kind: string, id: number): string {
   return Buffer.from(`0${kind.length}:${kind}${id}`).toString("base64").replace(/=+$/, "");
-}
-
-/** The web address matching an API base (`http://127.0.0.1:PORT` serves both in the emulator). */
-export function webBase(base: string): string {
-  return `${base}/web`;
 }
 
 /** The embedded user object (spec 2.6). */
@@ -128,11 +124,6 @@ export function repositoryView(base: string, repo: RepoRef) {
   };
 }
 
-/** The base address a request came in on (`http://127.0.0.1:PORT`). */
-export function baseUrlOf(request: { protocol: string; headers: { host?: string } }): string {
-  return `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
-}
-
 /** An HTTP-date (`Last-Modified`, `Date`), second precision. */
 export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
@@ -164,7 +155,7 @@ export function issueObjectView(base: string, issue: StoredIssue, userRef: (logi
     labels_url: `${url}/labels{/name}`,
     comments_url: `${url}/comments`,
     events_url: `${url}/events`,
-    html_url: `${base}/web/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`,
+    html_url: `${webBase(base)}/${issue.owner}/${issue.repo}/${issue.pullRequest ? "pull" : "issues"}/${issue.number}`,
     number: issue.number,
     state: issue.state,
     title: issue.title,
@@ -182,9 +173,9 @@ export function issueObjectView(base: string, issue: StoredIssue, userRef: (logi
       ? {
           pull_request: {
             url: `${repoUrl}/pulls/${issue.number}`,
-            html_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}`,
-            diff_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.diff`,
-            patch_url: `${base}/web/${issue.owner}/${issue.repo}/pull/${issue.number}.patch`,
+            html_url: `${webBase(base)}/${issue.owner}/${issue.repo}/pull/${issue.number}`,
+            diff_url: `${webBase(base)}/${issue.owner}/${issue.repo}/pull/${issue.number}.diff`,
+            patch_url: `${webBase(base)}/${issue.owner}/${issue.repo}/pull/${issue.number}.patch`,
           },
         }
       : {}),

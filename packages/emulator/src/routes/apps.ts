@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppRegistry, FixtureApp, FixtureInstallation } from "../app-registry.js";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { AccessLevel } from "../fixture.js";
-import { baseUrlOf, httpDate, nodeId, userView } from "../resource-views.js";
+import { baseUrlOf, webBase } from "../base-url.js";
+import { httpDate, nodeId, userView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { serve } from "./route-table.js";
 
@@ -38,8 +39,8 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
       owner: ownerView(base, fixtureApp.owner),
       name: fixtureApp.name,
       description: fixtureApp.description,
-      external_url: `${base}/web/apps/${fixtureApp.slug}`,
-      html_url: `${base}/web/apps/${fixtureApp.slug}`,
+      external_url: `${webBase(base)}/apps/${fixtureApp.slug}`,
+      html_url: `${webBase(base)}/apps/${fixtureApp.slug}`,
       created_at: ts(CREATED_AT_MS),
       updated_at: ts(CREATED_AT_MS),
       permissions: fixtureApp.permissions,
@@ -56,7 +57,7 @@ export function registerAppRoutes(app: FastifyInstance, ctx: EmulatorContext, ap
       repository_selection: installation.repositories === "all" ? "all" : "selected",
       access_tokens_url: `${base}/app/installations/${installation.id}/access_tokens`,
       repositories_url: `${base}/installation/repositories`,
-      html_url: `${base}/web/organizations/${installation.account}/settings/installations/${installation.id}`,
+      html_url: `${webBase(base)}/organizations/${installation.account}/settings/installations/${installation.id}`,
       app_id: fixtureApp.id,
       app_slug: fixtureApp.slug,
       target_id: org?.id ?? 0,

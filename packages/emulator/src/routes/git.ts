@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../emulator-context.js";
 import { gitTime, isoWithOffset, tagContent, type GitIdent, type GitObjectKind } from "../git-objects.js";
 import { tagVerification } from "../tag-signature.js";
 import type { GitRepository, StoredCommit, StoredTag } from "../git-store.js";
-import { webBase } from "../resource-views.js";
+import { baseUrlOf, webBase } from "../base-url.js";
 import { sendError } from "../service-errors.js";
 import { sendConditionally } from "./conditional-get.js";
 import { registerGitRefRoutes } from "./git-refs.js";
@@ -77,7 +77,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const who = body.tagger ?? defaultTagger(request.principal);
     const tagger: GitIdent = { name: who.name, email: who.email, ...gitTime(body.tagger?.date ?? clock.timestamp()) };
     const stored = git.createTag({ tag: body.tag, message: body.message, tagger, object: body.object, type: body.type });
-    const view = tagView(baseUrl(request), git, stored);
+    const view = tagView(baseUrlOf(request), git, stored);
     return reply.code(201).header("location", view.url).send(view);
   });
 
@@ -87,7 +87,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const sha = request.params.tag_sha.toLowerCase();
     const stored = /^[0-9a-f]{40}$/.test(sha) ? git.tag(sha) : undefined;
     if (!stored) return sendError(reply, 404, "Not Found", { docs: TAG_DOCS });
-    return sendConditionally(request, reply, tagView(baseUrl(request), git, stored));
+    return sendConditionally(request, reply, tagView(baseUrlOf(request), git, stored));
   });
 
   serve<{ Params: RepoParams }>(app, "git/create-ref", async (request, reply) => {
@@ -115,7 +115,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
         ],
       });
     }
-    const view = refView(baseUrl(request), git, body.ref, body.sha);
+    const view = refView(baseUrlOf(request), git, body.ref, body.sha);
     return reply.code(201).header("location", view.url).send(view);
   });
 
@@ -125,7 +125,7 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const name = `refs/${request.params["*"]}`;
     const sha = git.ref(name);
     if (sha === undefined) return sendError(reply, 404, "Not Found", { docs: REF_DOCS });
-    return sendConditionally(request, reply, refView(baseUrl(request), git, name, sha));
+    return sendConditionally(request, reply, refView(baseUrlOf(request), git, name, sha));
   });
 
   // git/get-commit: a commit object's fields, which reproduce its id; 404 for an id that is no commit here.
@@ -134,15 +134,10 @@ export function registerGitRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (!git) return reply;
     const commit = git.findCommit(request.params.commit_sha.toLowerCase());
     if (!commit) return sendError(reply, 404, "Not Found", { docs: COMMIT_DOCS });
-    return sendConditionally(request, reply, commitView(baseUrl(request), git, commit));
+    return sendConditionally(request, reply, commitView(baseUrlOf(request), git, commit));
   });
 
-  registerGitRefRoutes(app, repositoryOf, (request, git, ref, sha) => refView(baseUrl(request), git, ref, sha));
-}
-
-/** The address the caller used, so URLs in answers point back at this emulator. */
-function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.headers.host ?? "127.0.0.1"}`;
+  registerGitRefRoutes(app, repositoryOf, (request, git, ref, sha) => refView(baseUrlOf(request), git, ref, sha));
 }
 
 const nodeId = (kind: string, value: string) => Buffer.from(`03:${kind}${value}`, "utf8").toString("base64");

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredIssue, StoredIssueEvent } from "../issue-event-store.js";
-import { baseUrlOf, issueObjectView, nodeId, userView, type UserRef } from "../resource-views.js";
+import { baseUrlOf, webBase } from "../base-url.js";
+import { issueObjectView, nodeId, userView, type UserRef } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { notModifiedSince, sendConditionally } from "./conditional-get.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
@@ -40,8 +41,8 @@ export function registerIssueEventRoutes(app: FastifyInstance, ctx: EmulatorCont
       owner: userView(base, { login: org?.login ?? owner, id: org?.id ?? 0, type: "Organization" }),
       name: APP.name,
       description: APP.description,
-      external_url: `${base}/web/apps/${APP.slug}`,
-      html_url: `${base}/web/apps/${APP.slug}`,
+      external_url: `${webBase(base)}/apps/${APP.slug}`,
+      html_url: `${webBase(base)}/apps/${APP.slug}`,
       created_at: timestamp,
       updated_at: timestamp,
       permissions: { issues: "write", metadata: "read" },

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredThread } from "../notification-store.js";
-import { baseUrlOf, httpDate, repositoryView } from "../resource-views.js";
+import { baseUrlOf } from "../base-url.js";
+import { httpDate, repositoryView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { pageOf, readPage, type ListLimits } from "./list-paging.js";
 import { ifNoneMatchNames, ifNoneMatchOf, sendConditionally, weakEtag } from "./conditional-get.js";

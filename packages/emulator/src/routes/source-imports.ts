@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { SOURCE_IMPORTS_RETIRED_AT, type MapCommitAuthorBody, type StartImportBody, type UpdateImportBody } from "@shiplog/client";
 import type { EmulatorContext } from "../emulator-context.js";
 import type { StoredImport } from "../import-store.js";
-import { baseUrlOf } from "../resource-views.js";
+import { baseUrlOf } from "../base-url.js";
 import { sendError } from "../service-errors.js";
 import { sendConditionally } from "./conditional-get.js";
 import { serve } from "./route-table.js";

@@ -11,7 +11,8 @@
 import type { FastifyInstance } from "fastify";
 import type { AccessRule } from "../access-control.js";
 import type { EmulatorContext } from "../emulator-context.js";
-import { baseUrlOf, userView } from "../resource-views.js";
+import { baseUrlOf } from "../base-url.js";
+import { userView } from "../resource-views.js";
 import { sendError } from "../service-errors.js";
 import { sendConditionally } from "./conditional-get.js";
 
