@@ -1,5 +1,5 @@
 // The chart's parts derived from the controller's settings table (packages/controller/src/config/settings.ts), which
-// `pnpm generate:settings` writes and test/chart-settings.test.ts holds equal to the committed files: each setting's
+// `pnpm generate:settings` writes and test/chart-settings.integration.test.ts holds equal to the committed files: each setting's
 // schema in values.schema.json, and templates/_controller-rules.tpl (the env list the chart renders, the duration
 // bounds and the lease rule's factor that Helm's template language checks, the label selector grammar).
 import {

@@ -2,7 +2,7 @@
 // (packages/controller/src/config/settings.ts): the chart's values.yaml (each setting's comment and default),
 // values.schema.json (each setting's schema), templates/_controller-rules.tpl (the env list and the checks Helm's
 // template language makes), the chart README's values table (from values.yaml), and the controller README's settings
-// table. Pure: no Helm needed. test/chart-settings.test.ts fails when a committed file differs.
+// table. Pure: no Helm needed. test/chart-settings.integration.test.ts fails when a committed file differs.
 import { readFileSync, writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { settingsFiles } from "./settings-files.js";

@@ -1,7 +1,7 @@
 // The documentation derived from the controller's settings table (packages/controller/src/config/settings.ts), as
 // pure functions of it and of the files they rewrite: values.yaml's comment and default of each setting the chart
 // sets (its other keys are the chart's own, written by hand), and the controller README's settings table.
-// `pnpm generate:settings` writes them; test/chart-settings.test.ts fails when the committed files differ.
+// `pnpm generate:settings` writes them; test/chart-settings.integration.test.ts fails when the committed files differ.
 import { stringify } from "yaml";
 import { defaultText, type Setting, settingEntries } from "@shiplog/controller/internal";
 import { CHART_SETTINGS, chartDefault } from "./controller-rules.js";

@@ -1,6 +1,6 @@
 // The files derived from the controller's settings table, each as its path and the function that derives its
 // text from the committed one (a file keeps its hand-written parts): what `pnpm generate:settings` writes and
-// test/chart-settings.test.ts compares, in the order they must be written (the chart README's values table is
+// test/chart-settings.integration.test.ts compares, in the order they must be written (the chart README's values table is
 // read from values.yaml).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

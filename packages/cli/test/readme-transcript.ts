@@ -1,5 +1,5 @@
 // The CLI README's "Each command, as run" section, each command run for real (`node dist/cli.js`, a subprocess)
-// against an emulator seeded as `shiplog-emulator` seeds it. packages/cli/test/readme.test.ts runs it and fails when
+// against an emulator seeded as `shiplog-emulator` seeds it. packages/cli/test/readme.integration.test.ts runs it and fails when
 // the README differs (timestamps, object ids and rate-limit figures aside); to write it into the README again:
 //   npx tsx packages/cli/test/readme-transcript.ts --write
 import { spawn } from "node:child_process";
@@ -69,7 +69,7 @@ async function transcript(emulator: Awaited<ReturnType<typeof startEmulator>>): 
     SECTION,
     "",
     "The output below was taken from a run against the emulator as `shiplog-emulator` seeds it (`pnpm emulator`), and is",
-    "checked: `packages/cli/test/readme.test.ts` runs every command again and fails when this section differs (timestamps,",
+    "checked: `packages/cli/test/readme.integration.test.ts` runs every command again and fails when this section differs (timestamps,",
     "object ids and rate-limit figures aside); `npx tsx packages/cli/test/readme-transcript.ts --write` writes it anew.",
     "The tests in `packages/cli/test/cli-*.test.ts` run the same commands as subprocesses, with their edge cases.",
     "",

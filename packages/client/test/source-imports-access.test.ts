@@ -5,7 +5,7 @@ import { ForbiddenError, NotFoundError, RetiredEndpointError, ShiplogClient, Tok
 import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
 import { AT_CUTOFF, BEFORE_CUTOFF, reach } from "./source-imports-reach.js";
 
-// The deprecation warning is tested in a child process (source-imports-warning.test.ts); here it would only add noise.
+// The deprecation warning is tested in a child process (source-imports-warning.integration.test.ts); here it would only add noise.
 process.noDeprecation = true;
 
 useImportEmulator(BEFORE_CUTOFF);

@@ -12,7 +12,7 @@ import {
 import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
 import { BEFORE_CUTOFF, reach, step } from "./source-imports-reach.js";
 
-// The deprecation warning is tested in a child process (source-imports-warning.test.ts); here it would only add noise.
+// The deprecation warning is tested in a child process (source-imports-warning.integration.test.ts); here it would only add noise.
 process.noDeprecation = true;
 
 useImportEmulator(BEFORE_CUTOFF);

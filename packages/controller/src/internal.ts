@@ -2,7 +2,8 @@
 // the state encoding, the election, the informers). Not for users: no compatibility promise.
 export { STATE_WRITE_FAILURES_UNREADY, TOKEN_REFUSED_FLUSHES_UNREADY } from "./controller.js";
 export { MAX_TIMER_MS, SETTINGS, parseDuration } from "./config/config.js";
-export { digestFromImageId, parseImageReference, runningDigest } from "./mapping/image-reference.js";
+export { digestFromImageId, runningDigest } from "./mapping/image-reference.js";
+export { parseImageReference } from "@shiplog/client/internal";
 export { resolvesAlike, resolveWorkload } from "./mapping/workload-owner.js";
 export { mergeAnnotations, readIgnore, readRecordAnnotations } from "./mapping/annotations.js";
 export { DEPLOYMENT_NAME_PLACEHOLDERS, podRecords, recordKey, renderDeploymentName } from "./mapping/pod-records.js";

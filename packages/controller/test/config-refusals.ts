@@ -1,6 +1,6 @@
 // Every configuration the controller's config tests expect it to refuse at start, as one table: which variables are
 // set (beside a valid base), and the field and rule the controller's issue names. config.test.ts and
-// config-auth.test.ts check the controller against it; test/chart-validation.test.ts renders each case through the
+// config-auth.test.ts check the controller against it; test/chart-validation.integration.test.ts renders each case through the
 // Helm chart, which must refuse it first.
 import { generateKeyPairSync } from "node:crypto";
 import { writeFileSync } from "node:fs";

@@ -3,7 +3,7 @@
 // zero and one rolled while no controller runs, then a controller restarts), the printed matrix and what each cell
 // must end with: 0 stale records at the service, or the damage reported (/readyz failing with what was lost,
 // shiplog_controller_state_damaged 1, shiplog_controller_state_records_at_risk at least the records left stale).
-// damage-matrix.test.ts runs it on the fake cluster, damage-matrix.real.test.ts on a real control plane: a cluster
+// damage-matrix.integration.test.ts runs it on the fake cluster, damage-matrix.real.test.ts on a real control plane: a cluster
 // is a `DamageWorld`.
 //
 // The shard corruptions hit the shard holding the workload deleted while down (found by decoding the slots); the

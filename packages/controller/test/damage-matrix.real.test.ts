@@ -4,7 +4,7 @@
 // (`node dist/main.js`) with the admin kubeconfig, the emulator is the service; each cell has its own namespace (its
 // workloads and its state ConfigMaps) and its own record cluster. The cells, their run, the printed matrix and the
 // verdict (0 stale, or the damage reported naming what is at risk) are damage-matrix-harness.ts's, as on the fake
-// cluster in damage-matrix.test.ts.
+// cluster in damage-matrix.integration.test.ts.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";

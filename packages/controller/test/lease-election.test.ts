@@ -1,7 +1,7 @@
 // The leader-election algorithm (LeaderElector) on virtual time: an in-memory Lease with the API server's conflict
 // rules and a manual clock, so client-go's real durations (15 s, 10 s, 2 s) run without a real wait. Every timer
 // that fires is followed by a check that at most one live candidate leads. The Lease lock itself, and the
-// composition on the fake cluster, are in lease-lock.test.ts; the processes' failover in restart-and-failover.test.ts.
+// composition on the fake cluster, are in lease-lock.test.ts; the processes' failover in restart-and-failover.integration.test.ts.
 import { LeaderElector, LeaseLockError, leaseTimingProblems, type StoppedLeadingReason } from "@shiplog/controller/internal";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it } from "vitest";

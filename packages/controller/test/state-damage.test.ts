@@ -2,7 +2,7 @@
 // most the damaged piece; what is readable is kept; the damaged objects are copied aside before anything is written
 // over them; the damage is recorded in the head (so a restart keeps reporting it) until an operator clears it; a
 // lost head is told from a first start by the witness. The same corruptions with controller processes, deletions,
-// scale to zero and rollouts while down: test/damage-matrix.test.ts.
+// scale to zero and rollouts while down: test/damage-matrix.integration.test.ts.
 import { CoreV1Api, type V1ConfigMap } from "@kubernetes/client-node";
 import {
   DryRunAcknowledgedStore,

@@ -6,7 +6,7 @@
 // README's settings table. Data only; adding a setting is one entry here (and the code that uses it).
 import { isIP } from "node:net";
 import { serviceUrlProblem } from "@shiplog/client";
-import { CREDENTIAL_SETTINGS } from "@shiplog/client/internal";
+import { CREDENTIAL_SETTINGS, IMAGE_NAME_PREFIX_PATTERN } from "@shiplog/client/internal";
 import { z } from "zod";
 import { parseLabelSelector } from "../kube/label-selector.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "../mapping/pod-records.js";
@@ -77,12 +77,9 @@ const imageRepositories = custom<ImageRepositoryRule[]>(
   },
 );
 
-/** The chart's schema of an image-repository mapping: image name prefixes (no tag or digest) to repository names. */
+/** The chart's schema of an image-repository mapping: image name prefixes (no tag or digest, the controller's grammar) to repository names. */
 const IMAGE_REPOSITORIES_SCHEMA: JsonSchema = {
-  propertyNames: {
-    pattern:
-      "^(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+|localhost)(?::[0-9]+)?|(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::[0-9]+)?|[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)(?:/[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)+|[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)/?$",
-  },
+  propertyNames: { pattern: IMAGE_NAME_PREFIX_PATTERN },
   additionalProperties: { type: "string", pattern: "^[A-Za-z0-9._-]{1,100}$" },
 };
 

@@ -1,71 +1,10 @@
-// Container image references: the fully-qualified artifact name, the version from the tag, and the digest a
-// container really runs (from its status imageID). Follows the Docker reference grammar and its normalisation,
-// so `nginx`, `docker.io/nginx` and `index.docker.io/library/nginx` are all `docker.io/library/nginx`.
-
-/** A parsed image reference. */
-export interface ImageReference {
-  /** Fully qualified repository name, e.g. `docker.io/library/nginx`. */
-  name: string;
-  tag?: string;
-  digest?: string;
-}
+// The digest a container really runs, from its status (imageID, image). The reference grammar itself (the fully
+// qualified artifact name, the version from the tag; `nginx` is `docker.io/library/nginx`) is @shiplog/client's
+// parseImageReference, the one grammar of every shiplog program.
+import { SHA256_DIGEST_PATTERN } from "@shiplog/client";
 
 /** A result that is either a value or the reason there is none. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-const DOMAIN =
-  /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*(?::[0-9]+)?$|^\[[0-9a-fA-F:]+\](?::[0-9]+)?$/;
-const TAG = /^[\w][\w.-]{0,127}$/;
-const ANY_DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]+$/;
-/** The only digest form the service accepts. */
-export const SHA256_DIGEST = /^sha256:[a-f0-9]{64}$/;
-
-/** Parses and normalises an image reference (`nginx:1.25`, `ghcr.io/acme/web@sha256:…`). */
-export function parseImageReference(reference: string): Parsed<ImageReference> {
-  const input = reference.trim();
-  if (input === "") return { ok: false, reason: "image reference is empty" };
-  let rest = input;
-  let digest: string | undefined;
-  const at = rest.indexOf("@");
-  if (at >= 0) {
-    digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
-    if (!ANY_DIGEST.test(digest)) return { ok: false, reason: `image reference "${input}" has a malformed digest` };
-  }
-  let tag: string | undefined;
-  const lastSlash = rest.lastIndexOf("/");
-  const colon = rest.indexOf(":", lastSlash + 1);
-  if (colon >= 0) {
-    tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
-    if (!TAG.test(tag)) return { ok: false, reason: `image reference "${input}" has an invalid tag "${tag}"` };
-  }
-  let domain = "docker.io";
-  let path = rest;
-  const firstSlash = rest.indexOf("/");
-  if (firstSlash >= 0) {
-    const first = rest.slice(0, firstSlash);
-    if (/[.:]/.test(first) || first === "localhost" || first !== first.toLowerCase()) {
-      domain = first;
-      path = rest.slice(firstSlash + 1);
-    }
-  }
-  if (!DOMAIN.test(domain)) return { ok: false, reason: `image reference "${input}" has an invalid registry "${domain}"` };
-  if (domain === "index.docker.io" || domain === "registry-1.docker.io") domain = "docker.io";
-  if (path === "") return { ok: false, reason: `image reference "${input}" has no repository` };
-  for (const component of path.split("/")) {
-    if (!PATH_COMPONENT.test(component)) {
-      return { ok: false, reason: `image reference "${input}" has an invalid repository component "${component}"` };
-    }
-  }
-  if (domain === "docker.io" && !path.includes("/")) path = `library/${path}`;
-  // One flat string (join): the name is kept with every record, a concatenation would keep its pieces too.
-  const value: ImageReference = { name: [domain, path].join("/") };
-  if (tag !== undefined) value.tag = tag;
-  if (digest !== undefined) value.digest = digest;
-  return { ok: true, value };
-}
 
 /**
  * The registry manifest digest a container runs, from its status `imageID`: `docker.io/library/nginx@sha256:…` or
@@ -81,7 +20,7 @@ export function digestFromImageId(imageId: string | undefined): Parsed<`sha256:$
   const at = value.lastIndexOf("@");
   const repository = at >= 0;
   if (repository) value = value.slice(at + 1);
-  if (SHA256_DIGEST.test(value)) {
+  if (SHA256_DIGEST_PATTERN.test(value)) {
     if (!repository) {
       return {
         ok: false,
@@ -109,7 +48,7 @@ export function runningDigest(status: { image?: string; imageID?: string }): Par
   const at = image.lastIndexOf("@");
   if (at > 0 && !/^sha256:/.test(image)) {
     const digest = image.slice(at + 1);
-    if (SHA256_DIGEST.test(digest)) return { ok: true, value: digest as `sha256:${string}` };
+    if (SHA256_DIGEST_PATTERN.test(digest)) return { ok: true, value: digest as `sha256:${string}` };
   }
   return fromId;
 }

@@ -8,8 +8,9 @@
 //   deployed software in the sense of a deployment record.
 // - ephemeral containers (`kubectl debug`): not tracked; they are temporary debugging tools, not deployments.
 import type { ClusterDeploymentEntry } from "@shiplog/client";
+import { parseImageReference, type ImageReference } from "@shiplog/client/internal";
 import { mergeAnnotations, readIgnore, readRecordAnnotations, type AnnotationWarning, type RecordAnnotations } from "./annotations.js";
-import { parseImageReference, runningDigest, type ImageReference } from "./image-reference.js";
+import { runningDigest } from "./image-reference.js";
 import { StringInterner } from "../kube/interner.js";
 import { resolveRepository, type RepositoryRules } from "./repository-rules.js";
 import type { Container, ContainerStatus, Pod, PodSpec } from "../kube/objects.js";

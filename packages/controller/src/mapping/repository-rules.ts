@@ -9,7 +9,8 @@
 // A record none of them links is sent without one: the service still links it by a provenance attestation, or
 // refuses it (not_found), which the controller reports once per workload with these rules (mapping/unlinked-records.ts).
 import { isRepositoryName, REPOSITORY_ANNOTATION } from "./annotations.js";
-import { parseImageReference, type Parsed } from "./image-reference.js";
+import { parseImageNamePrefix } from "@shiplog/client/internal";
+import type { Parsed } from "./image-reference.js";
 
 /** The namespace label and annotation naming the repository of its workloads (the workload annotation's key). */
 export const NAMESPACE_REPOSITORY_KEY = REPOSITORY_ANNOTATION;
@@ -94,7 +95,8 @@ export function namespaceRepository(metadata: {
 
 /**
  * Parses the mapping setting: comma-separated `<image name prefix>=<repository>` pairs. A prefix is normalised as an
- * image name is (`nginx` is `docker.io/library/nginx`); a trailing `/` is dropped.
+ * image name is (`nginx` is `docker.io/library/nginx`); a trailing `/` is dropped (@shiplog/client's
+ * parseImageNamePrefix, whose grammar the chart's schema checks too).
  */
 export function parseImageRepositories(text: string): Parsed<ImageRepositoryRule[]> {
   const rules: ImageRepositoryRule[] = [];
@@ -103,19 +105,14 @@ export function parseImageRepositories(text: string): Parsed<ImageRepositoryRule
     if (pair === "") continue;
     const eq = pair.lastIndexOf("=");
     if (eq <= 0) return { ok: false, reason: `"${pair}" is not <image name prefix>=<repository>` };
-    const rawPrefix = pair.slice(0, eq).trim().replace(/\/+$/, "");
-    const repository = pair.slice(eq + 1).trim();
     // A registry host alone (`registry.example.com`, `localhost:5000`) maps every image of that registry.
-    const host = /^([a-z0-9.-]+)(:\d+)?$/i.exec(rawPrefix)?.[1];
-    const hostOnly = host !== undefined && (host.includes(".") || host === "localhost");
-    const parsed = hostOnly ? undefined : parseImageReference(rawPrefix);
-    if (parsed !== undefined && (!parsed.ok || parsed.value.tag !== undefined || parsed.value.digest !== undefined)) {
-      return { ok: false, reason: `"${rawPrefix}" is not an image name prefix (a registry and path, no tag or digest)` };
-    }
+    const parsed = parseImageNamePrefix(pair.slice(0, eq));
+    if (!parsed.ok) return parsed;
+    const repository = pair.slice(eq + 1).trim();
     if (!isRepositoryName(repository)) {
       return { ok: false, reason: `repository "${repository}" must be 1 to 100 characters of letters, digits, '.', '-' or '_'` };
     }
-    const prefix = parsed?.ok ? parsed.value.name : rawPrefix.toLowerCase();
+    const prefix = parsed.value;
     if (rules.some((r) => r.prefix === prefix)) return { ok: false, reason: `prefix "${prefix}" is mapped twice` };
     rules.push({ prefix, repository });
   }

@@ -1,6 +1,6 @@
 // The release flow run by GitHub's own @github/local-action (7.x): the action's sources under the tool's stubs of
 // @actions/core and @actions/github, as GitHub checks an action against the toolkit's contract. Beside
-// release-flow.test.ts, which runs the committed bundle as the runner does. The tool is started as a developer
+// release-flow.integration.test.ts, which runs the committed bundle as the runner does. The tool is started as a developer
 // starts it, through scripts/local-action.mjs, with no pnpm on PATH (the tool alone needs one: see the script).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";

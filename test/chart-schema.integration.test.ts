@@ -37,7 +37,7 @@ describe("Helm chart charts/shiplog-controller", () => {
       { config: { deploymentNameTemplate: "{namespace}-{workload}" } },
       "config.deploymentNameTemplate: must contain {workload} and {container}",
     ],
-    // The controller's rule: an overlap is refused; a disjoint exclusion beside namespaces is not (chart-validation.test.ts).
+    // The controller's rule: an overlap is refused; a disjoint exclusion beside namespaces is not (chart-validation.integration.test.ts).
     [
       { config: { namespaces: ["a", "b"], excludeNamespaces: ["b"] } },
       "config.excludeNamespaces: b both included and excluded (the controller's rule: disjoint from namespaces)",

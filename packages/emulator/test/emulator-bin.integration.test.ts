@@ -180,7 +180,7 @@ describe("the seeded world, read by the built shiplog CLI", () => {
   });
 
   it("has octo's unread thread, and the root README's records storage finds its record", async () => {
-    // The CLI README's transcript (packages/cli/test/readme.test.ts) adds a second thread before its `notifications
+    // The CLI README's transcript (packages/cli/test/readme.integration.test.ts) adds a second thread before its `notifications
     // list`; the seeded world holds the first.
     const list = await shiplogRun(["notifications", "list"], tokens.classic);
     expect(list).toMatch(/^2 +yes +mention +acme\/web +Issue +Checkout is slow /m);

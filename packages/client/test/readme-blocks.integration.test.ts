@@ -29,9 +29,9 @@ afterAll(() => emu.stop());
 /** The blocks other tests run as written. */
 const RUN_ELSEWHERE: Record<string, string> = {
   // `npm install` of the packed package into an empty project, then imported and type-checked.
-  "Install sh": "packages/client/test/package-install.test.ts",
+  "Install sh": "packages/client/test/package-install.integration.test.ts",
   // Run by tsx until SIGINT, restarted, resumed from its checkpoint file.
-  "Tailing events ts": "test/readme-tailing.test.ts",
+  "Tailing events ts": "test/readme-tailing.integration.test.ts",
 };
 
 /** What a block may use that its section introduced before it: written before the block's own text. */
