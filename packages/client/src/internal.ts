@@ -12,4 +12,10 @@ export {
   shownPath,
 } from "./bounded-file.js";
 export { APP_ID_PATTERN, APP_INSTALLATION_ID_PATTERN, CREDENTIAL_SETTINGS, MAX_SECRET_FILE_BYTES } from "./app-credential-rules.js";
-export { IMAGE_NAME_PREFIX_PATTERN, namesRegistryHost, parseImageNamePrefix, parseImageReference, type ImageReference } from "./image-reference.js";
+export {
+  IMAGE_NAME_PREFIX_PATTERN,
+  namesRegistryHost,
+  parseImageNamePrefix,
+  parseImageReference,
+  type ImageReference,
+} from "./image-reference.js";
