@@ -49,7 +49,7 @@ export function describePermissionNeed(sets: readonly AcceptedPermissionSet[]): 
 function what(step: FailedStep): string {
   return step.kind === "tag"
     ? `Creating tag ${step.tag} in ${step.repository}`
-    : `Recording storage of ${step.subject} in organization ${step.org} (repository ${step.githubRepository})`;
+    : `Recording storage of ${step.subject} in organization ${step.org} (code repository ${step.githubRepository})`;
 }
 
 /** Turns an error of a step into an annotation that says what to fix. */

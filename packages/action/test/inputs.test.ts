@@ -151,6 +151,8 @@ describe("explainFailure", () => {
     });
     const explained = explainFailure(error, { kind: "storage-record", org: "acme", subject: "app@sha256:x", githubRepository: "web" });
     expect(explained.title).toBe("Permission missing");
+    // The repository named is the code repository (github-repository), not the one within the registry.
+    expect(explained.message).toMatch(/^Recording storage of app@sha256:x in organization acme \(code repository web\)/);
     expect(explained.message).toContain(
       "It needs the Artifact metadata (write) permission: add `permissions: { artifact-metadata: write }` to the job",
     );
