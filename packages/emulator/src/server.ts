@@ -141,7 +141,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const app = Fastify({
     bodyLimit: 16 * 1024 * 1024,
-    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
+    // Log lines carry the emulator's time, as its answers and its request log do.
+    logger: options.logger ? { redact: ["req.headers.authorization"], timestamp: () => `,"time":${clock.now()}` } : false,
     // Organization and repository names are case-insensitive; paths are matched as sent.
     // Path parameters reach the handlers' own checks (a cluster name may be 128 characters; fastify's default stops at 100).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },

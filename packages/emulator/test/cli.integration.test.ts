@@ -1,4 +1,4 @@
-// The built `shiplog-emulator` command: what it prints about tokens, and a bad fixture.
+// The built `shiplog-emulator` command: what it prints about tokens, its request log's time, and a bad fixture.
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +43,20 @@ describe("shiplog-emulator", () => {
     expect((await run(["--installation-token-lifetime", "540"])).stdout).toContain(
       "App installation tokens live 540 s (the service's: 3600 s)",
     );
+  });
+
+  it("logs requests (--log) at the emulator's time, as it answers: --clock moves the log lines' time too", async () => {
+    const emulator = startProcess(process.execPath, [cli, "--port", "0", "--log", "--no-seed", "--clock", "2024-03-01T12:00:00Z"]);
+    try {
+      const url = /listening on (http:\/\/\S+)/.exec(await emulator.line(/listening on http/))![1]!;
+      await (await fetch(`${url}/rate_limit`)).arrayBuffer();
+      const logged = JSON.parse(await emulator.line(/"url":"\/rate_limit"/)) as { time: number };
+      // The clock runs on from its start: a minute is ample for a loaded machine.
+      expect(logged.time - Date.parse("2024-03-01T12:00:00Z")).toBeGreaterThanOrEqual(0);
+      expect(logged.time - Date.parse("2024-03-01T12:00:00Z")).toBeLessThan(60_000);
+    } finally {
+      await emulator.stop();
+    }
   });
 
   it("prints the values too with --show-tokens", async () => {
