@@ -60,6 +60,9 @@ async function podsOverOnePage(c: FakeCluster, count: number, prefix = "p"): Pro
   await c.settle();
 }
 
+/** What a list request reads (its path without the query): one per reflector, however often it is asked. */
+const listedPath = (request: { url: string }): string => request.url.split("?")[0]!;
+
 describe("informers", () => {
   it("more namespaces than one watch each allows: one cluster-wide list-watch per kind, keeping only theirs", async () => {
     cluster = await startFakeCluster({ nodes: ["node-1"] });
@@ -76,9 +79,10 @@ describe("informers", () => {
     informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), [], [], names);
     await informers.waitForSync();
     expect([...informers.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-7"]);
-    // One list per kind, cluster-wide: no request names a namespace.
+    // One list per kind, cluster-wide: no request names a namespace. Lists are counted by what they read, not by
+    // request: on a loaded machine a list that outlives its timeout is asked again, and that is no second reflector.
     const lists = proxy.requests.filter((r) => !r.url.includes("watch=true"));
-    expect(lists.length).toBe(7);
+    expect(new Set(lists.map(listedPath)).size).toBe(7);
     expect(lists.filter((r) => r.url.includes("/namespaces/"))).toEqual([]);
     // A pod created later in another namespace is not kept either; one in a named namespace is.
     await cluster.script.create("pods", { ...bare("elsewhere"), metadata: { name: "q", namespace: "elsewhere" } }, { wait: false });
@@ -93,7 +97,9 @@ describe("informers", () => {
     const atBound = await startProxy(cluster.url);
     informers = start(atBound.kubeconfigFor(cluster.kubeconfig, cluster.url), [], [], names.slice(0, MAX_NAMESPACED_WATCHES));
     await informers.waitForSync();
-    expect(atBound.requests.filter((r) => !r.url.includes("watch=true")).length).toBe(7 * MAX_NAMESPACED_WATCHES);
+    const boundLists = atBound.requests.filter((r) => !r.url.includes("watch=true"));
+    expect(new Set(boundLists.map(listedPath)).size).toBe(7 * MAX_NAMESPACED_WATCHES);
+    expect(boundLists.filter((r) => !r.url.includes("/namespaces/"))).toEqual([]);
     await atBound.close();
   });
 
