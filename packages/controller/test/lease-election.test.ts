@@ -1,16 +1,20 @@
 // The leader-election algorithm (LeaderElector) on virtual time: an in-memory Lease with the API server's conflict
-// rules and a manual clock, so client-go's real durations (15 s, 10 s, 2 s) run without a real wait. Every timer
-// that fires is followed by a check that at most one live candidate leads. The Lease lock itself, and the
-// composition on the fake cluster, are in lease-lock.test.ts; the processes' failover in restart-and-failover.integration.test.ts.
+// rules and the virtual clock (test/kit/virtual-clock.ts, a scope per candidate), so client-go's real durations (15 s,
+// 10 s, 2 s) run without a real wait. Every timer that fires is followed by a check that at most one live candidate
+// leads. The Lease lock itself, and the composition on the fake cluster, are in lease-lock.test.ts; the processes'
+// failover in restart-and-failover.integration.test.ts.
 import { LeaderElector, LeaseLockError, leaseTimingProblems, type StoppedLeadingReason } from "@shiplog/controller/internal";
 import { pino } from "pino";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ManualClock, type ClockScope } from "./manual-clock.js";
+import { type ClockScope, VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { MemoryLease, type MemoryLeaseLock } from "./memory-lease-lock.js";
 
 const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
 /** The longest a candidate waits between attempts: the retry period jittered by client-go's factor 1.2. */
 const MAX_RETRY_MS = 1.2 * TIMING.retryPeriodMs;
+/** The clocks start apart, as a process's monotonic clock is not the epoch, so a test mixing them up fails. */
+const WALL_START = Date.UTC(2026, 0, 1, 12);
+const MONOTONIC_START = 1_000;
 
 interface Candidate {
   identity: string;
@@ -22,12 +26,12 @@ interface Candidate {
   logs: { level: number; msg: string }[];
 }
 
-let clock: ManualClock;
+let clock: VirtualClock;
 let lease: MemoryLease;
 let candidates: Candidate[];
 
 beforeEach(() => {
-  clock = new ManualClock();
+  clock = new VirtualClock(WALL_START, MONOTONIC_START);
   lease = new MemoryLease();
   candidates = [];
   // Safety, checked after every timer: never two live leaders.
@@ -48,8 +52,8 @@ function candidate(identity: string, random = () => 0.5): Candidate {
     logger,
     clock: scope,
     random,
-    onStartedLeading: () => events.push({ event: "started", at: clock.now() }),
-    onStoppedLeading: (reason) => events.push({ event: "stopped", reason, at: clock.now() }),
+    onStartedLeading: () => events.push({ event: "started", at: clock.monotonicNow() }),
+    onStoppedLeading: (reason) => events.push({ event: "stopped", reason, at: clock.monotonicNow() }),
   });
   const c = { identity, elector, lock, scope, events, logs };
   candidates.push(c);
@@ -76,13 +80,13 @@ const lastWriteBy = (who: string) => lease.writes.filter((w) => w.by === who).at
 
 describe("LeaderElector (virtual time)", () => {
   it("the first candidate creates the lease and leads; the other stands by while the leader renews from its cache", async () => {
-    const acquiredAt = clock.wallNow();
+    const acquiredAt = clock.now();
     const [a, b] = await leaderAndStandby();
     await clock.advance(60_000);
     expect(b.events).toEqual([]);
     expect(lease.record).toMatchObject({ holderIdentity: "pod-a", leaseDurationSeconds: 15, leaseTransitions: 0, acquireTime: acquiredAt });
     expect(lease.record!.renewTime).toBe(lastWriteBy("pod-a"));
-    expect(clock.wallNow() - lease.record!.renewTime!).toBeLessThanOrEqual(TIMING.retryPeriodMs);
+    expect(clock.now() - lease.record!.renewTime!).toBeLessThanOrEqual(TIMING.retryPeriodMs);
     // A renewal every retry period, each an update from the cached record with no read (client-go's fast path).
     expect(a.lock.calls).toEqual(["get", "create", ...Array(30).fill("update")]);
     expect(a.events).toEqual([{ event: "started", at: 1_000 }]);
@@ -107,7 +111,7 @@ describe("LeaderElector (virtual time)", () => {
     await clock.advance(5_000);
     a.lock.cut = true;
     const lastRenewal = lastWriteBy("pod-a");
-    const monotonicOf = (wall: number) => wall - (clock.wallNow() - clock.now());
+    const monotonicOf = (wall: number) => wall - (clock.now() - clock.monotonicNow());
     await clock.advanceUntil(() => b.elector.isLeader(), 60_000);
     expect(stopped(a)).toMatchObject({ reason: "renew-deadline" });
     // The deadline counts from when the last successful renewal started: exactly, on virtual time.
@@ -149,7 +153,7 @@ describe("LeaderElector (virtual time)", () => {
       expect(b.events).toEqual([]);
       // What is written into the lease stays wall-clock time.
       expect(lease.record!.renewTime).toBe(lastWriteBy("pod-a"));
-      expect(Math.abs(lastWriteBy("pod-a") - clock.wallNow())).toBeLessThanOrEqual(TIMING.retryPeriodMs);
+      expect(Math.abs(lastWriteBy("pod-a") - clock.now())).toBeLessThanOrEqual(TIMING.retryPeriodMs);
     }
   });
 
@@ -218,8 +222,8 @@ describe("LeaderElector (virtual time)", () => {
       ...lease.record!,
       holderIdentity: "intruder",
       leaseDurationSeconds: 30,
-      renewTime: clock.wallNow(),
-      acquireTime: clock.wallNow(),
+      renewTime: clock.now(),
+      acquireTime: clock.now(),
     });
     const waited = await clock.advanceUntil(() => stopped(a) !== undefined, 60_000);
     expect(waited).toBeLessThanOrEqual(TIMING.retryPeriodMs);
@@ -239,7 +243,7 @@ describe("LeaderElector (virtual time)", () => {
     expect(a.events.map((e) => e.event)).toEqual(["started"]);
 
     a.lock.failWith = new LeaseLockError("lease_call_failed", "updating lease: 503", 503);
-    const lastRenewal = clock.now();
+    const lastRenewal = clock.monotonicNow();
     await clock.advanceUntil(() => !a.elector.isLeader(), 60_000);
     expect(stopped(a)!.reason).toBe("renew-deadline");
     expect(stopped(a)!.at - lastRenewal).toBe(TIMING.renewDeadlineMs);
@@ -247,7 +251,7 @@ describe("LeaderElector (virtual time)", () => {
 
   it("a standby retries every retry period, jittered up to 1.2 times it", async () => {
     const attempts = async (random: () => number): Promise<number[]> => {
-      clock = new ManualClock();
+      clock = new VirtualClock(WALL_START, MONOTONIC_START);
       lease = new MemoryLease();
       candidates = [];
       await leaderAndStandby();
@@ -256,7 +260,7 @@ describe("LeaderElector (virtual time)", () => {
       const times: number[] = [];
       const get = b.lock.get.bind(b.lock);
       b.lock.get = (signal) => {
-        times.push(clock.now());
+        times.push(clock.monotonicNow());
         return get(signal);
       };
       await clock.advance(20_000);

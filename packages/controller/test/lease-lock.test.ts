@@ -4,7 +4,7 @@
 import { KubeLeaseLock, LeaseElection, LeaseLockError, type LeaderElectionRecord } from "@shiplog/controller/internal";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { ManualClock } from "./manual-clock.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { useFakeCluster } from "./fake-cluster-fixture.js";
 import { WAIT } from "../../../test/kit/wait.js";
 
@@ -76,7 +76,7 @@ describe("KubeLeaseLock", () => {
 
 describe("LeaseElection on the fake cluster (virtual clock)", () => {
   it("one leads, the other stands by; a release hands the Lease over at the standby's next attempt", async () => {
-    const clock = new ManualClock();
+    const clock = new VirtualClock();
     const name = nextName();
     const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
     const election = (identity: string) =>

@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { Leadership, type LeadershipEvents } from "../src/election/leadership.js";
 import { Manager, type Runnable } from "../src/manager.js";
+import { settle } from "../../../test/kit/virtual-clock.js";
 
 const logger = pino({ level: "silent" });
 
@@ -46,8 +47,6 @@ const recorder = (log: string[], name: string): Runnable => ({
   start: () => void log.push(`start ${name}`),
   stop: (context) => void log.push(`stop ${name}${context.shutdown ? "" : ` (${context.reason})`}`),
 });
-
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("manager", () => {
   it("starts the groups in order, the leader-only group each time leadership starts, and stops in reverse", async () => {
