@@ -29,11 +29,7 @@ describe("the chart installed by Helm into a real API server", () => {
     await plane?.stop();
   });
 
-  const kubectl = async (args: string[], input?: string) => {
-    const run = await plane.kubectl(args, input);
-    if (run.code !== 0) throw new Error(`kubectl ${args.join(" ")}: ${run.stderr.trim()}`);
-    return run.stdout;
-  };
+  const kubectl = (args: string[], input?: string) => plane.kubectlOut(args, input);
   const getJson = async <T>(args: string[]) => JSON.parse(await kubectl([...args, "-o", "json"])) as T;
 
   /** Installs `chart` as `release` into a new namespace that enforces the restricted profile; the values file used. */

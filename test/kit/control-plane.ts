@@ -46,6 +46,8 @@ export interface ControlPlane {
   dir: string;
   /** Runs the toolset's kubectl as the admin. */
   kubectl(args: readonly string[], input?: string): Promise<Run>;
+  /** Runs kubectl for a step that must succeed: its stdout, or an error naming the command and its stderr. */
+  kubectlOut(args: readonly string[], input?: string): Promise<string>;
   /** Runs the toolset's helm as the admin. */
   helm(args: readonly string[]): Promise<Run>;
   /** A bearer token for a ServiceAccount, issued by the TokenRequest API. */
@@ -377,6 +379,11 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
       caPem,
       dir,
       kubectl,
+      async kubectlOut(args, input) {
+        const run = await kubectl(args, input);
+        if (run.code !== 0) throw new Error(`kubectl ${args.join(" ")}: ${run.stderr.trim()}`);
+        return run.stdout;
+      },
       helm: (args) =>
         runProcess(tools.helm, ["--kubeconfig", adminKubeconfig, ...args], {
           env: {

@@ -41,11 +41,7 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-async function kubectl(args: string[], input?: string): Promise<string> {
-  const run = await plane.kubectl(args, input);
-  if (run.code !== 0) throw new Error(`kubectl ${args.join(" ")}: ${run.stderr.trim()}`);
-  return run.stdout;
-}
+const kubectl = (args: string[], input?: string): Promise<string> => plane.kubectlOut(args, input);
 
 /** The image of `name` at `version`, by digest: KWOK reports a pod's image as its imageID, so the digest is in it. */
 const digestOf = (name: string, version: string) => `sha256:${createHash("sha256").update(`${name}:${version}`).digest("hex")}`;

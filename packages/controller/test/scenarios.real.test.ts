@@ -36,11 +36,7 @@ afterAll(async () => {
   await plane?.stop();
 });
 
-async function kubectl(args: string[], input?: string): Promise<string> {
-  const run = await plane.kubectl(args, input);
-  if (run.code !== 0) throw new Error(`kubectl ${args.join(" ")}: ${run.stderr.trim()}`);
-  return run.stdout;
-}
+const kubectl = (args: string[], input?: string): Promise<string> => plane.kubectlOut(args, input);
 
 /** The namespace's objects as the API server holds them now. */
 async function snapshot(namespace: string): Promise<ClusterObjects> {
