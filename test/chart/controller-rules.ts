@@ -4,11 +4,11 @@
 // bounds and the lease rule's factor that Helm's template language checks, the label selector grammar).
 import {
   defaultText,
-  JITTER_FACTOR,
   LABEL_SELECTOR_LONG_PREFIX,
   LABEL_SELECTOR_PATTERN,
+  MAX_NAMESPACED_WATCHES,
   MAX_TIMER_MS,
-  SETTING_ORDER,
+  SETTING_RELATIONS,
   type ChartValue,
   type Setting,
   type SettingName,
@@ -105,25 +105,41 @@ function envExpression({ setting, chart }: ChartSetting): string {
   return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
 }
 
+/** The chart setting of a setting a rule between settings names; every such setting must be a chart value. */
+function chartSettingOf(name: SettingName): ChartSetting {
+  const entry = CHART_SETTINGS.find((s) => s.name === name);
+  if (!entry) throw new Error(`${name} is in a rule between settings but is no chart value`);
+  return entry;
+}
+
+/**
+ * A value as a rule between settings compares it: a list as it is, a duration's text as the controller takes it, its
+ * default when left empty (the controller's own), and empty when the chart does not pass it on (its `when` is off).
+ */
+function relationExpression({ setting, chart }: ChartSetting): string {
+  const value = `$.Values.${chart.path}`;
+  if (setting.type.kind === "list") return value;
+  const text = setting.default === undefined ? value : `(default "${setting.type.text(setting.default)}" ${value})`;
+  return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
+}
+
 /**
  * templates/_controller-rules.tpl: the controller's variables from the chart values (one per setting the chart sets,
- * rendered when not empty), the bounds of every duration the chart passes on, the rules between two durations, the
- * parts a value must contain,
- * client-go's lease factor and the label
- * selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
+ * rendered when not empty), the bounds of every duration the chart passes on, the rules between two settings, the
+ * parts a value must contain, the bound of namespaces watched one by one and the label selector grammar, which _helpers.tpl checks (a schema pattern would print the whole expression, not the rule).
  */
 export function controllerRulesTemplate(): string {
   const env = CHART_SETTINGS.map((entry) => `  (list "${entry.setting.env}" ${envExpression(entry)})`);
   const durations = DURATION_SETTINGS.map(({ setting, chart }) => {
     return `  (list "${chart.path}" .Values.${chart.path} "--${setting.flag} / ${setting.env}" ${setting.type.durationMs!.min})`;
   });
-  const orders = SETTING_ORDER.map((order) => {
-    const [path, other] = [order.setting, order.atLeast].map((name) => {
-      const entry = CHART_SETTINGS.find((s) => s.name === name);
-      if (!entry) throw new Error(`${name} is in a rule between settings but is no chart value`);
-      return entry.chart.path;
-    });
-    return `  (list "${path}" .Values.${path} "${other}" .Values.${other} "${order.message}" "${order.rule}")`;
+  const relations = SETTING_RELATIONS.map((relation) => {
+    const [entry, other] = [relation.setting, relation.than].map(chartSettingOf);
+    const fields = relation.fields.map((name) => chartSettingOf(name).chart.path).join(", ");
+    const values = `"${fields}" ${relationExpression(entry!)} ${relationExpression(other!)}`;
+    return relation.kind === "order"
+      ? `  (list "order" ${values} ${relation.factor} ${relation.orEqual} "${relation.message}" "${relation.rule}")`
+      : `  (list "disjoint" ${values} "${relation.message}" "${relation.rule}")`;
   });
   const contains = CHART_SETTINGS.filter((s) => s.setting.type.mustContain).map(({ setting, chart }) => {
     const { parts, why } = setting.type.mustContain!;
@@ -132,7 +148,7 @@ export function controllerRulesTemplate(): string {
   return [
     "{{/*",
     "Generated from the controller's settings table (packages/controller/src/config/settings.ts, and",
-    "election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.",
+    "election/lease-timing.ts, kube/informers.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.",
     "*/}}",
     "",
     "{{/* The controller's variable of each setting the chart sets, when its value is not empty. */}}",
@@ -161,10 +177,13 @@ export function controllerRulesTemplate(): string {
     "| toJson }}",
     "{{- end }}",
     "",
-    "{{/* Each rule between two durations (SETTING_ORDER): the value, its path, the value it is at least, its path, the rule. */}}",
-    '{{- define "shiplog-controller.orderRules" -}}',
+    "{{/*",
+    "Each rule between two settings (SETTING_RELATIONS): its kind, the values the controller names, the value, the other",
+    "value; an order's factor and whether equal holds; the problem; the rule.",
+    "*/}}",
+    '{{- define "shiplog-controller.settingRelations" -}}',
     "{{- list",
-    ...orders,
+    ...relations,
     "| toJson }}",
     "{{- end }}",
     "",
@@ -179,8 +198,12 @@ export function controllerRulesTemplate(): string {
     `${MAX_TIMER_MS}`,
     "{{- end }}",
     "",
-    '{{- define "shiplog-controller.leaseJitterFactor" -}}',
-    `${JITTER_FACTOR}`,
+    "{{/*",
+    "Up to this many config.namespaces the controller watches each on its own (a Role in each); above, it watches",
+    "cluster-wide and keeps only theirs (a ClusterRole). The controller's MAX_NAMESPACED_WATCHES.",
+    "*/}}",
+    '{{- define "shiplog-controller.maxNamespacedWatches" -}}',
+    `${MAX_NAMESPACED_WATCHES}`,
     "{{- end }}",
     "",
     "{{/* The label selector grammar (kube/label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}",

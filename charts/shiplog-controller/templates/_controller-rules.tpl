@@ -1,6 +1,6 @@
 {{/*
 Generated from the controller's settings table (packages/controller/src/config/settings.ts, and
-election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.
+election/lease-timing.ts, kube/informers.ts, kube/label-selector.ts) by `pnpm generate:settings`; do not edit.
 */}}
 
 {{/* The controller's variable of each setting the chart sets, when its value is not empty. */}}
@@ -75,11 +75,17 @@ election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; d
 | toJson }}
 {{- end }}
 
-{{/* Each rule between two durations (SETTING_ORDER): the value, its path, the value it is at least, its path, the rule. */}}
-{{- define "shiplog-controller.orderRules" -}}
+{{/*
+Each rule between two settings (SETTING_RELATIONS): its kind, the values the controller names, the value, the other
+value; an order's factor and whether equal holds; the problem; the rule.
+*/}}
+{{- define "shiplog-controller.settingRelations" -}}
 {{- list
-  (list "config.flushMaxWait" .Values.config.flushMaxWait "config.flushWindow" .Values.config.flushWindow "must not be shorter than the flush window" "≥ flush-window")
-  (list "config.retryMaxDelay" .Values.config.retryMaxDelay "config.retryMinDelay" .Values.config.retryMinDelay "must not be shorter than the retry minimum delay" "≥ retry-min-delay")
+  (list "order" "config.flushMaxWait" (default "1s" $.Values.config.flushMaxWait) (default "100ms" $.Values.config.flushWindow) 1 true "must not be shorter than the flush window" "≥ flush-window")
+  (list "order" "config.retryMaxDelay" (default "1m" $.Values.config.retryMaxDelay) (default "1s" $.Values.config.retryMinDelay) 1 true "must not be shorter than the retry minimum delay" "≥ retry-min-delay")
+  (list "order" "leaderElection.leaseDuration, leaderElection.renewDeadline, leaderElection.retryPeriod" (and $.Values.leaderElection.enabled (default "15s" $.Values.leaderElection.leaseDuration)) (and $.Values.leaderElection.enabled (default "10s" $.Values.leaderElection.renewDeadline)) 1 false "the lease duration must be longer than the renew deadline" "lease timing")
+  (list "order" "leaderElection.leaseDuration, leaderElection.renewDeadline, leaderElection.retryPeriod" (and $.Values.leaderElection.enabled (default "10s" $.Values.leaderElection.renewDeadline)) (and $.Values.leaderElection.enabled (default "2s" $.Values.leaderElection.retryPeriod)) 1.2 false "the renew deadline must be longer than 1.2 × the retry period" "lease timing")
+  (list "disjoint" "config.excludeNamespaces" $.Values.config.excludeNamespaces $.Values.config.namespaces "both included and excluded" "disjoint from namespaces")
 | toJson }}
 {{- end }}
 
@@ -94,8 +100,12 @@ election/lease-timing.ts, kube/label-selector.ts) by `pnpm generate:settings`; d
 2147483647
 {{- end }}
 
-{{- define "shiplog-controller.leaseJitterFactor" -}}
-1.2
+{{/*
+Up to this many config.namespaces the controller watches each on its own (a Role in each); above, it watches
+cluster-wide and keeps only theirs (a ClusterRole). The controller's MAX_NAMESPACED_WATCHES.
+*/}}
+{{- define "shiplog-controller.maxNamespacedWatches" -}}
+50
 {{- end }}
 
 {{/* The label selector grammar (kube/label-selector.ts's LABEL_SELECTOR_PATTERN); an empty selector is unset. */}}

@@ -127,8 +127,8 @@ Checks that the values schema cannot express; fails the render with a message na
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail "replicaCount: more than one replica needs leaderElection.enabled=true, or every replica would send the same records" }}
 {{- end }}
-{{- /* The controller's rules, with its words (config/config.ts, config/values.ts, election/lease-timing.ts); the bounds come from
-templates/_controller-rules.tpl, generated from the controller's settings. */}}
+{{- /* The controller's rules, with its words (config/settings.ts, config/setting-relations.ts, election/lease-timing.ts); the
+bounds and the rules between settings are data in templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- $max := include "shiplog-controller.maxDurationMs" . | float64 }}
 {{- range include "shiplog-controller.durationRules" . | fromJsonArray }}
 {{- $path := index . 0 }}{{- $text := toString (index . 1) }}{{- $setting := index . 2 }}{{- $min := index . 3 | float64 }}
@@ -142,24 +142,22 @@ templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- end }}
 {{- end }}
 {{- end }}
-{{- range include "shiplog-controller.orderRules" . | fromJsonArray }}
-{{- $text := index . 1 }}{{- $least := index . 3 }}
-{{- if and $text $least }}
-{{- if lt (include "shiplog-controller.durationMs" $text | float64) (include "shiplog-controller.durationMs" $least | float64) }}
-{{- fail (printf "%s: %s, %s (the controller's rule: %s)" (index . 0) (index . 4) (index . 2) (index . 5)) }}
+{{- range include "shiplog-controller.settingRelations" . | fromJsonArray }}
+{{- $fields := index . 1 }}{{- $value := index . 2 }}{{- $other := index . 3 }}
+{{- if eq (index . 0) "order" }}
+{{- if and $value $other }}
+{{- $ms := include "shiplog-controller.durationMs" $value | float64 }}
+{{- $bound := mulf (include "shiplog-controller.durationMs" $other | float64) (index . 4 | float64) }}
+{{- if or (lt $ms $bound) (and (eq $ms $bound) (not (index . 5))) }}
+{{- fail (printf "%s: %s (the controller's rule: %s)" $fields (index . 6) (index . 7)) }}
 {{- end }}
 {{- end }}
+{{- else }}
+{{- $shared := list }}
+{{- range $value }}{{ if has . $other }}{{ $shared = append $shared . }}{{ end }}{{ end }}
+{{- if $shared }}
+{{- fail (printf "%s: %s %s (the controller's rule: %s)" $fields (join ", " $shared) (index . 4) (index . 5)) }}
 {{- end }}
-{{- if .Values.leaderElection.enabled }}
-{{- $lease := include "shiplog-controller.durationMs" .Values.leaderElection.leaseDuration | float64 }}
-{{- $renew := include "shiplog-controller.durationMs" .Values.leaderElection.renewDeadline | float64 }}
-{{- $retry := include "shiplog-controller.durationMs" .Values.leaderElection.retryPeriod | float64 }}
-{{- $jitter := include "shiplog-controller.leaseJitterFactor" . | float64 }}
-{{- if le $lease $renew }}
-{{- fail "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline (client-go's rule: a deposed leader stops before anyone else can take the Lease; the controller's rule: lease timing)" }}
-{{- end }}
-{{- if le $renew (mulf $retry $jitter) }}
-{{- fail (printf "leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than %v x the retry period (client-go's rule; the controller's rule: lease timing)" $jitter) }}
 {{- end }}
 {{- end }}
 {{- range $rule := include "shiplog-controller.containRules" . | fromJsonArray }}
@@ -176,11 +174,6 @@ templates/_controller-rules.tpl, generated from the controller's settings. */}}
 {{- if or (not (regexMatch (include "shiplog-controller.labelSelectorPattern" $) .)) (regexMatch (include "shiplog-controller.labelSelectorLongPrefix" $) .) }}
 {{- fail (printf "config.labelSelector: not a valid Kubernetes label selector: %q (the controller's --label-selector / SHIPLOG_LABEL_SELECTOR, rule: label selector syntax)" .) }}
 {{- end }}
-{{- end }}
-{{- $overlap := list }}
-{{- range .Values.config.namespaces }}{{ if has . $.Values.config.excludeNamespaces }}{{ $overlap = append $overlap . }}{{ end }}{{ end }}
-{{- if $overlap }}
-{{- fail (printf "config.excludeNamespaces: %s both included and excluded (the controller's rule: disjoint from namespaces)" (join ", " $overlap)) }}
 {{- end }}
 {{- end }}
 
@@ -237,12 +230,6 @@ the controller's settings table into _controller-rules.tpl), then what the chart
 {{/*
 RBAC rules of what the controller's informers list and watch: pods and the workloads that own them. Nothing else.
 */}}
-{{/*
-Up to this many config.namespaces the controller watches each on its own (a Role in each); above, it watches
-cluster-wide and keeps only theirs (a ClusterRole). The controller's MAX_NAMESPACED_WATCHES; a chart test keeps them equal.
-*/}}
-{{- define "shiplog-controller.maxNamespacedWatches" -}}50{{- end }}
-
 {{- define "shiplog-controller.watchRules" -}}
 - apiGroups: [""]
   resources: ["pods"]

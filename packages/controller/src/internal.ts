@@ -67,8 +67,8 @@ export {
 export { LeaseElection } from "./election/lease-election.js";
 export { LeaderElector, type StoppedLeadingReason } from "./election/leader-elector.js";
 export { KubeLeaseLock, LeaseLockError, type LeaderElectionRecord, type LeaseLock } from "./election/lease-lock.js";
-export { JITTER_FACTOR, leaseTimingProblems } from "./election/lease-timing.js";
+export { leaseTimingProblems } from "./election/lease-timing.js";
 export { SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./config/rules.js";
-export { defaultText, SETTING_ORDER, settingEntries, type ChartValue, type Setting, type SettingName } from "./config/settings.js";
+export { defaultText, SETTING_RELATIONS, settingEntries, type ChartValue, type Setting, type SettingName } from "./config/settings.js";
 export { createServiceClient } from "./service/service-client.js";
 export { LABEL_SELECTOR_LONG_PREFIX, LABEL_SELECTOR_PATTERN, parseLabelSelector } from "./kube/label-selector.js";

@@ -69,6 +69,8 @@ const auth = (env: Record<string, string>, f: string, rule: string): RefusedCase
 
 export const REFUSED: RefusedCase[] = [
   config({ SHIPLOG_LEASE_DURATION: "10s", SHIPLOG_RETRY_PERIOD: "9s" }, LEASE_FIELDS, "lease timing"),
+  // client-go's jitter factor, at its edge: 2.4s is not longer than 1.2 × 2s.
+  config({ SHIPLOG_RENEW_DEADLINE: "2.4s", SHIPLOG_RETRY_PERIOD: "2s" }, LEASE_FIELDS, "lease timing"),
   config({ SHIPLOG_LEASE_NAME: "Not_A_Name" }, field("lease-name", "SHIPLOG_LEASE_NAME"), "invalid_format"),
   config({ SHIPLOG_STATE_MAX_SHARDS: "0" }, field("state-max-shards", "SHIPLOG_STATE_MAX_SHARDS"), "integer 1..64"),
   config({ SHIPLOG_STATE_CONFIGMAP: "s".repeat(243) }, field("state-configmap", "SHIPLOG_STATE_CONFIGMAP"), "at most 242 characters"),

@@ -6,11 +6,19 @@
 import { ShiplogError } from "@shiplog/client";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { leaseTimingProblems } from "../election/lease-timing.js";
 import { BoundedFileError } from "@shiplog/client/internal";
 import { readAppSettings } from "./app-settings.js";
 import { readTokenFile } from "../service/token-source.js";
-import { defaultText, type ParsedSettings, SETTING_ORDER, settingEntries, settingField, SETTINGS, type SettingName } from "./settings.js";
+import { relationProblem } from "./setting-relations.js";
+import {
+  defaultText,
+  type ParsedSettings,
+  SETTING_RELATIONS,
+  settingEntries,
+  settingField,
+  SETTINGS,
+  type SettingName,
+} from "./settings.js";
 import { MAX_TIMER_MS, type ConfigIssue } from "./values.js";
 import { resyncCallsPerHour, resyncCallsPerInterval, type WriteBudgetLimits } from "../flush/write-budget.js";
 
@@ -149,27 +157,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 
   if (parsed.success) {
     const c = parsed.data as ParsedSettings;
-    for (const order of SETTING_ORDER) {
-      if (c[order.setting] < c[order.atLeast]) issues.push({ field: fieldName(order.setting), rule: order.rule, message: order.message });
-    }
-    for (const problem of leaseTimingProblems({
-      leaseDurationMs: c.leaseDurationMs,
-      renewDeadlineMs: c.renewDeadlineMs,
-      retryPeriodMs: c.retryPeriodMs,
-    })) {
-      issues.push({
-        field: `${fieldName("leaseDurationMs")}, ${fieldName("renewDeadlineMs")}, ${fieldName("retryPeriodMs")}`,
-        rule: "lease timing",
-        message: problem,
-      });
-    }
-    const overlap = c.namespaces.filter((n) => c.excludeNamespaces.includes(n));
-    if (overlap.length > 0) {
-      issues.push({
-        field: fieldName("excludeNamespaces"),
-        rule: "disjoint from namespaces",
-        message: `${overlap.join(", ")} both included and excluded`,
-      });
+    for (const relation of SETTING_RELATIONS) {
+      const problem = relationProblem(relation, c);
+      if (problem !== undefined) issues.push({ field: relation.fields.map(fieldName).join(", "), rule: relation.rule, message: problem });
     }
   }
   if (issues.length > 0 || !parsed.success || token === undefined) throw new ConfigError(issues);

@@ -8,10 +8,12 @@ import { isIP } from "node:net";
 import { serviceUrlProblem } from "@shiplog/client";
 import { CREDENTIAL_SETTINGS, IMAGE_NAME_PREFIX_PATTERN } from "@shiplog/client/internal";
 import { z } from "zod";
+import { JITTER_FACTOR, LEASE_TIMING_RULES } from "../election/lease-timing.js";
 import { parseLabelSelector } from "../kube/label-selector.js";
 import { DEFAULT_DEPLOYMENT_NAME_TEMPLATE, DEPLOYMENT_NAME_PLACEHOLDERS, fromDeploymentTrackerTemplate } from "../mapping/pod-records.js";
 import { DEFAULT_REGISTRY_HOST, parseImageRepositories, type ImageRepositoryRule } from "../mapping/repository-rules.js";
 import { SETTING_MAX_LENGTHS, SETTING_PATTERNS } from "./rules.js";
+import type { SettingRelation } from "./setting-relations.js";
 import {
   boolean,
   bounded,
@@ -636,7 +638,7 @@ export const SETTINGS = {
       path: "leaderElection.leaseDuration",
       description:
         "How long standbys wait on a Lease that is not renewed before taking it. client-go's rules: " +
-        "leaseDuration > renewDeadline > 1.2 x retryPeriod, and leaseDuration at least 1s.",
+        `leaseDuration > renewDeadline > ${JITTER_FACTOR} x retryPeriod, and leaseDuration at least 1s.`,
       when: "leaderElection.enabled",
     },
   },
@@ -712,16 +714,44 @@ export const SETTINGS = {
   },
 } satisfies Record<string, Setting<unknown>>;
 
-/** Rules between two settings that no type states alone: a duration at least another (the chart checks them too). */
-export const SETTING_ORDER = [
-  { setting: "flushMaxWaitMs", atLeast: "flushWindowMs", rule: "≥ flush-window", message: "must not be shorter than the flush window" },
+/** The three leader-election settings, which an issue of client-go's lease rules names together. */
+const LEASE_SETTINGS = ["leaseDurationMs", "renewDeadlineMs", "retryPeriodMs"] as const satisfies readonly SettingName[];
+
+/**
+ * Rules between two settings that no type states alone (config/setting-relations.ts), with the settings an issue
+ * names and the rule's name: the configuration checks them, and the chart's checks are generated from them.
+ */
+export const SETTING_RELATIONS: readonly (SettingRelation<SettingName> & { fields: readonly SettingName[]; rule: string })[] = [
   {
+    kind: "order",
+    setting: "flushMaxWaitMs",
+    than: "flushWindowMs",
+    factor: 1,
+    orEqual: true,
+    fields: ["flushMaxWaitMs"],
+    rule: "≥ flush-window",
+    message: "must not be shorter than the flush window",
+  },
+  {
+    kind: "order",
     setting: "retryMaxDelayMs",
-    atLeast: "retryMinDelayMs",
+    than: "retryMinDelayMs",
+    factor: 1,
+    orEqual: true,
+    fields: ["retryMaxDelayMs"],
     rule: "≥ retry-min-delay",
     message: "must not be shorter than the retry minimum delay",
   },
-] as const satisfies readonly { setting: SettingName; atLeast: SettingName; rule: string; message: string }[];
+  ...LEASE_TIMING_RULES.map((relation) => ({ ...relation, fields: LEASE_SETTINGS, rule: "lease timing" })),
+  {
+    kind: "disjoint",
+    setting: "excludeNamespaces",
+    than: "namespaces",
+    fields: ["excludeNamespaces"],
+    rule: "disjoint from namespaces",
+    message: "both included and excluded",
+  },
+];
 
 /** A setting's name: its key in SETTINGS, which is its field in the parsed configuration. */
 export type SettingName = keyof typeof SETTINGS;
