@@ -6,7 +6,6 @@ export {
   type AccessLevel,
   type AppTokenType,
   type MatrixEntry,
-  type PermissionInfo,
   type PermissionName,
   type PermissionScope,
 } from "../permissions/permission-matrix.js";
@@ -26,11 +25,10 @@ export { APP_TOKEN_KINDS, TOKEN_KINDS, TOKEN_KIND_TITLES, type TokenKind } from 
 export type { DeclaredToken } from "../permissions/declared-token.js";
 export {
   checkTokenGrants,
-  describeMissingGrant,
   type GrantCheck,
   type GrantsMissing,
   type GrantsSufficient,
   type MissingGrant,
 } from "./permission-check.js";
-export { formatAcceptedPermissions, parseAcceptedPermissions } from "../errors/accepted-permissions.js";
+export { formatAcceptedPermissions } from "../errors/accepted-permissions.js";
 export type { AcceptedPermission, AcceptedPermissionSet } from "../errors/accepted-permissions.js";
