@@ -6,8 +6,9 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { ClusterInformers, isTooLargeResourceVersion, resourceVersionWentBack, type RestartReason } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { WAIT } from "../../../test/kit/wait.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { CountedClock } from "../../../test/kit/counted-clock.js";
+import { Changes } from "../../../test/kit/events.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -48,6 +49,12 @@ describe("a silent watch (virtual clock)", () => {
   it("the server's history restarts lower and the watch hears nothing, not even a bookmark: its idle watchdog ends it, it relists, the cache converges", async () => {
     const cluster: FakeCluster = await startFakeCluster({});
     const clock = new VirtualClock();
+    // Distinct durations, so the timers pending say what each reflector waits for: a watch answered (its idle
+    // watchdog armed), a request not answered yet (its timeout), or neither (asleep before trying again).
+    const IDLE_MS = 60_000;
+    const REQUEST_MS = 5_000;
+    const changes = new Changes();
+    const counted = new CountedClock(clock, () => changes.changed());
     const restarts: RestartReason[] = [];
     const deployment = (name: string) => ({ namespace: "shop", name, image: `ghcr.io/acme/${name}:1.0` });
     await cluster.script.createDeployments(["web", "api", "cart"].map(deployment));
@@ -58,12 +65,13 @@ describe("a silent watch (virtual clock)", () => {
       namespaces: ["shop"],
       // The server never ends the watch on its own here: only the watchdog, on the virtual clock, can.
       watchTimeoutSeconds: 3600,
-      watchIdleTimeoutMs: 60_000,
-      requestTimeoutMs: 5_000,
+      watchIdleTimeoutMs: IDLE_MS,
+      requestTimeoutMs: REQUEST_MS,
       restartMinDelayMs: 50,
       restartMaxDelayMs: 400,
       logger: pino({ level: "silent" }),
-      clock,
+      clock: counted,
+      onChange: () => changes.changed(),
       onRestart: (_kind, reason) => restarts.push(reason),
     });
     cleanup = async () => {
@@ -71,23 +79,31 @@ describe("a silent watch (virtual clock)", () => {
       await cluster.stop();
     };
     informers.start();
-    // Real I/O only: the lists answer.
-    await vi.waitFor(() => expect(informers.synced).toBe(true), WAIT);
+    // Real I/O only, time standing still: the lists answer, then every reflector's watch is answered and quiet.
+    await informers.waitForSync();
+    const reflectors = informers.status().length;
+    const watching = () => counted.pending(IDLE_MS) === reflectors && counted.pending(REQUEST_MS) === 0;
+    await changes.until(watching);
 
     // As a real API server does, the fake sends nothing to a watch at a version it has not reached.
     cluster.faults.restartHistory();
     await cluster.script.delete("deployments", "shop", "cart");
     await cluster.script.createDeployment(deployment("search"));
+    // The server ended every watch: each reflector sleeps before watching again (a watch that closed at once).
+    await changes.until(() => counted.pending(IDLE_MS) === 0 && counted.pending(REQUEST_MS) === 0);
     expect(informers.object("Deployment", "shop", "search")).toBeUndefined();
     expect(restarts).not.toContain("relist");
 
-    // Each try moves virtual time past the watchdog: the watch reopened after the server ended it hears nothing, is
-    // given up as idle, and the reflector relists (the I/O of the reopen and the list is real, and quick).
-    await vi.waitFor(async () => {
-      await clock.advance(61_000);
-      expect(informers.object("Deployment", "shop", "search")).toBeDefined();
-      expect(informers.object("Deployment", "shop", "cart")).toBeUndefined();
-    }, WAIT);
+    // Past the sleeps (at most 400 ms): the watches reopen at the resourceVersion held, which the server has not
+    // reached. They are answered and hear nothing; time moves past the watchdog only once all of them wait on it,
+    // so it gives them up as idle, and the reflectors relist (each list's timeout lies beyond the time moved).
+    await clock.advance(1_000);
+    await changes.until(watching);
+    expect(informers.object("Deployment", "shop", "search")).toBeUndefined();
+    await clock.advance(IDLE_MS + 1_000);
+    await changes.until(
+      () => informers.object("Deployment", "shop", "search") !== undefined && informers.object("Deployment", "shop", "cart") === undefined,
+    );
     expect(restarts).toContain("relist");
     expect(informers.object("Deployment", "shop", "web")).toBeDefined();
   });

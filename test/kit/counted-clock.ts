@@ -1,0 +1,55 @@
+// A virtual clock that counts its pending timers by duration, so a test knows what the code under test is waiting
+// for before it moves time: with distinct durations, "every watch has its idle watchdog armed and no request has its
+// timeout pending" means every watch was answered and nothing is on the wire. Moving time then fires only what the
+// test means to fire, never a request's timeout while the real I/O it guards is still under way.
+import type { Clock } from "@shiplog/controller";
+import type { VirtualClock } from "./virtual-clock.js";
+
+/** The clock to inject: `clock`'s time and timers, with the timers pending counted; `onChange` hears each change. */
+export class CountedClock implements Clock {
+  readonly #clock: VirtualClock;
+  readonly #onChange: () => void;
+  readonly #pending = new Map<number, number>();
+
+  constructor(clock: VirtualClock, onChange: () => void) {
+    this.#clock = clock;
+    this.#onChange = onChange;
+  }
+
+  /** Timers of `ms` set and neither fired nor cancelled yet. */
+  pending(ms: number): number {
+    return this.#pending.get(ms) ?? 0;
+  }
+
+  now(): number {
+    return this.#clock.now();
+  }
+
+  monotonicNow(): number {
+    return this.#clock.monotonicNow();
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#clock.sleep(ms, signal);
+  }
+
+  setTimer(ms: number, fn: () => void): () => void {
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      this.#pending.set(ms, this.pending(ms) - 1);
+      this.#onChange();
+    };
+    const cancel = this.#clock.setTimer(ms, () => {
+      end();
+      fn();
+    });
+    this.#pending.set(ms, this.pending(ms) + 1);
+    this.#onChange();
+    return () => {
+      cancel();
+      end();
+    };
+  }
+}
