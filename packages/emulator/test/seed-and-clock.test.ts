@@ -1,10 +1,10 @@
 // The emulator in code: an injected clock drives what it answers (any TransportClock as its source: its windows and
 // waits on a virtual clock), and seedDemoWorld fills the default world (and refuses a fixture that lacks what it
 // seeds), over real HTTP.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Clock, defaultFixture, EmulatorUsageError, SEEDED_DIGESTS, seedDemoWorld, startEmulator, type Emulator } from "@shiplog/emulator";
+import { countingWaits } from "../../../test/kit/event-count.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
-import { WAIT } from "../../../test/kit/wait.js";
 
 const running: Emulator[] = [];
 afterEach(async () => {
@@ -56,12 +56,13 @@ describe("a TransportClock as the emulator's source of time", () => {
 
   it("waits on it: an injected latency holds the answer until the clock has moved that far", async () => {
     const source = new VirtualClock();
-    const emulator = await start({ clock: source });
+    const { clock, waits } = countingWaits(source);
+    const emulator = await start({ clock });
     emulator.faults.add({ kind: "latency", latencyMs: 30_000, route: "/notifications", times: 1 });
     let status: number | undefined;
     const answered = notifications(emulator).then((response) => (status = response.status));
     // The request is held once its wait is on the clock.
-    await vi.waitUntil(() => source.nextAt !== undefined, WAIT);
+    await waits.reached(1);
     await source.advance(29_999);
     expect(status).toBeUndefined();
     await source.advance(1);
