@@ -2,7 +2,7 @@
 // RepositoryImportEvent webhooks to a local receiver, the timer, and the retirement answer.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import {
   advance,
@@ -16,7 +16,7 @@ import {
 } from "@shiplog/emulator/internal";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
 import { callJson } from "../../../test/kit/service-call.js";
-import { WAIT } from "../../../test/kit/wait.js";
+import { EventCount } from "../../../test/kit/event-count.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const BEFORE_CUTOFF = "2024-04-11T12:00:00Z";
@@ -315,8 +315,8 @@ describe("timer-driven importer (demo mode)", () => {
 
 describe("a webhook receiver that never answers", () => {
   it("is given up after 10 s on the emulator's clock: the delivery is recorded as timed out, the next one goes", async () => {
-    const arrived: string[] = [];
-    const silent = createServer((request) => void arrived.push(request.url ?? "")); // never answers
+    const arrived = new EventCount();
+    const silent = createServer(() => arrived.add()); // never answers
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const clock = new VirtualClock();
     const quiet = await startEmulator({ clock, importWebhookUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/hook` });
@@ -326,11 +326,11 @@ describe("a webhook receiver that never answers", () => {
       await fetch(`${quiet.url}/repos/acme/api/import`, { method: "PUT", headers, body: JSON.stringify({ vcs_url: "https://h/r.git" }) });
       quiet.imports.step("acme", "api");
       // Deliveries go one at a time: the second is sent when the first is given up.
-      await vi.waitUntil(() => arrived.length === 1, WAIT);
+      await arrived.reached(1);
       await clock.advance(9_999);
       expect(quiet.imports.webhooks.deliveries()).toEqual([]);
       await clock.advance(1);
-      await vi.waitUntil(() => arrived.length === 2, WAIT);
+      await arrived.reached(2);
       await clock.advance(10_000);
       await quiet.imports.webhooks.idle();
       expect(quiet.imports.webhooks.deliveries().map((d) => [d.payload.status, d.responseStatus, d.error])).toEqual([
