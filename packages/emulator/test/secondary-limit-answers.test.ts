@@ -1,12 +1,12 @@
 // The secondary rate limits over real HTTP: answers as the service gives them (status, headers, body), recognised
 // by octokit's throttling plugin as a secondary limit (never the primary one), per caller, on the emulator's clock,
 // and switchable. octokit's plugin is the judge of "what a real client recognises": it is not our code.
-import { request as httpRequest, type ClientRequest } from "node:http";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { WAIT } from "../../../test/kit/wait.js";
+import { countingWaits } from "../../../test/kit/event-count.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const ThrottledOctokit = Octokit.plugin(throttling);
 const DIGEST = `sha256:${"5".repeat(64)}`;
@@ -138,32 +138,32 @@ describe("the other limits", () => {
   });
 
   it("holds 100 requests in flight per caller; the 101st is refused without a wait to name, and a slot frees when one ends", async () => {
-    const e = await start();
-    // Requests whose bodies never finish stay in flight at the service until their connections close.
-    const held: ClientRequest[] = [];
-    for (let i = 0; i < 100; i++) {
-      const request = httpRequest(`${e.url}/notifications`, {
-        method: "PUT",
-        agent: false,
-        headers: { authorization: `Bearer ${e.tokens.classic}`, "content-type": "application/json", "content-length": "100" },
-      });
-      request.on("error", () => {}); // destroyed below
-      request.flushHeaders();
-      held.push(request);
-    }
-    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 100, WAIT);
+    const source = new VirtualClock();
+    const { clock, waits } = countingWaits(source);
+    const e = await start({ clock });
+    // Requests held by an injected latency are in flight at the service until its clock has moved that far: one for
+    // 30 s, 99 for 60 s. The limits admit a request before its latency, so the 100th wait started means 100 admitted.
+    e.faults.add({ kind: "latency", latencyMs: 30_000, route: "/notifications", times: 1 });
+    e.faults.add({ kind: "latency", latencyMs: 60_000, route: "/notifications", times: 99 });
+    const notifications = (token: string) => fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens[token]}` } });
+    const held = Array.from({ length: 100 }, () => notifications("classic"));
+    await waits.reached(100);
+    expect(e.secondaryLimits.usage("user:octo").inFlight).toBe(100);
     // Another token of the same user (admin is octo's too): the limit is the user's.
-    const refused = await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.admin}` } });
+    const refused = await notifications("admin");
     expect(refused.status).toBe(403);
     expect(refused.headers.has("retry-after")).toBe(false);
     expect(((await refused.json()) as { message: string }).message).toMatch(/secondary rate limit/);
     expect(e.secondaryLimits.counts().refused).toMatchObject({ concurrent_requests: 1, total: 1 });
 
-    held.pop()!.destroy();
-    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 99, WAIT);
-    expect((await fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.classic}` } })).status).toBe(200);
-    for (const request of held) request.destroy();
-    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
+    // The server gives the slot back as its answer goes out, before the answer can reach the caller.
+    await source.advance(30_000);
+    expect((await Promise.race(held)).status).toBe(200);
+    expect(e.secondaryLimits.usage("user:octo").inFlight).toBe(99);
+    expect((await notifications("classic")).status).toBe(200);
+    await source.advance(30_000);
+    expect((await Promise.all(held)).map((response) => response.status)).toEqual(Array(100).fill(200));
+    expect(e.secondaryLimits.usage("user:octo").inFlight).toBe(0);
   });
 
   it("gives the slot back when the connection is dropped before or after the handler", async () => {
@@ -174,7 +174,8 @@ describe("the other limits", () => {
       await expect(fetch(`${e.url}/notifications`, { headers: { authorization: `Bearer ${e.tokens.classic}` } })).rejects.toThrow();
       await expect(createStorageRecord(e)).rejects.toThrow();
     }
-    await vi.waitUntil(() => e.secondaryLimits.usage("user:octo").inFlight === 0, WAIT);
+    // The server closes the connection (and gives the slot back) before the caller can see it closed.
+    expect(e.secondaryLimits.usage("user:octo").inFlight).toBe(0);
     expect(e.requests.list().filter((r) => r.status === 0)).toHaveLength(6);
   });
 });
