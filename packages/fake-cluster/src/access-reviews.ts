@@ -2,9 +2,9 @@
 // `kubectl auth whoami` (authentication.k8s.io/v1 SelfSubjectReview). The fake has no authentication and no RBAC:
 // every request is the admin's, so every review is allowed, and whoami names a fixed admin in system:masters.
 import type { FastifyInstance } from "fastify";
+import type { ClusterClock } from "./cluster-clock.js";
 import { isJsonObject, type KubeObject } from "./kube-object.js";
 import { managerFromUserAgent, updateManagedFields } from "./managed-fields.js";
-import { nowTimestamp } from "./object-store.js";
 import { parseBody } from "./request-bodies.js";
 import { one, type Query, sendJson } from "./request-target.js";
 import { ApiError, badRequest } from "./status.js";
@@ -20,8 +20,8 @@ function reviewBody(body: unknown, kind: string): KubeObject {
   return body as KubeObject;
 }
 
-/** Registers POST selfsubjectaccessreviews and selfsubjectreviews. */
-export function registerAccessReviews(app: FastifyInstance): void {
+/** Registers POST selfsubjectaccessreviews and selfsubjectreviews; `clock` stamps their answers. */
+export function registerAccessReviews(app: FastifyInstance, clock: ClusterClock): void {
   app.post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", async (request, reply) => {
     const review = reviewBody(parseBody(request), "SelfSubjectAccessReview");
     const spec = isJsonObject(review.spec) ? review.spec : {};
@@ -34,7 +34,7 @@ export function registerAccessReviews(app: FastifyInstance): void {
     }
     const apiVersion = "authorization.k8s.io/v1";
     const manager = one(request.query as Query, "fieldManager") || managerFromUserAgent(request.headers["user-agent"]);
-    const managedFields = updateManagedFields(undefined, { metadata: {}, spec }, undefined, manager, apiVersion, nowTimestamp());
+    const managedFields = updateManagedFields(undefined, { metadata: {}, spec }, undefined, manager, apiVersion, clock.timestamp());
     const answer = {
       kind: "SelfSubjectAccessReview",
       apiVersion,
@@ -49,7 +49,7 @@ export function registerAccessReviews(app: FastifyInstance): void {
     const answer = {
       kind: "SelfSubjectReview",
       apiVersion: "authentication.k8s.io/v1",
-      metadata: { creationTimestamp: nowTimestamp() },
+      metadata: { creationTimestamp: clock.timestamp() },
       status: { userInfo: FAKE_USER },
     };
     return sendJson(reply, 201, JSON.stringify(answer));

@@ -120,14 +120,14 @@ function waitForResourceVersion(ctx: RouteContext, rv: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const unsubscribe = ctx.store.subscribe(() => {
       if (ctx.store.currentRv() < rv) return;
-      clearTimeout(timer);
+      cancelTimer();
       unsubscribe();
       resolve();
     });
-    const timer = setTimeout(() => {
+    const cancelTimer = ctx.store.clock.after(TOO_LARGE_RV_WAIT_MS, () => {
       unsubscribe();
       reject(tooLargeResourceVersion(rv, ctx.store.currentRv()));
-    }, TOO_LARGE_RV_WAIT_MS);
+    });
   });
 }
 
@@ -206,7 +206,7 @@ function listPage(
   const form = outputForm(accept, true);
   if (form.kind === "table") {
     const objects = page.items.map((json) => JSON.parse(viewJson(target.kind, json)) as KubeObject);
-    return sendJson(reply, 200, JSON.stringify(toTable(resource, objects, meta, one(query, "includeObject"), Date.now())));
+    return sendJson(reply, 200, JSON.stringify(toTable(resource, objects, meta, one(query, "includeObject"), ctx.store.clock.now())));
   }
   if (form.kind === "metadata") {
     const items = page.items.map((json) => partialObjectMetadata(JSON.parse(json) as KubeObject, form.version));

@@ -1,15 +1,18 @@
 import type { Server, Socket } from "node:net";
+import type { ClusterClock } from "./cluster-clock.js";
 
 /** Owns the listening socket: can stop accepting (and drop every connection) and listen again on the same port. */
 export class ConnectionGate {
   private readonly sockets = new Set<Socket>();
-  private reopenTimer: NodeJS.Timeout | undefined;
+  /** Cancels the pending reopening, if any. */
+  private cancelReopen = (): void => {};
   private closed = false;
 
   constructor(
     private readonly server: Server,
     private readonly host: string,
     private port: number,
+    private readonly clock: ClusterClock,
   ) {
     server.on("connection", (socket: Socket) => {
       this.sockets.add(socket);
@@ -35,19 +38,18 @@ export class ConnectionGate {
 
   /** Stops listening and destroys all open connections; `forMs` listens again after that long. */
   async refuse(forMs?: number): Promise<void> {
-    clearTimeout(this.reopenTimer);
+    this.cancelReopen();
     const closing = this.server.listening ? new Promise<void>((resolve) => this.server.close(() => resolve())) : Promise.resolve();
     for (const s of this.sockets) s.destroy();
     await closing;
     if (forMs !== undefined && !this.closed) {
-      this.reopenTimer = setTimeout(() => void this.listen().catch(() => undefined), forMs);
-      this.reopenTimer.unref();
+      this.cancelReopen = this.clock.after(forMs, () => void this.listen().catch(() => undefined));
     }
   }
 
   /** Listens again now. */
   async accept(): Promise<void> {
-    clearTimeout(this.reopenTimer);
+    this.cancelReopen();
     await this.listen();
   }
 

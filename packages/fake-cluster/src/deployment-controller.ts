@@ -2,7 +2,6 @@ import type { KubeObject } from "./kube-object.js";
 import type { Deployment, PodTemplate, ReplicaSet } from "./object-kinds.js";
 import { templateHash } from "./name-generator.js";
 import type { ObjectStore } from "./object-store.js";
-import { nowTimestamp } from "./object-store.js";
 import type { GarbageCollector } from "./garbage-collector.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { statusChanged } from "./pod-template.js";
@@ -169,7 +168,7 @@ export class DeploymentController {
     const complete = updated === desired && replicas === desired && available === desired;
     // Available means "minimum availability": replicas - maxUnavailable (Recreate: all of them).
     const minAvailable = desired - (settings && desired > 0 ? resolveFenceposts(settings, desired).unavailable : 0);
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     const keepTime = (type: string, status: string) => {
       const prev = (current.status?.conditions ?? []).find((c) => c.type === type);
       return prev && prev.status === status ? prev.lastTransitionTime : now;

@@ -1,5 +1,7 @@
 import Fastify from "fastify";
 import type { Server } from "node:http";
+import type { TransportClock } from "@shiplog/client";
+import { ClusterClock } from "./cluster-clock.js";
 import { ConnectionGate } from "./connection-gate.js";
 import { ControlLoop } from "./control-loop.js";
 import { ClusterFaults, FaultState } from "./faults.js";
@@ -36,6 +38,11 @@ export interface FakeClusterOptions {
   seed?: number;
   /** fastify request logging (default false). */
   logger?: boolean;
+  /**
+   * The cluster's time and waits (timestamps, Table ages, watch timeouts and BOOKMARKs, reopening connections);
+   * default the system clock. A test passes a virtual clock to run the cluster with no real waits.
+   */
+  clock?: TransportClock;
 }
 
 /** Read access to the cluster's objects, for assertions (results are copies). */
@@ -83,6 +90,9 @@ function validateOptions(options: FakeClusterOptions): void {
     throw new TypeError(`historyLimit: must be a positive integer, got ${options.historyLimit}`);
   if (options.bookmarkIntervalMs !== undefined && !(options.bookmarkIntervalMs > 0))
     throw new TypeError(`bookmarkIntervalMs: must be positive, got ${options.bookmarkIntervalMs}`);
+  const clock = options.clock as Partial<TransportClock> | undefined;
+  if (clock !== undefined && (typeof clock?.now !== "function" || typeof clock.sleep !== "function"))
+    throw new TypeError("clock: must be a TransportClock (now() and sleep(ms, signal) functions)");
   for (const n of options.nodes ?? [])
     if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n))
       throw new TypeError(`nodes: "${n}" is not a valid node name (lowercase RFC 1123 subdomain)`);
@@ -93,7 +103,8 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
   validateOptions(options);
   const nodes = options.nodes ?? ["node-1", "node-2", "node-3"];
   const names = new NameGenerator(options.seed ?? 1);
-  const store = new ObjectStore(names, options.historyLimit ?? 100_000);
+  const clock = new ClusterClock(options.clock);
+  const store = new ObjectStore(names, options.historyLimit ?? 100_000, clock);
   const loop = new ControlLoop((error, item) => console.error(`fake-cluster: reconcile ${item} failed:`, error));
   const gc = new GarbageCollector(store, loop);
   const images = new ImageRegistry();
@@ -129,7 +140,7 @@ export async function startFakeCluster(options: FakeClusterOptions = {}): Promis
   const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 4096 }, bodyLimit: MAX_REQUEST_BODY_BYTES });
   registerRoutes(app, { store, pages, gc, watches: watchHub, faults: faultState, stats });
   await app.ready();
-  const gate = new ConnectionGate(app.server as Server, HOST, options.port ?? 0);
+  const gate = new ConnectionGate(app.server as Server, HOST, options.port ?? 0, clock);
   const port = await gate.listen();
   const url = `http://${HOST}:${port}`;
   const kubeconfig = kubeconfigFor(url);

@@ -3,7 +3,7 @@ import type { StoreEvent } from "./history-log.js";
 import type { KubeObject } from "./kube-object.js";
 import type { Pod } from "./object-kinds.js";
 import type { ObjectStore } from "./object-store.js";
-import { kindOf, nowTimestamp } from "./object-store.js";
+import { kindOf } from "./object-store.js";
 import type { PropagationPolicy, ResourceName } from "./resource-kinds.js";
 import { RESOURCE_NAMES } from "./resource-kinds.js";
 import { badRequest, conflict } from "./status.js";
@@ -92,7 +92,7 @@ export class GarbageCollector {
     if (resource === "namespaces") {
       const written = this.store.write(resource, {
         ...obj,
-        metadata: { ...meta, deletionTimestamp: nowTimestamp(), deletionGracePeriodSeconds: 0, finalizers },
+        metadata: { ...meta, deletionTimestamp: this.store.clock.timestamp(), deletionGracePeriodSeconds: 0, finalizers },
         // Namespace content is removed first; spec.finalizers keeps the namespace meanwhile.
         status: { ...obj.status, phase: "Terminating" },
       });
@@ -103,7 +103,7 @@ export class GarbageCollector {
     }
     const written = this.store.write(resource, {
       ...obj,
-      metadata: { ...meta, deletionTimestamp: nowTimestamp(), deletionGracePeriodSeconds: grace, finalizers },
+      metadata: { ...meta, deletionTimestamp: this.store.clock.timestamp(), deletionGracePeriodSeconds: grace, finalizers },
     });
     return { object: written, pending: true };
   }

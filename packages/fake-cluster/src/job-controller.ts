@@ -3,7 +3,6 @@ import type { KubeObject } from "./kube-object.js";
 import type { Job } from "./object-kinds.js";
 import type { NameGenerator } from "./name-generator.js";
 import type { ObjectStore } from "./object-store.js";
-import { nowTimestamp } from "./object-store.js";
 import { controlledBy, controllerRef } from "./owner-references.js";
 import { podFromTemplate, statusChanged } from "./pod-template.js";
 
@@ -35,7 +34,7 @@ export class JobController {
     const completions: number = job.spec?.completions ?? 1;
     const parallelism: number = job.spec?.parallelism ?? 1;
     const backoffLimit: number = job.spec?.backoffLimit ?? 6;
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     const status: Record<string, unknown> = {
       ...job.status,
       startTime: job.status?.startTime ?? now,
@@ -80,7 +79,7 @@ export class JobController {
   trigger(namespace: string, name: string): Job {
     const cj = this.store.getOrThrow("cronjobs", namespace, name);
     const key = `${namespace}/${name}`;
-    const minute = Math.max(Math.floor(Date.now() / 60000), (this.lastScheduledMinute.get(key) ?? 0) + 1);
+    const minute = Math.max(Math.floor(this.store.clock.now() / 60000), (this.lastScheduledMinute.get(key) ?? 0) + 1);
     this.lastScheduledMinute.set(key, minute);
     const scheduled = new Date(minute * 60000).toISOString().replace(/\.\d{3}Z$/, "Z");
     const template = cj.spec?.jobTemplate ?? {};

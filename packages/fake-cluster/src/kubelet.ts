@@ -4,7 +4,6 @@ import { parseImage } from "./image-digests.js";
 import type { Container, ContainerStatus, Pod, PodStatus } from "./object-kinds.js";
 import { sha256Hex } from "./name-generator.js";
 import type { ObjectStore } from "./object-store.js";
-import { nowTimestamp } from "./object-store.js";
 
 const CONDITION_TYPES = ["PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"];
 
@@ -57,7 +56,7 @@ export class Kubelet {
         spec: { ...spec, nodeName },
         status: {
           ...pod.status,
-          conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: nowTimestamp() }],
+          conditions: [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: this.store.clock.timestamp() }],
         },
       });
       return;
@@ -73,7 +72,7 @@ export class Kubelet {
   }
 
   private start(pod: Pod, nodeIndex: number): void {
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     const spec = pod.spec ?? {};
     const ip = this.podIps++;
     const hostIP = `10.0.0.${10 + nodeIndex}`;
@@ -104,7 +103,7 @@ export class Kubelet {
   /** Running pod: restart containers whose spec image changed; start new ephemeral containers. */
   private refresh(pod: Pod): void {
     const spec = pod.spec ?? {};
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     let changed = false;
     const restartChanged = (specs: Container[] | undefined, statuses: ContainerStatus[] | undefined): ContainerStatus[] | undefined => {
       if (!statuses) return statuses;
@@ -143,7 +142,7 @@ export class Kubelet {
 
   /** The container restarts and reports what the registry serves for its image now. */
   repull(pod: Pod, containerName: string | undefined): Pod {
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     const specs = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
     let matched = false;
     const restart = (statuses: ContainerStatus[] | undefined) =>
@@ -179,7 +178,7 @@ export class Kubelet {
 
   /** Containers terminate with `exitCode`; the pod becomes Succeeded (0) or Failed. */
   complete(pod: Pod, exitCode: number): Pod {
-    const now = nowTimestamp();
+    const now = this.store.clock.timestamp();
     const terminate = (s: ContainerStatus) => ({
       ...s,
       ready: false,

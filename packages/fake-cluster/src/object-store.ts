@@ -6,6 +6,7 @@ import { applyCreateDefaults, applySpecDefaults } from "./object-defaults.js";
 import { ObjectTable, StoredObject, namespaceRange } from "./object-table.js";
 import { ParseCache } from "./parse-cache.js";
 import { validateObject } from "./validation/index.js";
+import type { ClusterClock } from "./cluster-clock.js";
 import type { NameGenerator } from "./name-generator.js";
 import type { ObjectOf } from "./object-kinds.js";
 import type { ResourceKind, ResourceName } from "./resource-kinds.js";
@@ -46,19 +47,6 @@ interface ApiWrite {
   bumpGeneration: boolean;
 }
 
-let lastSecond = -1;
-let lastTimestamp = "";
-
-/** Kubernetes timestamps have second precision (formatted once a second: the store writes many a second). */
-export function nowTimestamp(): string {
-  const second = Math.floor(Date.now() / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastTimestamp = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-  }
-  return lastTimestamp;
-}
-
 /** Looks up the kind for a resource name known to be valid. */
 export function kindOf(resource: ResourceName): ResourceKind {
   return resourceKind(resource)!;
@@ -97,6 +85,8 @@ export class ObjectStore {
   constructor(
     private readonly names: NameGenerator,
     historyLimit: number,
+    /** The cluster's clock: the objects' timestamps, and the time every part of the cluster reads through the store. */
+    readonly clock: ClusterClock,
     startRv = 1000,
     parseCacheSize = DEFAULT_PARSE_CACHE,
   ) {
@@ -229,7 +219,7 @@ export class ObjectStore {
     const key = objectKey(meta.namespace, name);
     if (table.has(key)) throw alreadyExists(kind, name);
     meta.uid = this.names.uid();
-    meta.creationTimestamp = nowTimestamp();
+    meta.creationTimestamp = this.clock.timestamp();
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     if (kind.generation) meta.generation = 1;
@@ -381,7 +371,7 @@ export class ObjectStore {
               api.requestedManagedFields,
               api.manager,
               apiVersionOf(kind),
-              nowTimestamp(),
+              this.clock.timestamp(),
               api.subresource,
             );
       if (managed !== undefined) candidate.metadata.managedFields = managed;

@@ -40,15 +40,30 @@ export function outputForm(accept: string | undefined, list: boolean): OutputFor
   return { kind: "object" };
 }
 
-/** A watch event's object as JSON text, in the form asked for (a Table of its one row, for `kubectl get -w`). */
-export function formatEventObject(form: OutputForm, resource: ResourceName, json: string, includeObject: string | undefined): string {
-  return form.kind === "object" ? json : formatObject(form, resource, JSON.parse(json) as KubeObject, includeObject);
+/**
+ * A watch event's object as JSON text, in the form asked for (a Table of its one row, for `kubectl get -w`); `now`
+ * (the cluster clock's) dates a Table's ages.
+ */
+export function formatEventObject(
+  form: OutputForm,
+  resource: ResourceName,
+  json: string,
+  includeObject: string | undefined,
+  now: number,
+): string {
+  return form.kind === "object" ? json : formatObject(form, resource, JSON.parse(json) as KubeObject, includeObject, now);
 }
 
-/** One object (a read's or a write's answer) as JSON text, in the form asked for. */
-export function formatObject(form: OutputForm, resource: ResourceName, obj: KubeObject, includeObject: string | undefined): string {
+/** One object (a read's or a write's answer) as JSON text, in the form asked for; `now` dates a Table's ages. */
+export function formatObject(
+  form: OutputForm,
+  resource: ResourceName,
+  obj: KubeObject,
+  includeObject: string | undefined,
+  now: number,
+): string {
   if (form.kind === "metadata") return JSON.stringify(partialObjectMetadata(obj, form.version));
   if (form.kind === "table")
-    return JSON.stringify(toTable(resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject, Date.now()));
+    return JSON.stringify(toTable(resource, [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject, now));
   return objectJson(obj);
 }

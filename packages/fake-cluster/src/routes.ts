@@ -78,7 +78,13 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
     // An object answered (read or written) in the form the Accept header asks for, negotiated before anything is done.
     const form = request.method === "GET" && target.name === undefined ? undefined : outputForm(request.headers.accept, false);
     const answer = (obj: KubeObject) =>
-      formatObject(form ?? { kind: "object" }, kind.resource, kind.view ? eventToV1(obj) : obj, one(query, "includeObject"));
+      formatObject(
+        form ?? { kind: "object" },
+        kind.resource,
+        kind.view ? eventToV1(obj) : obj,
+        one(query, "includeObject"),
+        ctx.store.clock.now(),
+      );
     // A view's body is converted to the stored kind's shape before it is decoded (events.k8s.io/v1 -> core v1).
     const stored = (body: unknown) =>
       kind.view && body !== null && typeof body === "object" && !Array.isArray(body) ? eventFromV1(body as KubeObject) : body;
@@ -145,7 +151,7 @@ export function registerRoutes(app: FastifyInstance, ctx: RouteContext): void {
         throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
     }
   };
-  registerAccessReviews(app);
+  registerAccessReviews(app, ctx.store.clock);
   app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/api/*", handler });
   app.route({ method: ["GET", "POST", "PUT", "PATCH", "DELETE"], url: "/apis/*", handler });
 }

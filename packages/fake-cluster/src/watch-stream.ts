@@ -76,7 +76,8 @@ const eventLine = (type: string, json: string): string => `{"type":"${type}","ob
  */
 class Watcher {
   hung = false;
-  private timers: NodeJS.Timeout[] = [];
+  /** Cancels this stream's timers (its timeout, its BOOKMARKs). */
+  private timers: (() => void)[] = [];
   private waiting = false;
 
   constructor(
@@ -139,7 +140,7 @@ class Watcher {
   private write(type: EventType, stored: string): boolean {
     const { form, resource, includeObject, view } = this.request;
     const json = view ? viewJson(view, stored) : stored;
-    this.res.write(eventLine(type, form ? formatEventObject(form, resource, json, includeObject) : json));
+    this.res.write(eventLine(type, form ? formatEventObject(form, resource, json, includeObject, this.store.clock.now()) : json));
     if (this.res.writableLength <= MAX_BUFFERED) return true;
     this.waiting = true;
     this.res.once("drain", () => {
@@ -157,12 +158,14 @@ class Watcher {
     this.res.write(`{"type":"BOOKMARK","object":${JSON.stringify(object)}}\n`);
   }
 
-  addTimer(timer: NodeJS.Timeout): void {
-    this.timers.push(timer);
+  /** Keeps a timer's cancel function, to be called when the stream ends. */
+  addTimer(cancel: () => void): void {
+    this.timers.push(cancel);
   }
 
+  /** Cancels every timer of the stream. */
   clearTimers(): void {
-    for (const t of this.timers) clearTimeout(t);
+    for (const cancel of this.timers) cancel();
     this.timers = [];
   }
 }
@@ -228,20 +231,17 @@ export class WatchHub {
     if (this.faults.hung(request.resource)) watcher.hung = true;
     this.serve(watcher);
     watcher.pump();
+    const clock = this.store.clock;
     if (timeoutSeconds !== undefined && timeoutSeconds > 0) {
       watcher.addTimer(
-        setTimeout(() => {
+        clock.after(timeoutSeconds * 1000, () => {
           if (watcher.hung) return;
           watcher.bookmark();
           res.end();
-        }, timeoutSeconds * 1000),
+        }),
       );
     }
-    if (request.allowBookmarks) {
-      const timer = setInterval(() => watcher.bookmark(), this.bookmarkIntervalMs);
-      timer.unref();
-      watcher.addTimer(timer);
-    }
+    if (request.allowBookmarks) watcher.addTimer(clock.every(this.bookmarkIntervalMs, () => watcher.bookmark()));
     this.checkWaiters();
   }
 
@@ -261,27 +261,28 @@ export class WatchHub {
    */
   private openAhead(request: WatchRequest, res: ServerResponse, rv: number): void {
     this.writeHead(res);
-    const opened = Date.now();
+    const clock = this.store.clock;
+    const opened = clock.now();
     let unsubscribe = (): void => {};
     const timeoutMs = request.timeoutSeconds === undefined || request.timeoutSeconds <= 0 ? undefined : request.timeoutSeconds * 1000;
-    const timer =
+    const cancelTimer =
       timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
+        ? () => {}
+        : clock.after(timeoutMs, () => {
             unsubscribe();
             res.end();
-          }, timeoutMs);
+          });
     unsubscribe = this.store.subscribe(() => {
       if (this.store.currentRv() < rv) return;
-      clearTimeout(timer);
+      cancelTimer();
       unsubscribe();
       if (res.destroyed || res.writableEnded) return;
       // Caught up: serve the watch as usual (nothing newer than rv has happened yet), for the time it has left.
-      const left = timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (Date.now() - opened)) / 1000;
+      const left = timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (clock.now() - opened)) / 1000;
       this.start(new Watcher(request, res, this.store, this.store.history.end()), left);
     });
     res.on("close", () => {
-      clearTimeout(timer);
+      cancelTimer();
       unsubscribe();
     });
   }

@@ -3,12 +3,19 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { kubeConfigFor, rawWatch } from "./kube-clients.js";
+import { observedClock } from "./observed-clock.js";
 
 describe("fault hooks", () => {
+  let clock: VirtualClock;
+  let waits: ReturnType<typeof observedClock>;
   let cluster: FakeCluster;
   beforeEach(async () => {
-    cluster = await startFakeCluster({ nodes: ["node-1"] });
+    // The cluster's timers (watch timeouts, a list's wait, reopening) run on a virtual clock the tests move.
+    clock = new VirtualClock();
+    waits = observedClock(clock);
+    cluster = await startFakeCluster({ nodes: ["node-1"], clock: waits.clock });
   });
   afterEach(async () => {
     await cluster.stop();
@@ -36,17 +43,11 @@ describe("fault hooks", () => {
     expect((await fetch(`${cluster.url}/api/v1/pods`)).status).toBe(200);
   });
 
-  it("refuseConnections({ forMs }) reopens by itself", async () => {
+  it("refuseConnections({ forMs }) reopens by itself, on the cluster's clock", async () => {
     await cluster.faults.refuseConnections({ forMs: 50 });
     await expect(fetch(`${cluster.url}/version`)).rejects.toThrow();
-    // Poll until the listener is back; the assertion is on the outcome, not on how long it took.
-    let status = 0;
-    while (status === 0)
-      status = await fetch(`${cluster.url}/version`).then(
-        (r) => r.status,
-        () => 0,
-      );
-    expect(status).toBe(200);
+    await clock.advance(50);
+    expect((await fetch(`${cluster.url}/version`)).status).toBe(200);
   });
 
   it("failLists makes the next N lists fail with a 500 Status, then lists work again", async () => {
@@ -126,13 +127,18 @@ describe("fault hooks", () => {
     soon.abort();
     expect(soon.events[0]?.type).toBe("MODIFIED");
     expect(ahead.response.status).toBe(200);
+    await clock.advance(1_000);
     expect(await ahead.ended()).toBe(true);
     expect(ahead.events).toEqual([]);
   });
 
   it('a list ahead of the server waits, then gets 504 Timeout "Too large resource version"', async () => {
     const current = Number(cluster.store.resourceVersion());
-    const answer = await fetch(`${cluster.url}/api/v1/pods?resourceVersion=${current + 1000}`);
+    const started = waits.started(3_000);
+    const answering = fetch(`${cluster.url}/api/v1/pods?resourceVersion=${current + 1000}`);
+    await started;
+    await clock.advance(3_000);
+    const answer = await answering;
     expect(answer.status).toBe(504);
     expect(await answer.json()).toEqual({
       kind: "Status",
@@ -163,6 +169,7 @@ describe("fault hooks", () => {
     const resumed = await rawWatch(`${cluster.url}/api/v1/pods?watch=true&timeoutSeconds=1&resourceVersion=${before}`);
     // A change after the restart has a resourceVersion below the one asked for: the watch does not see it.
     await cluster.script.createPod({ name: "q", image: "busybox:1.36" });
+    await clock.advance(1_000);
     expect(await resumed.ended()).toBe(true);
     expect(resumed.events).toEqual([]);
   });

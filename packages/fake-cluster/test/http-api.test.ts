@@ -2,13 +2,16 @@ import { CoreV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-n
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { kubeConfigFor, rawWatch } from "./kube-clients.js";
 
 describe("HTTP API details", () => {
   let cluster: FakeCluster;
   let core: CoreV1Api;
+  // Watch timeouts run on it: a test moves it rather than waiting.
+  const clock = new VirtualClock();
   beforeAll(async () => {
-    cluster = await startFakeCluster({ nodes: ["node-1"], bookmarkIntervalMs: 3_600_000 });
+    cluster = await startFakeCluster({ nodes: ["node-1"], bookmarkIntervalMs: 3_600_000, clock });
     core = kubeConfigFor(cluster).makeApiClient(CoreV1Api);
     for (const name of ["a", "b", "c", "d", "e"])
       await cluster.script.create("configmaps", {
@@ -133,7 +136,8 @@ describe("HTTP API details", () => {
     const rv = cluster.store.resourceVersion();
     const w = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=1&allowWatchBookmarks=true`);
     expect(w.response.headers.get("content-type")).toBe("application/json");
-    await w.ended();
+    await clock.advance(1_000);
+    expect(await w.ended()).toBe(true);
     expect(w.events).toEqual([
       { type: "BOOKMARK", object: { kind: "ConfigMap", apiVersion: "v1", metadata: { resourceVersion: cluster.store.resourceVersion() } } },
     ]);

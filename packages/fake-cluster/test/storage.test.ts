@@ -1,6 +1,7 @@
 // The compact store's parts with plain data: keys kept in etcd's order, the history ring, and list pages read as
 // the etcd3 store reads them (at the current revision or an older one, continue tokens, remainingItemCount).
 import { describe, expect, it } from "vitest";
+import { ClusterClock } from "../src/cluster-clock.js";
 import { HistoryLog } from "../src/history-log.js";
 import { ListPages } from "../src/list-pages.js";
 import { NameGenerator } from "../src/name-generator.js";
@@ -70,7 +71,7 @@ describe("HistoryLog", () => {
 
 describe("ListPages", () => {
   function storeWith(names: string[]) {
-    const store = new ObjectStore(new NameGenerator(1), 1000);
+    const store = new ObjectStore(new NameGenerator(1), 1000, new ClusterClock());
     store.create("namespaces", { metadata: { name: "ns" } });
     // The namespace's kube-root-ca.crt goes: the pages hold the names each case gives.
     store.remove("configmaps", "ns", "kube-root-ca.crt");
