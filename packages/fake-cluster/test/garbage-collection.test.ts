@@ -1,8 +1,7 @@
 import { AppsV1Api, Watch } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { WAIT } from "../../../test/kit/wait.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";
 
 interface Logged {
@@ -28,6 +27,20 @@ describe("garbage collection and deletion order", () => {
     const kc = kubeConfigFor(cluster);
     const log: Logged[] = [];
     const aborts: AbortController[] = [];
+    // Awaited conditions on the log, checked as each event arrives: a test waits on the events, not on a poll.
+    let waiters: { holds: () => boolean; resolve: () => void }[] = [];
+    const check = () => {
+      waiters = waiters.filter((w) => {
+        if (!w.holds()) return true;
+        w.resolve();
+        return false;
+      });
+    };
+    const until = (holds: () => boolean) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ holds, resolve });
+        check();
+      });
     const rv = cluster.store.resourceVersion();
     for (const [resource, path] of [
       ["deployments", `/apis/apps/v1/namespaces/${namespace}/deployments`],
@@ -47,6 +60,7 @@ describe("garbage collection and deletion order", () => {
               deletionTimestamp: obj.metadata.deletionTimestamp,
               finalizers: obj.metadata.finalizers ?? [],
             });
+            check();
           },
           () => undefined,
         ),
@@ -56,8 +70,8 @@ describe("garbage collection and deletion order", () => {
     return {
       sorted: () => [...log].sort((a, b) => a.rv - b.rv),
       /** Resolves once every predicate matches some event (streams deliver independently). */
-      untilAll: (...ps: ((l: Logged) => boolean)[]) => vi.waitUntil(() => ps.every((p) => log.some(p)), WAIT),
-      untilLog: (p: (log: Logged[]) => boolean) => vi.waitUntil(() => p(log), WAIT),
+      untilAll: (...ps: ((l: Logged) => boolean)[]) => until(() => ps.every((p) => log.some(p))),
+      untilLog: (p: (log: Logged[]) => boolean) => until(() => p(log)),
       stop: () => {
         for (const a of aborts) a.abort();
       },

@@ -2,8 +2,7 @@ import { CoreV1Api, makeInformer } from "@kubernetes/client-node";
 import type { V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { WAIT } from "../../../test/kit/wait.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";
 
 /** What the informer reported: a pod event, or an error (kept, never waited for). */
@@ -24,8 +23,16 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     const core = kc.makeApiClient(CoreV1Api);
     const informer = makeInformer<V1Pod>(kc, path, () => core.listPodForAllNamespaces());
     const seen: Seen[] = [];
+    // Awaited events: each is checked as the informer reports, so a test waits on the event itself, not on a poll.
+    let waiters: { predicate: (s: PodEvent) => boolean; resolve: (s: PodEvent) => void }[] = [];
     const record = (type: PodEvent["type"]) => (obj: V1Pod) => {
-      seen.push({ type, name: obj.metadata?.name, obj });
+      const event: PodEvent = { type, name: obj.metadata?.name, obj };
+      seen.push(event);
+      waiters = waiters.filter((w) => {
+        if (!w.predicate(event)) return true;
+        w.resolve(event);
+        return false;
+      });
     };
     informer.on("add", record("add"));
     informer.on("update", record("update"));
@@ -33,8 +40,13 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
     informer.on("error", (error: unknown) => {
       seen.push({ type: "error", name: undefined, obj: error });
     });
+    /** Resolves with the first reported event that matches, already seen or yet to come. */
     const waitFor = (predicate: (s: PodEvent) => boolean) =>
-      vi.waitUntil(() => seen.find((s): s is PodEvent => s.type !== "error" && predicate(s)), WAIT);
+      new Promise<PodEvent>((resolve) => {
+        const found = seen.find((s): s is PodEvent => s.type !== "error" && predicate(s));
+        if (found) resolve(found);
+        else waiters.push({ predicate, resolve });
+      });
     return { informer, seen, waitFor };
   }
 
@@ -116,14 +128,17 @@ describe("informer (real @kubernetes/client-node 1.4) against the fake cluster",
       "tier=web",
     );
     const names: string[] = [];
+    let webAdded = (): void => {};
+    const webSeen = new Promise<void>((resolve) => (webAdded = resolve));
     informer.on("add", (p) => {
       names.push(p.metadata!.name!);
+      if (p.metadata?.name === "web") webAdded();
     });
     await informer.start();
     await cluster.waitForWatches("pods");
     await cluster.script.createPod({ name: "db", image: "postgres:16", labels: { tier: "db" } });
     await cluster.script.createPod({ name: "web", image: "nginx:1.25", labels: { tier: "web" } });
-    await vi.waitUntil(() => names.includes("web"), WAIT);
+    await webSeen;
     expect(names).toEqual(["web"]);
     await informer.stop();
   });

@@ -1,7 +1,5 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import type { FakeCluster, KubeObject, ObjectMeta } from "@shiplog/fake-cluster";
-import { vi } from "vitest";
-import { WAIT } from "../../../test/kit/wait.js";
 
 /** A KubeConfig loaded from the fake cluster's kubeconfig YAML, as a user would. */
 export function kubeConfigFor(cluster: FakeCluster): KubeConfig {
@@ -26,12 +24,25 @@ export interface WatchLine {
   object: WatchedObject;
 }
 
-/** Opens a raw watch with fetch and collects events; `until` resolves when a predicate holds. */
+/**
+ * Opens a raw watch with fetch and collects events; `until` resolves when a predicate holds, checked as each event
+ * arrives (no polling), and rejects if the stream ends first.
+ */
 export async function rawWatch(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
   const response = await fetch(url, { signal: controller.signal, headers });
   const events: WatchLine[] = [];
   let ended = false;
+  let waiters: { predicate: (events: WatchLine[]) => boolean; resolve: (events: WatchLine[]) => void; reject: (e: Error) => void }[] = [];
+  const check = () => {
+    waiters = waiters.filter((w) => {
+      if (w.predicate(events)) w.resolve(events);
+      else if (ended)
+        w.reject(new Error(`the watch ended before the awaited events arrived; got ${JSON.stringify(events.map((e) => e.type))}`));
+      else return true;
+      return false;
+    });
+  };
   const done = (async () => {
     if (!response.body) return;
     const decoder = new TextDecoder();
@@ -44,17 +55,23 @@ export async function rawWatch(url: string, headers: Record<string, string> = {}
           buffer = buffer.slice(nl + 1);
           if (line) events.push(JSON.parse(line) as WatchLine);
         }
+        check();
       }
     } catch {
       // aborted or cut
     }
     ended = true;
+    check();
   })();
   return {
     response,
     events,
     /** Resolves once `predicate(events)` holds. */
-    until: (predicate: (events: WatchLine[]) => boolean) => vi.waitUntil(() => (predicate(events) ? events : undefined), WAIT),
+    until: (predicate: (events: WatchLine[]) => boolean) =>
+      new Promise<WatchLine[]>((resolve, reject) => {
+        waiters.push({ predicate, resolve, reject });
+        check();
+      }),
     /** Resolves when the stream ends (server closed it or it was cut). */
     ended: () => done.then(() => ended),
     isEnded: () => ended,

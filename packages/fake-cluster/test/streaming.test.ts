@@ -70,9 +70,10 @@ describe("streamed lists and watches", () => {
     await createConfigMaps(cluster, 2000);
     watch.resume();
     const check = await rawWatch(`${cluster.url}/api/v1/configmaps?watch=true&resourceVersion=${from}`);
-    await check.until((events) => events.length >= 2000);
+    // Every event: the new namespace's kube-root-ca.crt, then the 2,000 ConfigMaps.
+    await check.until((events) => events.length === 2001);
     check.abort();
-    await watch.until(2000);
+    await watch.until(2001);
     expect(watch.lines.map((l) => l.object.metadata.name)).toEqual(check.events.map((e) => e.object.metadata.name));
     expect(watch.lines.every((l) => l.type === "ADDED")).toBe(true);
     const rvs = watch.lines.map((l) => Number(l.object.metadata.resourceVersion));
