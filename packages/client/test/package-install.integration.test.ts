@@ -43,12 +43,12 @@ describe("the packed client installs into an empty project and imports from plai
 
     const script = `
       import { ShiplogClient, RequestValidationError, RUNTIME_RISKS } from "@shiplog/client";
-      import { storageRecordBody } from "@shiplog/client/schemas";
+      import { storageRecord } from "@shiplog/client/schemas";
       import { requiredPermissions } from "@shiplog/client/permissions";
       import { ENDPOINTS } from "@shiplog/client/endpoints";
       const client = new ShiplogClient({ baseUrl: "http://127.0.0.1:9", token: "t" });
       const subpaths = [
-        storageRecordBody.safeParse({}).success,
+        storageRecord.safeParse({}).success,
         requiredPermissions("GET", "/repos/a/b/git/tags/" + "a".repeat(40)).covered,
         ENDPOINTS["git/get-tag"].method,
         await import("@shiplog/client/internal").then(() => "importable", (e) => e.code),

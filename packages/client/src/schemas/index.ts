@@ -11,25 +11,20 @@ export {
   repoInstallationParams,
 } from "./apps.js";
 export {
-  clusterDeploymentRecordsBody,
   clusterDeploymentResult,
   createDeploymentRecordParams,
   createStorageRecordParams,
   deploymentRecord,
-  deploymentRecordBody,
   deploymentRecordList,
   listByDigestParams,
   setClusterDeploymentRecordsParams,
   storageRecord,
-  storageRecordBody,
   storageRecordList,
 } from "./artifact-metadata.js";
 export { serviceErrorBody } from "./common.js";
 export {
   createAnnotatedTagParams,
-  createRefBody,
   createRefParams,
-  createTagBody,
   createTagParams,
   deleteRefParams,
   getRefParams,
@@ -39,7 +34,6 @@ export {
   gitTag,
   listMatchingRefsParams,
   tagger,
-  updateRefBody,
   updateRefParams,
 } from "./git.js";
 export { getIssueEventParams, issueEvent, issueEventList, issueEventsRepoParams, listIssueEventsForIssueParams } from "./issue-events.js";
@@ -47,11 +41,9 @@ export {
   listNotificationsParams,
   listRepoNotificationsParams,
   markAllAsReadAndWaitParams,
-  markNotificationsReadBody,
   markRepoNotificationsReadParams,
   notificationThread,
   notificationThreadList,
-  setThreadSubscriptionBody,
   setThreadSubscriptionParams,
   threadParams,
   threadSubscription,
@@ -66,14 +58,10 @@ export {
   importLargeFile,
   importLargeFileList,
   importRepoParams,
-  mapCommitAuthorBody,
   mapCommitAuthorParams,
-  setLfsPreferenceBody,
   setLfsPreferenceParams,
   sourceImport,
-  startImportBody,
   startImportParams,
-  updateImportBody,
   updateImportParams,
 } from "./source-imports.js";
 export { simpleUser } from "./users.js";
