@@ -12,9 +12,12 @@ import {
 } from "@shiplog/controller/internal";
 import { startFakeCluster, type FakeCluster } from "@shiplog/fake-cluster";
 import { pino } from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Clock } from "@shiplog/controller";
+import { afterEach, describe, expect, it } from "vitest";
+import { CountedClock } from "../../../test/kit/counted-clock.js";
+import { Changes } from "../../../test/kit/events.js";
 import { startProxy, type TestProxy } from "../../../test/kit/proxy.js";
-import { WAIT } from "../../../test/kit/wait.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 let cluster: FakeCluster | undefined;
 let proxy: TestProxy | undefined;
@@ -32,17 +35,27 @@ function kubeConfigOf(kubeconfig: string): KubeConfig {
   return kubeConfig;
 }
 
-function start(kubeconfig: string, changes: string[], restarts: RestartReason[] = [], namespaces: string[] = []): ClusterInformers {
+const IDLE_MS = 60_000;
+const REQUEST_MS = 5_000;
+
+function start(
+  kubeconfig: string,
+  changes: string[],
+  restarts: RestartReason[] = [],
+  namespaces: string[] = [],
+  clock?: Clock,
+): ClusterInformers {
   const kubeConfig = kubeConfigOf(kubeconfig);
   const started = new ClusterInformers({
     kubeConfig,
     namespaces,
     watchTimeoutSeconds: 30,
-    watchIdleTimeoutMs: 60_000,
-    requestTimeoutMs: 5_000,
+    watchIdleTimeoutMs: IDLE_MS,
+    requestTimeoutMs: REQUEST_MS,
     restartMinDelayMs: 50,
     restartMaxDelayMs: 400,
     logger: pino({ level: "silent" }),
+    clock,
     onChange: (kind: WatchedKind, namespace: string, name: string) => changes.push(`${kind} ${namespace}/${name}`),
     onRestart: (_kind, reason) => restarts.push(reason),
   });
@@ -77,6 +90,8 @@ describe("informers", () => {
     proxy = await startProxy(cluster.url);
     const names = Array.from({ length: MAX_NAMESPACED_WATCHES + 1 }, (_, i) => `team-${i}`);
     informers = start(proxy.kubeconfigFor(cluster.kubeconfig, cluster.url), [], [], names);
+    const cached = new Changes();
+    informers.addEventHandler({ onChange: () => cached.changed() });
     await informers.waitForSync();
     expect([...informers.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-7"]);
     // One list per kind, cluster-wide: no request names a namespace. Lists are counted by what they read, not by
@@ -87,10 +102,9 @@ describe("informers", () => {
     // A pod created later in another namespace is not kept either; one in a named namespace is.
     await cluster.script.create("pods", { ...bare("elsewhere"), metadata: { name: "q", namespace: "elsewhere" } }, { wait: false });
     await cluster.script.create("pods", { ...bare("team-3"), metadata: { name: "q", namespace: "team-3" } }, { wait: false });
-    await vi.waitFor(
-      () => expect([...informers!.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-3", "team-7"]),
-      WAIT,
-    );
+    // One watch brings both, in order: once the second is cached, the first was seen (and left out, or kept).
+    await cached.until(() => informers!.object("Pod", "team-3", "q") !== undefined);
+    expect([...informers.pods()].map((p) => p.metadata.namespace).sort()).toEqual(["team-0", "team-3", "team-7"]);
 
     // At the bound, one list-watch per kind and namespace, as before.
     await informers.stop();
@@ -154,9 +168,16 @@ describe("informers", () => {
       Array.from({ length: 10 }, (_, i) => ({ namespace: "shop", name: `svc-${i}`, image: `nginx:1.${i}`, replicas: 2 })),
     );
     const changes: string[] = [];
-    informers = start(cluster.kubeconfig, changes);
+    // Time stands still but when the test moves it (the reflectors' sleeps before they try again); the timers pending
+    // say when every reflector is watching (its idle watchdog armed, no request unanswered), or asleep (neither).
+    const clock = new VirtualClock();
+    const observed = new Changes();
+    const counted = new CountedClock(clock, () => observed.changed());
+    informers = start(cluster.kubeconfig, changes, [], [], counted);
+    informers.addEventHandler({ onChange: () => observed.changed() });
     await informers.waitForSync();
-    await cluster.waitForWatches("pods");
+    const reflectors = informers.status().length;
+    await observed.until(() => counted.pending(IDLE_MS) === reflectors && counted.pending(REQUEST_MS) === 0);
     const listsBefore = cluster.stats().lists.pods ?? 0;
     const of = (resource: "replicasets" | "pods", kind: string) =>
       cluster!.store
@@ -167,12 +188,18 @@ describe("informers", () => {
     expect(gone).toHaveLength(4);
     changes.length = 0;
     await cluster.faults.refuseConnections();
+    // Every watch was cut: each reflector sleeps (on the virtual clock) before it tries again.
+    await observed.until(() => counted.pending(IDLE_MS) === 0 && counted.pending(REQUEST_MS) === 0);
     await cluster.script.delete("deployments", "shop", "svc-3");
     cluster.faults.compactHistory();
     await cluster.faults.acceptConnections();
-    // The watches come back at a compacted resourceVersion: 410, relist. Only svc-3's objects are reported (gone);
-    // the nine other Deployments, their ReplicaSets and 18 pods are listed again unchanged, and not reported.
-    await vi.waitFor(() => expect([...new Set(changes)].sort()).toEqual(gone), WAIT);
+    // Past the sleeps (at most 400 ms): the watches come back at a compacted resourceVersion: 410, relist. Only
+    // svc-3's objects are reported (gone); the nine other Deployments, their ReplicaSets and 18 pods are listed again
+    // unchanged, and not reported. A relist reports what it removed after all it listed: once svc-3's last object
+    // is reported gone, the relists of the kinds it had were all reported.
+    await clock.advance(1_000);
+    await observed.until(() => gone.every((c) => changes.includes(c)));
+    expect([...new Set(changes)].sort()).toEqual(gone);
     expect(cluster.stats().lists.pods ?? 0).toBeGreaterThan(listsBefore);
     expect(changes).toHaveLength(gone.length);
     expect([...informers.pods()]).toHaveLength(18);
@@ -183,6 +210,8 @@ describe("informers", () => {
     await cluster.script.createDeployments([{ namespace: "shop", name: "web", image: "nginx:1.25", replicas: 2 }]);
     const changes: string[] = [];
     informers = start(cluster.kubeconfig, changes);
+    const observed = new Changes();
+    informers.addEventHandler({ onChange: () => observed.changed() });
     await informers.waitForSync();
     await cluster.waitForWatches("pods");
     const [quiet, loud] = cluster.store.list("pods", { namespace: "shop" });
@@ -198,7 +227,8 @@ describe("informers", () => {
     const statuses = (loud!.status as { containerStatuses: object[] }).containerStatuses.map((c) => ({ ...c, ready: false }));
     await core.patchNamespacedPodStatus({ ...named(loud), body: { status: { containerStatuses: statuses } } }, merge);
     // Events arrive in order: once the last is reported, the first two were seen, and the cache kept its copy.
-    await vi.waitFor(() => expect(changes).toEqual([`Pod shop/${loud!.metadata.name}`]), WAIT);
+    await observed.until(() => changes.length > 0);
+    expect(changes).toEqual([`Pod shop/${loud!.metadata.name}`]);
     expect(informers.object("Pod", "shop", quiet!.metadata.name!)).toBe(cachedQuiet);
     expect((informers.object("Pod", "shop", loud!.metadata.name!) as Pod).status?.containerStatuses?.[0]?.ready).toBe(false);
   });
