@@ -9,8 +9,8 @@
 import type { TransportClock } from "@shiplog/client";
 import { sleep } from "@shiplog/client/internal";
 
-/** The machine's time and real waits: the cluster clock's default source. */
-export const systemClock: TransportClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
+/** The machine's time and real waits (as the client's and the emulator's default): the cluster clock's default source. */
+const systemClock: TransportClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
 
 /** The fake cluster's notion of now, and its timers, on an injectable TransportClock. */
 export class ClusterClock implements TransportClock {
