@@ -5,9 +5,9 @@
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { countingWaits } from "../../../test/kit/event-count.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { rawWatch } from "./kube-clients.js";
-import { observedClock } from "./observed-clock.js";
 
 const START = Date.parse("2026-01-01T00:00:00Z");
 const TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
@@ -20,12 +20,12 @@ interface Table {
 
 describe("the fake cluster on an injected clock", () => {
   let clock: VirtualClock;
-  let waits: ReturnType<typeof observedClock>;
+  let counted: ReturnType<typeof countingWaits>;
   let cluster: FakeCluster;
   beforeEach(async () => {
     clock = new VirtualClock(START);
-    waits = observedClock(clock);
-    cluster = await startFakeCluster({ nodes: ["node-1"], clock: waits.clock });
+    counted = countingWaits(clock);
+    cluster = await startFakeCluster({ nodes: ["node-1"], clock: counted.clock });
   });
   afterEach(async () => {
     await cluster.stop();
@@ -119,7 +119,8 @@ describe("the fake cluster on an injected clock", () => {
 
   it("answers a list at a future resourceVersion 504 after 3 s of the clock, 200 if the store gets there sooner", async () => {
     const ahead = Number(cluster.store.resourceVersion()) + 1;
-    let started = waits.started(3_000);
+    // The server's wait starts once the request has arrived: the clock moves after it, not before.
+    let started = counted.waits.reached(counted.waits.count + 1);
     const reached = fetch(`${configMaps()}?resourceVersion=${ahead}&resourceVersionMatch=NotOlderThan`);
     await started;
     await clock.advance(2_999);
@@ -127,7 +128,7 @@ describe("the fake cluster on an injected clock", () => {
     await cluster.script.create("configmaps", { metadata: { name: "arrives", namespace: "default" }, data: {} });
     expect((await reached).status).toBe(200);
 
-    started = waits.started(3_000);
+    started = counted.waits.reached(counted.waits.count + 1);
     const never = fetch(`${configMaps()}?resourceVersion=${ahead + 10}&resourceVersionMatch=NotOlderThan`);
     await started;
     await clock.advance(3_000);

@@ -3,19 +3,19 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { countingWaits } from "../../../test/kit/event-count.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { kubeConfigFor, rawWatch } from "./kube-clients.js";
-import { observedClock } from "./observed-clock.js";
 
 describe("fault hooks", () => {
   let clock: VirtualClock;
-  let waits: ReturnType<typeof observedClock>;
+  let counted: ReturnType<typeof countingWaits>;
   let cluster: FakeCluster;
   beforeEach(async () => {
     // The cluster's timers (watch timeouts, a list's wait, reopening) run on a virtual clock the tests move.
     clock = new VirtualClock();
-    waits = observedClock(clock);
-    cluster = await startFakeCluster({ nodes: ["node-1"], clock: waits.clock });
+    counted = countingWaits(clock);
+    cluster = await startFakeCluster({ nodes: ["node-1"], clock: counted.clock });
   });
   afterEach(async () => {
     await cluster.stop();
@@ -134,7 +134,8 @@ describe("fault hooks", () => {
 
   it('a list ahead of the server waits, then gets 504 Timeout "Too large resource version"', async () => {
     const current = Number(cluster.store.resourceVersion());
-    const started = waits.started(3_000);
+    // The server's wait starts once the request has arrived: the clock moves after it, not before.
+    const started = counted.waits.reached(counted.waits.count + 1);
     const answering = fetch(`${cluster.url}/api/v1/pods?resourceVersion=${current + 1000}`);
     await started;
     await clock.advance(3_000);
