@@ -1,7 +1,7 @@
 // Compactions of the sharded state against the fake cluster: the state spread over shards within the limits, a
 // round's writes carrying only its changes, the bound on shards, a compaction cut short at each step, compactions
 // ahead of need beside the writes, a stale writer's compaction, and shards checked against the head.
-import { CoreV1Api } from "@kubernetes/client-node";
+import { CoreV1Api, Watch } from "@kubernetes/client-node";
 import {
   AcknowledgedStateTooLargeError,
   encodeAcknowledgedState,
@@ -14,13 +14,32 @@ import {
   type StateWriteInfo,
   type StateWriteStep,
 } from "@shiplog/controller/internal";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { Changes } from "../../../test/kit/events.js";
 import { bigState, byKey } from "./state-fixtures.js";
-import { WAIT } from "../../../test/kit/wait.js";
 import { NAMESPACE, TINY, useStateStores } from "./state-store-fixture.js";
 
 const { fake, configMap, reread, stateMaps, shardTable, nextName } = useStateStores("compaction");
 const kubeConfig = fake.kubeConfig;
+
+/**
+ * Resolves once `holds()` is true of what is stored: checked now and at each change of the head ConfigMap `name` the
+ * API server reports (a watch opened first, so no change falls between the check and the watch).
+ */
+async function untilHead(name: string, holds: () => boolean): Promise<void> {
+  const changes = new Changes();
+  const watch = await new Watch(kubeConfig).watch(
+    `/api/v1/namespaces/${NAMESPACE}/configmaps`,
+    { fieldSelector: `metadata.name=${name}` },
+    () => changes.changed(),
+    () => undefined,
+  );
+  try {
+    await changes.until(holds);
+  } finally {
+    watch.abort();
+  }
+}
 
 describe("ConfigMapAcknowledgedStore compactions", () => {
   it("20,000 records with their own digests spread over shards; a round of 1,000 intents and answers writes only those", async () => {
@@ -145,7 +164,8 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
     // one in progress, which takes them along).
     const compactions = writes.slice(1).flatMap((w) => (w ? [w.compactions] : []));
     expect(compactions).toEqual(compactions.map(() => 0));
-    await vi.waitFor(() => expect(shardTable(name).some((t) => t.slot !== null)).toBe(true), WAIT);
+    // The compaction's head switch, still on the wire when the last write returned, lands.
+    await untilHead(name, () => shardTable(name).some((t) => t.slot !== null));
     // The head switch kept the segment the late write appended: the head names shards and still has a journal.
     const journal = Object.keys(configMap(name)!.binaryData ?? {}).filter((k) => k.startsWith("journal-"));
     expect(journal.length).toBeGreaterThan(0);
@@ -171,7 +191,7 @@ describe("ConfigMapAcknowledgedStore compactions", () => {
       expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
     }
     expect(leftBehind?.length).toBeGreaterThan(0);
-    await vi.waitFor(() => expect(committed()).toBe(true), WAIT);
+    await untilHead(name, committed);
     const current = shardTable(name).flatMap((t, i) => (t.slot ? [slotName(name, i, t.slot)] : []));
     expect(current.filter((n) => leftBehind!.includes(n)).length).toBeGreaterThan(0);
     expect(byKey((await reread(name)).all().values())).toEqual(byKey(s.all().values()));
