@@ -39,7 +39,7 @@ function partsOf(root: unknown, into = new Set<unknown>()): Set<unknown> {
 describe("@shiplog/client/schemas", () => {
   const exported = Object.entries(schemas).filter(([, value]) => isSchema(value));
   const parts = new Set<unknown>();
-  for (const endpoint of Object.values(ENDPOINTS)) {
+  for (const endpoint of Object.values(ENDPOINTS) as { params: unknown; response?: unknown }[]) {
     partsOf(endpoint.params, parts);
     partsOf(endpoint.response, parts);
   }
