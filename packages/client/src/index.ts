@@ -14,7 +14,7 @@ export { API_VERSIONS, type ApiVersion } from "./transport/api-versions.js";
 export type { RetryOptions } from "./transport/retry-policy.js";
 export type { Attempt, SendAttempt, TransportPlugin, RefusedCall, RefusalExplanation } from "./transport/pipeline.js";
 export type { EngineResponse } from "./transport/http-engine.js";
-export type { TransportClock } from "./transport/throttle.js";
+export type { TransportClock } from "./timing/clock.js";
 export type { CallOptions, PageOptions } from "./endpoints/call-options.js";
 export type { Operations } from "./model/operations.js";
 export type { ItemOf, ListOperationId, OperationId, ParamsOf, ResultOf } from "./model/operation-types.js";

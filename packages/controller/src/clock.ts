@@ -3,7 +3,7 @@
 // every part that reads time or waits (the flush loop, the write budget's pacer, the election, the reflectors and
 // their requests), so tests run them on a virtual clock with no real waits.
 import type { TransportClock } from "@shiplog/client";
-import { sleep } from "@shiplog/client/internal";
+import { systemClock as processClock } from "@shiplog/client/internal";
 
 /** Time, waits and timers as the controller sees them. */
 export interface Clock extends TransportClock {
@@ -18,8 +18,7 @@ export interface Clock extends TransportClock {
 
 /** The process's clock. Globals are looked up at each call, so vitest's fake timers apply to it too. */
 export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => sleep(ms, signal),
+  ...processClock,
   setTimer(ms, fn) {
     const timer = setTimeout(fn, ms);
     return () => clearTimeout(timer);

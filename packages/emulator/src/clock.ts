@@ -4,10 +4,7 @@
 // windows, the importer's timer, background jobs, injected latency) goes through it, so a test that injects a virtual
 // TransportClock as its source runs the emulator with no real waits.
 import type { TransportClock } from "@shiplog/client";
-import { sleep } from "@shiplog/client/internal";
-
-/** The machine's time and real waits: a Clock's default source. */
-export const realTime: TransportClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
+import { systemClock } from "@shiplog/client/internal";
 
 /** The emulator's notion of now: its source's time (default the real one), shifted or frozen for tests. */
 export class Clock implements TransportClock {
@@ -15,7 +12,7 @@ export class Clock implements TransportClock {
   #frozenAt: number | undefined;
 
   /** `source` gives the time that runs on and performs the waits: a test's virtual clock, or the real one. */
-  constructor(private readonly source: TransportClock = realTime) {}
+  constructor(private readonly source: TransportClock = systemClock) {}
 
   /** Milliseconds since the epoch on the emulator's clock. */
   now(): number {

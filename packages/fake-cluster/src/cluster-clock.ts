@@ -7,10 +7,7 @@
 // Not on it, by design: the control loop's batch slice and the fleet's build time measure the machine's own work
 // (how long the CPU has been busy), not the cluster's time; a virtual clock standing still must not change them.
 import type { TransportClock } from "@shiplog/client";
-import { sleep } from "@shiplog/client/internal";
-
-/** The machine's time and real waits (as the client's and the emulator's default): the cluster clock's default source. */
-const systemClock: TransportClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
+import { systemClock } from "@shiplog/client/internal";
 
 /** The fake cluster's notion of now, and its timers, on an injectable TransportClock. */
 export class ClusterClock implements TransportClock {

@@ -2,7 +2,8 @@ import { API_VERSIONS, DEFAULT_API_VERSION, DEFAULT_BASE_URL, type ApiVersion } 
 import { RequestValidationError } from "../errors/errors.js";
 import type { AuthStrategy } from "./auth.js";
 import type { RetryOptions } from "./retry-policy.js";
-import type { ThrottleOptions, TransportClock } from "./throttle.js";
+import type { TransportClock } from "../timing/clock.js";
+import type { ThrottleOptions } from "./throttle.js";
 import type { HttpMethod, TransportPlugin } from "./pipeline.js";
 import { invalidHeaderValue, isHeaderValue } from "./request-headers.js";
 

@@ -4,18 +4,8 @@
 import { AbortedError } from "../errors/errors.js";
 import type { EngineResponse } from "./http-engine.js";
 import { rateLimitDelay } from "./retry-policy.js";
-import { sleep } from "../timing/sleep.js";
+import { systemClock, type TransportClock } from "../timing/clock.js";
 import type { Attempt, TransportPlugin } from "./pipeline.js";
-
-/** Time as the throttle sees it; injectable so tests need no real waits. */
-export interface TransportClock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Waits `ms`, or rejects early with the signal's reason. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: TransportClock = { now: () => Date.now(), sleep };
 
 export interface ThrottleOptions {
   /** Send POST, PATCH, PUT and DELETE one at a time (the service's advice). Default false. */

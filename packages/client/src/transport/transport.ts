@@ -14,7 +14,8 @@ import {
   SECONDARY_LIMIT_MIN_WAIT_MS,
   type ResolvedRetryOptions,
 } from "./retry-policy.js";
-import { systemClock, Throttle, type TransportClock } from "./throttle.js";
+import { systemClock, type TransportClock } from "../timing/clock.js";
+import { Throttle } from "./throttle.js";
 import {
   composePlugins,
   type Attempt,
