@@ -86,8 +86,8 @@ describe("a body that fails mid-way is a typed error, retried when safe", () => 
     const service = await serve((_req, res) => {
       calls++;
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
-      res.write('{"storage_records": [');
-      setTimeout(() => res.socket?.destroy(), 5);
+      // Broken off once the first part of the body is on the wire (TCP delivers it before the connection's end).
+      res.write('{"storage_records": [', () => res.socket?.destroy());
     });
     const client = new ShiplogClient({ baseUrl: service, token: TOKEN, retry: fast });
     const error = await client.artifacts

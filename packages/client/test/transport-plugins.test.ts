@@ -168,25 +168,31 @@ describe("secondary rate limits", () => {
   });
 
   it("serialises mutating requests when asked: the server never sees two at once, while reads still overlap", async () => {
-    let inFlight = 0;
+    const inFlight: Record<string, number> = { POST: 0, GET: 0 };
     const most: Record<string, number> = {};
-    // GETs are held until all four are in at once (they would never be if reads were serialised too); a POST is
-    // held a little, so a second one sent alongside would be seen while the first is still open.
-    const heldGets: (() => void)[] = [];
+    // Four POSTs, then four GETs, all sent at once. GETs are held until all four are in at once (they would never be
+    // if reads were serialised too, or queued behind the mutations). The POST that comes first is held until then
+    // too: POSTs sent alongside it, before the GETs, would be seen while it is still open. No timer decides anything.
+    const held: (() => void)[] = [];
+    let gets = 0;
     const url = await serve((req, res) => {
-      most[req.method!] = Math.max(most[req.method!] ?? 0, ++inFlight);
+      const method = req.method!;
+      most[method] = Math.max(most[method] ?? 0, ++inFlight[method]!);
       const answer = () => {
-        inFlight--;
+        inFlight[method]!--;
         res.setHeader("content-type", "application/json");
         res.end("{}");
       };
-      if (req.method !== "GET") return void setTimeout(answer, 10);
-      heldGets.push(answer);
-      if (heldGets.length === 4) for (const release of heldGets.splice(0)) release();
+      if (method === "GET") gets++;
+      if (gets === 4) {
+        answer();
+        for (const release of held.splice(0)) release();
+      } else held.push(answer);
     });
     const client = new ShiplogClient({ baseUrl: url, token: "t0ken", throttle: { serializeMutations: true } });
-    await Promise.all(Array.from({ length: 4 }, () => client.request({ method: "POST", route: "/x", body: {}, safeToRetry: true })));
-    await Promise.all(Array.from({ length: 4 }, () => client.request({ method: "GET", route: "/x" })));
+    const posts = Array.from({ length: 4 }, () => client.request({ method: "POST", route: "/x", body: {}, safeToRetry: true }));
+    const reads = Array.from({ length: 4 }, () => client.request({ method: "GET", route: "/x" }));
+    await Promise.all([...posts, ...reads]);
     expect(most).toEqual({ POST: 1, GET: 4 });
   });
 });

@@ -1,4 +1,5 @@
-import { freePort } from "../../../test/kit/loopback.js";
+import { closeLoopbackServers, freePort, serve } from "../../../test/kit/loopback.js";
+import { signal } from "../../../test/kit/events.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
@@ -20,7 +21,8 @@ beforeAll(async () => {
   emulator = await startEmulator();
 });
 afterAll(() => emulator.stop());
-afterEach(() => {
+afterEach(async () => {
+  await closeLoopbackServers();
   emulator.faults.clear();
   emulator.requests.clear();
 });
@@ -133,14 +135,22 @@ describe("transport", () => {
   });
 
   it("stops when the caller aborts, without retrying", async () => {
-    emulator.faults.add({ kind: "latency", latencyMs: 1500, route: STORAGE_ROUTE, times: 1 });
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, retry: fastRetry });
+    // A service that holds the request: the caller aborts once the request has arrived, so mid-request.
+    const arrived = signal();
+    let requests = 0;
+    const service = await serve(() => {
+      requests++;
+      arrived.resolve();
+    });
+    const client = new ShiplogClient({ baseUrl: service, token: "secret-token-value", retry: fastRetry });
     const controller = new AbortController();
     const pending = client.artifacts.createStorageRecord(storageParams, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await arrived.promise;
+    controller.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error).toMatchObject({ code: "aborted" });
+    expect(requests).toBe(1);
   });
 
   it("reports a refused connection as a network error", async () => {
