@@ -10,6 +10,7 @@ export class CountedClock implements Clock {
   readonly #clock: VirtualClock;
   readonly #onChange: () => void;
   readonly #pending = new Map<number, number>();
+  readonly #set = new Map<number, number>();
 
   constructor(clock: VirtualClock, onChange: () => void) {
     this.#clock = clock;
@@ -19,6 +20,11 @@ export class CountedClock implements Clock {
   /** Timers of `ms` set and neither fired nor cancelled yet. */
   pending(ms: number): number {
     return this.#pending.get(ms) ?? 0;
+  }
+
+  /** Timers of `ms` set so far (a watch's idle watchdog is set again at each line the watch hears). */
+  set(ms: number): number {
+    return this.#set.get(ms) ?? 0;
   }
 
   now(): number {
@@ -46,6 +52,7 @@ export class CountedClock implements Clock {
       fn();
     });
     this.#pending.set(ms, this.pending(ms) + 1);
+    this.#set.set(ms, this.set(ms) + 1);
     this.#onChange();
     return () => {
       cancel();

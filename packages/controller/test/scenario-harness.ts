@@ -1,7 +1,14 @@
 // Runs the real controller against the real fake cluster and the real emulator over loopback, and computes the
 // records the cluster should have from the fake cluster's objects, independently of the controller's code.
 import { KubeConfig } from "@kubernetes/client-node";
-import { buildController, loadConfig, type AcknowledgedStore, type Controller, type ControllerConfig } from "@shiplog/controller";
+import {
+  buildController,
+  loadConfig,
+  type AcknowledgedStore,
+  type Clock,
+  type Controller,
+  type ControllerConfig,
+} from "@shiplog/controller";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { startFakeCluster, type FakeCluster, type KubeObject } from "@shiplog/fake-cluster";
 import { pino } from "pino";
@@ -24,6 +31,8 @@ export interface ControllerStartOptions {
   flags?: string[];
   env?: Record<string, string>;
   store?: AcknowledgedStore;
+  /** The controller's clock (a test's virtual clock); default the system clock. */
+  clock?: Clock;
 }
 
 /** Starts a fake cluster, an emulator and a controller with fast timings. */
@@ -87,7 +96,12 @@ export async function startController(
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(cluster.kubeconfig);
   const logger = pino({ level: process.env.SHIPLOG_TEST_LOG ?? "silent" });
-  const controller = buildController(config, { kubeConfig, logger, ...(options.store ? { store: options.store } : {}) });
+  const controller = buildController(config, {
+    kubeConfig,
+    logger,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await controller.start();
   return { controller, config };
 }
