@@ -1,9 +1,32 @@
-// A virtual clock that counts its pending timers by duration, so a test knows what the code under test is waiting
-// for before it moves time: with distinct durations, "every watch has its idle watchdog armed and no request has its
-// timeout pending" means every watch was answered and nothing is on the wire. Moving time then fires only what the
-// test means to fire, never a request's timeout while the real I/O it guards is still under way.
+// Clocks that count what the code under test waits on, so a test knows it is waiting before it moves time.
+// CountedClock counts a virtual clock's pending timers by duration: with distinct durations, "every watch has its idle
+// watchdog armed and no request has its timeout pending" means every watch was answered and nothing is on the wire,
+// so moving time fires only what the test means to fire, never a request's timeout while its real I/O is under way.
+// countingWaits counts the waits started on any TransportClock: "the server now waits on the clock" (a request held
+// by an injected latency).
+import type { TransportClock } from "@shiplog/client";
 import type { Clock } from "@shiplog/controller";
+import { EventCount } from "./events.js";
 import type { VirtualClock } from "./virtual-clock.js";
+
+/**
+ * `clock` as a TransportClock whose every wait started is counted in `waits` (its timer is set before the count
+ * moves).
+ */
+export function countingWaits(clock: TransportClock): { clock: TransportClock; waits: EventCount } {
+  const waits = new EventCount();
+  return {
+    waits,
+    clock: {
+      now: () => clock.now(),
+      sleep: (ms, signal) => {
+        const slept = clock.sleep(ms, signal);
+        waits.add();
+        return slept;
+      },
+    },
+  };
+}
 
 /** The clock to inject: `clock`'s time and timers, with the timers pending counted; `onChange` hears each change. */
 export class CountedClock implements Clock {

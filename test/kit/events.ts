@@ -2,6 +2,7 @@
 // elector's onStartedLeading, a server's request handler) calls `changed()`, and `until(holds)` resolves the first
 // time `holds()` is true: at once, or right after the change that makes it so. No deadline but the test's timeout,
 // and no check between changes: what the test awaits happens in a known order, however loaded the machine is.
+// EventCount is the common case (the n-th request reached the test's receiver); signal() a single event.
 
 interface Waiter {
   holds: () => boolean;
@@ -47,4 +48,26 @@ export function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) =
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
+}
+
+/** Counts occurrences of one event; `reached(n)` resolves when the n-th has happened. */
+export class EventCount {
+  #count = 0;
+  readonly #changes = new Changes();
+
+  /** How many have happened so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** One more occurred. */
+  add(): void {
+    this.#count++;
+    this.#changes.changed();
+  }
+
+  /** Resolves once `count` have happened (at once if they have). */
+  reached(count: number): Promise<void> {
+    return this.#changes.until(() => this.#count >= count);
+  }
 }

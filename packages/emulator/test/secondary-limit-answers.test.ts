@@ -5,7 +5,7 @@ import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
-import { countingWaits } from "../../../test/kit/event-count.js";
+import { countingWaits } from "../../../test/kit/counted-clock.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const ThrottledOctokit = Octokit.plugin(throttling);

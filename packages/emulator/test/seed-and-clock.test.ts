@@ -3,7 +3,7 @@
 // seeds), over real HTTP.
 import { afterEach, describe, expect, it } from "vitest";
 import { Clock, defaultFixture, EmulatorUsageError, SEEDED_DIGESTS, seedDemoWorld, startEmulator, type Emulator } from "@shiplog/emulator";
-import { countingWaits } from "../../../test/kit/event-count.js";
+import { countingWaits } from "../../../test/kit/counted-clock.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const running: Emulator[] = [];

@@ -16,7 +16,7 @@ import {
 } from "@shiplog/emulator/internal";
 import { validateResponse } from "../../../test/support/openapi-contract.js";
 import { callJson } from "../../../test/kit/service-call.js";
-import { EventCount } from "../../../test/kit/event-count.js";
+import { EventCount } from "../../../test/kit/events.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const BEFORE_CUTOFF = "2024-04-11T12:00:00Z";

@@ -5,7 +5,7 @@
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countingWaits } from "../../../test/kit/event-count.js";
+import { countingWaits } from "../../../test/kit/counted-clock.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { rawWatch } from "./kube-clients.js";
 

@@ -3,7 +3,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countingWaits } from "../../../test/kit/event-count.js";
+import { countingWaits } from "../../../test/kit/counted-clock.js";
 import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { kubeConfigFor, rawWatch } from "./kube-clients.js";
 
