@@ -2,7 +2,9 @@
 // Small real HTTP servers on loopback stand in for a misbehaving service or proxy.
 import { afterEach, describe, expect, it } from "vitest";
 import { ForeignUrlError, NetworkError, RequestValidationError, ShiplogClient, TimeoutError } from "@shiplog/client";
+import { signal } from "../../../test/kit/events.js";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 afterEach(closeLoopbackServers);
 
@@ -98,14 +100,20 @@ describe("a body that fails mid-way is a typed error, retried when safe", () => 
   });
 
   it("a body that stalls past the timeout is a timeout", async () => {
+    // The answer's head and one byte arrive, then nothing: an hour passes on the injected clock only.
+    const stalled = signal();
     const service = await serve((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      res.write("[");
+      res.write("[", () => stalled.resolve());
     });
-    const client = new ShiplogClient({ baseUrl: service, token: TOKEN, timeoutMs: 100, retry: false });
-    const error = await client.artifacts
+    const clock = new VirtualClock();
+    const client = new ShiplogClient({ baseUrl: service, token: TOKEN, timeoutMs: 3_600_000, retry: false, clock });
+    const pending = client.artifacts
       .listStorageRecords({ org: "acme", subject_digest: `sha256:${"a".repeat(64)}` })
       .catch((e: unknown) => e);
+    await stalled.promise;
+    await clock.advance(3_600_000);
+    const error = await pending;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN);
   });

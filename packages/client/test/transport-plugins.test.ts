@@ -2,7 +2,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RateLimitedError, ShiplogClient, ShiplogError, tokenProvider, type TransportClock, type TransportPlugin } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { Changes } from "../../../test/kit/events.js";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const STORAGE_ROUTE = "/orgs/:org/artifacts/metadata/storage-record";
 const digest = (n: number) => `sha256:${n.toString(16).padStart(64, "0")}`;
@@ -25,19 +27,34 @@ afterEach(async () => {
   emulator.requests.clear();
 });
 
-/** Virtual time: a sleep returns at once, having moved the clock to its wake-up time. */
-function virtualClock(): TransportClock & { sleeps: number[] } {
-  let now = Date.parse("2026-01-01T00:00:00Z");
+/** Each attempt's timeout, on the clock too: an hour, which no rate limit asks to wait and no test moves time to. */
+const ATTEMPT_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The one test clock, with the waits the client starts on it recorded (its attempts' timeouts aside), so a test moves
+ * time by what the client asked to wait once it waits.
+ */
+function waitingClock(): TransportClock & {
+  sleeps: number[];
+  waiting: (n: number) => Promise<void>;
+  advance: (ms: number) => Promise<void>;
+} {
+  const clock = new VirtualClock();
   const sleeps: number[] = [];
+  const changes = new Changes();
   return {
     sleeps,
-    now: () => now,
-    async sleep(ms) {
-      sleeps.push(ms);
-      const wake = now + ms;
-      await new Promise((resolve) => setImmediate(resolve));
-      now = Math.max(now, wake);
+    now: () => clock.now(),
+    sleep(ms, signal) {
+      const slept = clock.sleep(ms, signal);
+      if (ms !== ATTEMPT_TIMEOUT_MS) {
+        sleeps.push(ms);
+        changes.changed();
+      }
+      return slept;
     },
+    waiting: (n) => changes.until(() => sleeps.length >= n),
+    advance: (ms) => clock.advance(ms),
   };
 }
 
@@ -103,19 +120,25 @@ describe("secondary rate limits", () => {
   for (const status of [403, 429]) {
     it(`a ${status} naming the secondary limit without Retry-After is rate_limited, waited out for 60 s, then retried`, async () => {
       emulator.faults.add({ kind: "secondary_rate_limit", status, route: STORAGE_ROUTE, times: 1 });
-      const clock = virtualClock();
-      const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, clock });
-      await client.artifacts.createStorageRecord(storage(10 + status));
+      const clock = waitingClock();
+      const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, clock, timeoutMs: ATTEMPT_TIMEOUT_MS });
+      const call = client.artifacts.createStorageRecord(storage(10 + status));
+      await clock.waiting(1);
       expect(clock.sleeps).toEqual([60_000]);
+      await clock.advance(60_000);
+      await call;
       expect(emulator.requests.list().map((r) => r.status)).toEqual([status, 200]);
     });
   }
 
   it("waits the Retry-After the answer names", async () => {
     emulator.faults.add({ kind: "secondary_rate_limit", status: 429, retryAfterSeconds: 7, route: STORAGE_ROUTE, times: 1 });
-    const clock = virtualClock();
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, clock });
-    await client.artifacts.createStorageRecord(storage(20));
+    const clock = waitingClock();
+    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, clock, timeoutMs: ATTEMPT_TIMEOUT_MS });
+    const call = client.artifacts.createStorageRecord(storage(20));
+    await clock.waiting(1);
+    await clock.advance(7_000);
+    await call;
     expect(clock.sleeps).toEqual([7_000]);
   });
 
@@ -129,17 +152,21 @@ describe("secondary rate limits", () => {
 
   it("pauses every request of the client together: no attempt leaves inside the wait", async () => {
     emulator.faults.add({ kind: "secondary_rate_limit", route: STORAGE_ROUTE, times: 1 });
-    const clock = virtualClock();
+    const clock = waitingClock();
     const log = sendLog(clock);
     const client = new ShiplogClient({
       baseUrl: emulator.url,
       token: emulator.tokens.admin,
       clock,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
       plugins: [log],
       throttle: { serializeMutations: true },
     });
     const start = clock.now();
-    await Promise.all(Array.from({ length: 8 }, (_, i) => client.artifacts.createStorageRecord(storage(100 + i))));
+    const calls = Promise.all(Array.from({ length: 8 }, (_, i) => client.artifacts.createStorageRecord(storage(100 + i))));
+    await clock.waiting(1);
+    await clock.advance(60_000);
+    await calls;
     const statuses = emulator.requests.list().map((r) => r.status);
     expect(statuses.filter((s) => s === 403)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(8);
@@ -149,7 +176,7 @@ describe("secondary rate limits", () => {
   });
 
   it("a primary limit resetting in 40 minutes fails fast, and holds the client's other calls a minute at most", async () => {
-    const clock = virtualClock();
+    const clock = waitingClock();
     let calls = 0;
     const url = await serve((_req, res) => {
       const limited = calls++ === 0;
@@ -160,10 +187,14 @@ describe("secondary rate limits", () => {
       });
       res.end(limited ? JSON.stringify({ message: "API rate limit exceeded" }) : "{}");
     });
-    const client = new ShiplogClient({ baseUrl: url, token: "t0ken", clock });
+    const client = new ShiplogClient({ baseUrl: url, token: "t0ken", clock, timeoutMs: ATTEMPT_TIMEOUT_MS });
     const error = await client.request({ method: "GET", route: "/x" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "rate_limited" });
-    await client.request({ method: "GET", route: "/x" });
+    expect(clock.sleeps).toEqual([]);
+    const held = client.request({ method: "GET", route: "/x" });
+    await clock.waiting(1);
+    await clock.advance(60_000);
+    await held;
     expect(clock.sleeps).toEqual([60_000]);
   });
 

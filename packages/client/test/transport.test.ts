@@ -1,5 +1,6 @@
 import { closeLoopbackServers, freePort, serve } from "../../../test/kit/loopback.js";
 import { signal } from "../../../test/kit/events.js";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
@@ -126,10 +127,16 @@ describe("transport", () => {
     expect(error).toMatchObject({ code: "rate_limited", retryAfterSeconds: 3600 });
   });
 
-  it("times out a request that gets no answer in time", async () => {
-    emulator.faults.add({ kind: "latency", latencyMs: 1500, route: STORAGE_ROUTE, times: 1 });
-    const client = new ShiplogClient({ baseUrl: emulator.url, token: emulator.tokens.admin, timeoutMs: 100, retry: false });
-    const error = await client.artifacts.createStorageRecord(storageParams).catch((e: unknown) => e);
+  it("times out a request that gets no answer in time, on the client's clock", async () => {
+    // A service that holds the request; an hour passes on the injected clock only (real timers would never fire).
+    const arrived = signal();
+    const service = await serve(() => arrived.resolve());
+    const clock = new VirtualClock();
+    const client = new ShiplogClient({ baseUrl: service, token: "secret-token-value", timeoutMs: 3_600_000, retry: false, clock });
+    const pending = client.artifacts.createStorageRecord(storageParams).catch((e: unknown) => e);
+    await arrived.promise;
+    await clock.advance(3_600_000);
+    const error = await pending;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: "timeout" });
   });

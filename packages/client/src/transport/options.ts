@@ -31,7 +31,7 @@ export interface TransportOptions {
   plugins?: readonly TransportPlugin[];
   /** The client's rate-limit gate; `serializeMutations` sends POST/PATCH/PUT/DELETE one at a time. */
   throttle?: Pick<ThrottleOptions, "serializeMutations">;
-  /** Time for retry waits and the gate. Default the system clock; tests inject one. */
+  /** Time for retry waits, the gate and each attempt's timeout. Default the system clock; tests inject one. */
   clock?: TransportClock;
   apiVersion?: ApiVersion;
   userAgent?: string;

@@ -213,9 +213,13 @@ export class Transport {
 
   /** One attempt: the request and its whole body, with failures (also mid-body) as typed errors. */
   async #exchange({ url, method, headers, body, signal: callerSignal, operation }: Attempt): Promise<EngineResponse> {
-    // A plain controller and timer, cleared when the attempt ends: cheaper per request than AbortSignal.timeout.
+    // The attempt's deadline is a wait on the injected clock, cut short when the attempt ends.
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.#timeoutMs);
+    const ended = new AbortController();
+    this.#clock.sleep(this.#timeoutMs, ended.signal).then(
+      () => timeout.abort(),
+      () => undefined,
+    );
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     this.#noteAuthorization(headers.authorization);
     try {
@@ -226,7 +230,7 @@ export class Transport {
       if (error instanceof FinalEngineFailure) throw error;
       throw new NetworkError(operation, describeNetworkFailure(error, headers.authorization?.replace(/^\S+\s+/, "")));
     } finally {
-      clearTimeout(timer);
+      ended.abort();
     }
   }
 
