@@ -119,7 +119,7 @@ describe("the client's App installation auth", () => {
       appId: APP_ID,
       privateKey,
       org: "acme",
-      now: () => emulator.clock.now(),
+      clock: emulator.clock,
       onToken: (t) => minted.push(t),
     });
     const client = new ShiplogClient({ baseUrl: emulator.url, auth });
@@ -152,7 +152,7 @@ describe("the client's App installation auth", () => {
   });
 
   it("a token the service refuses counts as expired while its renewal fails, and as renewed once it succeeds", async () => {
-    const auth = appInstallationAuth({ appId: APP_ID, privateKey, installationId: 3001, now: () => emulator.clock.now() });
+    const auth = appInstallationAuth({ appId: APP_ID, privateKey, installationId: 3001, clock: emulator.clock });
     const client = new ShiplogClient({ baseUrl: emulator.url, auth, retry: false });
     await client.artifacts.createStorageRecord(storage(40));
     expect(auth.expiresAt!.getTime() - emulator.clock.now()).toBeGreaterThan(3_590_000);

@@ -4,6 +4,7 @@
 // waits. It keeps a wall reading (now()) and a monotonic one (monotonicNow()), which move together unless a test steps
 // the wall clock (an NTP step) or the event loop stalls; timers run on the monotonic one, as Node's do. Each process
 // of a multi-process test (an election's candidates) sees it through its own scope, whose timers `kill -9` drops.
+import type { TransportClock } from "@shiplog/client";
 import type { Clock } from "@shiplog/controller";
 
 interface Timer {
@@ -201,4 +202,12 @@ export class ClockScope implements Clock {
     for (const cancel of this.#pending) cancel();
     this.#pending.clear();
   }
+}
+
+/**
+ * A clock whose every wait does `act` at once instead of waiting, for tests in which no time has to pass: stop a
+ * poller after its first poll (`actingClock(() => stop.abort())`), step a simulated importer. The time is the system's.
+ */
+export function actingClock(act: (ms: number, signal?: AbortSignal) => void | Promise<void>): TransportClock {
+  return { now: () => Date.now(), sleep: async (ms, signal) => act(ms, signal) };
 }

@@ -1,6 +1,7 @@
 // App installation authentication: the App signs a short JWT (RS256) with its private key, finds its
 // installation (given, or from the organization), and exchanges the JWT for an installation token that lives an
 // hour. The token is cached until a margin before it expires and renewed then, or at once after a 401.
+import { systemClock, type TransportClock } from "./timing/clock.js";
 import { createPrivateKey } from "node:crypto";
 import githubAppJwt from "universal-github-app-jwt";
 import type { AuthContext, AuthStrategy } from "./transport/auth.js";
@@ -26,8 +27,8 @@ export interface AppInstallationAuthOptions {
   permissions?: CreateInstallationTokenParams["permissions"];
   /** Renew this long before `expires_at`. Default 5 minutes. */
   refreshMarginMs?: number;
-  /** Default Date.now. */
-  now?: () => number;
+  /** The clock token lifetimes are read on. Default the system's. */
+  clock?: Pick<TransportClock, "now">;
   /** Told of every token minted (never the token): for logs and the lifetime metric. */
   onToken?(info: InstallationTokenInfo): void;
 }
@@ -57,7 +58,8 @@ const JWT_CLAIM_MESSAGE = /'(Issued at|Expiration time)' claim/i;
 /** App installation auth: App id and private key in, installation tokens out, renewed before they expire. */
 export function appInstallationAuth(options: AppInstallationAuthOptions): AppInstallationAuth {
   checkAppOptions(options);
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const marginMs = options.refreshMarginMs ?? 5 * 60_000;
   const appId = String(options.appId);
   const privateKey = options.privateKey;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { NOTIFICATION_REASONS, ShiplogClient, describeImport, isKnownValue, type NotificationThread } from "@shiplog/client";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
+import { actingClock } from "../../../test/kit/virtual-clock.js";
 
 // A newer service: answers carrying enumeration values this client does not know, and SHA-256 object ids.
 // A loopback server serves those bodies; the client must parse them and hand the values on unchanged.
@@ -143,7 +144,7 @@ describe("enumerations the service may extend, and SHA-256 object ids", () => {
 
     const controller = new AbortController();
     const polled = [];
-    for await (const thread of client.notifications.poll({ signal: controller.signal, sleep: async () => controller.abort() }))
+    for await (const thread of client.notifications.poll({ signal: controller.signal, clock: actingClock(() => controller.abort()) }))
       polled.push(thread.reason);
     expect(polled).toEqual(["security_alert"]);
   });

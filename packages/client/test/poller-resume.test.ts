@@ -93,16 +93,12 @@ describe("restart from a checkpoint", () => {
     const { client, answers } = watchedClient(emu, emu.tokens.admin!);
     const time = simulatedTime(emu);
     const first: ActivityEvent[] = [];
-    const checkpoint = await take(
-      client.activity.poll({ feed: "org", org: "acme" }, { per_page: 10, sleep: time.sleep, now: time.now }),
-      10,
-      first,
-    );
+    const checkpoint = await take(client.activity.poll({ feed: "org", org: "acme" }, { per_page: 10, clock: time }), 10, first);
     expect(checkpoint.seen).toHaveLength(10);
 
     // Second run from the checkpoint: the rest, once; then it idles (a 304) and stops.
     const second = await runPolls(
-      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint, per_page: 10, ...stop, sleep: time.sleep, now: time.now }),
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint, per_page: 10, ...stop, clock: time }),
       2,
     );
     expect([...first, ...second.items].map((e) => e.id)).toEqual(generated);
@@ -113,11 +109,7 @@ describe("restart from a checkpoint", () => {
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:admin");
     const third = await runPolls(
-      (stop) =>
-        client.activity.poll(
-          { feed: "org", org: "acme" },
-          { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now },
-        ),
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint: resumed, per_page: 10, ...stop, clock: time }),
       1,
     );
     expect(third.items).toEqual([]);
@@ -129,11 +121,7 @@ describe("restart from a checkpoint", () => {
     // And what comes later still comes, once.
     const later = emu.activity.push({ actor: "hubot", repo: "acme/web" });
     const fourth = await runPolls(
-      (stop) =>
-        client.activity.poll(
-          { feed: "org", org: "acme" },
-          { checkpoint: resumed, per_page: 10, ...stop, sleep: time.sleep, now: time.now },
-        ),
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpoint: resumed, per_page: 10, ...stop, clock: time }),
       2,
     );
     expect(fourth.items.map((e) => e.id)).toEqual([String(later.id)]);
@@ -146,29 +134,23 @@ describe("restart from a checkpoint", () => {
     const { client, answers } = watchedClient(emu, emu.tokens.classic!);
     const time = simulatedTime(emu);
     const first: NotificationThread[] = [];
-    const checkpoint = await take(client.notifications.poll({ sleep: time.sleep, now: time.now }), 1, first);
+    const checkpoint = await take(client.notifications.poll({ clock: time }), 1, first);
 
-    const second = await runPolls((stop) => client.notifications.poll({ checkpoint, ...stop, sleep: time.sleep, now: time.now }), 2);
+    const second = await runPolls((stop) => client.notifications.poll({ checkpoint, ...stop, clock: time }), 2);
     expect([...first, ...second.items].map((t) => t.subject.title).sort()).toEqual([...titles].sort());
     const resumed = second.checkpoint;
     expect(resumed.since).toMatch(/Z$/);
 
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:classic");
-    const third = await runPolls(
-      (stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }),
-      1,
-    );
+    const third = await runPolls((stop) => client.notifications.poll({ checkpoint: resumed, ...stop, clock: time }), 1);
     expect(third.items).toEqual([]);
     expect(answers[before]).toMatchObject({ status: 304, used: String(usedBefore) });
     expect(answers[before]!.url).toContain("since=");
 
     // A thread updated after the checkpoint comes again, once, with its new reason.
     emu.activity.mention({ actor: "hubot", repo: "acme/web", issue: 1, user: "octo" });
-    const fourth = await runPolls(
-      (stop) => client.notifications.poll({ checkpoint: resumed, ...stop, sleep: time.sleep, now: time.now }),
-      2,
-    );
+    const fourth = await runPolls((stop) => client.notifications.poll({ checkpoint: resumed, ...stop, clock: time }), 2);
     expect(fourth.items.map((t) => [t.subject.title, t.reason])).toEqual([["Deploy failed", "mention"]]);
   });
 
@@ -185,15 +167,10 @@ describe("restart from a checkpoint", () => {
     const { client, answers } = watchedClient(emu, emu.tokens.admin!);
     const time = simulatedTime(emu);
     const first: IssueEvent[] = [];
-    const checkpoint = await take(
-      client.issueEvents.poll({ owner: "acme", repo: "web" }, { per_page: 2, sleep: time.sleep, now: time.now }),
-      3,
-      first,
-    );
+    const checkpoint = await take(client.issueEvents.poll({ owner: "acme", repo: "web" }, { per_page: 2, clock: time }), 3, first);
 
     const second = await runPolls(
-      (stop) =>
-        client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint, per_page: 2, ...stop, sleep: time.sleep, now: time.now }),
+      (stop) => client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint, per_page: 2, ...stop, clock: time }),
       2,
     );
     const ids = [...first, ...second.items].map((e) => e.id);
@@ -205,11 +182,7 @@ describe("restart from a checkpoint", () => {
     const before = answers.length;
     const usedBefore = emu.rateLimits.used("token:admin");
     const third = await runPolls(
-      (stop) =>
-        client.issueEvents.poll(
-          { owner: "acme", repo: "web" },
-          { checkpoint: resumed, per_page: 2, ...stop, sleep: time.sleep, now: time.now },
-        ),
+      (stop) => client.issueEvents.poll({ owner: "acme", repo: "web" }, { checkpoint: resumed, per_page: 2, ...stop, clock: time }),
       1,
     );
     expect(third.items).toEqual([]);
@@ -226,12 +199,12 @@ describe("restart from a checkpoint", () => {
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const time = simulatedTime(emu);
     const got: ActivityEvent[] = [];
-    await take(client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, sleep: time.sleep, now: time.now }), 4, got);
+    await take(client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, clock: time }), 4, got);
     // Saved on the way out: the fourth event counts as handled.
     const saved = JSON.parse(readFileSync(store.path, "utf8")) as PollCheckpoint;
     expect(saved.seen.map(([id]) => id)).toEqual(generated.slice(0, 4));
     const rest = await runPolls(
-      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, ...stop, sleep: time.sleep, now: time.now }),
+      (stop) => client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, ...stop, clock: time }),
       2,
     );
     expect([...got, ...rest.items].map((e) => e.id)).toEqual(generated);
@@ -275,7 +248,7 @@ describe("late events (the emulator's latency mode)", () => {
     let gaps = 0;
     const poller = client.activity.poll(
       { feed: "org", org: "acme" },
-      { signal: controller.signal, per_page: 30, sleep: time.sleep, now: time.now, onGap: () => gaps++ },
+      { signal: controller.signal, per_page: 30, clock: time, onGap: () => gaps++ },
     );
     for await (const event of poller) events.push(event);
 

@@ -63,7 +63,7 @@ describe("feed poller", () => {
       usedSamples.push(emu!.rateLimits.used("token:admin"));
       if (time.elapsedMs() >= 3_600_000) controller.abort();
     });
-    const poller = client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, sleep: time.sleep, now: time.now });
+    const poller = client.activity.poll({ feed: "org", org: "acme" }, { signal: controller.signal, clock: time });
     const events = await drain(poller);
 
     expect(events).toHaveLength(5);
@@ -92,7 +92,7 @@ describe("feed poller", () => {
     await drain(
       client.activity.poll(
         { feed: "repo", owner: "acme", repo: "web" },
-        { signal: controller.signal, sleep: time.sleep, now: time.now, onPoll: (info) => intervals.push(info.intervalSeconds) },
+        { signal: controller.signal, clock: time, onPoll: (info) => intervals.push(info.intervalSeconds) },
       ),
     );
     expect(time.waits.map((ms) => ms / 1000)).toEqual([60, 60, 60, 120, 120, 120, 300, 300, 60, 60]);
@@ -132,7 +132,7 @@ describe("feed poller", () => {
     const events: ActivityEvent[] = [];
     const poller = client.activity.poll(
       { feed: "org", org: "acme" },
-      { signal: controller.signal, sleep: time.sleep, now: time.now, per_page: 17, onGap: (g) => gaps.push(g.newEvents) },
+      { signal: controller.signal, clock: time, per_page: 17, onGap: (g) => gaps.push(g.newEvents) },
     );
     await drain(poller, events);
 
@@ -178,8 +178,7 @@ describe("feed poller", () => {
         { feed: "org", org: "acme" },
         {
           signal: controller.signal,
-          sleep: time.sleep,
-          now: time.now,
+          clock: time,
           per_page: 10,
           random: () => 0,
           onError: (_e, info) => errors.push(info),
@@ -206,7 +205,7 @@ describe("feed poller", () => {
     const seen: ActivityEvent[] = [];
     for await (const event of client.activity.poll(
       { feed: "repo", owner: "acme", repo: "web" },
-      { signal: controller.signal, sleep: time.sleep, now: time.now, start: "now" },
+      { signal: controller.signal, clock: time, start: "now" },
     )) {
       seen.push(event);
       controller.abort();
@@ -220,9 +219,7 @@ describe("feed poller", () => {
     emu = await startEmulator();
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const time = simulatedTime(emu);
-    await expect(drain(client.activity.poll({ feed: "org", org: "no-such-org" }, { sleep: time.sleep }))).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(drain(client.activity.poll({ feed: "org", org: "no-such-org" }, { clock: time }))).rejects.toBeInstanceOf(NotFoundError);
     expect(() => client.activity.poll({ feed: "public" }, { per_page: 101 })).toThrow(RequestValidationError);
     expect(() => client.activity.poll({ feed: "repo", owner: "acme", repo: "bad name" } as never)).toThrow(RequestValidationError);
   });
@@ -242,7 +239,7 @@ describe("notification poller", () => {
       if (time.elapsedMs() >= 3_600_000 + 3 * 60_000) controller.abort();
     });
     const threads: NotificationThread[] = [];
-    const poller = client.notifications.poll({ signal: controller.signal, sleep: time.sleep, now: time.now });
+    const poller = client.notifications.poll({ signal: controller.signal, clock: time });
     await drain(poller, threads);
 
     expect(threads.map((t) => [t.subject.title, t.reason])).toEqual([
@@ -272,7 +269,7 @@ describe("notification poller", () => {
         repository: { owner: "acme", repo: "api" },
         per_page: 100,
         signal: controller.signal,
-        sleep: time.sleep,
+        clock: time,
       }),
     );
     expect(threads.map((t) => t.subject.title)).toEqual(["Api issue"]);

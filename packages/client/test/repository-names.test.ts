@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RequestValidationError, ShiplogClient } from "@shiplog/client";
 import { defaultFixture, startEmulator, type Emulator } from "@shiplog/emulator";
+import { actingClock } from "../../../test/kit/virtual-clock.js";
 
 let emu: Emulator;
 const dotGithub = { name: ".github", id: 7005, private: false, watchers: ["octo"] };
@@ -41,12 +42,17 @@ describe("a repository named .github", () => {
 
   it("is followed by the issue event and notification pollers", async () => {
     const stop = new AbortController();
-    const sleep = async () => stop.abort();
-    const issueEvents = await collect(client("admin").issueEvents.poll(target, { signal: stop.signal, sleep }));
+    const clock = actingClock(() => stop.abort());
+    const issueEvents = await collect(client("admin").issueEvents.poll(target, { signal: stop.signal, clock }));
     expect(issueEvents.length).toBeGreaterThan(0);
     const again = new AbortController();
     const threads = await collect(
-      client("classic").notifications.poll({ repository: target, all: true, signal: again.signal, sleep: async () => again.abort() }),
+      client("classic").notifications.poll({
+        repository: target,
+        all: true,
+        signal: again.signal,
+        clock: actingClock(() => again.abort()),
+      }),
     );
     expect(threads).toHaveLength(1);
   });

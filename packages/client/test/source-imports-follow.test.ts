@@ -1,19 +1,20 @@
 // followImport against the emulator: progress yielded change by change, the next step offered for each problem
-// state, LFS decisions, abort and early exit. The injected sleep steps the simulated importer: no real waiting.
+// state, LFS decisions, abort and early exit. The injected clock's waits step the simulated importer: no real waiting.
 import { describe, expect, it } from "vitest";
 import { AbortedError, describeImport, followImport, type ImportUpdate, type SourceImport } from "@shiplog/client";
 import { SVN_URL, client, emulator, target, useImportEmulator } from "./source-imports-setup.js";
+import { actingClock } from "../../../test/kit/virtual-clock.js";
 
 process.noDeprecation = true;
 
 useImportEmulator("2024-03-01T12:00:00Z");
 
-/** A sleep that advances the importer one step instead of waiting; records the intervals asked for. */
-function steppingSleep(intervals: number[] = []) {
-  return async (ms: number) => {
+/** A clock whose waits advance the importer one step instead of waiting; records the intervals asked for. */
+function steppingClock(intervals: number[] = []) {
+  return actingClock((ms) => {
     intervals.push(ms);
     emulator.imports.step(target.owner, target.repo);
-  };
+  });
 }
 
 async function collect(iterator: AsyncIterable<ImportUpdate>): Promise<ImportUpdate[]> {
@@ -26,7 +27,7 @@ describe("followImport", () => {
   it("yields every change from detecting to complete with its progress, then stops", async () => {
     await client.imports.startImport({ ...target, vcs_url: SVN_URL });
     const intervals: number[] = [];
-    const updates = await collect(client.imports.follow(target, { intervalMs: 1234, sleep: steppingSleep(intervals) }));
+    const updates = await collect(client.imports.follow(target, { intervalMs: 1234, clock: steppingClock(intervals) }));
     expect(updates.map((u) => [u.status, u.progress.percent ?? u.progress.push_percent ?? null])).toEqual([
       ["detecting", null],
       ["importing", 0],
@@ -55,7 +56,7 @@ describe("followImport", () => {
     it(`stops at ${problem} and offers ${kind}`, async () => {
       emulator.imports.failNext(target.owner, target.repo, problem);
       await client.imports.startImport({ ...target, vcs_url: SVN_URL });
-      const updates = await collect(client.imports.follow(target, { sleep: steppingSleep() }));
+      const updates = await collect(client.imports.follow(target, { clock: steppingClock() }));
       const last = updates.at(-1)!;
       expect(last).toMatchObject({ status: problem, phase: "problem", nextStep: { kind } });
       expect(updates.slice(0, -1).every((u) => u.phase === "working")).toBe(true);
@@ -71,7 +72,7 @@ describe("followImport", () => {
     await client.imports.startImport({ ...target, vcs_url: SVN_URL });
     const seen: string[] = [];
     for (let round = 0; round < 5; round++) {
-      const last = (await collect(client.imports.follow(target, { sleep: steppingSleep() }))).at(-1)!;
+      const last = (await collect(client.imports.follow(target, { clock: steppingClock() }))).at(-1)!;
       seen.push(last.status);
       const step = last.nextStep;
       if (last.phase === "complete") break;
@@ -87,7 +88,7 @@ describe("followImport", () => {
   it("follows an import with large files to the end; a boolean use_lfs (as the service's samples show) is read as decided", async () => {
     emulator.imports.defineSource(SVN_URL, { files: [{ path: "big.iso", size: 200 * 1024 * 1024 }] });
     await client.imports.startImport({ ...target, vcs_url: SVN_URL, vcs: "subversion" });
-    const updates = await collect(client.imports.follow(target, { sleep: steppingSleep() }));
+    const updates = await collect(client.imports.follow(target, { clock: steppingClock() }));
     // The emulator answers use_lfs as the samples do (a boolean), which cannot say "undecided": no choose_lfs hint.
     expect(updates.at(-1)).toMatchObject({ status: "complete" });
     expect(updates.at(-1)?.nextStep).toBeUndefined();
@@ -98,27 +99,29 @@ describe("followImport", () => {
 
   it("yields only changes, and the last poll when maxPolls runs out", async () => {
     await client.imports.startImport({ ...target, vcs_url: SVN_URL });
-    const updates = await collect(followImport(client.imports, target, { sleep: async () => {}, maxPolls: 4 }));
+    const updates = await collect(followImport(client.imports, target, { clock: actingClock(() => {}), maxPolls: 4 }));
     expect(updates.map((u) => u.status)).toEqual(["detecting", "detecting"]);
-    const every = await collect(followImport(client.imports, target, { sleep: async () => {}, maxPolls: 3, everyPoll: true }));
+    const every = await collect(followImport(client.imports, target, { clock: actingClock(() => {}), maxPolls: 3, everyPoll: true }));
     expect(every).toHaveLength(3);
   });
 
   it("stops with AbortedError when the signal fires, and stops polling when the caller breaks", async () => {
     await client.imports.startImport({ ...target, vcs_url: SVN_URL });
     const controller = new AbortController();
-    const sleep = (_ms: number, signal?: AbortSignal) =>
-      new Promise<void>((_resolve, reject) => {
-        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-        controller.abort(new Error("user cancelled"));
-      });
-    const iterator = client.imports.follow(target, { signal: controller.signal, sleep });
+    const clock = actingClock(
+      (_ms, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+          controller.abort(new Error("user cancelled"));
+        }),
+    );
+    const iterator = client.imports.follow(target, { signal: controller.signal, clock });
     const first = await iterator.next();
     expect(first.value).toMatchObject({ status: "detecting" });
     await expect(iterator.next()).rejects.toBeInstanceOf(AbortedError);
 
     emulator.requests.clear();
-    for await (const update of client.imports.follow(target, { sleep: steppingSleep() })) {
+    for await (const update of client.imports.follow(target, { clock: steppingClock() })) {
       if (update.status === "importing") break;
     }
     expect(emulator.requests.list().filter((r) => r.method === "GET")).toHaveLength(2);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ForeignUrlError, NetworkError, RequestValidationError, ShiplogClient, TimeoutError } from "@shiplog/client";
 import { signal } from "../../../test/kit/events.js";
 import { closeLoopbackServers, serve } from "../../../test/kit/loopback.js";
-import { VirtualClock } from "../../../test/kit/virtual-clock.js";
+import { actingClock, VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 afterEach(closeLoopbackServers);
 
@@ -76,7 +76,7 @@ describe("paging follows a next link whose URL holds commas and semicolons", () 
     const client = new ShiplogClient({ baseUrl: await pagedService(seen), token: TOKEN, retry: false });
     const stop = new AbortController();
     const ids: number[] = [];
-    const poller = client.issueEvents.poll({ owner: "acme", repo: "web" }, { signal: stop.signal, sleep: async () => stop.abort() });
+    const poller = client.issueEvents.poll({ owner: "acme", repo: "web" }, { signal: stop.signal, clock: actingClock(() => stop.abort()) });
     for await (const event of poller) ids.push(event.id);
     expect(ids).toEqual([1, 2, 3]);
   });

@@ -1,5 +1,5 @@
 import { AbortedError } from "../errors/errors.js";
-import { sleep as realSleep } from "../timing/sleep.js";
+import { systemClock, type TransportClock } from "../timing/clock.js";
 import { IMPORT_PROBLEM_STATUSES } from "../model/values.js";
 import type { ImportProblemStatus, ImportRepoParams, ImportStatus, ProjectChoice, SourceImport } from "../model/source-imports.js";
 
@@ -58,8 +58,11 @@ export interface FollowImportOptions {
   signal?: AbortSignal;
   /** Between polls. Default 5 s. */
   intervalMs?: number;
-  /** Injectable wait (tests pass one that does not wait real time). Must reject when the signal aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The clock the waits between polls are on: `imports.follow` passes the client's; default the system's. A virtual
+   * one (its sleep must reject when the signal aborts) follows an import with no real waits.
+   */
+  clock?: TransportClock;
   /** Yield every poll, not only changes. Default false. */
   everyPoll?: boolean;
   /** Give up after this many polls (the last one is yielded). Default: no limit. */
@@ -161,7 +164,7 @@ export async function* followImport(
   options: FollowImportOptions = {},
 ): AsyncGenerator<ImportUpdate, void, undefined> {
   const intervalMs = options.intervalMs ?? 5_000;
-  const wait = options.sleep ?? realSleep;
+  const clock = options.clock ?? systemClock;
   const { signal } = options;
   let previous: ImportUpdate | undefined;
   for (let poll = 1; ; poll++) {
@@ -172,7 +175,7 @@ export async function* followImport(
     if (last) return;
     previous = update;
     try {
-      await wait(intervalMs, signal);
+      await clock.sleep(intervalMs, signal);
     } catch (reason) {
       throw new AbortedError("follow import", { cause: reason });
     }

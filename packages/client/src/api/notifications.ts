@@ -17,7 +17,7 @@ import type {
   ThreadParams,
   ThreadSubscription,
 } from "../model/notifications.js";
-import { sleep as defaultSleep } from "../timing/sleep.js";
+import type { TransportClock } from "../timing/clock.js";
 import type { Transport } from "../transport/transport.js";
 
 /** The answer to a mark-as-read call: 205 done, or 202 accepted and still going on in the background. */
@@ -35,10 +35,8 @@ export interface WaitForReadOptions extends CallOptions {
   intervalMs?: number;
   /** Give up after this long (throws a TimeoutError-like ShiplogError). Default 5 minutes. */
   timeoutMs?: number;
-  /** Injectable wait, for tests. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Injectable clock (ms), for tests. */
-  now?: () => number;
+  /** The clock the checks wait on and the deadline is read from. Default the client's. */
+  clock?: TransportClock;
 }
 
 /** Marking result after waiting: how many checks of the listing it took. */
@@ -86,8 +84,7 @@ export class NotificationsApi {
    * answers 202, waits until the unread listing holds none of the threads the call covered.
    */
   async markAllAsReadAndWait(params: MarkAllAsReadAndWaitParams = {}, options: WaitForReadOptions = {}): Promise<MarkReadAndWaitResult> {
-    const sleep = options.sleep ?? defaultSleep;
-    const now = options.now ?? Date.now;
+    const clock = options.clock ?? this.#transport.clock;
     // Checked before anything is sent: owner without repo must not become a mark of the whole inbox.
     const { owner, repo, ...body } = parseRequest(markAllAsReadAndWaitParams, params, "markAllAsReadAndWait");
     const repository = owner !== undefined && repo !== undefined ? { owner, repo } : undefined;
@@ -97,8 +94,8 @@ export class NotificationsApi {
       : await this.markAllAsRead(body, options);
     if (!result.background) return { ...result, checks: 0 };
     // Threads updated after the cut-off legitimately stay unread; only those up to it are waited for.
-    const cutoff = body.last_read_at !== undefined ? Date.parse(body.last_read_at) : (result.serverTime ?? now());
-    const deadline = now() + (options.timeoutMs ?? 300_000);
+    const cutoff = body.last_read_at !== undefined ? Date.parse(body.last_read_at) : (result.serverTime ?? clock.now());
+    const deadline = clock.now() + (options.timeoutMs ?? 300_000);
     for (let checks = 1; ; checks++) {
       const listing = repository
         ? this.listForRepo(repository, { per_page: 100, signal: options.signal })
@@ -106,10 +103,10 @@ export class NotificationsApi {
       let pending = 0;
       for await (const thread of listing) if (thread.unread && Date.parse(thread.updated_at) <= cutoff) pending++;
       if (pending === 0) return { status: result.status, background: result.background, message: result.message, checks };
-      if (now() >= deadline) {
+      if (clock.now() >= deadline) {
         throw new MarkReadTimeoutError(operationName(ENDPOINTS[marking]), pending, options.timeoutMs ?? 300_000);
       }
-      await sleep(options.intervalMs ?? 1000, options.signal);
+      await clock.sleep(options.intervalMs ?? 1000, options.signal);
     }
   }
 

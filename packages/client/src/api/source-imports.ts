@@ -30,8 +30,10 @@ export type ImportCallOptions = CallOptions;
  */
 export class SourceImportsApi {
   readonly #calls: EndpointCaller;
+  readonly #transport: Transport;
 
   constructor(transport: Transport) {
+    this.#transport = transport;
     this.#calls = new EndpointCaller(transport);
   }
 
@@ -108,6 +110,6 @@ export class SourceImportsApi {
    * and, for a problem state, the step that settles it. See `followImport`.
    */
   follow(params: ImportRepoParams, options: FollowImportOptions = {}): AsyncGenerator<ImportUpdate, void, undefined> {
-    return followImport(this, params, options);
+    return followImport(this, params, { clock: this.#transport.clock, ...options });
   }
 }

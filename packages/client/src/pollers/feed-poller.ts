@@ -65,26 +65,31 @@ export class FeedPoller implements AsyncIterable<ActivityEvent> {
   #run(): AsyncGenerator<ActivityEvent, void, undefined> {
     const options = this.#options;
     const perPage = options.per_page ?? this.#feed.limits.maxPerPage;
-    const now = options.now ?? Date.now;
-    return resumablePoll(this, options, {
-      listing: this.#listing,
-      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
-      target: (state) => {
-        const paging = { perPage, start: options.start, signal: options.signal };
-        const base = newestFirstTarget(this.#transport, this.#feed.request, state, paging, this.#feed.readPage);
-        return {
-          ...base,
-          take: (answer: NewestFirstAnswer<ActivityEvent>, first: boolean) => {
-            const batch = base.take(answer, first);
-            // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
-            const ranOff = !first && !answer.metSeen && state.seen.size > 0 && batch.length >= MAX_FEED_EVENTS;
-            if (ranOff) options.onGap?.({ newEvents: batch.length });
-            return batch;
-          },
-          // Events older than 30 days have left the feed: their ids need no keeping.
-          settled: () => state.seen.dropOlderThan(now() - FEED_MAX_AGE_MS),
-        };
+    const clock = options.clock ?? this.#transport.clock;
+    return resumablePoll(
+      this,
+      options,
+      {
+        listing: this.#listing,
+        begin: (checkpoint) => (this.#state = stateFrom(checkpoint, FEED_SEEN_CAPACITY)),
+        target: (state) => {
+          const paging = { perPage, start: options.start, signal: options.signal };
+          const base = newestFirstTarget(this.#transport, this.#feed.request, state, paging, this.#feed.readPage);
+          return {
+            ...base,
+            take: (answer: NewestFirstAnswer<ActivityEvent>, first: boolean) => {
+              const batch = base.take(answer, first);
+              // Paging ran off a full feed without meeting a known event: more happened than the feed holds.
+              const ranOff = !first && !answer.metSeen && state.seen.size > 0 && batch.length >= MAX_FEED_EVENTS;
+              if (ranOff) options.onGap?.({ newEvents: batch.length });
+              return batch;
+            },
+            // Events older than 30 days have left the feed: their ids need no keeping.
+            settled: () => state.seen.dropOlderThan(clock.now() - FEED_MAX_AGE_MS),
+          };
+        },
       },
-    });
+      clock,
+    );
   }
 }

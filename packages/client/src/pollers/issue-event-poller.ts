@@ -53,13 +53,18 @@ export class IssueEventPoller implements AsyncIterable<IssueEvent> {
   #run(): AsyncGenerator<IssueEvent, void, undefined> {
     const options = this.#options;
     const perPage = options.per_page ?? this.#events.limits.maxPerPage;
-    return resumablePoll(this, options, {
-      listing: this.#listing,
-      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
-      target: (state) => {
-        const paging = { perPage, start: options.start, signal: options.signal };
-        return newestFirstTarget(this.#transport, this.#events.request, state, paging, this.#events.readPage);
+    return resumablePoll(
+      this,
+      options,
+      {
+        listing: this.#listing,
+        begin: (checkpoint) => (this.#state = stateFrom(checkpoint, ISSUE_EVENT_SEEN_CAPACITY)),
+        target: (state) => {
+          const paging = { perPage, start: options.start, signal: options.signal };
+          return newestFirstTarget(this.#transport, this.#events.request, state, paging, this.#events.readPage);
+        },
       },
-    });
+      this.#transport.clock,
+    );
   }
 }

@@ -77,24 +77,29 @@ export class NotificationPoller implements AsyncIterable<NotificationThread> {
     const options = this.#options;
     // A thread is new when its id was not yielded, or was yielded with another updated_at.
     const isNew = (state: ResumableState, thread: NotificationThread) => state.seen.at(thread.id) !== thread.updated_at;
-    return resumablePoll(this, options, {
-      listing: this.#listing,
-      begin: (checkpoint) => (this.#state = stateFrom(checkpoint, NOTIFICATION_SEEN_CAPACITY)),
-      target: (state) => ({
-        poll: (lastModified) => this.#pollOnce(lastModified, state.since),
-        take: (answer, first) => {
-          const fresh = answer.threads.filter((t) => isNew(state, t));
-          if (first && options.start === "now") {
-            for (const thread of fresh) state.seen.add(thread.id, thread.updated_at);
-            moveSince(state);
-            return [];
-          }
-          return fresh.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || Number(a.id) - Number(b.id));
-        },
-        record: (thread) => state.seen.add(thread.id, thread.updated_at),
-        settled: () => moveSince(state),
-      }),
-    });
+    return resumablePoll(
+      this,
+      options,
+      {
+        listing: this.#listing,
+        begin: (checkpoint) => (this.#state = stateFrom(checkpoint, NOTIFICATION_SEEN_CAPACITY)),
+        target: (state) => ({
+          poll: (lastModified) => this.#pollOnce(lastModified, state.since),
+          take: (answer, first) => {
+            const fresh = answer.threads.filter((t) => isNew(state, t));
+            if (first && options.start === "now") {
+              for (const thread of fresh) state.seen.add(thread.id, thread.updated_at);
+              moveSince(state);
+              return [];
+            }
+            return fresh.sort((a, b) => Date.parse(a.updated_at) - Date.parse(b.updated_at) || Number(a.id) - Number(b.id));
+          },
+          record: (thread) => state.seen.add(thread.id, thread.updated_at),
+          settled: () => moveSince(state),
+        }),
+      },
+      this.#transport.clock,
+    );
   }
 
   /** One poll: the first page conditionally; on a change, every page. */

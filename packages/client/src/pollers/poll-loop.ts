@@ -1,6 +1,6 @@
 import { pageResponses } from "../endpoints/pagination.js";
 import type { RouteRequest, ServiceResponse } from "../transport/route-request.js";
-import { sleep as defaultSleep } from "../timing/sleep.js";
+import type { TransportClock } from "../timing/clock.js";
 import type { Transport } from "../transport/transport.js";
 import { PollSchedule, isTransientPollError } from "./poll-schedule.js";
 import { callerAborted, type PollerOptions, type PollerStats } from "./poller-options.js";
@@ -51,11 +51,10 @@ export async function* pollLoop<T, A extends PollAnswer>(
   options: PollerOptions,
   stats: PollerStats,
   progress: PollProgress,
+  clock: TransportClock,
   save?: () => Promise<void>,
 ): AsyncGenerator<T, void, undefined> {
   const signal = options.signal;
-  const sleep = options.sleep ?? defaultSleep;
-  const now = options.now ?? Date.now;
   const schedule = new PollSchedule(options);
   let unsaved = false;
 
@@ -87,7 +86,7 @@ export async function* pollLoop<T, A extends PollAnswer>(
         if (callerAborted(signal)) return;
         if (!isTransientPollError(error)) throw error;
         stats.errors++;
-        waitMs = schedule.failed(error, now());
+        waitMs = schedule.failed(error, clock.now());
         options.onError?.(error, { failures: schedule.failures, delayMs: waitMs });
       }
       if (changed) {
@@ -114,7 +113,7 @@ export async function* pollLoop<T, A extends PollAnswer>(
       if (signal?.aborted) return;
       stats.waits.push(waitMs);
       try {
-        await sleep(waitMs, signal);
+        await clock.sleep(waitMs, signal);
       } catch (error) {
         if (callerAborted(signal)) return;
         throw error;

@@ -1,3 +1,4 @@
+import type { TransportClock } from "../timing/clock.js";
 import type { CheckpointStore, PollCheckpoint } from "./checkpoint.js";
 import type { PollScheduleOptions } from "./poll-schedule.js";
 
@@ -5,10 +6,11 @@ import type { PollScheduleOptions } from "./poll-schedule.js";
 export interface PollerOptions extends PollScheduleOptions {
   /** Ends the poller cleanly (the iteration completes; no error is thrown). */
   signal?: AbortSignal;
-  /** Waits `ms` or rejects when the signal aborts. Injectable so tests can run simulated hours at once. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Current time in ms (rate-limit resets are measured against it). Default Date.now. */
-  now?: () => number;
+  /**
+   * The time (rate-limit resets are measured against it) and the waits between polls. Default the client's clock
+   * (ShiplogClient's `clock` option, else the system's); a virtual one runs simulated hours at once.
+   */
+  clock?: TransportClock;
   /** Called after every poll that got an answer. */
   onPoll?: (info: PollInfo) => void;
   /** Called when a poll failed and the poller will try again after `delayMs`. */

@@ -1,3 +1,4 @@
+import type { TransportClock } from "../timing/clock.js";
 import { checkCheckpoint, type PollCheckpoint } from "./checkpoint.js";
 import { pollLoop, type PollAnswer, type PollProgress, type PollTarget } from "./poll-loop.js";
 import type { PollerOptions, PollerStats } from "./poller-options.js";
@@ -23,12 +24,13 @@ export interface ResumableSpec<T, A extends PollAnswer> {
 /**
  * Runs a poller from its starting checkpoint: the one given in `options.checkpoint`, else the one the
  * `options.checkpointStore` holds (checked to be of the same listing), else from scratch; and saves the
- * poller's checkpoint to the store as the loop asks.
+ * poller's checkpoint to the store as the loop asks. It waits on `options.clock`, else on `clientClock`.
  */
 export async function* resumablePoll<T, A extends PollAnswer>(
   poller: { readonly checkpoint: PollCheckpoint; readonly stats: PollerStats },
   options: PollerOptions,
   spec: ResumableSpec<T, A>,
+  clientClock: TransportClock,
 ): AsyncGenerator<T, void, undefined> {
   const store = options.checkpointStore;
   let start = options.checkpoint;
@@ -37,7 +39,8 @@ export async function* resumablePoll<T, A extends PollAnswer>(
     if (loaded !== undefined) start = checkCheckpoint(loaded, spec.listing, "poller checkpoint from the store");
   }
   const state = spec.begin(start);
-  yield* pollLoop(spec.target(state), options, poller.stats, state.progress, store && (() => store.save(poller.checkpoint)));
+  const clock = options.clock ?? clientClock;
+  yield* pollLoop(spec.target(state), options, poller.stats, state.progress, clock, store && (() => store.save(poller.checkpoint)));
 }
 
 /** The state a poller starts from: the checkpoint's, or a fresh one (seen ids bounded to `capacity`). */

@@ -1,6 +1,7 @@
 // How the client authenticates, as a strategy the transport's auth plugin asks before every attempt. A strategy
 // hands out an Authorization header value and, after a 401, may drop what it cached so one more attempt uses a
 // fresh credential. No strategy ever puts a token or key into an error, a log line or a metric.
+import { systemClock, type TransportClock } from "../timing/clock.js";
 import { RequestValidationError } from "../errors/errors.js";
 import type { EngineResponse } from "./http-engine.js";
 import type { RouteRequest, ServiceResponse } from "./route-request.js";
@@ -41,8 +42,8 @@ export interface TokenProviderOptions {
   maxAgeMs?: number;
   /** A token with `expiresAt` is renewed this long before it. Default 60 s. */
   refreshMarginMs?: number;
-  /** Default Date.now. */
-  now?: () => number;
+  /** The clock token lifetimes are read on. Default the system's. */
+  clock?: Pick<TransportClock, "now">;
 }
 
 /**
@@ -52,7 +53,8 @@ export interface TokenProviderOptions {
 export function tokenProvider(provide: () => ProvidedToken | Promise<ProvidedToken>, options: TokenProviderOptions = {}): AuthStrategy {
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const marginMs = options.refreshMarginMs ?? 60_000;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   let cached: { value: string; dueAt: number } | undefined;
   let pending: Promise<string> | undefined;
   const fetchToken = async (): Promise<string> => {

@@ -201,6 +201,11 @@ export class Transport {
     return undefined;
   }
 
+  /** The clock the transport waits on, which the client's pollers and waits use unless given their own. */
+  get clock(): TransportClock {
+    return this.#clock;
+  }
+
   /** Remembers the last few credentials sent (a provider's change), so server text echoing one is redacted. */
   #noteAuthorization(value: string | undefined): void {
     if (value === undefined || value === this.#lastAuthorization) return;

@@ -69,7 +69,7 @@ export function controllerAuth(
   const auth = appInstallationAuth({
     appId,
     privateKey,
-    now: clock.now,
+    clock,
     ...(installationId !== undefined ? { installationId } : { org: config.org }),
     onToken: ({ installationId: id, expiresAt, reason }) =>
       logger.info(
