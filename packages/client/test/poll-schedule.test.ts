@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { AuthenticationError, NetworkError, RateLimitedError, UnavailableError } from "../src/errors/errors.js";
 import { PollSchedule, isTransientPollError } from "../src/pollers/poll-schedule.js";
 
+/** The time a failure is judged at: only a rate limit's reset is measured against it. */
+const NOW = Date.parse("2026-01-01T00:00:00Z");
+
 const details = (status: number) => ({ status, method: "GET", route: "/events", serviceMessage: "x", acceptedPermissions: [] });
 
 describe("PollSchedule (pure pacing rules)", () => {
@@ -21,15 +24,15 @@ describe("PollSchedule (pure pacing rules)", () => {
   it("backs off exponentially from the interval on consecutive failures, capped, with jitter only above", () => {
     const schedule = new PollSchedule({ maxBackoffSeconds: 300, random: () => 0 });
     schedule.observe("60");
-    expect([1, 2, 3, 4, 5].map(() => schedule.failed(new NetworkError("GET /events", "ECONNRESET")))).toEqual([
+    expect([1, 2, 3, 4, 5].map(() => schedule.failed(new NetworkError("GET /events", "ECONNRESET"), NOW))).toEqual([
       60_000, 120_000, 240_000, 300_000, 300_000,
     ]);
     expect(schedule.failures).toBe(5);
     schedule.succeeded();
     expect(schedule.failures).toBe(0);
     const jittered = new PollSchedule({ random: () => 0.999 });
-    expect(jittered.failed(new NetworkError("GET /events", "x"))).toBeGreaterThan(60_000);
-    expect(jittered.failed(new NetworkError("GET /events", "x"))).toBeLessThanOrEqual(132_000);
+    expect(jittered.failed(new NetworkError("GET /events", "x"), NOW)).toBeGreaterThan(60_000);
+    expect(jittered.failed(new NetworkError("GET /events", "x"), NOW)).toBeLessThanOrEqual(132_000);
   });
 
   it("waits out a rate limit until its reset when that is later than the backoff", () => {

@@ -135,7 +135,7 @@ export function buildController(config: ControllerConfig, options: ControllerOpt
     dryRun: config.dryRun,
     logger,
     fence: leadership,
-    now: () => clock.now(),
+    clock,
     gate: new SendGate({ minDelayMs: config.retryMinDelayMs, maxDelayMs: config.retryMaxDelayMs }),
     onGateClosed: (reason) => metrics.senderGateWaits.inc({ reason }),
     onRequest: ({ ok, entries, refused, code, durationMs }) => {

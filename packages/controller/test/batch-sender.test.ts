@@ -6,6 +6,7 @@ import { ShiplogClient, type ClusterDeploymentResult, type SetClusterDeploymentR
 import { startEmulator, type Emulator } from "@shiplog/emulator";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { VirtualClock } from "../../../test/kit/virtual-clock.js";
 
 const CLUSTER_ROUTE = "/orgs/:org/artifacts/metadata/deployment-record/cluster/:cluster";
 const GROUP = { logicalEnvironment: "production", physicalEnvironment: "eu-west-1" };
@@ -110,7 +111,7 @@ describe("BatchSender", () => {
   it("a 422 saying the endpoint is spammed: no bisection, at most one call per concurrent slot, the sender backs off", async () => {
     const many = Array.from({ length: 40 }, (_, i) => `svc-${i}`);
     const records = pending(many, "none");
-    let now = 0;
+    const clock = new VirtualClock(0);
     const gate = new SendGate({ minDelayMs: 1000, maxDelayMs: 8000, random: () => 0 });
     const make = () =>
       new BatchSender({
@@ -122,7 +123,7 @@ describe("BatchSender", () => {
         dryRun: false,
         logger,
         gate,
-        now: () => now,
+        clock,
       });
     const fault = emulator.faults.add({ kind: "status", status: 422, message: "The endpoint has been spammed.", route: CLUSTER_ROUTE });
     try {
@@ -133,16 +134,16 @@ describe("BatchSender", () => {
       expect(first.failed).toHaveLength(40);
       expect(first.rejected).toEqual([]);
       // While the gate is closed nothing goes at all.
-      now = 100;
+      await clock.advance(100);
       expect((await make().send(records)).requests).toBe(0);
-      now = gate.notBefore;
+      await clock.advance(gate.notBefore - clock.now());
       expect((await make().send(records)).requests).toBe(2);
       expect(gate.closures).toBe(2);
       if (process.env.SHIPLOG_TEST_FIGURES) console.log(`spammed 422: 4 calls in 3 sends of 10 batches (bisection would make ${10 * 15})`);
     } finally {
       emulator.faults.remove(fault);
     }
-    now = gate.notBefore;
+    await clock.advance(gate.notBefore - clock.now());
     const after = await make().send(records);
     expect(after.accepted).toHaveLength(40);
     expect(after.requests).toBe(10);

@@ -89,7 +89,7 @@ function setup(
     concurrency: 1,
     dryRun: false,
     logger,
-    now: () => clock.now(),
+    clock,
     gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
   });
   const leadership = new AbortController();

@@ -73,7 +73,7 @@ export async function steadyStateCallsPerHour(
       concurrency: 4,
       dryRun: false,
       logger,
-      now: () => clock.now(),
+      clock,
       gate: new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 }),
     }),
     budget,

@@ -64,7 +64,7 @@ export class PollSchedule {
   }
 
   /** A poll failed: the wait before trying again, in ms. */
-  failed(error: unknown, nowMs: number = Date.now()): number {
+  failed(error: unknown, nowMs: number): number {
     this.#failures++;
     const base = Math.max(this.intervalSeconds, 1);
     // Jitter only above, never below: the interval is a floor.

@@ -34,7 +34,7 @@ export function retryBackoff(attempt: number, options: ResolvedRetryOptions, ran
  * The wait the service asked for, from `Retry-After` (seconds or an HTTP date) or, when the
  * rate limit is spent, from `X-RateLimit-Reset` (epoch seconds). Undefined when it asked for none.
  */
-export function serverRequestedDelay(headers: Headers, now: number = Date.now()): number | undefined {
+export function serverRequestedDelay(headers: Headers, now: number): number | undefined {
   const retryAfter = headers.get("retry-after");
   if (retryAfter !== null) {
     const seconds = Number(retryAfter);
@@ -75,7 +75,7 @@ export function isSecondaryRateLimit(body: unknown): boolean {
  * How long a rate-limited answer (403/429) asks us to wait: Retry-After, else the primary limit's reset when it is
  * spent, else at least a minute for a secondary limit. Undefined when the answer asks for no wait.
  */
-export function rateLimitDelay(headers: Headers, body: unknown, now: number = Date.now()): number | undefined {
+export function rateLimitDelay(headers: Headers, body: unknown, now: number): number | undefined {
   const requested = serverRequestedDelay(headers, now);
   if (requested !== undefined) return requested;
   return isSecondaryRateLimit(body) ? SECONDARY_LIMIT_MIN_WAIT_MS : undefined;

@@ -5,6 +5,7 @@
 import type { ClusterDeploymentEntry, ClusterDeploymentResult, SetClusterDeploymentRecordsParams } from "@shiplog/client";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
+import { systemClock, type Clock } from "../clock.js";
 import type { AcknowledgedRecord } from "../state/acknowledged-state.js";
 import type { RecordGroup } from "../mapping/pod-records.js";
 import type { PendingRecord } from "../mapping/record-diff.js";
@@ -42,8 +43,8 @@ export interface BatchSenderOptions {
   gate?: SendGate;
   /** Called when the gate closes, with the reason and delay. */
   onGateClosed?: (reason: string, delayMs: number) => void;
-  /** The clock (ms). Default Date.now. */
-  now?: () => number;
+  /** The clock the gate's not-before time is read on. Default the system's. */
+  clock?: Pick<Clock, "now">;
 }
 
 /** An entry the service refused on its own merits. */
@@ -133,12 +134,12 @@ export class BatchSender {
   readonly #queue: PQueue;
   /** The sender-wide not-before gate (shared by every flush). */
   readonly gate: SendGate;
-  readonly #now: () => number;
+  readonly #clock: Pick<Clock, "now">;
 
   constructor(private readonly options: BatchSenderOptions) {
     this.#queue = new PQueue({ concurrency: options.concurrency });
     this.gate = options.gate ?? new SendGate({ minDelayMs: 1000, maxDelayMs: 60_000 });
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Sends the entries, grouped by environment in calls of at most batchSize; resolves when every call has finished. */
@@ -168,7 +169,7 @@ export class BatchSender {
 
   async #sendBatch(group: RecordGroup, batch: PendingRecord[], run: SendRun): Promise<void> {
     const { result, signal } = run;
-    if (signal?.aborted || !this.gate.isOpen(this.#now()) || result.requests >= run.budget) {
+    if (signal?.aborted || !this.gate.isOpen(this.#clock.now()) || result.requests >= run.budget) {
       this.#hold(batch, result);
       if (result.requests >= run.budget)
         result.error ??= new Error(`call budget of ${run.budget} spent; the rest waits for the next flush`);
@@ -297,8 +298,8 @@ export class BatchSender {
     if (retryAfter !== undefined) result.retryAfterMs = Math.max(result.retryAfterMs ?? 0, retryAfter * 1000);
     run.refusalsInARow += 1;
     if (reason === "whole-call" && run.refusalsInARow < 2) return;
-    if (!this.gate.isOpen(this.#now())) return;
-    const delay = this.gate.close(this.#now(), reason, result.retryAfterMs ?? 0);
+    if (!this.gate.isOpen(this.#clock.now())) return;
+    const delay = this.gate.close(this.#clock.now(), reason, result.retryAfterMs ?? 0);
     this.options.onGateClosed?.(reason, delay);
     this.options.logger.warn({ reason, delayMs: delay, err: error.message }, "the service refuses whole calls; the sender backs off");
   }
