@@ -2,7 +2,7 @@
 // the service's minute together, the controller stays ready and never calls it a refused token, and every record
 // lands. (auth-process.integration.test.ts shows the same with Retry-After, with the controller as a process on real time.)
 import { KubeConfig } from "@kubernetes/client-node";
-import { staticToken, type TransportClock, type TransportPlugin } from "@shiplog/client";
+import { staticToken, type TransportPlugin } from "@shiplog/client";
 import { buildController, loadConfig, type Controller } from "@shiplog/controller";
 import { createServiceClient } from "@shiplog/controller/internal";
 import { startEmulator } from "@shiplog/emulator";
@@ -19,19 +19,6 @@ afterEach(async () => {
   await stop?.();
   stop = undefined;
 });
-
-/** Virtual time: a sleep returns at once, having moved the clock to its wake-up time. */
-function virtualClock(): TransportClock {
-  let now = Date.parse("2026-01-01T00:00:00Z");
-  return {
-    now: () => now,
-    async sleep(ms) {
-      const wake = now + ms;
-      await new Promise((resolve) => setImmediate(resolve));
-      now = Math.max(now, wake);
-    },
-  };
-}
 
 describe("a secondary rate limit without Retry-After, during a rollout", () => {
   it("pauses every batch a minute together, keeps the controller ready, and lands every record", async () => {
@@ -64,7 +51,10 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfig);
     const logger = pino({ level: "silent" });
-    const clock = virtualClock();
+    // The client's time is the one test clock, moving on by itself (a second of virtual time every 5 ms of real time)
+    // so the minute the service asks for passes in a moment; an attempt's timeout, an hour of it, never fires.
+    const clock = new VirtualClock();
+    const stopClock = clock.autoAdvance(1000);
     // Every attempt as it leaves, on the client's (virtual) time.
     const sent: { at: number; status: number }[] = [];
     const sendLog: TransportPlugin = {
@@ -79,9 +69,11 @@ describe("a secondary rate limit without Retry-After, during a rollout", () => {
       clock,
       plugins: [sendLog],
       retry: { retries: 2, minDelayMs: 50, maxDelayMs: 400 },
+      timeoutMs: 3_600_000,
     }).artifacts;
     const controller = buildController(config, { kubeConfig, logger, api });
     stop = async () => {
+      stopClock();
       await controller.stop();
       await emulator.stop();
       await cluster.stop();

@@ -67,7 +67,7 @@ describe("unread → read", () => {
   it("past the threshold PUT /notifications answers 202 and marks in the background; the helper waits until done", async () => {
     emu.state.notifications.markReadThreshold = 3;
     const created = Array.from({ length: 12 }, () => threadForOcto());
-    const result = await octo.notifications.markAllAsReadAndWait({}, { intervalMs: 5, ...onClock });
+    const result = await octo.notifications.markAllAsReadAndWait({}, { intervalMs: 5, clock: onClock });
     expect(result.status).toBe(202);
     expect(result.message).toMatch(/background/);
     expect(result.checks).toBeGreaterThanOrEqual(1);
@@ -94,7 +94,7 @@ describe("unread → read", () => {
 
     emu.state.notifications.markReadThreshold = 2;
     const many = Array.from({ length: 6 }, () => threadForOcto("acme/api"));
-    const big = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { intervalMs: 5, ...onClock });
+    const big = await octo.notifications.markAllAsReadAndWait({ owner: "acme", repo: "api" }, { intervalMs: 5, clock: onClock });
     expect(big.status).toBe(202);
     const unread = await collect(octo.notifications.listForRepo({ owner: "acme", repo: "api" }));
     expect(unread.filter((t) => many.some((m) => m.title === t.subject.title))).toEqual([]);
@@ -111,7 +111,7 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
     const { title } = threadForOcto();
     const before = emu.requests.count();
     const error = await octo.notifications
-      .markAllAsReadAndWait(params, { intervalMs: 5, timeoutMs: 1000, ...onClock })
+      .markAllAsReadAndWait(params, { intervalMs: 5, timeoutMs: 1000, clock: onClock })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues).toEqual([expect.objectContaining({ field, rule })]);
@@ -128,7 +128,7 @@ describe("markAllAsReadAndWait refuses what it cannot do, before sending", () =>
     try {
       Array.from({ length: 3 }, () => threadForOcto("acme/api"));
       const error = await octo.notifications
-        .markAllAsReadAndWait({ owner: "acme", repo: "api" }, { ...onClock, timeoutMs: 0 })
+        .markAllAsReadAndWait({ owner: "acme", repo: "api" }, { clock: onClock, timeoutMs: 0 })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MarkReadTimeoutError);
       expect(error).toMatchObject({ code: "mark_read_timeout" });
