@@ -44,15 +44,15 @@ describe("Helm chart charts/shiplog-controller", () => {
     ],
     [
       { leaderElection: { renewDeadline: "15s" } },
-      "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline",
+      "leaderElection.leaseDuration, leaderElection.renewDeadline, leaderElection.retryPeriod: the lease duration must be longer than the renew deadline (the controller's rule: lease timing)",
     ],
     [
       { leaderElection: { leaseDuration: "20s", renewDeadline: "0.5m" } },
-      "leaderElection.leaseDuration, leaderElection.renewDeadline: the lease duration must be longer than the renew deadline",
+      "leaderElection.leaseDuration, leaderElection.renewDeadline, leaderElection.retryPeriod: the lease duration must be longer than the renew deadline (the controller's rule: lease timing)",
     ],
     [
       { leaderElection: { retryPeriod: "9s" } },
-      "leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than 1.2 x the retry period",
+      "leaderElection.leaseDuration, leaderElection.renewDeadline, leaderElection.retryPeriod: the renew deadline must be longer than 1.2 × the retry period (the controller's rule: lease timing)",
     ],
     [
       { leaderElection: { leaseDuration: "900ms", renewDeadline: "500ms", retryPeriod: "100ms" } },
@@ -64,6 +64,18 @@ describe("Helm chart charts/shiplog-controller", () => {
     const result = render({ values: [values] });
     expect(result.ok).toBe(false);
     expect(result.stderr).toContain(message);
+  });
+
+  it.each([
+    // The edges the controller takes: equal waits where it says ≥; a renew deadline just above 1.2 x the retry period.
+    { config: { flushWindow: "1s", flushMaxWait: "1s" } },
+    { leaderElection: { renewDeadline: "2.401s", retryPeriod: "2s" } },
+    // Without leader election the chart passes no lease timing, so it checks none (the controller uses its defaults).
+    { leaderElection: { enabled: false, retryPeriod: "9s" }, replicaCount: 1 },
+  ])("renders %j", (values) => {
+    const result = render({ values: [values] });
+    expect(result.stderr).toBe("");
+    expect(result.ok).toBe(true);
   });
 
   it("without the required values, the message names org, cluster and logicalEnvironment", () => {
