@@ -10,6 +10,9 @@ import { REPO_ROOT } from "./chart/helm.js";
 /** The polling waits of vitest (and of anything named like them), outside comments. */
 const POLLING_WAIT = /\b(?:vi\.waitFor|vi\.waitUntil|expect\.poll)\s*\(/;
 
+/** An import of built output (dist/ or lib/), which a fresh checkout does not have before the build. */
+const BUILT_IMPORT = /\bfrom\s+["'](?:\.\.?\/)+(?:[\w.-]+\/)*(?:dist|lib)\//;
+
 /** The lines of `source` that poll in real time, as `line: text`. */
 function pollingWaits(source: string): string[] {
   return source.split("\n").flatMap((line, i) => {
@@ -27,7 +30,7 @@ function unitTestFiles(): string[] {
   return files.split("\n").filter((f) => f !== "" && !/\.(integration|real)\.test\.ts$/.test(f) && !f.startsWith("test/bench/"));
 }
 
-describe("the unit project waits in no real time", () => {
+describe("the unit project runs on the sources, and waits in no real time", () => {
   it("finds a polling wait, and not one in a comment", () => {
     // Spelt apart, so that this file has none of the waits it looks for.
     const [waitFor, waitUntil, poll] = ["vi.waitFor", "vi.waitUntil", "expect.poll"];
@@ -40,5 +43,13 @@ describe("the unit project waits in no real time", () => {
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((file) => pollingWaits(readFileSync(join(REPO_ROOT, file), "utf8")).map((line) => `${file}:${line}`));
     expect(found, "rename the file *.integration.test.ts, or await the event itself").toEqual([]);
+  });
+
+  it("no unit test imports built output (it runs on the sources, before any build)", () => {
+    const built = ["..", "dist", "x.js"].join("/"); // spelt apart, so that this file imports nothing built
+    expect(BUILT_IMPORT.test(`import { x } from "${built}";`)).toBe(true);
+    expect(BUILT_IMPORT.test(`import { x } from "../src/x.js";`)).toBe(false);
+    const found = unitTestFiles().filter((file) => BUILT_IMPORT.test(readFileSync(join(REPO_ROOT, file), "utf8")));
+    expect(found, "import from src/ (or @shiplog/<package>, which the unit project resolves to src/)").toEqual([]);
   });
 });

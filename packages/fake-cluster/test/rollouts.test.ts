@@ -1,7 +1,7 @@
 // Deployment rollouts step as kube-controller-manager's: RollingUpdate within maxSurge/maxUnavailable as new pods
 // become ready, Recreate with no old pod left before a new one starts. Watched over HTTP, event by event.
 import { startFakeCluster } from "@shiplog/fake-cluster";
-import { newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "../dist/rolling-update.js";
+import { newReplicaSetTarget, oldReplicaSetTargets, resolveFenceposts, scaledValue } from "../src/rolling-update.js";
 import type { FakeCluster, KubeObject } from "@shiplog/fake-cluster";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rawWatch, type WatchLine } from "./kube-clients.js";

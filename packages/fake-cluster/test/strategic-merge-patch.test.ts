@@ -2,7 +2,7 @@
 // containerPort, volumeMounts by mountPath...), with $patch directives; other lists replaced.
 import { AppsV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { startFakeCluster } from "@shiplog/fake-cluster";
-import { strategicMergePatch } from "../dist/strategic-merge-patch.js";
+import { strategicMergePatch } from "../src/strategic-merge-patch.js";
 import type { FakeCluster } from "@shiplog/fake-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kubeConfigFor } from "./kube-clients.js";
