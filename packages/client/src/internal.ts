@@ -2,7 +2,7 @@
 // the bounded-file rule of every file a setting names). Exported in the workspace only: the published package's
 // exports (publishConfig) leave it out and its files are not packed, so no user depends on it.
 export { EQUAL_JITTER, backoffDelay } from "./timing/backoff.js";
-export { systemClock } from "./timing/clock.js";
+export { systemClock, timerOn } from "./timing/clock.js";
 export { sleep } from "./timing/sleep.js";
 export {
   BoundedFileError,

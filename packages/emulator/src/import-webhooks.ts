@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { TransportClock } from "@shiplog/client";
+import { timerOn } from "@shiplog/client/internal";
 
 /**
  * `RepositoryImportEvent` deliveries. The spec says a webhook reports import state but shows neither the
@@ -81,10 +82,8 @@ export class ImportWebhooks {
     const delivery: ImportWebhookDelivery = { id, url, payload, responseStatus: 0 };
     // AbortSignal.timeout's own reason, on the emulator's clock.
     const timeout = new AbortController();
-    const answered = new AbortController();
-    this.clock.sleep(DELIVERY_TIMEOUT_MS, answered.signal).then(
-      () => timeout.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
-      () => {},
+    const cancelTimeout = timerOn(this.clock, DELIVERY_TIMEOUT_MS, () =>
+      timeout.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
     );
     try {
       const response = await fetch(url, {
@@ -103,7 +102,7 @@ export class ImportWebhooks {
     } catch (error) {
       delivery.error = error instanceof Error ? error.message : String(error);
     } finally {
-      answered.abort();
+      cancelTimeout();
     }
     this.#deliveries.push(delivery);
   }

@@ -7,7 +7,7 @@
 // Not on it, by design: the control loop's batch slice and the fleet's build time measure the machine's own work
 // (how long the CPU has been busy), not the cluster's time; a virtual clock standing still must not change them.
 import type { TransportClock } from "@shiplog/client";
-import { systemClock } from "@shiplog/client/internal";
+import { systemClock, timerOn } from "@shiplog/client/internal";
 
 /** The fake cluster's notion of now, and its timers, on an injectable TransportClock. */
 export class ClusterClock implements TransportClock {
@@ -42,15 +42,7 @@ export class ClusterClock implements TransportClock {
 
   /** Runs `fire` once `ms` have passed, unless the returned function is called first. */
   after(ms: number, fire: () => void): () => void {
-    const stop = new AbortController();
-    this.source.sleep(ms, stop.signal).then(
-      () => {
-        if (!stop.signal.aborted) fire();
-      },
-      // Cancelled: the wait ends with the signal's reason, which is no failure.
-      () => undefined,
-    );
-    return () => stop.abort();
+    return timerOn(this.source, ms, fire);
   }
 
   /** Runs `fire` every `ms` until the returned function is called. */

@@ -13,3 +13,19 @@ export interface TransportClock {
 
 /** The process's clock. Globals are looked up at each call, so vitest's fake timers apply to it too. */
 export const systemClock: TransportClock = { now: () => Date.now(), sleep: (ms, signal) => sleep(ms, signal) };
+
+/**
+ * Runs `fire` once `ms` have passed on `clock`, unless the returned function is called first: a timer made of a
+ * wait, so whatever drives the clock's waits (a virtual clock in tests) drives it.
+ */
+export function timerOn(clock: TransportClock, ms: number, fire: () => void): () => void {
+  const cancelled = new AbortController();
+  clock.sleep(ms, cancelled.signal).then(
+    () => {
+      if (!cancelled.signal.aborted) fire();
+    },
+    // Cancelled: the wait ends with the signal's reason, which is no failure.
+    () => undefined,
+  );
+  return () => cancelled.abort();
+}

@@ -14,7 +14,7 @@ import {
   SECONDARY_LIMIT_MIN_WAIT_MS,
   type ResolvedRetryOptions,
 } from "./retry-policy.js";
-import { systemClock, type TransportClock } from "../timing/clock.js";
+import { systemClock, timerOn, type TransportClock } from "../timing/clock.js";
 import { Throttle } from "./throttle.js";
 import {
   composePlugins,
@@ -220,11 +220,7 @@ export class Transport {
   async #exchange({ url, method, headers, body, signal: callerSignal, operation }: Attempt): Promise<EngineResponse> {
     // The attempt's deadline is a wait on the injected clock, cut short when the attempt ends.
     const timeout = new AbortController();
-    const ended = new AbortController();
-    this.#clock.sleep(this.#timeoutMs, ended.signal).then(
-      () => timeout.abort(),
-      () => undefined,
-    );
+    const cancelTimeout = timerOn(this.#clock, this.#timeoutMs, () => timeout.abort());
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout.signal]) : timeout.signal;
     this.#noteAuthorization(headers.authorization);
     try {
@@ -235,7 +231,7 @@ export class Transport {
       if (error instanceof FinalEngineFailure) throw error;
       throw new NetworkError(operation, describeNetworkFailure(error, headers.authorization?.replace(/^\S+\s+/, "")));
     } finally {
-      ended.abort();
+      cancelTimeout();
     }
   }
 
