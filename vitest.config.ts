@@ -2,7 +2,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig, type Alias } from "vitest/config";
+import { defineConfig } from "vitest/config";
+
+/** One of Vite's resolve aliases: a specifier pattern and what it resolves to. */
+interface Alias {
+  find: RegExp;
+  replacement: string;
+}
 
 // Three projects, split by what a test needs:
 // - unit: pure logic and in-process servers, run on the packages' sources (src/), so an edit is seen with no build.
@@ -20,13 +26,28 @@ const root = dirname(fileURLToPath(import.meta.url));
  * the action's bundle, Prometheus, Helm) or wait in real time on servers talking to each other: by name,
  * `*.integration.test.ts`. Every other test is a unit test: pure logic, or in-process servers driven by a virtual clock.
  */
-const INTEGRATION = "**/*.integration.test.ts";
+const INTEGRATION_SUFFIX = ".integration.test.ts";
+const INTEGRATION = `**/*${INTEGRATION_SUFFIX}`;
 
 /**
  * Tests on the real control plane and real Helm (test/kit/control-plane.ts), built by `pnpm cluster:tools`: by name,
  * `*.real.test.ts`.
  */
-const REAL_CLUSTER = "**/*.real.test.ts";
+const REAL_CLUSTER_SUFFIX = ".real.test.ts";
+const REAL_CLUSTER = `**/*${REAL_CLUSTER_SUFFIX}`;
+
+/** Where unit tests are looked for, and what below there is none. */
+const UNIT_INCLUDE = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
+const UNIT_EXCLUDE = ["**/node_modules/**", "test/bench/**", REAL_CLUSTER, INTEGRATION];
+
+/** The project a test file (its path from the repository's root) runs in, by the rules above; tests check their own layer with it. */
+export function projectOf(file: string): "unit" | "integration" | "real-cluster" | undefined {
+  if (!file.endsWith(".test.ts") || file.includes("node_modules/")) return undefined;
+  if (file.endsWith(REAL_CLUSTER_SUFFIX)) return "real-cluster";
+  if (file.endsWith(INTEGRATION_SUFFIX)) return "integration";
+  const included = /^packages\/[^/]+\/test\//.test(file) || file.startsWith("test/");
+  return included && !file.startsWith("test/bench/") ? "unit" : undefined;
+}
 
 interface PackageJson {
   name: string;
@@ -70,8 +91,8 @@ export default defineConfig({
         resolve: { alias: sourceAliases() },
         test: {
           name: "unit",
-          include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "test/bench/**", REAL_CLUSTER, INTEGRATION],
+          include: UNIT_INCLUDE,
+          exclude: UNIT_EXCLUDE,
         },
       },
       {

@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectOf } from "../vitest.config.js";
 import { REPO_ROOT } from "./chart/helm.js";
 
 /** The polling waits of vitest (and of anything named like them), outside comments. */
@@ -27,7 +28,7 @@ function unitTestFiles(): string[] {
     cwd: REPO_ROOT,
     encoding: "utf8",
   });
-  return files.split("\n").filter((f) => f !== "" && !/\.(integration|real)\.test\.ts$/.test(f) && !f.startsWith("test/bench/"));
+  return files.split("\n").filter((f) => projectOf(f) === "unit");
 }
 
 describe("the unit project runs on the sources, and waits in no real time", () => {
