@@ -90,6 +90,11 @@ export function withControllerRules(schema: JsonObject): JsonObject {
   return copy;
 }
 
+/** `text` where the chart passes the value on, else empty: its `when` (leaderElection.enabled) decides. */
+function passedOn(chart: ChartValue, text: string): string {
+  return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
+}
+
 /** The template expression of a chart value's text, as the controller's variable takes it ("" when unset). */
 function envExpression({ setting, chart }: ChartSetting): string {
   const value = `$.Values.${chart.path}`;
@@ -102,7 +107,7 @@ function envExpression({ setting, chart }: ChartSetting): string {
     list: `(join "," ${value})`,
     map: `(include "shiplog-controller.mapSetting" ${value})`,
   }[setting.type.kind];
-  return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
+  return passedOn(chart, text);
 }
 
 /** The chart setting of a setting a rule between settings names; every such setting must be a chart value. */
@@ -120,7 +125,7 @@ function relationExpression({ setting, chart }: ChartSetting): string {
   const value = `$.Values.${chart.path}`;
   if (setting.type.kind === "list") return value;
   const text = setting.default === undefined ? value : `(default "${setting.type.text(setting.default)}" ${value})`;
-  return chart.when ? `(and $.Values.${chart.when} ${text})` : text;
+  return passedOn(chart, text);
 }
 
 /**
