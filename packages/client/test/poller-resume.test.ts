@@ -11,6 +11,7 @@ import {
   type PollCheckpoint,
 } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { emulatorTime } from "./emulator-time.js";
 import { tempDir } from "../../../test/kit/temp-dir.js";
 
 // Pollers that stop and start again from their checkpoint, against the emulator over real HTTP, with simulated
@@ -23,21 +24,6 @@ afterEach(async () => {
   emu = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function simulatedTime(emulator: Emulator, onWait?: (ms: number, count: number) => void) {
-  let count = 0;
-  emulator.clock.set(emulator.clock.now(), { freeze: true });
-  return {
-    now: () => emulator.clock.now(),
-    sleep: async (ms: number, signal?: AbortSignal) => {
-      if (signal?.aborted) throw signal.reason;
-      emulator.clock.advance(ms);
-      onWait?.(ms, ++count);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
 
 /** A client whose answers' rate-limit headers are recorded (the fetch is the real one, only watched). */
 function watchedClient(emulator: Emulator, token: string) {
@@ -91,7 +77,7 @@ describe("restart from a checkpoint", () => {
     const generated: string[] = [];
     for (let i = 0; i < 25; i++) generated.push(String(emu.activity.star({ actor: "octo", repo: "acme/web" }).id));
     const { client, answers } = watchedClient(emu, emu.tokens.admin!);
-    const time = simulatedTime(emu);
+    const time = emulatorTime(emu);
     const first: ActivityEvent[] = [];
     const checkpoint = await take(client.activity.poll({ feed: "org", org: "acme" }, { per_page: 10, clock: time }), 10, first);
     expect(checkpoint.seen).toHaveLength(10);
@@ -132,7 +118,7 @@ describe("restart from a checkpoint", () => {
     const titles = ["Deploy failed", "Rotate keys", "Bump base image"];
     for (const title of titles) emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title });
     const { client, answers } = watchedClient(emu, emu.tokens.classic!);
-    const time = simulatedTime(emu);
+    const time = emulatorTime(emu);
     const first: NotificationThread[] = [];
     const checkpoint = await take(client.notifications.poll({ clock: time }), 1, first);
 
@@ -165,7 +151,7 @@ describe("restart from a checkpoint", () => {
       emu.activity.reopenIssue({ actor: "hubot", repo: "acme/web", issue }),
     ].map((e) => e.id);
     const { client, answers } = watchedClient(emu, emu.tokens.admin!);
-    const time = simulatedTime(emu);
+    const time = emulatorTime(emu);
     const first: IssueEvent[] = [];
     const checkpoint = await take(client.issueEvents.poll({ owner: "acme", repo: "web" }, { per_page: 2, clock: time }), 3, first);
 
@@ -197,7 +183,7 @@ describe("restart from a checkpoint", () => {
     const generated: string[] = [];
     for (let i = 0; i < 6; i++) generated.push(String(emu.activity.push({ actor: "hubot", repo: "acme/web" }).id));
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
-    const time = simulatedTime(emu);
+    const time = emulatorTime(emu);
     const got: ActivityEvent[] = [];
     await take(client.activity.poll({ feed: "org", org: "acme" }, { checkpointStore: store, clock: time }), 4, got);
     // Saved on the way out: the fourth event counts as handled.
@@ -238,7 +224,7 @@ describe("late events (the emulator's latency mode)", () => {
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     let doneAt: number | undefined;
-    const time = simulatedTime(emu, () => {
+    const time = emulatorTime(emu, () => {
       generate(Math.floor(random() * 120));
       if (generated.length >= 1000) doneAt ??= emu!.clock.now();
       // Once all are made, run on past the longest delay so every late event has arrived.

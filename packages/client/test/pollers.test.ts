@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { NotFoundError, RequestValidationError, ShiplogClient, type ActivityEvent, type NotificationThread } from "@shiplog/client";
 import { startEmulator, type Emulator } from "@shiplog/emulator";
+import { emulatorTime } from "./emulator-time.js";
 
 // The pollers against the emulator, with simulated time: the poller's sleep advances the emulator's clock
 // by exactly what the poller asked to wait, so an hour of polling runs in milliseconds and every wait is recorded.
@@ -10,33 +11,6 @@ afterEach(async () => {
   await emu?.stop();
   emu = undefined;
 });
-
-interface SimulatedTime {
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now: () => number;
-  waits: number[];
-  elapsedMs: () => number;
-}
-
-/** A sleep that moves the emulator's clock instead of waiting; `onWait` runs after each move. */
-function simulatedTime(emulator: Emulator, onWait?: (ms: number, count: number) => void): SimulatedTime {
-  const waits: number[] = [];
-  const start = emulator.clock.now();
-  emulator.clock.set(emulator.clock.now(), { freeze: true });
-  return {
-    waits,
-    now: () => emulator.clock.now(),
-    elapsedMs: () => emulator.clock.now() - start,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      waits.push(ms);
-      emulator.clock.advance(ms);
-      onWait?.(ms, waits.length);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
 
 /** A small deterministic random source, so batch sizes repeat from run to run. */
 function seeded(seed: number): () => number {
@@ -59,7 +33,7 @@ describe("feed poller", () => {
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
     const usedSamples: number[] = [];
-    const time = simulatedTime(emu, () => {
+    const time = emulatorTime(emu, () => {
       usedSamples.push(emu!.rateLimits.used("token:admin"));
       if (time.elapsedMs() >= 3_600_000) controller.abort();
     });
@@ -82,7 +56,7 @@ describe("feed poller", () => {
     emu = await startEmulator();
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
-    const time = simulatedTime(emu, (_ms, count) => {
+    const time = emulatorTime(emu, (_ms, count) => {
       if (count === 3) emu!.state.events.simulateLoad(2);
       if (count === 6) emu!.state.events.simulateLoad(5);
       if (count === 8) emu!.state.events.simulateLoad(1);
@@ -124,7 +98,7 @@ describe("feed poller", () => {
     });
     const controller = new AbortController();
     let idlePolls = 0;
-    const time = simulatedTime(emu, () => {
+    const time = emulatorTime(emu, () => {
       if (generated.length >= 1000 && ++idlePolls > 3) controller.abort();
       generate(Math.floor(random() * 120));
     });
@@ -165,7 +139,7 @@ describe("feed poller", () => {
     });
     const controller = new AbortController();
     let generatedDuringOutage = 0;
-    const time = simulatedTime(emu, (_ms, count) => {
+    const time = emulatorTime(emu, (_ms, count) => {
       if (count <= 3) {
         emu!.activity.push({ actor: "hubot", repo: "acme/web" });
         generatedDuringOutage++;
@@ -199,7 +173,7 @@ describe("feed poller", () => {
     emu.activity.push({ actor: "hubot", repo: "acme/web" });
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
     const controller = new AbortController();
-    const time = simulatedTime(emu, (_ms, count) => {
+    const time = emulatorTime(emu, (_ms, count) => {
       if (count === 1) emu!.activity.createBranch({ actor: "octo", repo: "acme/web", ref: "release" });
     });
     const seen: ActivityEvent[] = [];
@@ -218,7 +192,7 @@ describe("feed poller", () => {
   it("ends with the error when it cannot recover (unknown organization), and checks per_page before sending", async () => {
     emu = await startEmulator();
     const client = new ShiplogClient({ baseUrl: emu.url, token: emu.tokens.admin, retry: false });
-    const time = simulatedTime(emu);
+    const time = emulatorTime(emu);
     await expect(drain(client.activity.poll({ feed: "org", org: "no-such-org" }, { clock: time }))).rejects.toBeInstanceOf(NotFoundError);
     expect(() => client.activity.poll({ feed: "public" }, { per_page: 101 })).toThrow(RequestValidationError);
     expect(() => client.activity.poll({ feed: "repo", owner: "acme", repo: "bad name" } as never)).toThrow(RequestValidationError);
@@ -232,7 +206,7 @@ describe("notification poller", () => {
     const issue = emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Deploy failed" }).number;
     const controller = new AbortController();
     const used: [number, number][] = [];
-    const time = simulatedTime(emu, (_ms, count) => {
+    const time = emulatorTime(emu, (_ms, count) => {
       used.push([time.elapsedMs(), emu!.rateLimits.used("token:classic")]);
       if (count === 2) emu!.activity.mention({ actor: "hubot", repo: "acme/web", issue, user: "octo" });
       if (count === 3) emu!.activity.openIssue({ actor: "hubot", repo: "acme/api", title: "Rotate keys" });
@@ -263,7 +237,7 @@ describe("notification poller", () => {
     emu.activity.openIssue({ actor: "hubot", repo: "acme/web", title: "Web issue" });
     emu.activity.openIssue({ actor: "hubot", repo: "acme/api", title: "Api issue" });
     const controller = new AbortController();
-    const time = simulatedTime(emu, () => controller.abort());
+    const time = emulatorTime(emu, () => controller.abort());
     const threads = await drain(
       client.notifications.poll({
         repository: { owner: "acme", repo: "api" },
